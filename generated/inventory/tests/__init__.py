@@ -1,0 +1,1 @@
+"""The generated tests of the inventory catalogue."""

@@ -1,0 +1,214 @@
+"""Test data derived from a contract: boundary cases and sample values.
+
+Every boundary case starts from the tool's first accepted example and breaks exactly one field,
+so the generated test can require the rejection to name that field: each enum's neighbours,
+min-1 and max+1, a pattern miss, lengths and sizes one past their limits, wrong JSON types
+(bools and numeric strings as integers, floats with a zero fraction), null where null is not
+allowed, an extra field and a missing one.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from toolgen.model import Catalogue, ContextField, JsonValue, Param, ReturnField, Tool
+from toolgen.pyliteral import py_literal, py_str
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    label: str
+    args: dict[str, Any]
+    field: str
+
+
+_WRONG_TYPES: dict[str, list[tuple[str, JsonValue]]] = {
+    "integer": [("a boolean", True), ("a numeric string", "4"), ("a float", 4.0)],
+    "number": [("a boolean", True), ("a numeric string", "1.5")],
+    "string": [("a number", 5), ("a boolean", True)],
+    "boolean": [("a string", "true"), ("a number", 1)],
+    "date": [("a day-first date", "09/10/2026"), ("a number", 20261009)],
+    "datetime": [("a time without offset", "2026-10-09T14:30:00"), ("a number", 1)],
+    "array": [("a string", "x")],
+    "object": [("a string", "x")],
+}
+
+
+def _pattern_misses(param: Param, valid: object) -> Iterator[str]:
+    pattern = param.constraints.pattern
+    if pattern is None:
+        return
+    seeds = [str(valid)] if isinstance(valid, str) else []
+    if param.has_example and isinstance(param.example, str):
+        seeds.append(param.example)
+    candidates = [s.lower() for s in seeds] + [s.upper() for s in seeds]
+    candidates += [s + "!" for s in seeds] + ["!" + s for s in seeds] + ["", "x", "?"]
+    regex = re.compile(pattern)
+    for candidate in candidates:
+        if regex.search(candidate) is None:
+            yield candidate
+            return
+
+
+def _enum_neighbours(param: Param) -> list[JsonValue]:
+    enum = param.constraints.enum or ()
+    if param.type == "string":
+        words = [str(v) for v in enum]
+        found = []
+        for candidate in (words[0].upper(), words[0] + "s", words[0].strip() + " ", "other"):
+            if candidate not in words and candidate not in found:
+                found.append(candidate)
+        return found[:2]
+    numbers = [v for v in enum if isinstance(v, int | float) and not isinstance(v, bool)]
+    return [max(numbers) + 1] if numbers else []
+
+
+def _value_cases(param: Param, valid: object) -> Iterator[tuple[str, JsonValue]]:
+    """(label, bad value) pairs for one field, each breaking only that field."""
+    c = param.constraints
+    for label, bad in _WRONG_TYPES[param.type]:
+        yield f"{label} instead of {param.type}", bad
+    if not param.optional:
+        yield "null where null is not allowed", None
+    if c.enum is not None:
+        for bad in _enum_neighbours(param):
+            yield f"{py_literal(bad)}, not in the enum", bad
+    if c.minimum is not None:
+        yield "one below the minimum", c.minimum - 1
+    if c.maximum is not None:
+        yield "one above the maximum", c.maximum + 1
+    for miss in _pattern_misses(param, valid):
+        yield f"{miss!r} misses the pattern", miss
+    if c.min_length is not None and c.min_length > 0:
+        yield "one character too short", _fill(valid, c.min_length - 1)
+    if c.max_length is not None:
+        yield "one character too long", _fill(valid, c.max_length + 1)
+    if param.type == "array" and isinstance(valid, list):
+        item = valid[0] if valid else None
+        if c.max_items is not None and item is not None:
+            yield "one item too many", [copy.deepcopy(item) for _ in range(c.max_items + 1)]
+        if c.min_items is not None and c.min_items > 0 and item is not None:
+            yield "one item too few", [copy.deepcopy(item) for _ in range(c.min_items - 1)]
+
+
+def _fill(valid: object, length: int) -> str:
+    seed = valid if isinstance(valid, str) and valid else "x"
+    return (seed * (length // len(seed) + 1))[:length]
+
+
+def cases(tool: Tool) -> list[Case]:
+    """Boundary cases for a tool, from its first accepted example; none without one."""
+    if not tool.accepted_examples:
+        return []
+    base = dict(tool.accepted_examples[0].args)
+    found: list[Case] = []
+
+    def visit(params: tuple[Param, ...], container: dict[str, Any], path: tuple[str, ...]) -> None:
+        for param in params:
+            field = ".".join((*path, param.name))
+            valid = container.get(param.name)
+            for label, bad in _value_cases(param, valid):
+                found.append(Case(f"{field}: {label}", _replaced(base, (*path, param.name), bad), field))
+            missing = _replaced(base, path, None, drop=param.name)
+            found.append(Case(f"{field}: missing", missing, field))
+            if param.type == "object" and isinstance(valid, dict):
+                visit(param.properties, valid, (*path, param.name))
+        extra = ".".join((*path, "unexpected_field"))
+        found.append(
+            Case(f"{extra}: not a parameter", _replaced(base, (*path, "unexpected_field"), 1), extra)
+        )
+
+    visit(tool.params, base, ())
+    return found
+
+
+def _replaced(
+    base: dict[str, Any], path: tuple[str, ...], value: object, *, drop: str | None = None
+) -> dict[str, Any]:
+    """A deep copy of `base` with one field set (or, with `drop`, one key removed)."""
+    result = copy.deepcopy(base)
+    node = result
+    for key in path[:-1] if drop is None else path:
+        node = node[key]
+    if drop is not None:
+        node.pop(drop, None)
+    else:
+        node[path[-1]] = value
+    return result
+
+
+# --- samples: valid values of the declared types, for fake implementations --------------------
+
+_SAMPLE_DATE = datetime.date(2026, 1, 2)
+
+
+def _sample_scalar(type_: str, name: str, enum: tuple[JsonValue, ...] | None) -> tuple[str, JsonValue]:
+    """(Python expression, JSON value) of a sample of one scalar type."""
+    if enum:
+        return py_literal(enum[0]), enum[0]
+    if type_ == "string":
+        return py_str(f"sample {name}"), f"sample {name}"
+    if type_ == "integer":
+        return "1", 1
+    if type_ == "number":
+        return "1.5", 1.5
+    if type_ == "boolean":
+        return "True", True
+    if type_ == "date":
+        return "datetime.date(2026, 1, 2)", _SAMPLE_DATE.isoformat()
+    return (
+        "datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.UTC)",
+        "2026-01-02T03:04:05+00:00",
+    )
+
+
+def _sample_field(f: ReturnField, qualifier: str) -> tuple[str, JsonValue]:
+    if f.type == "array":
+        assert f.items is not None
+        expr, value = _sample_field(f.items, qualifier)
+        return f"[{expr}]", [value]
+    if f.type == "object":
+        return _sample_object(f.class_name, f.properties, qualifier)
+    return _sample_scalar(f.type, f.name, f.enum)
+
+
+def _sample_object(
+    class_name: str, fields: tuple[ReturnField, ...], qualifier: str
+) -> tuple[str, JsonValue]:
+    parts = []
+    values: dict[str, JsonValue] = {}
+    for f in fields:
+        expr, value = _sample_field(f, qualifier)
+        parts.append(f"{f.name}={expr}")
+        values[f.name] = value
+    return f"{qualifier}{class_name}({', '.join(parts)})", values
+
+
+def sample_result_expression(tool: Tool, qualifier: str = "") -> str:
+    """A Python expression building a valid result of the tool (`qualifier` prefixes class
+    names, e.g. "create_reorder." when the module is imported as a whole)."""
+    return _sample_object(tool.py.result_class, tool.returns, qualifier)[0]
+
+
+def sample_result_json(tool: Tool) -> dict[str, JsonValue]:
+    value = _sample_object(tool.py.result_class, tool.returns, "")[1]
+    assert isinstance(value, dict)
+    return value
+
+
+def _sample_context_field(f: ContextField) -> str:
+    return _sample_scalar(f.type, f.name, None)[0]
+
+
+def sample_context_expression(catalogue: Catalogue) -> str:
+    args = ", ".join(f"{f.name}={_sample_context_field(f)}" for f in catalogue.context)
+    return f"{catalogue.context_class}({args})"
+
+
+def needs_datetime(tool: Tool) -> bool:
+    return any(f.type in ("date", "datetime") for top in tool.returns for f in top.walk())

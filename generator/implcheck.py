@@ -1,0 +1,132 @@
+"""Checks hand-written implementations against their contracts, without importing them.
+
+An implementation is plain Python in the catalogue's implementation package, one module per
+tool with a function named like the tool. Its signature must take the generated argument model
+(and the tool's context, when it declares one) and return the generated result class; when a
+contract changes, `toolgen check` says which implementation no longer fits, at its line.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from toolgen.diagnostics import Diagnostic, Severity, Span
+from toolgen.model import Catalogue, Tool
+from toolgen.render import package_dir
+
+
+def implementation_path(catalogue: Catalogue, tool: Tool) -> str:
+    return f"{package_dir(catalogue.implementation)}/{tool.py.module}.py"
+
+
+def _annotation(node: ast.expr | None) -> str:
+    return ast.unparse(node) if node is not None else "(none)"
+
+
+def _expected(tool: Tool) -> str:
+    params = [f"args: {tool.py.args_class}"]
+    if tool.context:
+        params.append(f"context: {tool.py.context_class}")
+    return f"({', '.join(params)}) -> {tool.py.result_class}"
+
+
+def _bare(annotation: str) -> str:
+    """`inventory.ReadStockArgs` and `"ReadStockArgs"` both name ReadStockArgs."""
+    return annotation.strip("'\"").rsplit(".", 1)[-1]
+
+
+def check_tool(catalogue: Catalogue, tool: Tool, root: Path) -> list[Diagnostic]:
+    rel = implementation_path(catalogue, tool)
+    path = root / rel
+    if not path.exists():
+        return [
+            Diagnostic(
+                "TG151",
+                Severity.INFO,
+                f"{tool.name} has no implementation yet",
+                Span(rel),
+                "toolgen build creates the stub; then write the business logic there.",
+            )
+        ]
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=rel)
+    except (SyntaxError, UnicodeDecodeError) as exc:
+        line = getattr(exc, "lineno", 1) or 1
+        return [
+            Diagnostic(
+                "TG150",
+                Severity.ERROR,
+                f"implementation of {tool.name} does not parse: {exc}",
+                Span(rel, line),
+                "Fix the syntax error.",
+            )
+        ]
+    function = next(
+        (
+            node
+            for node in tree.body
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.name == tool.py.module
+        ),
+        None,
+    )
+    if function is None:
+        return [
+            Diagnostic(
+                "TG152",
+                Severity.ERROR,
+                f"{rel} does not define the function {tool.py.module}",
+                Span(rel),
+                f"Define def {tool.py.module}{_expected(tool)}.",
+            )
+        ]
+    args = function.args
+    got_params = [(a.arg, _bare(_annotation(a.annotation))) for a in args.posonlyargs + args.args]
+    want_params = [("args", tool.py.args_class)]
+    if tool.context:
+        want_params.append(("context", tool.py.context_class))
+    got_return = _bare(_annotation(function.returns))
+    span = Span(rel, function.lineno, function.col_offset + 1)
+    found = []
+    types_match = [t for _, t in got_params] == [t for _, t in want_params]
+    if not types_match or got_return != tool.py.result_class or args.vararg or args.kwarg:
+        found.append(
+            Diagnostic(
+                "TG150",
+                Severity.ERROR,
+                f"{tool.py.module} has the signature "
+                f"({', '.join(f'{n}: {t}' for n, t in got_params)}) -> {got_return}, but its "
+                f"contract needs {_expected(tool)}",
+                span,
+                "Update the implementation to the contract (the spec changed), or change the "
+                "spec back.",
+            )
+        )
+    if _is_stub(function):
+        found.append(
+            Diagnostic(
+                "TG151",
+                Severity.INFO,
+                f"{tool.name} is still the stub: a call stops the run",
+                span,
+                f"Write its business logic in {rel}.",
+            )
+        )
+    return found
+
+
+def _is_stub(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    for node in ast.walk(function):
+        if isinstance(node, ast.Raise) and node.exc is not None:
+            call = node.exc
+            if isinstance(call, ast.Call) and _bare(ast.unparse(call.func)) == "NotImplementedYet":
+                return True
+    return False
+
+
+def check_implementations(catalogue: Catalogue, root: Path) -> list[Diagnostic]:
+    found = []
+    for tool in catalogue.tools:
+        found.extend(check_tool(catalogue, tool, root))
+    return found

@@ -1,0 +1,62 @@
+"""The pipeline in one place: load -> validate -> model -> lint -> render.
+
+Each stage is its own module with one public function; this module only runs them in order and
+gathers their diagnostics. A stage that cannot go on (no catalogue file, format errors) stops
+the later stages for that document, never the report: every problem found so far is returned.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from toolgen import implcheck, lint, load, model, validate
+from toolgen.diagnostics import Diagnostic, has_errors
+from toolgen.model import Catalogue
+from toolgen.render import RenderedFiles, render_catalogue
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    folder: str
+    catalogue: Catalogue | None
+    diagnostics: tuple[Diagnostic, ...]
+
+    @property
+    def ok(self) -> bool:
+        return self.catalogue is not None and not has_errors(self.diagnostics)
+
+
+def display_path(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return os.path.relpath(path, root).replace(os.sep, "/")
+
+
+def check_catalogue(folder: Path, root: Path, *, implementations: bool = True) -> CheckResult:
+    """Everything `toolgen check` does for one catalogue folder."""
+    shown = display_path(folder, root)
+    loaded = load.load_catalogue(folder, shown)
+    validated = validate.validate(loaded)
+    built = model.build_model(
+        validated.catalogue,
+        validated.tools,
+        folder=shown,
+        known_tool_names=validated.tool_names,
+    )
+    diagnostics = [*loaded.diagnostics, *validated.diagnostics, *built.diagnostics]
+    if built.catalogue is not None:
+        diagnostics.extend(lint.lint(built.catalogue))
+        if implementations:
+            diagnostics.extend(implcheck.check_implementations(built.catalogue, root))
+    unique = sorted(set(diagnostics), key=lambda d: d.sort_key)
+    return CheckResult(shown, built.catalogue, tuple(unique))
+
+
+def render(result: CheckResult) -> RenderedFiles | None:
+    """The files of a build, or None when the catalogue has errors."""
+    if not result.ok or result.catalogue is None:
+        return None
+    return render_catalogue(result.catalogue)

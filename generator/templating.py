@@ -1,0 +1,29 @@
+"""The Jinja environment every output is rendered with.
+
+Templates hold layout only: names, imports and escaped literals are computed in Python and
+handed to them ready to print. StrictUndefined makes a missing value an error, never an empty
+string in generated code. The environment is built once per process.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+
+import jinja2
+
+
+@cache
+def environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(resources.files("toolgen.templates"))),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+
+
+def render(template: str, **values: object) -> str:
+    return environment().get_template(template).render(**values)

@@ -1,0 +1,237 @@
+"""The JSON Schemas of a tool's arguments, computed from the model.
+
+Two schemas come from one set of parameters:
+
+- the *exposed* schema is what the model sees (`PARAMETERS`): strict-mode shape (every property
+  required, optional means nullable, `additionalProperties: false`), no `title`, no `default`, and
+  only the keywords OpenAI's strict mode accepts; a constraint the target cannot express (string
+  lengths) is stated in the description instead, and still enforced by the validator;
+- the *validation* schema carries every constraint, and is what examples and defaults are checked
+  against at build time.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from typing import TYPE_CHECKING, cast
+
+import jsonschema
+import jsonschema.validators
+
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
+
+    from toolgen.model import JsonValue, Param, ReturnField
+
+_JSON_TYPE = {
+    "string": "string",
+    "integer": "integer",
+    "number": "number",
+    "boolean": "boolean",
+    "date": "string",
+    "datetime": "string",
+    "array": "array",
+    "object": "object",
+}
+_FORMAT = {"date": "date", "datetime": "date-time"}
+_FORMAT_NOTE = {
+    "date": "Date as YYYY-MM-DD.",
+    "datetime": "Date and time with a UTC offset, as 2026-10-09T14:30:00+02:00.",
+}
+
+
+def value_text(value: JsonValue) -> str:
+    """A value as a reader writes it in prose: strings bare, everything else as JSON."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if not text or text[-1] in ".!?" else text + "."
+
+
+def _length_note(low: int | None, high: int | None, unit: str) -> str:
+    if low is not None and high is not None:
+        return f"{low} to {high} {unit}." if low != high else f"Exactly {low} {unit}."
+    if high is not None:
+        return f"At most {high} {unit}."
+    if low is not None:
+        return f"At least {low} {unit}."
+    return ""
+
+
+def param_description(param: Param) -> str:
+    """The description the model reads for one parameter: the spec's words, then the notes
+    that the schema cannot carry (format, lengths, what null means, an example)."""
+    c = param.constraints
+    notes = [
+        _sentence(param.description),
+        _FORMAT_NOTE.get(param.type, ""),
+        _length_note(c.min_length, c.max_length, "characters"),
+    ]
+    if param.has_default:
+        notes.append(f"Null means {value_text(param.default)}.")
+    if param.has_example and param.type not in ("object", "array"):
+        notes.append(f"Example: {value_text(param.example)}.")
+    return " ".join(note for note in notes if note)
+
+
+def _constraint_keywords(param: Param, *, full: bool) -> dict[str, object]:
+    c = param.constraints
+    out: dict[str, object] = {}
+    if param.type in _FORMAT:
+        out["format"] = _FORMAT[param.type]
+    if c.pattern is not None:
+        out["pattern"] = c.pattern
+    if c.minimum is not None:
+        out["minimum"] = c.minimum
+    if c.maximum is not None:
+        out["maximum"] = c.maximum
+    if full and c.min_length is not None:
+        out["minLength"] = c.min_length
+    if full and c.max_length is not None:
+        out["maxLength"] = c.max_length
+    if c.min_items is not None:
+        out["minItems"] = c.min_items
+    if c.max_items is not None:
+        out["maxItems"] = c.max_items
+    return out
+
+
+def param_schema(param: Param, *, full: bool = False) -> dict[str, object]:
+    """The JSON Schema of one parameter: exposed (full=False) or for validation (full=True)."""
+    json_type = _JSON_TYPE[param.type]
+    body: dict[str, object] = {"type": json_type}
+    description = param_description(param)
+    if description and not full:
+        body["description"] = description
+    if param.constraints.enum is not None:
+        body["enum"] = list(param.constraints.enum)
+    body.update(_constraint_keywords(param, full=full))
+    if param.items is not None:
+        body["items"] = param_schema(param.items, full=full)
+    if param.type == "object":
+        body.update(object_schema(param.properties, full=full))
+    if not param.optional:
+        return body
+    if param.type in ("object", "array"):
+        # a nullable container is an anyOf; the description stays outside so it is read once
+        inner = {k: v for k, v in body.items() if k != "description"}
+        nullable: dict[str, object] = {"anyOf": [inner, {"type": "null"}]}
+        if "description" in body:
+            nullable["description"] = body["description"]
+        return nullable
+    body["type"] = [json_type, "null"]
+    if "enum" in body:
+        body["enum"] = [*(param.constraints.enum or ()), None]
+    return body
+
+
+def object_schema(params: tuple[Param, ...], *, full: bool = False) -> dict[str, object]:
+    """The strict object shape: every property required, nothing else allowed."""
+    return {
+        "properties": {p.name: param_schema(p, full=full) for p in params},
+        "required": [p.name for p in params],
+        "additionalProperties": False,
+    }
+
+
+def parameters_schema(params: tuple[Param, ...], *, full: bool = False) -> dict[str, object]:
+    """The schema of a tool's whole argument object (`PARAMETERS` when full=False)."""
+    return {"type": "object", **object_schema(params, full=full)}
+
+
+def return_schema(field: ReturnField) -> dict[str, object]:
+    """The JSON Schema of one return field (for the review page and output validation)."""
+    body: dict[str, object] = {"type": _JSON_TYPE[field.type]}
+    if field.description:
+        body["description"] = field.description
+    if field.type in _FORMAT:
+        body["format"] = _FORMAT[field.type]
+    if field.enum is not None:
+        body["enum"] = list(field.enum)
+    if field.items is not None:
+        body["items"] = return_schema(field.items)
+    if field.type == "object":
+        body["properties"] = {f.name: return_schema(f) for f in field.properties}
+        body["required"] = [f.name for f in field.properties]
+        body["additionalProperties"] = False
+    if field.optional:
+        return {"anyOf": [body, {"type": "null"}]}
+    return body
+
+
+# --- checking values against a schema at build time ---------------------------------------
+#
+# The same semantics as the generated validator: an integer is never a float or a bool (JSON
+# Schema alone would take 4.0 as an integer; pydantic's strict mode does not), and date-time
+# needs an offset.
+
+FieldPath = tuple[str | int, ...]
+
+
+def _is_strict_integer(_checker: object, value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_aware_datetime(value: object) -> bool:
+    import datetime
+    import re
+
+    if not isinstance(value, str):
+        return True
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})", value):
+        return False
+    try:
+        parsed = datetime.datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return parsed.tzinfo is not None
+
+
+@functools.cache
+def _validator_class() -> type[Validator]:
+    base = jsonschema.Draft202012Validator
+    checker = base.TYPE_CHECKER.redefine("integer", _is_strict_integer)
+    return cast("type[Validator]", jsonschema.validators.extend(base, type_checker=checker))
+
+
+@functools.cache
+def _format_checker() -> jsonschema.FormatChecker:
+    checker = jsonschema.FormatChecker(formats=("date",))
+    checker.checks("date-time")(_is_aware_datetime)
+    return checker
+
+
+def error_fields(err: jsonschema.ValidationError) -> list[FieldPath]:
+    """The fields one jsonschema error blames: a missing or an extra key is named itself."""
+    base = tuple(err.absolute_path)
+    instance = err.instance
+    if err.validator == "required" and isinstance(instance, dict):
+        return [(*base, name) for name in err.validator_value if name not in instance]
+    if err.validator == "additionalProperties" and isinstance(instance, dict):
+        known = err.schema.get("properties", {}) if isinstance(err.schema, dict) else {}
+        return [(*base, key) for key in instance if key not in known]
+    if err.validator == "anyOf" and err.context:
+        # a nullable container: blame what is wrong inside the non-null branch
+        inner = [e for e in err.context if not (e.validator == "type" and e.validator_value == "null")]
+        if inner:
+            deepest = max(inner, key=lambda e: len(e.absolute_path))
+            return error_fields(deepest)
+    return [base]
+
+
+def problems(schema: dict[str, object], value: object) -> list[tuple[FieldPath, str]]:
+    """Every way `value` breaks `schema`, as (field path, message) pairs."""
+    validator = _validator_class()(schema, format_checker=_format_checker())
+    found = []
+    for err in validator.iter_errors(value):
+        for path in error_fields(err):
+            found.append((path, err.message))
+    return found
+
+
+def dotted(path: FieldPath) -> str:
+    """("filter", "status") -> "filter.status"; the root is "$"."""
+    return ".".join(str(part) for part in path) or "$"

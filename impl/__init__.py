@@ -1,0 +1,1 @@
+"""Hand-written business logic of the example catalogues: the _impl functions."""

@@ -1,0 +1,1 @@
+"""The Jinja templates of toolgen: one per output kind (shipped inside the wheel)."""
