@@ -59,12 +59,19 @@ def _enum_neighbours(param: Param) -> list[JsonValue]:
     enum = param.constraints.enum or ()
     if param.type == "string":
         words = [str(v) for v in enum]
-        found = []
-        for candidate in (words[0].upper(), words[0] + "s", words[0].strip() + " ", "other"):
+        found: list[JsonValue] = []
+        for candidate in (
+            words[0].upper(),
+            words[0] + "s",
+            words[0].strip() + " ",
+            "other",
+        ):
             if candidate not in words and candidate not in found:
                 found.append(candidate)
         return found[:2]
-    numbers = [v for v in enum if isinstance(v, int | float) and not isinstance(v, bool)]
+    numbers = [
+        v for v in enum if isinstance(v, int | float) and not isinstance(v, bool)
+    ]
     return [max(numbers) + 1] if numbers else []
 
 
@@ -91,9 +98,15 @@ def _value_cases(param: Param, valid: object) -> Iterator[tuple[str, JsonValue]]
     if param.type == "array" and isinstance(valid, list):
         item = valid[0] if valid else None
         if c.max_items is not None and item is not None:
-            yield "one item too many", [copy.deepcopy(item) for _ in range(c.max_items + 1)]
+            yield (
+                "one item too many",
+                [copy.deepcopy(item) for _ in range(c.max_items + 1)],
+            )
         if c.min_items is not None and c.min_items > 0 and item is not None:
-            yield "one item too few", [copy.deepcopy(item) for _ in range(c.min_items - 1)]
+            yield (
+                "one item too few",
+                [copy.deepcopy(item) for _ in range(c.min_items - 1)],
+            )
 
 
 def _fill(valid: object, length: int) -> str:
@@ -108,19 +121,31 @@ def cases(tool: Tool) -> list[Case]:
     base = dict(tool.accepted_examples[0].args)
     found: list[Case] = []
 
-    def visit(params: tuple[Param, ...], container: dict[str, Any], path: tuple[str, ...]) -> None:
+    def visit(
+        params: tuple[Param, ...], container: dict[str, Any], path: tuple[str, ...]
+    ) -> None:
         for param in params:
             field = ".".join((*path, param.name))
             valid = container.get(param.name)
             for label, bad in _value_cases(param, valid):
-                found.append(Case(f"{field}: {label}", _replaced(base, (*path, param.name), bad), field))
+                found.append(
+                    Case(
+                        f"{field}: {label}",
+                        _replaced(base, (*path, param.name), bad),
+                        field,
+                    )
+                )
             missing = _replaced(base, path, None, drop=param.name)
             found.append(Case(f"{field}: missing", missing, field))
             if param.type == "object" and isinstance(valid, dict):
                 visit(param.properties, valid, (*path, param.name))
         extra = ".".join((*path, "unexpected_field"))
         found.append(
-            Case(f"{extra}: not a parameter", _replaced(base, (*path, "unexpected_field"), 1), extra)
+            Case(
+                f"{extra}: not a parameter",
+                _replaced(base, (*path, "unexpected_field"), 1),
+                extra,
+            )
         )
 
     visit(tool.params, base, ())
@@ -128,7 +153,11 @@ def cases(tool: Tool) -> list[Case]:
 
 
 def _replaced(
-    base: dict[str, Any], path: tuple[str, ...], value: object, *, drop: str | None = None
+    base: dict[str, Any],
+    path: tuple[str, ...],
+    value: object,
+    *,
+    drop: str | None = None,
 ) -> dict[str, Any]:
     """A deep copy of `base` with one field set (or, with `drop`, one key removed)."""
     result = copy.deepcopy(base)
@@ -147,7 +176,9 @@ def _replaced(
 _SAMPLE_DATE = datetime.date(2026, 1, 2)
 
 
-def _sample_scalar(type_: str, name: str, enum: tuple[JsonValue, ...] | None) -> tuple[str, JsonValue]:
+def _sample_scalar(
+    type_: str, name: str, enum: tuple[JsonValue, ...] | None
+) -> tuple[str, JsonValue]:
     """(Python expression, JSON value) of a sample of one scalar type."""
     if enum:
         return py_literal(enum[0]), enum[0]
@@ -211,4 +242,6 @@ def sample_context_expression(catalogue: Catalogue) -> str:
 
 
 def needs_datetime(tool: Tool) -> bool:
-    return any(f.type in ("date", "datetime") for top in tool.returns for f in top.walk())
+    return any(
+        f.type in ("date", "datetime") for top in tool.returns for f in top.walk()
+    )

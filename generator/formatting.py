@@ -7,9 +7,10 @@ of the project around it, so the same input gives the same bytes on every machin
 
 from __future__ import annotations
 
+import json
 import subprocess
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 LINE_LENGTH = 88
@@ -20,13 +21,28 @@ class FormattingError(RuntimeError):
 
 
 def _ruff() -> str:
-    from ruff.__main__ import find_ruff_bin
+    # ruff ships no type information; find_ruff_bin locates the binary its wheel installed
+    from ruff.__main__ import find_ruff_bin  # type: ignore[import-untyped]
 
     return str(find_ruff_bin())
 
 
-def format_sources(sources: Mapping[str, str]) -> dict[str, str]:
-    """Format many Python sources with one ruff process; keys are kept, order too."""
+def _run(command: list[str]) -> None:
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise FormattingError(
+            f"ruff failed on generated code:\n{done.stdout}{done.stderr}"
+        )
+
+
+def format_sources(
+    sources: Mapping[str, str], first_party: Sequence[str] = ()
+) -> dict[str, str]:
+    """Sort imports and format many Python sources with ruff, in one batch.
+
+    `first_party` names the top-level packages isort puts in the first-party section (toolgen,
+    the generated package, the implementations), whatever the project around says.
+    """
     python = {path: text for path, text in sources.items() if path.endswith(".py")}
     if not python:
         return dict(sources)
@@ -35,17 +51,26 @@ def format_sources(sources: Mapping[str, str]) -> dict[str, str]:
         names = {path: root / f"f{index}.py" for index, path in enumerate(python)}
         for path, file in names.items():
             file.write_text(python[path], encoding="utf-8")
-        command = [
-            _ruff(),
-            "format",
+        common = [
             "--isolated",
             "--quiet",
             f"--line-length={LINE_LENGTH}",
             "--target-version=py311",
-            str(root),
         ]
-        done = subprocess.run(command, capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            raise FormattingError(f"ruff format failed on generated code:\n{done.stderr}")
-        formatted = {path: file.read_text(encoding="utf-8") for path, file in names.items()}
+        known = json.dumps(sorted(set(first_party)))
+        _run(
+            [
+                _ruff(),
+                "check",
+                *common,
+                "--fix-only",
+                "--select=I",
+                f"--config=lint.isort.known-first-party = {known}",
+                str(root),
+            ]
+        )
+        _run([_ruff(), "format", *common, str(root)])
+        formatted = {
+            path: file.read_text(encoding="utf-8") for path, file in names.items()
+        }
     return {path: formatted.get(path, text) for path, text in sources.items()}

@@ -82,7 +82,9 @@ def check_tool(catalogue: Catalogue, tool: Tool, root: Path) -> list[Diagnostic]
             )
         ]
     args = function.args
-    got_params = [(a.arg, _bare(_annotation(a.annotation))) for a in args.posonlyargs + args.args]
+    got_params = [
+        (a.arg, _bare(_annotation(a.annotation))) for a in args.posonlyargs + args.args
+    ]
     want_params = [("args", tool.py.args_class)]
     if tool.context:
         want_params.append(("context", tool.py.context_class))
@@ -90,7 +92,12 @@ def check_tool(catalogue: Catalogue, tool: Tool, root: Path) -> list[Diagnostic]
     span = Span(rel, function.lineno, function.col_offset + 1)
     found = []
     types_match = [t for _, t in got_params] == [t for _, t in want_params]
-    if not types_match or got_return != tool.py.result_class or args.vararg or args.kwarg:
+    if (
+        not types_match
+        or got_return != tool.py.result_class
+        or args.vararg
+        or args.kwarg
+    ):
         found.append(
             Diagnostic(
                 "TG150",
@@ -120,7 +127,10 @@ def _is_stub(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     for node in ast.walk(function):
         if isinstance(node, ast.Raise) and node.exc is not None:
             call = node.exc
-            if isinstance(call, ast.Call) and _bare(ast.unparse(call.func)) == "NotImplementedYet":
+            if (
+                isinstance(call, ast.Call)
+                and _bare(ast.unparse(call.func)) == "NotImplementedYet"
+            ):
                 return True
     return False
 

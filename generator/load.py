@@ -18,11 +18,12 @@ from pathlib import Path
 from typing import Final, TypeAlias, cast
 
 import yaml
-from toolgen.diagnostics import Diagnostic, Span, error
 from yaml.composer import ComposerError
 from yaml.error import Mark, MarkedYAMLError
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import ReaderError
+
+from toolgen.diagnostics import Diagnostic, Span, error
 
 __all__ = [
     "Document",
@@ -463,8 +464,6 @@ class _Walker:
         self.value_places[path] = (mark.line + 1, mark.column + 1)
         if self.seen is not None:
             self.check_reuse(node)
-        if node.tag == _PLAIN:
-            return _plain_value(node.value)
         if depth > _MAX_DEPTH:
             self.diagnostics.append(_too_deep(self.file, node.start_mark))
             return None

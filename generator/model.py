@@ -22,7 +22,9 @@ from typing import Literal, TypeAlias, cast
 from toolgen.diagnostics import Diagnostic, Span, error
 from toolgen.load import Document, PathKey
 
-JsonValue: TypeAlias = "None | bool | int | float | str | list[JsonValue] | dict[str, JsonValue]"
+JsonValue: TypeAlias = (
+    "bool | int | float | str | list[JsonValue] | dict[str, JsonValue] | None"
+)
 ParamType = Literal[
     "string", "integer", "number", "boolean", "date", "datetime", "array", "object"
 ]
@@ -212,7 +214,9 @@ class Tool:
     py: PyNames
     origin: Origin
     raw: Mapping[str, object] = field(repr=False, compare=False)
-    description: str = ""  # what the model reads, composed by templates/description.txt.jinja
+    description: str = (
+        ""  # what the model reads, composed by templates/description.txt.jinja
+    )
     parameters: Mapping[str, object] = field(default_factory=dict)  # the exposed schema
 
     @property
@@ -391,7 +395,9 @@ class _ToolBuilder(_Builder):
 
     # -- parameters -----------------------------------------------------------------------
 
-    def params(self, raw: Mapping[str, object], path: PathKey, stem: str) -> tuple[Param, ...]:
+    def params(
+        self, raw: Mapping[str, object], path: PathKey, stem: str
+    ) -> tuple[Param, ...]:
         self.check_names(list(raw), path, "parameter")
         built = []
         for name, spec in raw.items():
@@ -488,7 +494,9 @@ class _ToolBuilder(_Builder):
         self.check_value(param, "example", "TG125")
         return param
 
-    def constraints(self, ptype: str, d: Mapping[str, object], path: PathKey) -> Constraints:
+    def constraints(
+        self, ptype: str, d: Mapping[str, object], path: PathKey
+    ) -> Constraints:
         span = self.document.span
         for low, high in _PAIRS:
             lo, hi = d.get(low), d.get(high)
@@ -547,7 +555,11 @@ class _ToolBuilder(_Builder):
 
         def count(key: str) -> int | None:
             value = d.get(key)
-            return value if isinstance(value, int) and not isinstance(value, bool) else None
+            return (
+                value
+                if isinstance(value, int) and not isinstance(value, bool)
+                else None
+            )
 
         return Constraints(
             enum=tuple(cast(list[JsonValue], enum)) if isinstance(enum, list) else None,
@@ -593,7 +605,9 @@ class _ToolBuilder(_Builder):
                 )
                 continue
             built.append(
-                self.return_field(name, _mapping(spec), (*path, name), stem + pascal(name))
+                self.return_field(
+                    name, _mapping(spec), (*path, name), stem + pascal(name)
+                )
             )
         return tuple(built)
 
@@ -735,7 +749,12 @@ def _build_tool(
                 f"Declare it under context: in catalogue.yaml (declared: {known}).",
             )
         elif field_ in context:
-            b.report("TG115", f"context field {item!r} is listed twice", span(("context", index)), "Remove the repeat.")
+            b.report(
+                "TG115",
+                f"context field {item!r} is listed twice",
+                span(("context", index)),
+                "Remove the repeat.",
+            )
         else:
             context.append(field_)
     returns = b.returns(_mapping(d.get("returns")), ("returns",), prefix)
@@ -760,7 +779,11 @@ def _build_tool(
             )
         )
     not_when = tuple(
-        NotWhen(_text(_mapping(item), "when"), str(_mapping(item).get("use", "")), b.origin(("not_when", i)))
+        NotWhen(
+            _text(_mapping(item), "when"),
+            str(_mapping(item).get("use", "")),
+            b.origin(("not_when", i)),
+        )
         for i, item in enumerate(_sequence(d.get("not_when")))
     )
     examples = tuple(
@@ -773,7 +796,11 @@ def _build_tool(
         for i, item in enumerate(_sequence(d.get("examples")))
     )
     suppressions = tuple(
-        Suppression(str(_mapping(item).get("rule", "")), _text(_mapping(item), "reason"), b.origin(("suppress", i)))
+        Suppression(
+            str(_mapping(item).get("rule", "")),
+            _text(_mapping(item), "reason"),
+            b.origin(("suppress", i)),
+        )
         for i, item in enumerate(_sequence(d.get("suppress")))
     )
     tool = Tool(
@@ -820,7 +847,9 @@ def _check_examples(tool: Tool) -> list[Diagnostic]:
             error(
                 "TG130",
                 f"tool {tool.name!r} has no accepted example",
-                tool.origin.span("examples", key=True) if "examples" in tool.raw else tool.origin.span("name"),
+                tool.origin.span("examples", key=True)
+                if "examples" in tool.raw
+                else tool.origin.span("name"),
                 "Add an example with args the tool must accept (every parameter, null for "
                 "optional ones): it is the base of the generated tests.",
             )
@@ -932,7 +961,9 @@ def build_model(
     package = str(c.get("package", f"generated.{name}"))
     implementation = str(c.get("implementation", f"impl.{name}"))
     for key, value in (("package", package), ("implementation", implementation)):
-        if not DOTTED_RE.fullmatch(value) or any(keyword.iskeyword(p) for p in value.split(".")):
+        if not DOTTED_RE.fullmatch(value) or any(
+            keyword.iskeyword(p) for p in value.split(".")
+        ):
             diagnostics.append(
                 error(
                     "TG140",
@@ -1018,7 +1049,9 @@ def build_model(
         lint=LintConfig(
             select=tuple(str(s) for s in _sequence(lint.get("select"))),
             ignore=tuple(str(s) for s in _sequence(lint.get("ignore"))),
-            severity={str(k): str(v) for k, v in _mapping(lint.get("severity")).items()},
+            severity={
+                str(k): str(v) for k, v in _mapping(lint.get("severity")).items()
+            },
             preview=bool(lint.get("preview", False)),
         ),
         tools=tuple(sorted(tools, key=lambda t: t.name)),
@@ -1033,12 +1066,23 @@ def _check_references(tool: Tool, names: set[str]) -> list[Diagnostic]:
     def check(ref: str, span: Span, what: str) -> None:
         if ref == tool.name:
             found.append(
-                error("TG114", f"{what} names the tool itself", span, "Name another tool, or remove it.")
+                error(
+                    "TG114",
+                    f"{what} names the tool itself",
+                    span,
+                    "Name another tool, or remove it.",
+                )
             )
         elif ref not in names:
             close = difflib.get_close_matches(ref, sorted(names), n=1)
-            hint = f"Did you mean {close[0]!r}?" if close else "Name a tool of this catalogue."
-            found.append(error("TG113", f"{what} names unknown tool {ref!r}", span, hint))
+            hint = (
+                f"Did you mean {close[0]!r}?"
+                if close
+                else "Name a tool of this catalogue."
+            )
+            found.append(
+                error("TG113", f"{what} names unknown tool {ref!r}", span, hint)
+            )
 
     for item in tool.not_when:
         check(item.use, item.origin.span("use"), "not_when")

@@ -35,7 +35,9 @@ def display_path(path: Path, root: Path) -> str:
         return os.path.relpath(path, root).replace(os.sep, "/")
 
 
-def check_catalogue(folder: Path, root: Path, *, implementations: bool = True) -> CheckResult:
+def check_catalogue(
+    folder: Path, root: Path, *, implementations: bool = True
+) -> CheckResult:
     """Everything `toolgen check` does for one catalogue folder."""
     shown = display_path(folder, root)
     loaded = load.load_catalogue(folder, shown)

@@ -211,7 +211,9 @@ def invalid_arguments_envelope(
 
 def _jsonable(value: object) -> object:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {
+            f.name: _jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)
+        }
     if isinstance(value, list | tuple):
         return [_jsonable(item) for item in value]
     if isinstance(value, datetime.date):  # datetime too

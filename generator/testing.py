@@ -23,7 +23,9 @@ class Call:
 class Recorder:
     """A fake implementation: records each call, then returns `result` or raises `error`."""
 
-    def __init__(self, result: object = None, *, error: BaseException | None = None) -> None:
+    def __init__(
+        self, result: object = None, *, error: BaseException | None = None
+    ) -> None:
         self.result = result
         self.error = error
         self.calls: list[Call] = []
@@ -43,8 +45,11 @@ def invoke_raw(tool: FunctionTool, raw_json: str, context: object) -> Any:
         tool_call_id="call-test",
         tool_arguments=raw_json,
     )
-    output = asyncio.run(tool.on_invoke_tool(ctx, raw_json))
-    return json.loads(output)
+
+    async def call() -> Any:
+        return await tool.on_invoke_tool(ctx, raw_json)
+
+    return json.loads(asyncio.run(call()))
 
 
 def invoke(tool: FunctionTool, args: object, context: object) -> Any:

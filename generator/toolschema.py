@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import jsonschema
 import jsonschema.validators
@@ -128,7 +128,9 @@ def param_schema(param: Param, *, full: bool = False) -> dict[str, object]:
     return body
 
 
-def object_schema(params: tuple[Param, ...], *, full: bool = False) -> dict[str, object]:
+def object_schema(
+    params: tuple[Param, ...], *, full: bool = False
+) -> dict[str, object]:
     """The strict object shape: every property required, nothing else allowed."""
     return {
         "properties": {p.name: param_schema(p, full=full) for p in params},
@@ -137,7 +139,9 @@ def object_schema(params: tuple[Param, ...], *, full: bool = False) -> dict[str,
     }
 
 
-def parameters_schema(params: tuple[Param, ...], *, full: bool = False) -> dict[str, object]:
+def parameters_schema(
+    params: tuple[Param, ...], *, full: bool = False
+) -> dict[str, object]:
     """The schema of a tool's whole argument object (`PARAMETERS` when full=False)."""
     return {"type": "object", **object_schema(params, full=full)}
 
@@ -181,7 +185,9 @@ def _is_aware_datetime(value: object) -> bool:
 
     if not isinstance(value, str):
         return True
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})", value):
+    if not re.fullmatch(
+        r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})", value
+    ):
         return False
     try:
         parsed = datetime.datetime.fromisoformat(value.replace("Z", "+00:00"))
@@ -194,7 +200,10 @@ def _is_aware_datetime(value: object) -> bool:
 def _validator_class() -> type[Validator]:
     base = jsonschema.Draft202012Validator
     checker = base.TYPE_CHECKER.redefine("integer", _is_strict_integer)
-    return cast("type[Validator]", jsonschema.validators.extend(base, type_checker=checker))
+    extended = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+        base, type_checker=checker
+    )
+    return cast("type[Validator]", extended)
 
 
 @functools.cache
@@ -209,13 +218,18 @@ def error_fields(err: jsonschema.ValidationError) -> list[FieldPath]:
     base = tuple(err.absolute_path)
     instance = err.instance
     if err.validator == "required" and isinstance(instance, dict):
-        return [(*base, name) for name in err.validator_value if name not in instance]
+        required = cast(list[str], err.validator_value)
+        return [(*base, name) for name in required if name not in instance]
     if err.validator == "additionalProperties" and isinstance(instance, dict):
         known = err.schema.get("properties", {}) if isinstance(err.schema, dict) else {}
         return [(*base, key) for key in instance if key not in known]
     if err.validator == "anyOf" and err.context:
         # a nullable container: blame what is wrong inside the non-null branch
-        inner = [e for e in err.context if not (e.validator == "type" and e.validator_value == "null")]
+        inner = [
+            e
+            for e in err.context
+            if not (e.validator == "type" and e.validator_value == "null")
+        ]
         if inner:
             deepest = max(inner, key=lambda e: len(e.absolute_path))
             return error_fields(deepest)
@@ -226,7 +240,7 @@ def problems(schema: dict[str, object], value: object) -> list[tuple[FieldPath, 
     """Every way `value` breaks `schema`, as (field path, message) pairs."""
     validator = _validator_class()(schema, format_checker=_format_checker())
     found = []
-    for err in validator.iter_errors(value):
+    for err in validator.iter_errors(cast(Any, value)):
         for path in error_fields(err):
             found.append((path, err.message))
     return found

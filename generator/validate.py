@@ -13,7 +13,7 @@ import functools
 import json
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import jsonschema
 
@@ -56,7 +56,9 @@ def validate(loaded: LoadedCatalogue) -> ValidationResult:
         diagnostics.extend(found)
         if not found:
             tools.append(document)
-        if isinstance(document.data, dict) and isinstance(document.data.get("name"), str):
+        if isinstance(document.data, dict) and isinstance(
+            document.data.get("name"), str
+        ):
             names.append(document.data["name"])
     return ValidationResult(catalogue, tuple(tools), tuple(names), tuple(diagnostics))
 
@@ -116,7 +118,8 @@ def _diagnose(
                 "TG101",
                 f"unknown key {key!r} in {where}",
                 span((*path, key), key=True),
-                _did_you_mean(key, known).capitalize() + f"Known keys: {', '.join(known)}.",
+                _did_you_mean(key, known).capitalize()
+                + f"Known keys: {', '.join(known)}.",
             )
             for key in err.instance
             if key not in schema.get("properties", {})
@@ -129,12 +132,15 @@ def _diagnose(
                 span(path, key=True),
                 _required_hint(name, schema),
             )
-            for name in err.validator_value
+            for name in cast(list[str], err.validator_value)
             if name not in err.instance
         ]
     value = json.dumps(err.instance, ensure_ascii=False)
     if err.validator in ("enum", "const"):
-        choices = err.validator_value if err.validator == "enum" else [err.validator_value]
+        choices = cast(
+            list[object],
+            err.validator_value if err.validator == "enum" else [err.validator_value],
+        )
         words = [str(c) for c in choices]
         said = _did_you_mean(str(err.instance), words).capitalize()
         return [
@@ -147,7 +153,9 @@ def _diagnose(
         ]
     if err.validator == "type":
         expected = err.validator_value
-        expected = " or ".join(expected) if isinstance(expected, list) else str(expected)
+        expected = (
+            " or ".join(expected) if isinstance(expected, list) else str(expected)
+        )
         return [
             error(
                 "TG103",
