@@ -245,3 +245,7 @@ def needs_datetime(tool: Tool) -> bool:
     return any(
         f.type in ("date", "datetime") for top in tool.returns for f in top.walk()
     )
+
+
+def context_needs_datetime(catalogue: Catalogue) -> bool:
+    return any(f.type in ("date", "datetime") for f in catalogue.context)

@@ -120,8 +120,12 @@ def param_annotation(param: Param, imports: _Imports, *, top: bool = True) -> st
     """The annotation of one argument field: type, constraints, alias and null handling."""
     c = param.constraints
     kwargs: list[str] = []
+    metadata = []
     if param.type in ("string", "integer", "number") and c.enum is not None:
         base = _literal_type(c.enum, imports)
+        if param.type != "string":
+            imports.name("toolgen.runtime", "not_a_bool")
+            metadata.append("not_a_bool")
     elif param.type == "datetime":
         imports.name("pydantic", "AwareDatetime")
         base = "AwareDatetime"
@@ -153,7 +157,6 @@ def param_annotation(param: Param, imports: _Imports, *, top: bool = True) -> st
         kwargs.append(f"alias={py_str(param.name)}")
     if param.optional and not param.has_default:
         base = f"{base} | None"
-    metadata = []
     if kwargs:
         imports.name("pydantic", "Field")
         metadata.append(f"Field({', '.join(kwargs)})")
@@ -487,8 +490,6 @@ def render_stub(catalogue: Catalogue, tool: Tool) -> str:
     imports = [tool.py.args_class, tool.py.result_class]
     if tool.context:
         imports.append(tool.py.context_class)
-    if tool.errors:
-        imports.append(tool.py.error_class)
     imports.sort(key=lambda n: (n.lower(), n))
     return templating.render(
         "impl_stub.py.jinja",
@@ -537,7 +538,8 @@ def render_tool_tests(catalogue: Catalogue, tool: Tool) -> str:
             "with a recording fake in place of the implementation.",
         ),
         name_literal=py_str(tool.name),
-        needs_datetime=boundary.needs_datetime(tool),
+        needs_datetime=boundary.needs_datetime(tool)
+        or boundary.context_needs_datetime(catalogue),
         sample_context=boundary.sample_context_expression(catalogue),
         sample_result=boundary.sample_result_expression(tool, "module."),
         sample_json=format_assignment(
@@ -583,7 +585,8 @@ def render_catalogue_tests(catalogue: Catalogue) -> str:
         modules=[t.py.module for t in catalogue.tools],
         calls=calls,
         agent_name=py_str(catalogue.name),
-        needs_datetime=any(boundary.needs_datetime(t) for t in catalogue.tools),
+        needs_datetime=any(boundary.needs_datetime(t) for t in catalogue.tools)
+        or boundary.context_needs_datetime(catalogue),
         sample_context=boundary.sample_context_expression(catalogue),
         names=py_literal(sorted(t.name for t in catalogue.tools)),
     )

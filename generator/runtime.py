@@ -27,6 +27,7 @@ from agents import FunctionTool
 from agents.exceptions import AgentsException
 from agents.tool_context import ToolContext
 from pydantic import BaseModel, BeforeValidator, ValidationError
+from pydantic_core import PydanticCustomError
 
 __all__ = [
     "ContractViolation",
@@ -38,6 +39,7 @@ __all__ = [
     "ToolgenError",
     "UndeclaredError",
     "make_tool",
+    "not_a_bool",
     "null_means",
 ]
 
@@ -93,6 +95,17 @@ class DeclaredError:
 
     how_to_fix: str
     retryable: bool = False
+
+
+def _reject_bool(value: object) -> object:
+    if isinstance(value, bool):
+        raise PydanticCustomError("int_type", "Input should be a valid integer")
+    return value
+
+
+# An integer enum is a Literal of ints, and Python's True == 1: pydantic would take `true`
+# for `1` even in strict mode. This runs first and refuses booleans as integers do.
+not_a_bool = BeforeValidator(_reject_bool)
 
 
 def null_means(default: object) -> BeforeValidator:

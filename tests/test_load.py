@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import math
 import time
 from pathlib import Path
@@ -425,6 +426,17 @@ def test_tg001_too_deep_nesting_is_reported_not_crashed(tmp_path: Path) -> None:
     assert "nested more than 200 levels" in diagnostics[0].message
 
 
+def test_tg001_deep_nesting_with_an_alias_does_not_crash(tmp_path: Path) -> None:
+    # Aliases send the file through the pure-Python composer, which recurses.
+    text = "x: &a 1\ny: *a\nz: " + "[" * 600 + "]" * 600 + "\n"
+
+    document, diagnostics = load_text(tmp_path, text)
+
+    assert document is None
+    assert where(diagnostics) == [("TG001", 1, 1)]
+    assert "nested more than" in diagnostics[0].message
+
+
 def test_tg001_parser_nesting_limit(tmp_path: Path) -> None:
     document, diagnostics = load_text(tmp_path, "a: " + "[" * 5000 + "]" * 5000 + "\n")
 
@@ -627,6 +639,18 @@ def test_tg005_utf16_file(tmp_path: Path) -> None:
 
     assert document is None
     assert [d.code for d in diagnostics] == ["TG005"]
+    assert "UTF-16" in diagnostics[0].hint
+
+
+def test_tg005_position_ignores_byte_order_mark(tmp_path: Path) -> None:
+    path = tmp_path / NAME
+    path.write_bytes(b"\xef\xbb\xbfa: \xff\n")
+
+    _, diagnostics = load_document(path, NAME)
+
+    assert [d.message for d in diagnostics] == [
+        "the file is not UTF-8 text: byte 0xff at line 1, byte 4 cannot be decoded"
+    ]
 
 
 def test_tg005_unreadable(tmp_path: Path) -> None:
@@ -736,6 +760,11 @@ def test_tg010_integer_too_long_to_read(tmp_path: Path) -> None:
     assert document is not None
     assert document.data == {"a": None}
     assert where(diagnostics) == [("TG010", 1, 4)]
+    assert diagnostics[0].hint == "Put the number in quotes to keep it as text."
+
+
+def test_anchor_without_alias_is_harmless(tmp_path: Path) -> None:
+    assert data_of(tmp_path, "a: &x 1\nb: &y {c: 2}\n") == {"a": 1, "b": {"c": 2}}
 
 
 def test_problems_of_one_file_come_sorted_by_place(tmp_path: Path) -> None:
@@ -878,6 +907,44 @@ def test_tg008_folder_does_not_exist(tmp_path: Path) -> None:
         ("TG008", Span("nope", 1, 1))
     ]
     assert "does not exist" in loaded.diagnostics[0].message
+
+
+def test_tg005_unlistable_tools_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(tmp_path / "catalogue.yaml", "name: c\n")
+    write(tmp_path / "tools" / "a.yaml", "name: a\n")
+
+    def refuse(self: Path) -> object:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "iterdir", refuse)
+    loaded = load_catalogue(tmp_path, "cat")
+
+    assert loaded.tools == ()
+    assert [(d.code, d.span, d.message) for d in loaded.diagnostics] == [
+        (
+            "TG005",
+            Span("cat/tools", 1, 1),
+            "cannot read the tools/ folder: Permission denied",
+        )
+    ]
+
+
+def test_load_catalogue_leaves_the_garbage_collector_as_it_was(tmp_path: Path) -> None:
+    write(tmp_path / "catalogue.yaml", "name: c\n")
+    write(tmp_path / "tools" / "a.yaml", "name: a\n")
+    was_enabled = gc.isenabled()
+    try:
+        gc.enable()
+        load_catalogue(tmp_path)
+        assert gc.isenabled()
+        gc.disable()
+        load_catalogue(tmp_path)
+        assert not gc.isenabled()
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def test_catalogue_and_tools_missing_are_both_reported(tmp_path: Path) -> None:

@@ -1,0 +1,49 @@
+# The two commands of the README: `make build` (set up, then compile the example catalogue)
+# and `make test` (every check CI runs). Both work on a fresh machine with python3.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.toolgen-installed
+# mypy resolves `toolgen` through this folder: the package lives in generator/ (see pyproject)
+TYPEPATH := build/typecheck
+
+.PHONY: setup build test check lint typecheck pytest bench clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+build: setup
+	$(BIN)/toolgen build
+
+check: setup
+	$(BIN)/toolgen check
+	$(BIN)/toolgen build --check
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+$(TYPEPATH)/toolgen:
+	mkdir -p $(TYPEPATH)
+	ln -sfn ../../generator $(TYPEPATH)/toolgen
+
+typecheck: setup $(TYPEPATH)/toolgen
+	MYPYPATH=$(TYPEPATH) $(BIN)/mypy --strict -p toolgen
+	MYPYPATH=$(TYPEPATH) $(BIN)/mypy --strict generated impl
+
+pytest: setup
+	$(BIN)/python -m pytest
+
+test: check lint typecheck pytest
+
+bench: setup
+	$(BIN)/python bench/build_speed.py
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,157 @@
+"""What every rule may ask about the catalogue, computed once per lint run.
+
+Per-tool word sets (`ToolProfile`) are built once, so the pair rules compare frozensets
+instead of re-reading prose; the pairs themselves come from an index of the object words of
+tool names, so a catalogue of a thousand tools yields the pairs that share an object, not the
+half million that exist.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import combinations
+
+from toolgen import tokens
+from toolgen.lint import targets, words
+from toolgen.lint.registry import ErrorSite, ParamSite, ReturnSite, SpecText, ToolPair
+from toolgen.load import Document, PathKey
+from toolgen.model import Catalogue, Param, ReturnField, Tool
+
+
+@dataclass(frozen=True, slots=True)
+class ToolProfile:
+    """The words of one tool, as the pair rules compare them."""
+
+    name_words: tuple[str, ...]
+    verb: str  # the first word of the name
+    verb_class: str
+    objects: frozenset[str]  # stemmed name words after the verb, fillers removed
+    name_set: frozenset[str]  # stemmed name words, fillers removed
+    intent: frozenset[str]  # content words of intent and use_when
+    params: frozenset[str]  # top-level parameter names
+    not_when_targets: frozenset[str]
+
+
+def profile(tool: Tool) -> ToolProfile:
+    parts = words.name_words(tool.name)
+    verb = parts[0] if parts else ""
+    meaningful = [words.stem(w) for w in parts if w not in words.FILLER_NAME_WORDS]
+    return ToolProfile(
+        name_words=parts,
+        verb=verb,
+        verb_class=words.verb_class(verb),
+        objects=frozenset(
+            words.stem(w)
+            for w in parts[1:]
+            if w not in words.FILLER_NAME_WORDS and not w.isdigit()
+        ),
+        name_set=frozenset(meaningful),
+        intent=words.content_words(f"{tool.intent} {tool.use_when}"),
+        params=frozenset(p.name for p in tool.params),
+        not_when_targets=frozenset(n.use for n in tool.not_when),
+    )
+
+
+def _param_sites(
+    tool: Tool, params: tuple[Param, ...], prefix: tuple[str, ...]
+) -> Iterator[ParamSite]:
+    for param in params:
+        path = (*prefix, param.name)
+        yield ParamSite(tool, param, path, params)
+        node = param
+        while node.items is not None:
+            node = node.items
+        yield from _param_sites(tool, node.properties, path)
+
+
+def _return_sites(
+    tool: Tool, fields: tuple[ReturnField, ...], prefix: tuple[str, ...]
+) -> Iterator[ReturnSite]:
+    for field in fields:
+        path = (*prefix, field.name)
+        yield ReturnSite(tool, field, path, fields)
+        node = field
+        while node.items is not None:
+            node = node.items
+        yield from _return_sites(tool, node.properties, path)
+
+
+def _strings(data: object, path: PathKey) -> Iterator[tuple[PathKey, str, bool]]:
+    if isinstance(data, str):
+        yield path, data, False
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            here = (*path, key)
+            if isinstance(key, str):
+                yield here, key, True
+            yield from _strings(value, here)
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            yield from _strings(value, (*path, index))
+
+
+class LintContext:
+    """The catalogue under lint and everything derived from it that rules share."""
+
+    def __init__(self, catalogue: Catalogue) -> None:
+        self.catalogue = catalogue
+        self.targets = targets.declared(catalogue.targets)
+        self.tool_names = frozenset(t.name for t in catalogue.tools)
+        self.context_names = frozenset(f.name for f in catalogue.context)
+        self._by_name = {t.name: t for t in catalogue.tools}
+
+    def tool(self, name: str) -> Tool | None:
+        return self._by_name.get(name)
+
+    @functools.cached_property
+    def profiles(self) -> dict[str, ToolProfile]:
+        return {t.name: profile(t) for t in self.catalogue.tools}
+
+    @functools.cached_property
+    def tokens(self) -> tokens.TokenReport:
+        return tokens.measure(self.catalogue)
+
+    @functools.cached_property
+    def tool_tokens(self) -> dict[str, int]:
+        return self.tokens.by_name()
+
+    # -- elements ------------------------------------------------------------------------------
+
+    def param_sites(self) -> Iterator[ParamSite]:
+        for tool in self.catalogue.tools:
+            yield from _param_sites(tool, tool.params, ())
+
+    def return_sites(self) -> Iterator[ReturnSite]:
+        for tool in self.catalogue.tools:
+            yield from _return_sites(tool, tool.returns, ())
+
+    def error_sites(self) -> Iterator[ErrorSite]:
+        for tool in self.catalogue.tools:
+            for error in tool.errors:
+                yield ErrorSite(tool, error)
+
+    def texts(self) -> Iterator[SpecText]:
+        owners: list[tuple[Document, Tool | None]] = [
+            (self.catalogue.origin.document, None)
+        ]
+        owners.extend((t.origin.document, t) for t in self.catalogue.tools)
+        for document, tool in owners:
+            for path, text, is_key in _strings(document.data, ()):
+                yield SpecText(document, path, text, is_key, tool)
+
+    def pairs(self) -> Iterator[ToolPair]:
+        """Pairs of tools whose names share an object word, or differ only in case."""
+        buckets: dict[str, list[str]] = defaultdict(list)
+        for name, prof in self.profiles.items():
+            for obj in prof.objects:
+                buckets["object:" + obj].append(name)
+            buckets["normalized:" + words.normalized_name(name)].append(name)
+        seen: set[tuple[str, str]] = set()
+        for names in buckets.values():
+            for first, second in combinations(sorted(names), 2):
+                if (first, second) not in seen:
+                    seen.add((first, second))
+                    yield ToolPair(self._by_name[first], self._by_name[second])

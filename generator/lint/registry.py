@@ -1,0 +1,294 @@
+"""The rule registry: every lint rule, with its id, its documentation and one typed check.
+
+A rule is a small function over one kind of element (the catalogue, a tool, a parameter, a
+return field, an error code, a pair of tools, or one string of the spec), registered with
+`@rule(...)`. It yields `Finding`s: a message naming the bad value and what is expected, and
+optionally a hint and a span (by default the element's own place). The rule's docstring is its
+documentation (What it does / Why is this bad? / Example / Use instead); docs/rules.md is
+generated from it.
+
+Ids are stable and never reused: a rule that is withdrawn keeps its id in `RETIRED`.
+"""
+
+from __future__ import annotations
+
+import enum
+import inspect
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from toolgen.diagnostics import Severity, Span
+from toolgen.load import Document, PathKey
+from toolgen.model import Catalogue, ErrorCode, Param, ReturnField, Tool
+
+if TYPE_CHECKING:
+    from toolgen.lint.context import LintContext
+
+
+class Category(enum.Enum):
+    NAMES = "names"
+    DESCRIPTIONS = "descriptions"
+    TWO_TOOL = "two-tool"
+    PARAMETERS = "parameters"
+    IDENTITY = "identity"
+    EFFECTS = "effects"
+    RETURNS = "returns"
+    SECURITY = "security"
+    CATALOGUE = "catalogue"
+    CONFIG = "config"
+
+    @property
+    def title(self) -> str:
+        return _CATEGORY_TITLES[self]
+
+
+_CATEGORY_TITLES = {
+    Category.NAMES: "Names",
+    Category.DESCRIPTIONS: "Descriptions",
+    Category.TWO_TOOL: "The two-tool test",
+    Category.PARAMETERS: "Parameters",
+    Category.IDENTITY: "Context, identity and secrets",
+    Category.EFFECTS: "Effects",
+    Category.RETURNS: "Returns and errors",
+    Category.SECURITY: "Security",
+    Category.CATALOGUE: "Catalogue and token budget",
+    Category.CONFIG: "Lint configuration and suppressions",
+}
+
+
+class Lifecycle(enum.Enum):
+    STABLE = "stable"
+    PREVIEW = "preview"  # runs only with `lint: {preview: true}` or when selected by id
+
+
+# --- the elements a rule sees -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ParamSite:
+    """A named parameter of a tool: a top-level one, or a property of an object parameter
+    (also inside arrays). Array items have no name of their own and are seen through
+    `scalar`."""
+
+    tool: Tool
+    param: Param
+    path: tuple[str, ...]  # names from the top-level parameter: ("filter", "status")
+    siblings: tuple[Param, ...]  # the parameters of the same object, this one included
+
+    @property
+    def dotted(self) -> str:
+        return ".".join(self.path)
+
+    @property
+    def depth(self) -> int:
+        return len(self.path)
+
+    @property
+    def scalar(self) -> Param:
+        """The value the model writes: the parameter, or its innermost array items."""
+        node = self.param
+        while node.items is not None:
+            node = node.items
+        return node
+
+    @property
+    def default_span(self) -> Span:
+        return self.param.origin.key_span
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnSite:
+    tool: Tool
+    field: ReturnField
+    path: tuple[str, ...]
+    siblings: tuple[ReturnField, ...]
+
+    @property
+    def dotted(self) -> str:
+        return ".".join(self.path)
+
+    @property
+    def default_span(self) -> Span:
+        return self.field.origin.key_span
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorSite:
+    tool: Tool
+    error: ErrorCode
+
+    @property
+    def default_span(self) -> Span:
+        return self.error.origin.key_span
+
+
+@dataclass(frozen=True, slots=True)
+class ToolPair:
+    """Two tools that share an object word in their names (or differ only in case):
+    `first` sorts before `second`; findings point at `second`."""
+
+    first: Tool
+    second: Tool
+
+    @property
+    def default_span(self) -> Span:
+        return self.second.origin.span("name")
+
+
+@dataclass(frozen=True, slots=True)
+class SpecText:
+    """One string of a spec file, a value or a mapping key; `tool` is None in catalogue.yaml.
+    A check over it must depend on the text and `is_key` only (the engine may reuse results
+    for repeated strings)."""
+
+    document: Document
+    path: PathKey
+    text: str
+    is_key: bool
+    tool: Tool | None
+
+    @property
+    def default_span(self) -> Span:
+        return self.document.span(self.path, key=self.is_key)
+
+
+Element = Catalogue | Tool | ParamSite | ReturnSite | ErrorSite | ToolPair | SpecText
+ELEMENT_KINDS: tuple[type, ...] = (
+    Catalogue,
+    Tool,
+    ParamSite,
+    ReturnSite,
+    ErrorSite,
+    ToolPair,
+    SpecText,
+)
+KIND_NAMES: dict[type, str] = {
+    Catalogue: "catalogue",
+    Tool: "tool",
+    ParamSite: "parameter",
+    ReturnSite: "return field",
+    ErrorSite: "error code",
+    ToolPair: "pair of tools",
+    SpecText: "every string of the spec",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    message: str
+    hint: str = ""  # empty: the rule's fix
+    span: Span | None = None  # None: the element's own place
+
+
+E = TypeVar("E")
+Check = Callable[[E, "LintContext"], Iterable[Finding]]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    id: str
+    name: str
+    category: Category
+    severity: Severity
+    lifecycle: Lifecycle
+    kind: type | None  # the element the check sees; None for a rule the engine applies
+    check: Callable[[Any, LintContext], Iterable[Finding]] | None
+    fix: str  # the default hint: what to do instead
+    source: str  # what motivates the rule
+    doc: str  # markdown: What it does / Why is this bad? / Example / Use instead
+
+    @property
+    def summary(self) -> str:
+        return self.doc.split("\n", 1)[0].strip()
+
+    @property
+    def kind_name(self) -> str:
+        return KIND_NAMES[self.kind] if self.kind is not None else "the lint run"
+
+
+REGISTRY: dict[str, Rule] = {}
+# Ids of withdrawn rules, with what replaced them: an id is never given to another rule.
+RETIRED: dict[str, str] = {}
+_ID = re.compile(r"^TG[2-9]\d\d$")
+_NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+
+
+def _register(rule_: Rule) -> None:
+    if not _ID.fullmatch(rule_.id):
+        raise ValueError(f"lint rule id {rule_.id!r} is not TG200-TG999")
+    if rule_.id in REGISTRY or rule_.id in RETIRED:
+        raise ValueError(f"lint rule id {rule_.id} is already taken")
+    if not _NAME.fullmatch(rule_.name):
+        raise ValueError(f"lint rule name {rule_.name!r} is not kebab-case")
+    if any(r.name == rule_.name for r in REGISTRY.values()):
+        raise ValueError(f"lint rule name {rule_.name!r} is already taken")
+    REGISTRY[rule_.id] = rule_
+
+
+def rule(
+    kind: type[E],
+    *,
+    id: str,
+    name: str,
+    category: Category,
+    severity: Severity,
+    fix: str,
+    source: str,
+    lifecycle: Lifecycle = Lifecycle.STABLE,
+) -> Callable[[Check[E]], Check[E]]:
+    """Register a check over one kind of element; its docstring documents the rule."""
+
+    def register(check: Check[E]) -> Check[E]:
+        _register(
+            Rule(
+                id=id,
+                name=name,
+                category=category,
+                severity=severity,
+                lifecycle=lifecycle,
+                kind=kind,
+                check=check,
+                fix=fix,
+                source=source,
+                doc=inspect.cleandoc(check.__doc__ or ""),
+            )
+        )
+        return check
+
+    return register
+
+
+def engine_rule(
+    *,
+    id: str,
+    name: str,
+    category: Category,
+    severity: Severity,
+    fix: str,
+    source: str,
+    doc: str,
+) -> Rule:
+    """Register a rule the engine applies itself (it needs the outcome of every other rule)."""
+    registered = Rule(
+        id=id,
+        name=name,
+        category=category,
+        severity=severity,
+        lifecycle=Lifecycle.STABLE,
+        kind=None,
+        check=None,
+        fix=fix,
+        source=source,
+        doc=inspect.cleandoc(doc),
+    )
+    _register(registered)
+    return registered
+
+
+def all_rules() -> list[Rule]:
+    """Every registered rule, by id (importing the rule modules registers them)."""
+    from toolgen.lint import rules  # noqa: F401  (registers every rule module)
+
+    return [REGISTRY[k] for k in sorted(REGISTRY)]

@@ -1,0 +1,122 @@
+"""Words: how lint rules read names and prose.
+
+Names are split into lower-case words (``findCustomer_by-email`` -> find, customer, by, email);
+prose into content words with a light stemmer (``orders`` -> order), so that two tools can be
+compared by the sets of words they use. The vocabularies (verb classes, unit words, stop words)
+live here so every rule reads them the same way.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+_NAME_SPLIT = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_WORD = re.compile(r"[a-z0-9]+")
+
+# Verbs grouped by the kind of action they name: two tools whose verbs share a class do the
+# same kind of thing (search_order and find_order). "lookup" is the only class without effects.
+VERB_CLASSES: Mapping[str, frozenset[str]] = {
+    "lookup": frozenset(
+        """get read fetch find search lookup look query retrieve show view list browse describe
+        check inspect see load obtain locate count explain compare estimate calculate compute
+        preview summarize summarise validate verify resolve match""".split()
+    ),
+    "create": frozenset(
+        """create add new insert make register open start submit place generate book schedule
+        reserve issue prepare draft propose enroll invite upload import copy duplicate
+        clone""".split()
+    ),
+    "update": frozenset(
+        """update edit modify change set patch rename adjust amend replace assign move mark
+        approve reject confirm accept decline enable disable activate deactivate restore
+        reset reorder merge link unlink tag label sync""".split()
+    ),
+    "delete": frozenset(
+        """delete remove drop destroy erase purge cancel revoke archive close clear wipe
+        terminate void expire kill truncate uninstall unregister unsubscribe""".split()
+    ),
+    "send": frozenset(
+        """send email notify publish share forward mail post reply broadcast dispatch ship
+        deliver sms""".split()
+    ),
+    "pay": frozenset(
+        """pay charge refund transfer withdraw deposit bill capture settle""".split()
+    ),
+}
+WRITE_CLASSES = frozenset({"create", "update", "delete", "send", "pay"})
+VERB_CLASS: Mapping[str, str] = {
+    verb: name for name, verbs in VERB_CLASSES.items() for verb in verbs
+}
+# Verbs a reader takes as "this tool changes or sends something": a read tool named with one
+# of these misleads the model and the reviewer alike.
+STRONG_WRITE_VERBS = frozenset(
+    {"delete", "remove", "send", "pay", "transfer", "revoke", "purge", "destroy", "wipe"}
+)
+# Effects that cannot be undone: a tool named with one of these is destructive.
+DESTRUCTIVE_VERBS = frozenset(
+    {"delete", "remove", "drop", "destroy", "erase", "purge", "revoke", "wipe", "truncate"}
+)
+
+# Words that never distinguish one tool from another.
+STOPWORDS = frozenset(
+    """a an the and or of to for in on at by with from into onto as is are be been being was
+    were it its this that these those their there them they you your yours we our us he she
+    his her i me my not no do does did done can could should would will shall may might must
+    if then than when where which who whom whose what why how so such only also just any all
+    each every some more most many much one other others own same very too about after before
+    up down out over under again further once here both few nor per via use used using user
+    users asks ask wants want call calls called tool tools""".split()
+)
+# Name words that say nothing about the object: two names sharing one are not neighbours.
+FILLER_NAME_WORDS = frozenset(
+    """by for of the a an to from in on with and or all info data details detail record records
+    item items entry entries new current v1 v2 v3 one many""".split()
+)
+
+
+def name_words(name: str) -> tuple[str, ...]:
+    """find_customer_byEmail -> ("find", "customer", "by", "email")."""
+    return tuple(part.lower() for part in _NAME_SPLIT.split(name) if part)
+
+
+def normalized_name(name: str) -> str:
+    """The name with case and separators gone: find_customer and findCustomer meet."""
+    return "".join(name_words(name))
+
+
+def stem(word: str) -> str:
+    """A light English stemmer for plurals: orders -> order, queries -> query, status stays."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def content_words(text: str) -> frozenset[str]:
+    """The stemmed words of prose that carry meaning (no stop words, no single letters)."""
+    return frozenset(
+        stem(w) for w in _WORD.findall(text.lower()) if len(w) > 1 and w not in STOPWORDS
+    )
+
+
+def jaccard(first: frozenset[str], second: frozenset[str]) -> float:
+    if not first and not second:
+        return 1.0
+    return len(first & second) / len(first | second)
+
+
+def verb_class(verb: str) -> str:
+    """The class of a verb, or the verb itself when it is not a known verb."""
+    return VERB_CLASS.get(verb, "verb:" + verb)
+
+
+def quoted(values: Iterable[object]) -> str:
+    """'a', 'b' and 'c': values as a message lists them."""
+    shown = [repr(v) for v in values]
+    if len(shown) <= 1:
+        return "".join(shown)
+    return ", ".join(shown[:-1]) + " and " + shown[-1]

@@ -1,0 +1,1 @@
+"""The ks_generated package."""

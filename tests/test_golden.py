@@ -1,0 +1,106 @@
+"""Golden trees: the whole generated output of a fixture catalogue, compared file by file.
+
+Each case under tests/golden/<case>/ holds `spec/` (the catalogue, built with the case folder
+as the project root) and `expected/` (every file a first build writes, stubs included). A
+missing or an extra file fails as a changed one does. The generated code is then executed:
+ruff and mypy --strict on it, and its own generated tests run in a subprocess.
+
+To accept a deliberate change of the output: UPDATE_GOLDEN=1 pytest tests/test_golden.py
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from toolgen.cli import main
+
+HERE = Path(__file__).parent / "golden"
+ROOT = Path(__file__).parent.parent
+CASES = sorted(p.name for p in HERE.iterdir() if (p / "spec").is_dir())
+
+
+def _tree(root: Path) -> dict[str, str]:
+    return {
+        p.relative_to(root).as_posix(): p.read_text(encoding="utf-8")
+        for p in sorted(root.rglob("*.py"))
+        if "__pycache__" not in p.parts and p.relative_to(root).parts[0] != "spec"
+    }
+
+
+def _build(case: str, tmp_path: Path) -> Path:
+    root = tmp_path / case
+    shutil.copytree(HERE / case / "spec", root / "spec")
+    catalogues = sorted(str(p.parent) for p in (root / "spec").glob("*/catalogue.yaml"))
+    assert main(["build", "--root", str(root), *catalogues]) == 0
+    return root
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_generated_tree_matches_golden(case: str, tmp_path: Path) -> None:
+    root = _build(case, tmp_path)
+    got = _tree(root)
+    expected_dir = HERE / case / "expected"
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        shutil.rmtree(expected_dir, ignore_errors=True)
+        for rel, text in got.items():
+            (expected_dir / rel).parent.mkdir(parents=True, exist_ok=True)
+            (expected_dir / rel).write_text(text, encoding="utf-8")
+    expected = _tree(expected_dir)
+    assert sorted(got) == sorted(expected), "missing or extra generated files"
+    for rel, text in expected.items():
+        assert got[rel] == text, f"{rel} differs from the golden copy"
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_second_build_writes_nothing(case: str, tmp_path: Path) -> None:
+    root = _build(case, tmp_path)
+    before = {p: p.stat().st_mtime_ns for p in root.rglob("*.py")}
+    catalogues = sorted(str(p.parent) for p in (root / "spec").glob("*/catalogue.yaml"))
+    assert main(["build", "--root", str(root), *catalogues]) == 0
+    assert main(["build", "--check", "--root", str(root), *catalogues]) == 0
+    after = {p: p.stat().st_mtime_ns for p in root.rglob("*.py")}
+    assert after == before
+
+
+def _tool(name: str) -> str:
+    found = shutil.which(name, path=str(Path(sys.executable).parent))
+    assert found, f"{name} is a dev dependency and must be installed beside python"
+    return found
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_generated_code_is_clean_and_its_tests_pass(case: str, tmp_path: Path) -> None:
+    root = _build(case, tmp_path)
+    packages = sorted({p.split("/")[0] for p in _tree(root)})
+    first_party = json.dumps(["toolgen", *packages])
+    ruff = subprocess.run(
+        [_tool("ruff"), "check", "--isolated", "--select=E,F,W,I,UP,B,SIM,RUF",
+         "--ignore=E501", f"--config=lint.isort.known-first-party = {first_party}",
+         *packages],
+        cwd=root, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert ruff.returncode == 0, ruff.stdout
+    fmt = subprocess.run(
+        [_tool("ruff"), "format", "--isolated", "--check", *packages],
+        cwd=root, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert fmt.returncode == 0, fmt.stdout
+    env = {**os.environ, "MYPYPATH": str(ROOT / "build" / "typecheck")}
+    mypy = subprocess.run(
+        [_tool("mypy"), "--strict", "--no-incremental", *packages],
+        cwd=root, capture_output=True, text=True, check=False, env=env,
+    )  # fmt: skip
+    assert mypy.returncode == 0, mypy.stdout
+    tests = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", packages[0]],
+        cwd=root, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert tests.returncode == 0, tests.stdout[-3000:]
+    assert " passed" in tests.stdout
