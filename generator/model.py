@@ -349,6 +349,51 @@ def _enum_fits(param_type: str, value: object) -> bool:
     return False
 
 
+def _a(word: str) -> str:
+    """ "a string", "an integer"."""
+    return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
+
+
+def _listed(words: Sequence[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _shown(value: object) -> str:
+    """A spec value in a message: text quoted, anything else as YAML/JSON writes it."""
+    return repr(value) if isinstance(value, str) else value_repr(value)
+
+
+# The names a generated tool module imports or defines besides the tool's own classes
+# (render.render_tool_module); a class generated under one of them would shadow it.
+_MODULE_NAMES = frozenset(
+    {
+        "Annotated", "Any", "Awaitable", "AwareDatetime", "BaseModel", "Callable",
+        "ConfigDict", "DeclaredError", "Field", "Final", "FunctionTool", "Implementation",
+        "Invoker", "Literal", "ToolError",
+    }
+)  # fmt: skip
+
+
+def _element(path: PathKey) -> str:
+    """A reader's name for the parameter or return field at `path`."""
+    if len(path) < 2:
+        return "the tool"
+    what = "parameter" if path[0] == "params" else "return field"
+    names = [str(path[1])]
+    index, items = 2, False
+    while index < len(path):
+        if path[index] == "properties" and index + 1 < len(path):
+            names.append(str(path[index + 1]))
+            items = False
+            index += 2
+        else:
+            items = True
+            index += 1
+    named = f"{what} {'.'.join(names)!r}"
+    return f"the items of {named}" if items else named
+
+
 class _ToolBuilder(_Builder):
     """Builds one tool; `classes` tracks generated class names to catch collisions."""
 
@@ -362,14 +407,24 @@ class _ToolBuilder(_Builder):
         return Origin(self.document, path)
 
     def claim_class(self, name: str, path: PathKey) -> None:
-        if name in self.classes:
-            self.report(
-                "TG117",
-                f"two generated classes would be named {name}",
-                self.document.span(path, key=True),
-                "Rename one of the parameters or return fields.",
-            )
-        self.classes[name] = path
+        if name in _MODULE_NAMES:
+            taken = "a name the generated module imports"
+        elif name in self.classes:
+            first = self.classes[name]
+            taken = "one of the tool's own classes"
+            if first != ("name",):
+                line = self.document.span(first, key=True).line
+                taken = f"the class of {_element(first)} (line {line})"
+        else:
+            self.classes[name] = path
+            return
+        self.report(
+            "TG117",
+            f"{_element(path)} would generate the class {name}, which is already {taken}",
+            self.document.span(path, key=True),
+            "Rename it: a generated class is named after the tool and the field, in "
+            "PascalCase.",
+        )
 
     def check_names(self, names: Sequence[str], path: PathKey, what: str) -> None:
         seen: dict[str, str] = {}
@@ -433,12 +488,12 @@ class _ToolBuilder(_Builder):
             fits = sorted(t for t, keys in _TYPE_KEYS.items() if key in keys)
             self.report(
                 "TG120",
-                f"{key!r} does not apply to a {ptype} parameter",
+                f"{key!r} does not apply to {_a(ptype)} parameter",
                 span((*path, key), key=True),
-                f"{key!r} applies to {' and '.join(fits)} parameters; remove it or change "
+                f"{key!r} applies to {_listed(fits)} parameters; remove it or change "
                 "the type.",
             )
-        constraints = self.constraints(ptype, d, path)
+        constraints = self.constraints(ptype, d, path, allowed)
         items = None
         if ptype == "array":
             if "items" not in d:
@@ -495,11 +550,18 @@ class _ToolBuilder(_Builder):
         return param
 
     def constraints(
-        self, ptype: str, d: Mapping[str, object], path: PathKey
+        self,
+        ptype: str,
+        d: Mapping[str, object],
+        path: PathKey,
+        allowed: frozenset[str],
     ) -> Constraints:
+        """The constraints that apply to `ptype` (TG120 reports the others)."""
         span = self.document.span
         for low, high in _PAIRS:
             lo, hi = d.get(low), d.get(high)
+            if low not in allowed:
+                continue
             if _is_number(lo) and _is_number(hi) and cast(float, lo) > cast(float, hi):
                 self.report(
                     "TG121",
@@ -530,20 +592,21 @@ class _ToolBuilder(_Builder):
                 )
                 pattern = None
         enum = d.get("enum")
-        if isinstance(enum, list):
+        if isinstance(enum, list) and "enum" in allowed:
             seen: list[object] = []
             for index, value in enumerate(enum):
                 if not _enum_fits(ptype, value):
                     self.report(
                         "TG123",
-                        f"enum value {value!r} is not a {ptype}",
+                        f"enum value {_shown(value)} is not {_a(ptype)}",
                         span((*path, "enum", index)),
-                        f"Every value of a {ptype} parameter's enum must be a {ptype}.",
+                        f"Every value of {_a(ptype)} parameter's enum must be "
+                        f"{_a(ptype)}.",
                     )
                 elif value in seen:
                     self.report(
                         "TG123",
-                        f"enum value {value!r} is listed twice",
+                        f"enum value {_shown(value)} is listed twice",
                         span((*path, "enum", index)),
                         "Remove the repeated value.",
                     )
@@ -597,9 +660,14 @@ class _ToolBuilder(_Builder):
         built = []
         for name, spec in raw.items():
             if not IDENTIFIER_RE.fullmatch(name) or keyword.iskeyword(name):
+                what = (
+                    "a Python keyword"
+                    if keyword.iskeyword(name)
+                    else "not a Python identifier"
+                )
                 self.report(
                     "TG141",
-                    f"return field name {name!r} is not a Python identifier",
+                    f"return field name {name!r} is {what}",
                     self.document.span((*path, name), key=True),
                     "Use snake_case letters, digits and '_' (not a Python keyword).",
                 )
@@ -676,7 +744,9 @@ def first_problem(param: Param, value: object) -> str | None:
 
 
 def _build_tool(
-    document: Document, context_fields: Mapping[str, ContextField]
+    document: Document,
+    context_fields: Mapping[str, ContextField],
+    context_class: str = "",
 ) -> tuple[Tool | None, list[Diagnostic]]:
     from toolgen import describe
 
@@ -757,6 +827,26 @@ def _build_tool(
             )
         else:
             context.append(field_)
+            if field_.name in _mapping(d.get("params")):
+                b.report(
+                    "TG115",
+                    f"parameter {field_.name!r} is also a context field of this tool: the "
+                    "model could send what only the run context may set",
+                    span(("params", field_.name), key=True),
+                    f"Remove the parameter; the implementation receives {field_.name} "
+                    "from the run context.",
+                )
+    if context and context_class in b.classes:
+        # the module imports the catalogue's context class to build the tool's own
+        claimed = b.classes[context_class]
+        b.report(
+            "TG117",
+            f"{_element(claimed)} would generate the class {context_class}, which is "
+            "already the catalogue's context class",
+            span(claimed, key=True),
+            "Rename the tool (or the catalogue): a generated class is named after the "
+            "tool in PascalCase.",
+        )
     returns = b.returns(_mapping(d.get("returns")), ("returns",), prefix)
     errors = []
     for code, spec in _mapping(d.get("errors")).items():
@@ -998,7 +1088,7 @@ def build_model(
     first_seen: dict[str, Tool] = {}
     modules: dict[str, Tool] = {}
     for document in tool_docs:
-        tool, found = _build_tool(document, by_name)
+        tool, found = _build_tool(document, by_name, pascal(name) + "Context")
         diagnostics.extend(found)
         if tool is None:
             continue

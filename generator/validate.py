@@ -11,9 +11,10 @@ from __future__ import annotations
 import difflib
 import functools
 import json
+import math
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Literal, cast
+from typing import Any, Final, Literal, cast
 
 import jsonschema
 
@@ -44,16 +45,19 @@ class ValidationResult:
 
 def validate(loaded: LoadedCatalogue) -> ValidationResult:
     diagnostics: list[Diagnostic] = []
+    # A value load already reported (a foreign tag, an alias, a misfit) is read as null;
+    # saying so again here would blame the reader for a null they never wrote.
+    reported = {d.span for d in loaded.diagnostics}
     catalogue = None
     if loaded.catalogue is not None:
         found = check_document(loaded.catalogue, "catalogue")
-        diagnostics.extend(found)
+        diagnostics.extend(d for d in found if d.span not in reported)
         catalogue = None if found else loaded.catalogue
     tools = []
     names = []
     for document in loaded.tools:
         found = check_document(document, "tool")
-        diagnostics.extend(found)
+        diagnostics.extend(d for d in found if d.span not in reported)
         if not found:
             tools.append(document)
         if isinstance(document.data, dict) and isinstance(
@@ -68,35 +72,100 @@ def check_document(document: Document, kind: SchemaKind) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     for err in validator.iter_errors(document.data):
         found.extend(_diagnose(document, err, kind))
+    placed = {d.span for d in found}
+    found.extend(d for d in _non_finite(document, kind) if d.span not in placed)
     return sorted(found, key=lambda d: d.sort_key)
 
 
-def _where(path: PathKey, kind: SchemaKind) -> str:
-    """A reader's name for the place a path points to."""
-    labels = {
-        "params": "parameter",
-        "properties": "property",
-        "returns": "return field",
-        "errors": "error",
-        "context": "context field",
-    }
-    where = "the catalogue" if kind == "catalogue" else "the tool"
+def _non_finite(document: Document, kind: SchemaKind) -> list[Diagnostic]:
+    """YAML can write .inf and .nan, JSON cannot: no schema or literal could carry them."""
+    found = []
+    stack: list[tuple[PathKey, object]] = [((), document.data)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(((*path, key), item) for key, item in value.items())
+        elif isinstance(value, list):
+            stack.extend(((*path, index), item) for index, item in enumerate(value))
+        elif isinstance(value, float) and not math.isfinite(value):
+            found.append(
+                error(
+                    "TG103",
+                    f"{_subject(path, kind)} is {_shown(value)}, expected a finite number",
+                    document.span(path),
+                    "Write a finite number, or leave the value out: JSON, and so the "
+                    "schema the model reads, has no infinity or NaN.",
+                )
+            )
+    return found
+
+
+_LABELS: Final = {
+    "params": "parameter",
+    "properties": "property",
+    "returns": "return field",
+    "errors": "error",
+    "context": "context field",
+}
+_ENTRIES: Final = ("examples", "not_when", "suppress")
+
+
+def _subject(path: PathKey, kind: SchemaKind) -> str:
+    """A reader's name for the value at `path`.
+
+    `()` is "the tool"; `("params", "sku")` is "parameter 'sku'"; `("params", "sku", "type")`
+    is "'type' of parameter 'sku'"; `("examples", 1)` is "examples entry 2"; keys without a
+    name of their own are dotted: "'budget.tokens' of the catalogue".
+    """
+    document = "the catalogue" if kind == "catalogue" else "the tool"
+    owner = document
+    keys: list[str | int] = []
     index = 0
     while index < len(path):
         part = path[index]
         nxt = path[index + 1] if index + 1 < len(path) else None
-        if isinstance(part, str) and part in labels and isinstance(nxt, str):
-            where = f"{labels[part]} {nxt!r}"
+        if (
+            not keys
+            and isinstance(part, str)
+            and part in _LABELS
+            and isinstance(nxt, str)
+        ):
+            label = f"{_LABELS[part]} {nxt!r}"
+            owner = label if owner == document else f"{label} of {owner}"
             index += 2
-            continue
-        if part in ("examples", "not_when", "suppress") and isinstance(nxt, int):
-            where = f"{part} entry {nxt + 1}"
+        elif not keys and part in _ENTRIES and isinstance(nxt, int):
+            owner = f"{part} entry {nxt + 1}"
             index += 2
-            continue
-        if part == "items":
-            where = f"the items of {where}"
-        index += 1
-    return where
+        elif not keys and part == "items" and owner != document and nxt is not None:
+            owner = f"the items of {owner}"
+            index += 1
+        else:
+            keys.append(part)
+            index += 1
+    if not keys:
+        return owner
+    if isinstance(keys[-1], int):
+        item = f"item {keys[-1] + 1} of "
+        keys = keys[:-1]
+    else:
+        item = ""
+    return f"{item}{'.'.join(str(k) for k in keys)!r} of {owner}"
+
+
+def _shown(value: object) -> str:
+    """A value as the message quotes it: short, and containers by their kind."""
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, float) and math.isnan(value):
+        return ".nan"
+    if isinstance(value, float) and math.isinf(value):
+        return ".inf" if value > 0 else "-.inf"
+    if isinstance(value, str) and len(value) > 40:
+        value = value[:37] + "..."
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _did_you_mean(word: str, choices: list[str]) -> str:
@@ -110,13 +179,13 @@ def _diagnose(
     path: PathKey = tuple(err.absolute_path)
     span = document.span
     schema: dict[str, Any] = err.schema if isinstance(err.schema, dict) else {}
-    where = _where(path, kind)
+    subject = _subject(path, kind)
     if err.validator == "additionalProperties" and isinstance(err.instance, dict):
         known = sorted(schema.get("properties", {}))
         return [
             error(
                 "TG101",
-                f"unknown key {key!r} in {where}",
+                f"unknown key {key!r} in {subject}",
                 span((*path, key), key=True),
                 _did_you_mean(key, known).capitalize()
                 + f"Known keys: {', '.join(known)}.",
@@ -128,49 +197,57 @@ def _diagnose(
         return [
             error(
                 "TG102",
-                f"{where} has no {name!r}",
+                f"{subject} has no {name!r}",
                 span(path, key=True),
                 _required_hint(name, schema),
             )
             for name in cast(list[str], err.validator_value)
             if name not in err.instance
         ]
-    value = json.dumps(err.instance, ensure_ascii=False)
-    if err.validator in ("enum", "const"):
-        choices = cast(
-            list[object],
-            err.validator_value if err.validator == "enum" else [err.validator_value],
-        )
+    value = _shown(err.instance)
+    choices: list[object] = []
+    if err.validator == "enum":
+        choices = list(cast(list[object], err.validator_value))
+    elif err.validator == "const":
+        choices = [err.validator_value]
+    elif err.validator == "anyOf":
+        # a word, or a form reserved for later (idempotency, confirmation): name the words
+        for branch in cast(list[object], err.validator_value):
+            if isinstance(branch, dict):
+                choices.extend(cast(list[object], branch.get("enum", [])))
+    if choices:
         words = [str(c) for c in choices]
+        if len(words) == 1:
+            expected, hint = words[0], f"Write {words[0]} here."
+        else:
+            expected = f"one of {', '.join(words)}"
+            hint = f"Use one of: {', '.join(words)}."
         said = _did_you_mean(str(err.instance), words).capitalize()
         return [
             error(
                 "TG103",
-                f"{_key_name(path)} of {where} is {value}, expected one of {', '.join(words)}",
+                f"{subject} is {value}, expected {expected}",
                 span(path),
-                said + f"Use one of: {', '.join(words)}.",
+                said + hint,
             )
         ]
     if err.validator == "type":
-        expected = err.validator_value
-        expected = (
-            " or ".join(expected) if isinstance(expected, list) else str(expected)
-        )
+        wanted = err.validator_value
+        names = wanted if isinstance(wanted, list) else [wanted]
+        expected = " or ".join(_article(str(n)) for n in names)
         return [
             error(
                 "TG103",
-                f"{_key_name(path)} of {where} is {value}, expected {_article(expected)}",
+                f"{subject} is {value}, expected {expected}",
                 span(path),
-                "Quote text values in YAML ('...') when they look like numbers or booleans."
-                if expected == "string"
-                else f"Write {_article(expected)} here.",
+                _type_hint([str(n) for n in names], err.instance),
             )
         ]
     if err.validator == "anyOf":
         return [
             error(
                 "TG103",
-                f"{_key_name(path)} of {where} is {value}, which is not allowed here",
+                f"{subject} is {value}, which is not allowed here",
                 span(path),
                 schema.get("description", "See toolgen schema."),
             )
@@ -178,18 +255,48 @@ def _diagnose(
     return [
         error(
             "TG104",
-            f"{_key_name(path)} of {where}: {err.message}",
+            f"{subject}: {err.message}",
             span(path),
             schema.get("description", "See toolgen schema for the format."),
         )
     ]
 
 
-def _key_name(path: PathKey) -> str:
-    for part in reversed(path):
-        if isinstance(part, str):
-            return f"{part!r}"
-    return "the document"
+# YAML 1.1 read these as booleans; toolgen reads YAML 1.2, where they are text.
+_YES_WORDS: Final = frozenset({"y", "yes", "on", "true"})
+_NO_WORDS: Final = frozenset({"n", "no", "off", "false"})
+
+
+def _type_hint(expected: list[str], value: object) -> str:
+    """How to write a value of the expected type, guessing from what was written."""
+    word = value.lower() if isinstance(value, str) else ""
+    if "boolean" in expected and word in _YES_WORDS | _NO_WORDS:
+        flag = "true" if word in _YES_WORDS else "false"
+        if word in ("true", "false"):
+            return f"Write {flag} without quotes; in quotes it is text."
+        return (
+            f"Write {flag}: toolgen reads YAML 1.2, where only true and false are "
+            f"booleans and {value!r} is text."
+        )
+    if "string" in expected:
+        if isinstance(value, bool | int | float):
+            return (
+                "Put the value in quotes ('...'): without them YAML reads it as a "
+                "number or a boolean."
+            )
+        if isinstance(value, dict):
+            return (
+                "Write plain text here. Text that holds ': ' needs quotes, or '>-' "
+                "after the colon with the text indented on the lines below."
+            )
+        if isinstance(value, list):
+            return "Write plain text here, not a list."
+    if value is None:
+        return (
+            f"Write {' or '.join(_article(e) for e in expected)} after the colon; a "
+            "key with nothing after it is null."
+        )
+    return f"Write {' or '.join(_article(e) for e in expected)} here."
 
 
 def _article(word: str) -> str:

@@ -40,6 +40,10 @@ VERB_CLASSES: Mapping[str, frozenset[str]] = {
         """send email notify publish share forward mail post reply broadcast dispatch ship
         deliver sms""".split()
     ),
+    "act": frozenset(
+        """run execute exec invoke perform process handle do trigger dispatch apply
+        operate""".split()
+    ),
     "pay": frozenset(
         """pay charge refund transfer withdraw deposit bill capture settle""".split()
     ),

@@ -1,7 +1,6 @@
 """The impl functions through the generated types, on a fresh SQLite file per test.
 
-Skipped until ``toolgen build`` has written generated/inventory; any other
-import failure (a renamed class, a missing impl function) fails loudly.
+generated/inventory is committed; `toolgen build --check` keeps it current.
 """
 
 from __future__ import annotations
@@ -12,31 +11,23 @@ from pathlib import Path
 
 import pytest
 
-try:
-    from generated.inventory.create_reorder import (
-        CreateReorderArgs,
-        CreateReorderContext,
-        CreateReorderError,
-    )
-    from generated.inventory.find_customer import FindCustomerArgs, FindCustomerError
-    from generated.inventory.next_batch import NextBatchArgs, NextBatchResult
-    from generated.inventory.read_stock import (
-        ReadStockArgs,
-        ReadStockError,
-        ReadStockResult,
-    )
-    from generated.inventory.search_orders import SearchOrdersArgs, SearchOrdersContext
-    from generated.inventory.search_returns import (
-        SearchReturnsArgs,
-        SearchReturnsContext,
-    )
-except ModuleNotFoundError as missing:
-    if not (missing.name or "").startswith("generated"):
-        raise
-    pytest.skip(
-        "generated.inventory is not built yet (toolgen build)", allow_module_level=True
-    )
-
+from generated.inventory.create_reorder import (
+    CreateReorderArgs,
+    CreateReorderContext,
+    CreateReorderError,
+)
+from generated.inventory.find_customer import FindCustomerArgs, FindCustomerError
+from generated.inventory.next_batch import NextBatchArgs, NextBatchResult
+from generated.inventory.read_stock import (
+    ReadStockArgs,
+    ReadStockError,
+    ReadStockResult,
+)
+from generated.inventory.search_orders import SearchOrdersArgs, SearchOrdersContext
+from generated.inventory.search_returns import (
+    SearchReturnsArgs,
+    SearchReturnsContext,
+)
 from impl.inventory.create_reorder import create_reorder
 from impl.inventory.db import close_database, use_database
 from impl.inventory.find_customer import find_customer

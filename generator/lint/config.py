@@ -1,0 +1,228 @@
+"""Which rules run and how loud: the catalogue's `lint:` section, and its own rules.
+
+```yaml
+lint:
+  select: [names, TG3, TG701]   # categories, id prefixes or ids (default: every stable rule)
+  ignore: [TG208]               # always wins over select
+  severity: {descriptions: info, TG301: error, TG309: off}   # the most specific key wins
+  preview: true                 # also run preview rules
+```
+
+A preview rule runs when `preview` is true, or when `select` names it by its exact id.
+Tools silence one rule with `suppress: [{rule: TG205, reason: ...}]`; a suppression that
+matches nothing, or names no lint rule, is itself reported.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+
+from toolgen.diagnostics import Severity
+from toolgen.lint.context import LintContext
+from toolgen.lint.registry import (
+    REGISTRY,
+    Category,
+    Finding,
+    Lifecycle,
+    Rule,
+    engine_rule,
+    rule,
+)
+from toolgen.model import Catalogue, LintConfig, Tool
+
+_PREFIX = re.compile(r"^TG\d{1,3}$", re.IGNORECASE)
+_CATEGORIES = {c.value: c for c in Category}
+
+
+def matches(selector: str, rule_: Rule) -> bool:
+    wanted = selector.strip()
+    if wanted.lower() == "all":
+        return True
+    if wanted.lower() in _CATEGORIES:
+        return _CATEGORIES[wanted.lower()] is rule_.category
+    return bool(_PREFIX.fullmatch(wanted)) and rule_.id.startswith(wanted.upper())
+
+
+def _specificity(selector: str) -> int:
+    """all < category < id prefix (longer is more specific) < exact id."""
+    wanted = selector.strip()
+    if wanted.lower() == "all":
+        return 0
+    if wanted.lower() in _CATEGORIES:
+        return 1
+    return 1 + len(wanted)
+
+
+def resolve(config: LintConfig, rules: Iterable[Rule]) -> dict[str, Severity]:
+    """The enabled rules of a catalogue, by id, with their effective severity."""
+    enabled: dict[str, Severity] = {}
+    for candidate in rules:
+        preview_ok = candidate.lifecycle is Lifecycle.STABLE or config.preview
+        if config.select:
+            chosen = [s for s in config.select if matches(s, candidate)]
+            exact = any(s.strip().upper() == candidate.id for s in chosen)
+            if not chosen or not (preview_ok or exact):
+                continue
+        elif not preview_ok:
+            continue
+        if any(matches(s, candidate) for s in config.ignore):
+            continue
+        overrides = sorted(
+            (_specificity(key), value)
+            for key, value in config.severity.items()
+            if matches(key, candidate)
+        )
+        severity = candidate.severity
+        if overrides:
+            value = overrides[-1][1]
+            if value == "off":
+                continue
+            severity = Severity(value)
+        enabled[candidate.id] = severity
+    return enabled
+
+
+def _selectors(config: LintConfig) -> Iterator[tuple[str, tuple[str | int, ...], bool]]:
+    """Every selector of the lint section with the path of where it is written."""
+    for index, value in enumerate(config.select):
+        yield value, ("lint", "select", index), False
+    for index, value in enumerate(config.ignore):
+        yield value, ("lint", "ignore", index), False
+    for key in config.severity:
+        yield key, ("lint", "severity", key), True
+
+
+@rule(
+    Catalogue,
+    id="TG990",
+    name="unknown-lint-selector",
+    category=Category.CONFIG,
+    severity=Severity.ERROR,
+    fix="Use a category, an id prefix such as TG3, or a rule id listed by `toolgen rules`.",
+    source="ruff: unknown rule selectors are an error, so a typo never disables nothing",
+)
+def unknown_lint_selector(catalogue: Catalogue, ctx: LintContext) -> Iterator[Finding]:
+    """A lint selector that names no rule.
+
+    ## What it does
+    Checks every entry of `lint.select`, `lint.ignore` and the keys of `lint.severity` in
+    catalogue.yaml: each must be `all`, a category (`names`, `security`, ...), an id prefix
+    (`TG3`) or a rule id.
+
+    ## Why is this bad?
+    A misspelt selector silently does nothing: the rule the reviewer meant to silence still
+    runs, or the one they meant to enforce never does.
+
+    ## Example
+    ```yaml
+    lint:
+      ignore: [naming]
+    ```
+
+    ## Use instead
+    ```yaml
+    lint:
+      ignore: [names]
+    ```
+    """
+    for selector, path, is_key in _selectors(catalogue.lint):
+        if not any(matches(selector, r) for r in REGISTRY.values()):
+            known = ", ".join(sorted(_CATEGORIES))
+            yield Finding(
+                f"lint selector {selector!r} names no rule; expected all, a category "
+                f"({known}), an id prefix such as TG3, or a rule id",
+                span=catalogue.origin.span(*path, key=is_key),
+            )
+
+
+@rule(
+    Tool,
+    id="TG991",
+    name="unknown-suppressed-rule",
+    category=Category.CONFIG,
+    severity=Severity.ERROR,
+    fix="Name a lint rule listed by `toolgen rules`; load and format errors (TG0xx, TG1xx) "
+    "cannot be suppressed, fix the spec instead.",
+    source="ruff RUF100 (unknown codes in noqa comments)",
+)
+def unknown_suppressed_rule(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """A suppression that names no lint rule.
+
+    ## What it does
+    Checks that every `suppress:` entry of a tool names a registered lint rule id.
+
+    ## Why is this bad?
+    A suppression of an id that does not exist silences nothing and misleads the reviewer who
+    reads its reason; a suppression of a load or format error (TG0xx, TG1xx) would hide a
+    spec the compiler cannot build.
+
+    ## Example
+    ```yaml
+    suppress:
+      - rule: TG2O5   # letter O, not zero
+        reason: The parameter is a real identifier.
+    ```
+
+    ## Use instead
+    ```yaml
+    suppress:
+      - rule: TG205
+        reason: The parameter is a real identifier.
+    ```
+    """
+    for suppression in tool.suppressions:
+        if suppression.rule not in REGISTRY:
+            yield Finding(
+                f"suppression names {suppression.rule!r}, which is not a lint rule; expected "
+                "an id such as TG205",
+                span=suppression.origin.span("rule"),
+            )
+
+
+UNUSED_SUPPRESSION = engine_rule(
+    id="TG992",
+    name="unused-suppression",
+    category=Category.CONFIG,
+    severity=Severity.WARNING,
+    fix="Remove the suppression: the rule no longer fires here (or is not enabled).",
+    source="ruff RUF100 (unused noqa directives)",
+    doc="""A suppression that no longer matches anything.
+
+    ## What it does
+    After every rule has run, reports each `suppress:` entry of a tool that silenced no
+    finding: the rule does not fire in this tool any more, is not enabled for the catalogue,
+    or the same rule is suppressed twice.
+
+    ## Why is this bad?
+    A stale suppression keeps a reason in the spec that is no longer true, and it will silently
+    hide the next real finding of that rule in the tool.
+
+    ## Example
+    ```yaml
+    params:
+      quantity: {type: integer, min: 1, max: 1000, description: Pieces to order.}
+    suppress:
+      - rule: TG205
+        reason: The parameter used to be called val.
+    ```
+
+    ## Use instead
+    ```yaml
+    params:
+      quantity: {type: integer, min: 1, max: 1000, description: Pieces to order.}
+    ```
+    """,
+)
+
+
+def unused_message(rule_id: str, tool: Tool, enabled: Mapping[str, Severity]) -> str:
+    if rule_id not in enabled:
+        return (
+            f"suppression of {rule_id} in tool {tool.name!r} is not needed: {rule_id} is not "
+            "enabled for this catalogue"
+        )
+    return (
+        f"suppression of {rule_id} in tool {tool.name!r} matches nothing; expected a finding "
+        f"of {rule_id} ({REGISTRY[rule_id].name}) in this tool"
+    )

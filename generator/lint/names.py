@@ -1,0 +1,386 @@
+"""Rules on names: of tools (what the model picks from) and of parameters (what it fills in)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from toolgen.diagnostics import Severity
+from toolgen.lint import words
+from toolgen.lint.context import LintContext
+from toolgen.lint.registry import Category, Finding, ParamSite, ToolPair, rule
+from toolgen.model import Tool
+
+_SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
+_SEEDS = "toolgen seeds: Tools lesson"
+
+# A name made only of these says nothing about what the tool acts on.
+GENERIC_SINGLE = frozenset(
+    {"tool", "api", "helper", "util", "utils", "assistant", "action", "function", "agent"}
+)
+GENERIC_OBJECTS = frozenset(
+    """data info information item items thing things stuff result results object objects
+    record records entity entities resource resources value values content details
+    everything all any""".split()
+)
+VAGUE_PARAMS = frozenset(
+    """val value data x y z input inp obj object item thing stuff arg param info id user
+    tmp temp foo bar s n q v str num""".split()
+)
+
+
+def is_generic_name(name: str) -> bool:
+    """search, get, run, tool, get_data: names with no object the model can match."""
+    parts = words.name_words(name)
+    if len(parts) == 1:
+        return parts[0] in words.VERB_CLASS or parts[0] in GENERIC_SINGLE
+    return (
+        len(parts) == 2 and parts[0] in words.VERB_CLASS and parts[1] in GENERIC_OBJECTS
+    )
+
+
+@rule(
+    Tool,
+    id="TG201",
+    name="tool-name-target-limit",
+    category=Category.NAMES,
+    severity=Severity.ERROR,
+    fix="Rename the tool with the characters and length every declared target accepts.",
+    source="OpenAI function calling: name ^[a-zA-Z0-9_-]{1,64}$; MCP specification: tool "
+    "names of 1 to 128 letters, digits, '_', '-' or '.'",
+)
+def tool_name_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """Tool name outside what a declared target accepts.
+
+    ## What it does
+    Checks the tool's name against the name rule of every target in `targets:` (OpenAI:
+    `^[a-zA-Z0-9_-]{1,64}$`; MCP: `^[A-Za-z0-9_.-]{1,128}$`).
+
+    ## Why is this bad?
+    The provider rejects the whole request, not just the tool: one bad name takes every tool
+    of the agent down with it.
+
+    ## Example
+    ```yaml
+    name: inventory.read_stock
+    ```
+
+    ## Use instead
+    ```yaml
+    name: read_stock
+    ```
+    """
+    for target in ctx.targets:
+        if not target.tool_name.fullmatch(tool.name):
+            fixed = re.sub(r"[^A-Za-z0-9_-]+", "_", tool.name)[:64].strip("_") or "verb_noun"
+            yield Finding(
+                f"tool name {tool.name!r} does not fit {target.label}: expected "
+                f"{target.tool_name_words} ({target.tool_name.pattern})",
+                hint=f"Rename the tool, for example to {fixed!r}, and its file to match.",
+            )
+
+
+@rule(
+    ToolPair,
+    id="TG202",
+    name="names-differ-only-in-case",
+    category=Category.NAMES,
+    severity=Severity.ERROR,
+    fix="Keep one of the two tools; if both are needed, name them by what differs.",
+    source=f"{_SEEDS}, 'overlapping names'; MCP specification: tool names are case-sensitive",
+)
+def names_differ_only_in_case(pair: ToolPair, ctx: LintContext) -> Iterator[Finding]:
+    """Two tool names that differ only in case or separators.
+
+    ## What it does
+    Reports two tools whose names become the same once case, `_`, `-` and `.` are ignored
+    (`findCustomer` and `find_customer`).
+
+    ## Why is this bad?
+    To the model the two names are one word; it picks between them at random, and a reviewer
+    cannot tell which one a log line means.
+
+    ## Example
+    ```yaml
+    # tools/findCustomer.yaml and tools/find_customer.yaml
+    name: findCustomer
+    ```
+
+    ## Use instead
+    ```yaml
+    # one tool
+    name: find_customer
+    ```
+    """
+    first, second = pair.first.name, pair.second.name
+    if words.normalized_name(first) == words.normalized_name(second):
+        yield Finding(
+            f"tool names {first!r} and {second!r} differ only in case or separators; expected "
+            "names that differ in words"
+        )
+
+
+@rule(
+    Tool,
+    id="TG203",
+    name="tool-name-not-verb-noun",
+    category=Category.NAMES,
+    severity=Severity.WARNING,
+    fix="Name the tool verb_noun in snake case: the action, then what it acts on.",
+    source="OpenAI function calling best practices (clear, intuitive names); Anthropic, "
+    "'Writing effective tools for agents' (namespacing and naming)",
+)
+def tool_name_not_verb_noun(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """Tool name that is not verb_noun snake case.
+
+    ## What it does
+    Checks that a tool's name is lower-case words joined by `_`, the first word a verb
+    (`read_stock`, `create_reorder`, `search_orders`).
+
+    ## Why is this bad?
+    The name is the first thing the model matches against the user's request. A name that
+    leads with the action reads like the request ("read the stock"); one casing convention
+    across the catalogue keeps near-duplicates visible in review.
+
+    ## Example
+    ```yaml
+    name: stockLevel
+    ```
+
+    ## Use instead
+    ```yaml
+    name: read_stock_level
+    ```
+    """
+    if is_generic_name(tool.name):
+        return  # TG204 says it better
+    parts = words.name_words(tool.name)
+    snake = "_".join(parts)
+    if not _SNAKE.fullmatch(tool.name) or len(parts) < 2:
+        yield Finding(
+            f"tool name {tool.name!r} is not verb_noun snake case; expected lower-case words "
+            f"joined by '_', such as {snake if len(parts) > 1 else 'get_' + snake!r}"
+        )
+        return
+    if parts[0] not in words.VERB_CLASS:
+        later = [w for w in parts[1:] if w in words.VERB_CLASS]
+        example = "_".join([later[0], *(w for w in parts if w != later[0])]) if later else ""
+        example = example or ("get_" if tool.effect == "read" else "update_") + tool.name
+        yield Finding(
+            f"tool name {tool.name!r} does not start with a verb ({parts[0]!r}); expected "
+            f"verb_noun, such as {example!r}"
+        )
+
+
+@rule(
+    Tool,
+    id="TG204",
+    name="generic-tool-name",
+    category=Category.NAMES,
+    severity=Severity.WARNING,
+    fix="Name what the tool acts on: search_orders, not search.",
+    source="Anthropic, 'Writing effective tools for agents' (names that say which service "
+    "and resource); MCP tool naming guidance",
+)
+def generic_tool_name(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """Generic tool name in a catalogue of several tools.
+
+    ## What it does
+    Reports a tool named with a bare verb or a verb and a generic object (`search`, `get`,
+    `run`, `get_data`, `fetch_info`) in a catalogue with more than one tool.
+
+    ## Why is this bad?
+    Next to other tools (and other servers' tools) a generic name matches every request a
+    little and none well; the model falls back on the description, or picks the wrong tool.
+
+    ## Example
+    ```yaml
+    name: search
+    ```
+
+    ## Use instead
+    ```yaml
+    name: search_orders
+    ```
+    """
+    if len(ctx.catalogue.tools) > 1 and is_generic_name(tool.name):
+        yield Finding(
+            f"tool name {tool.name!r} is generic in a catalogue of "
+            f"{len(ctx.catalogue.tools)} tools; expected the object it acts on, such as "
+            f"'{words.name_words(tool.name)[0]}_orders'"
+        )
+
+
+@rule(
+    ParamSite,
+    id="TG205",
+    name="vague-parameter-name",
+    category=Category.NAMES,
+    severity=Severity.WARNING,
+    fix="Name the parameter by what it holds: quantity, sku, order_number.",
+    source=f"{_SEEDS}: 'an argument called val' is the first thing a reading finds",
+)
+def vague_parameter_name(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
+    """Vague parameter name.
+
+    ## What it does
+    Reports parameters named `val`, `value`, `data`, `x`, `input`, `obj`, `item`, bare `id`
+    or `user`, and similar names that say nothing about the value.
+
+    ## Why is this bad?
+    The model fills a parameter from its name first and its description second; `id` next to
+    an order, a customer and a product is an invitation to pass the wrong one.
+
+    ## Example
+    ```yaml
+    params:
+      id: {type: string, description: The id.}
+    ```
+
+    ## Use instead
+    ```yaml
+    params:
+      order_number: {type: string, pattern: '^ORD-\\d{6}$', description: The order's number.}
+    ```
+    """
+    if site.param.name.lower() in VAGUE_PARAMS:
+        yield Finding(
+            f"parameter {site.dotted!r} has a vague name; expected a name that says what the "
+            "value is, such as 'order_number' or 'quantity'"
+        )
+
+
+def overlapping(first: Tool, second: Tool, ctx: LintContext) -> bool:
+    """Same kind of action on the same objects, under two verbs (search_order, find_order)."""
+    a, b = ctx.profiles[first.name], ctx.profiles[second.name]
+    return (
+        a.verb != b.verb
+        and not a.verb_class.startswith("verb:")
+        and a.verb_class == b.verb_class
+        and bool(a.objects)
+        and a.objects == b.objects
+    )
+
+
+@rule(
+    ToolPair,
+    id="TG206",
+    name="overlapping-tool-names",
+    category=Category.NAMES,
+    severity=Severity.WARNING,
+    fix="Keep one tool per intention: merge the two into the one whose verb fits best.",
+    source=f"{_SEEDS}, 'The traps you really fall into': search_order and find_order in the "
+    "same catalogue guarantee random choices",
+)
+def overlapping_tool_names(pair: ToolPair, ctx: LintContext) -> Iterator[Finding]:
+    """Two tools that name the same action on the same object.
+
+    ## What it does
+    Reports two tools whose verbs are synonyms (search, find, get, list, lookup, ...) and
+    whose objects are the same words (`search_order` and `find_order`).
+
+    ## Why is this bad?
+    One intention under two names guarantees random choices: the model cannot know which one
+    you meant, and the two drift apart as they are maintained.
+
+    ## Example
+    ```yaml
+    name: find_order      # and tools/search_order.yaml
+    ```
+
+    ## Use instead
+    ```yaml
+    name: search_orders   # one tool, with the filters of both
+    ```
+    """
+    if overlapping(pair.first, pair.second, ctx):
+        objects = "_".join(sorted(ctx.profiles[pair.first.name].objects))
+        yield Finding(
+            f"tools {pair.first.name!r} and {pair.second.name!r} name the same action on "
+            f"{objects!r}; expected one tool per intention"
+        )
+
+
+@rule(
+    ParamSite,
+    id="TG207",
+    name="parameter-names-differ-only-in-case",
+    category=Category.NAMES,
+    severity=Severity.ERROR,
+    fix="Keep one of the two parameters.",
+    source=f"{_SEEDS} (one intention, one name), applied to arguments",
+)
+def parameter_names_differ_only_in_case(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
+    """Two parameters whose names differ only in case or separators.
+
+    ## What it does
+    Reports a parameter whose name equals an earlier sibling's once case and separators are
+    ignored (`orderId` beside `order_id`).
+
+    ## Why is this bad?
+    The model sees two fields for one value; it fills one, the other, or both with different
+    values, and the implementation has to guess which one wins.
+
+    ## Example
+    ```yaml
+    params:
+      order_id: {type: string, description: The order.}
+      orderId: {type: string, description: The order.}
+    ```
+
+    ## Use instead
+    ```yaml
+    params:
+      order_id: {type: string, description: The order.}
+    ```
+    """
+    key = words.normalized_name(site.param.name)
+    for sibling in site.siblings:
+        if sibling is site.param:
+            return
+        if words.normalized_name(sibling.name) == key:
+            yield Finding(
+                f"parameter {site.param.name!r} differs from {sibling.name!r} only in case or "
+                "separators; expected one parameter per value"
+            )
+            return
+
+
+@rule(
+    ParamSite,
+    id="TG208",
+    name="parameter-name-not-snake-case",
+    category=Category.NAMES,
+    severity=Severity.WARNING,
+    fix="Rename the parameter in snake case.",
+    source="OpenAI function calling examples and the Agents SDK (Python names become "
+    "parameter names): one casing per catalogue",
+)
+def parameter_name_not_snake_case(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
+    """Parameter name that is not snake case.
+
+    ## What it does
+    Checks that every parameter name is lower-case words joined by `_`.
+
+    ## Why is this bad?
+    Mixed conventions (`maxResults` here, `max_results` there) make the model guess the
+    spelling of a field and make near-duplicates hard to see in review.
+
+    ## Example
+    ```yaml
+    params:
+      maxResults: {type: integer, min: 1, max: 50, description: Most orders to return.}
+    ```
+
+    ## Use instead
+    ```yaml
+    params:
+      max_results: {type: integer, min: 1, max: 50, description: Most orders to return.}
+    ```
+    """
+    name = site.param.name
+    if not _SNAKE.fullmatch(name):
+        yield Finding(
+            f"parameter {site.dotted!r} is not snake case; expected "
+            f"{'_'.join(words.name_words(name)) or 'snake_case'!r}"
+        )
