@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from toolgen import __version__, boundary, formatting, templating
 from toolgen.model import Catalogue, JsonValue, Param, ReturnField, Tool
-from toolgen.pyliteral import format_assignment, py_literal, py_str
+from toolgen.pyliteral import py_literal, py_str
 from toolgen.toolschema import value_text
 
 LINE_LENGTH = 88
@@ -278,6 +278,11 @@ def docstring(*paragraphs: str, indent: int = 0) -> str:
     return ("\n\n" + " " * indent).join(wrapped)
 
 
+def assignment(target: str, value: object) -> str:
+    """`target = <literal>` on one line; the ruff pass that follows lays it out."""
+    return f"{target} = {py_literal(value)}"
+
+
 def text_block(target: str, text: str) -> str:
     """A multi-line string as parenthesized pieces, each short enough for the line length;
     the pieces concatenate back to exactly `text` (ruff joins them again if they fit)."""
@@ -359,7 +364,7 @@ def render_tool_module(catalogue: Catalogue, tool: Tool) -> str:
         context_fields=context_fields,
         name_literal=py_str(tool.name),
         description=text_block("DESCRIPTION: Final", tool.description),
-        parameters=format_assignment(
+        parameters=assignment(
             "PARAMETERS: Final[dict[str, Any]]", dict(tool.parameters)
         ),
         error_codes=", ".join(py_str(e.code) for e in tool.errors),
@@ -367,7 +372,7 @@ def render_tool_module(catalogue: Catalogue, tool: Tool) -> str:
             (py_str(e.code), py_str(e.how_to_fix), "True" if e.retryable else "False")
             for e in tool.errors
         ],
-        examples=format_assignment(
+        examples=assignment(
             "_EXAMPLES: Final[dict[str, str]]", _examples_map(tool)
         ),
         nullable=", ".join(py_str(n) for n in _nullable(tool)),
@@ -510,12 +515,6 @@ def render_stub(catalogue: Catalogue, tool: Tool) -> str:
     )
 
 
-def _cases_literal(
-    target: str, cases: list[tuple[str, dict[str, JsonValue], str]]
-) -> str:
-    return format_assignment(target, cases)
-
-
 def render_tool_tests(catalogue: Catalogue, tool: Tool) -> str:
     rejected = [
         (
@@ -542,15 +541,15 @@ def render_tool_tests(catalogue: Catalogue, tool: Tool) -> str:
         or boundary.context_needs_datetime(catalogue),
         sample_context=boundary.sample_context_expression(catalogue),
         sample_result=boundary.sample_result_expression(tool, "module."),
-        sample_json=format_assignment(
+        sample_json=assignment(
             "SAMPLE_JSON: dict[str, Any]", boundary.sample_result_json(tool)
         ),
-        accepted=format_assignment(
+        accepted=assignment(
             "ACCEPTED: list[dict[str, Any]]",
             [dict(e.args) for e in tool.accepted_examples],
         ),
-        rejected=format_assignment(f"REJECTED: {kind}", rejected),
-        boundary=format_assignment(f"BOUNDARY: {kind}", cases),
+        rejected=assignment(f"REJECTED: {kind}", rejected),
+        boundary=assignment(f"BOUNDARY: {kind}", cases),
         property_names=py_literal(sorted(p.name for p in tool.params)),
         context_names=py_literal([f.name for f in tool.context]),
         errors=[

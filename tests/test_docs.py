@@ -298,7 +298,9 @@ def check_yaml_block(report: SpecReport, block: Block, root: Path, harness: str)
     if block.role in ("tool", "tool-fails"):
         name = tool_name(block)
         file_name = block.option("file") or f"{name}.yaml"
-        tools = {f"{n}.yaml": minimal_tool(n) for n in example_tool_names() if n != name}
+        match = re.search(r"^name:\s*['\"]?([A-Za-z0-9_-]+)", block.text, re.MULTILINE)
+        taken = {name, match.group(1) if match else name}
+        tools = {f"{n}.yaml": minimal_tool(n) for n in example_tool_names() if n not in taken}
         tools[file_name] = block.text
         result = check_catalogue_folder(root, harness, tools)
         found = early(result.diagnostics)
@@ -416,9 +418,10 @@ def test_every_schema_key_has_a_row(heading: str) -> None:
     sections = _sections(SPEC_DOC)
     assert heading in sections, f"spec.md has no heading {heading!r}"
     rows = {
-        m.group(1)
+        key
         for line in sections[heading]
-        if (m := re.match(r"^\| `([a-z_]+)` \|", line))
+        if line.startswith("| `")
+        for key in re.findall(r"`([a-z_]+)`", line.split("|")[1])
     }
     assert rows == KEY_TABLES[heading](), f"the {heading} table and the schema differ"
 

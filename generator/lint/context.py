@@ -102,6 +102,7 @@ class LintContext:
         self.tool_names = frozenset(t.name for t in catalogue.tools)
         self.context_names = frozenset(f.name for f in catalogue.context)
         self._by_name = {t.name: t for t in catalogue.tools}
+        self._sizes: dict[str, targets.SchemaSize] = {}
 
     def tool(self, name: str) -> Tool | None:
         return self._by_name.get(name)
@@ -109,6 +110,13 @@ class LintContext:
     @functools.cached_property
     def profiles(self) -> dict[str, ToolProfile]:
         return {t.name: profile(t) for t in self.catalogue.tools}
+
+    def schema_size(self, tool: Tool) -> targets.SchemaSize:
+        """The size of a tool's exposed schema, measured once per tool."""
+        size = self._sizes.get(tool.name)
+        if size is None:
+            size = self._sizes[tool.name] = targets.measure_schema(tool.parameters)
+        return size
 
     @functools.cached_property
     def tokens(self) -> tokens.TokenReport:

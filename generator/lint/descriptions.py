@@ -1,0 +1,625 @@
+"""Rules on descriptions: what the model reads to decide whether, and how, to call a tool."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from toolgen.diagnostics import Severity
+from toolgen.lint import words
+from toolgen.lint.context import LintContext
+from toolgen.lint.names import overlapping
+from toolgen.lint.prose import any_of, first_match, model_prose
+from toolgen.lint.registry import Category, Finding, ParamSite, ReturnSite, ToolPair, rule
+from toolgen.lint.two_tool import twins
+from toolgen.model import Tool
+
+_SEEDS = "toolgen seeds: Tools lesson, 'Why the docstring is production code'"
+MIN_INTENT_WORDS = 5
+
+
+@rule(
+    Tool,
+    id="TG301",
+    name="intent-too-short",
+    category=Category.DESCRIPTIONS,
+    severity=Severity.WARNING,
+    fix="Write the intent as one sentence of what the tool does for the user, with its "
+    "object and its limits.",
+    source=f"{_SEEDS}; OpenAI function calling best practices (detailed descriptions)",
+)
+def intent_too_short(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """Missing or too short intent.
+
+    ## What it does
+    Reports a tool whose `intent` has fewer than five words.
+
+    ## Why is this bad?
+    The intent opens the description the model reads at every turn. "Gets data." tells it
+    nothing it could not guess from the name, so every call rests on a guess.
+
+    ## Example
+    ```yaml
+    intent: Reads stock.
+    ```
+
+    ## Use instead
+    ```yaml
+    intent: Read the current stock and the reorder threshold of a product.
+    ```
+    """
+    count = len(re.findall(r"[^\W_]+", tool.intent))
+    if count < MIN_INTENT_WORDS:
+        yield Finding(
+            f"intent {tool.intent!r} has {count} word{'s' if count != 1 else ''}; expected a "
+            f"sentence of at least {MIN_INTENT_WORDS} words saying what the tool does",
+            span=tool.origin.span("intent"),
+        )
+
+
+@rule(
+    Tool,
+    id="TG302",
+    name="missing-use-when",
+    category=Category.DESCRIPTIONS,
+    severity=Severity.WARNING,
+    fix="Add use_when: the user's situation that should make the model pick this tool.",
+    source=f"{_SEEDS}: the description says when to use the tool, not how it works",
+)
+def missing_use_when(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """Tool without a when-to-use.
+
+    ## What it does
+    Reports a tool with no `use_when`.
+
+    ## Why is this bad?
+    The model picks a tool by matching the user's words against the description. The intent
+    says what the tool does; use_when says which requests it answers, in the user's terms.
+
+    ## Example
+    ```yaml
+    name: read_stock
+    intent: Read the current stock and the reorder threshold of a product.
+    ```
+
+    ## Use instead
+    ```yaml
+    name: read_stock
+    intent: Read the current stock and the reorder threshold of a product.
+    use_when: The user asks how many pieces of a product are in stock.
+    ```
+    """
+    if not tool.use_when:
+        yield Finding(
+            f"tool {tool.name!r} has no use_when; expected the situation in which the model "
+            "should pick it"
+        )
+
+
+@rule(
+    ToolPair,
+    id="TG303",
+    name="neighbour-without-not-when",
+    category=Category.DESCRIPTIONS,
+    severity=Severity.WARNING,
+    fix="Add a not_when to one of the two tools naming the other, with the case that "
+    "belongs there.",
+    source=f"{_SEEDS}: the line 'do not use it for returns' is worth more than a paragraph "
+    "of the system prompt",
+)
+def neighbour_without_not_when(pair: ToolPair, ctx: LintContext) -> Iterator[Finding]:
+    """Two neighbouring tools and no when-not between them.
+
+    ## What it does
+    Reports two tools that act on the same object (`read_order` and `cancel_order`) when
+    neither has a `not_when` (or `requires`) naming the other. Twins and overlapping names
+    are reported by their own rules.
+
+    ## Why is this bad?
+    Neighbours are where the model hesitates. The boundary stated where the model looks while
+    it decides ("not when the user wants to cancel: use cancel_order") prevents the wrong
+    call; without it the model chooses by the look of the names.
+
+    ## Example
+    ```yaml
+    name: read_order
+    intent: Read the status, lines and total of one of the customer's orders.
+    ```
+
+    ## Use instead
+    ```yaml
+    name: read_order
+    intent: Read the status, lines and total of one of the customer's orders.
+    not_when:
+      - when: The user wants to cancel the order.
+        use: cancel_order
+    ```
+    """
+    first, second = pair.first, pair.second
+    a, b = ctx.profiles[first.name], ctx.profiles[second.name]
+    shared = a.objects & b.objects
+    if not shared or overlapping(first, second, ctx) or twins(first, second, ctx):
+        return
+    if words.normalized_name(first.name) == words.normalized_name(second.name):
+        return
+    related = (
+        second.name in a.not_when_targets
+        or first.name in b.not_when_targets
+        or second.name in first.requires
+        or first.name in second.requires
+    )
+    if not related:
+        yield Finding(
+            f"tools {first.name!r} and {second.name!r} both act on "
+            f"{words.quoted(sorted(shared))} and neither has a not_when naming the other; "
+            "expected a not_when that tells the model when to use the other one"
+        )
+
+
+@rule(
+    Tool,
+    id="TG304",
+    name="not-when-not-covered",
+    category=Category.DESCRIPTIONS,
+    severity=Severity.WARNING,
+    fix="Send the case to the tool that handles it, or add the case to that tool's use_when.",
+    source=f"{_SEEDS}: the boundary with a neighbouring tool",
+)
+def not_when_not_covered(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """A when-not whose alternative does not cover the case.
+
+    ## What it does
+    For each `not_when`, checks that the tool it names mentions the case: at least one
+    content word of the `when` appears in that tool's name, intent or use_when.
+
+    ## Why is this bad?
+    The model follows the redirection and lands on a tool whose description does not match
+    the request; it either calls it with made-up arguments or comes back, a turn lost.
+
+    ## Example
+    ```yaml
+    not_when:
+      - when: The user wants to cancel an order.
+        use: read_stock
+    ```
+
+    ## Use instead
+    ```yaml
+    not_when:
+      - when: The user wants to cancel an order.
+        use: cancel_order
+    ```
+    """
+    for item in tool.not_when:
+        other = ctx.tool(item.use)
+        if other is None or other is tool:
+            continue  # unknown or self references are format errors (TG113, TG114)
+        case = words.content_words(item.when)
+        offered = ctx.profiles[other.name].intent | ctx.profiles[other.name].name_set
+        if case and not case & offered:
+            yield Finding(
+                f"not_when sends {item.when!r} to {other.name!r}, whose intent and use_when "
+                "say nothing of that case; expected a tool that covers it",
+                span=item.origin.span("use"),
+            )
+
+
+LOOP_SIMILARITY = 0.5
+
+
+@rule(
+    Tool,
+    id="TG305",
+    name="not-when-loops-back",
+    category=Category.DESCRIPTIONS,
+    severity=Severity.WARNING,
+    fix="Decide which tool owns the case: keep the not_when on the other one only.",
+    source=f"{_SEEDS}: one boundary, stated once, in the right direction",
+)
+def not_when_loops_back(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """A when-not that loops back.
+
+    ## What it does
+    Reports a `not_when` that sends a case to another tool whose own `not_when` sends the
+    same case (mostly the same words) back.
+
+    ## Why is this bad?
+    Each description tells the model the other tool is right: it bounces between the two, or
+    gives up and guesses.
+
+    ## Example
+    ```yaml
+    # search_orders
+    not_when:
+      - {when: The user asks about a refund., use: search_returns}
+    # search_returns
+    not_when:
+      - {when: The user asks about a refund., use: search_orders}
+    ```
+
+    ## Use instead
+    ```yaml
+    # search_returns
+    not_when:
+      - {when: The user asks about a refund on a delivered order., use: search_orders}
+    # search_orders: no not_when for refunds
+    ```
+    """
+    for item in tool.not_when:
+        other = ctx.tool(item.use)
+        if other is None or other is tool:
+            continue
+        case = words.content_words(item.when)
+        for back in other.not_when:
+            if back.use != tool.name:
+                continue
+            if words.jaccard(case, words.content_words(back.when)) >= LOOP_SIMILARITY:
+                yield Finding(
+                    f"not_when sends {item.when!r} to {other.name!r}, whose not_when sends "
+                    f"the same case back to {tool.name!r}; expected one owner per case",
+                    span=item.origin.span("when"),
+                )
+                break
+
+
+@rule(
+    Tool,
+    id="TG306",
+    name="description-over-target-limit",
+    category=Category.DESCRIPTIONS,
+    severity=Severity.ERROR,
+    fix="Shorten the intent, use_when and not_when; move detail to parameter descriptions.",
+    source="OpenAI function calling: a function description is at most 1024 characters",
+)
+def description_over_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """Tool description longer than a target accepts.
+
+    ## What it does
+    Measures the description toolgen composes (intent, use_when, not_when, requires, effect)
+    against the limit of every declared target (OpenAI: 1,024 characters).
+
+    ## Why is this bad?
+    The provider rejects the request; and long before the limit, every extra sentence is
+    paid on every turn.
+
+    ## Example
+    ```yaml
+    intent: >-
+      Read the stock ... (a page of history, caveats and examples)
+    ```
+
+    ## Use instead
+    ```yaml
+    intent: Read the current stock and the reorder threshold of a product.
+    ```
+    """
+    size = len(tool.description)
+    for target in ctx.targets:
+        if target.description_chars is not None and size > target.description_chars:
+            yield Finding(
+                f"description of {tool.name!r} is {size:,} characters; {target.label} accepts "
+                f"at most {target.description_chars:,}",
+                span=tool.origin.span("intent"),
+            )
+
+
+PROMOTIONAL = any_of(
+    r"\b(always|only ever|first) (use|call|choose|pick|prefer)\b",
+    r"\b(use|call|choose|prefer) (this|me)( tool)?( first| instead| always| over)",
+    r"\bthe best\b",
+    r"\bmost (effective|powerful|reliable|accurate|advanced|comprehensive|popular|trusted)\b",
+    r"\bpreferred (tool|choice|way|option)\b",
+    r"\b(better|faster|smarter) than (any|all|other)\b",
+    r"\bthe only tool\b",
+    r"\bhighly recommended\b",
+    r"\b(world[- ]class|state[- ]of[- ]the[- ]art|industry[- ]leading|cutting[- ]edge)\b",
+    r"\bactively maintained\b",
+    r"\btrusted by\b",
+    r"\bused by [\d,.]+\+?\b",
+    r"\b\d{2}(\.\d+)?% (accurate|accuracy|success)\b",
+)
+
+
+@rule(
+    Tool,
+    id="TG307",
+    name="promotional-language",
+    category=Category.DESCRIPTIONS,
+    severity=Severity.WARNING,
+    fix="State what the tool does and when, in neutral words; let the model compare facts.",
+    source="Faghih et al., 'Gaming Tool Preferences in Agentic LLMs' (2025): edited "
+    "descriptions won over ten times more calls",
+)
+def promotional_language(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """Promotional phrasing in what the model reads.
+
+    ## What it does
+    Reports assertive and promotional phrases ("always use this", "the most effective",
+    "preferred tool", "trusted by", "actively maintained", numerical claims) in the intent,
+    use_when, not_when, parameter descriptions and how-to-fix texts.
+
+    ## Why is this bad?
+    Models follow such cues: descriptions edited this way have been shown to win over ten
+    times more calls than the originals. The tool wins calls it should not get, and the
+    catalogue's other tools lose calls they should.
+
+    ## Example
+    ```yaml
+    intent: The most effective way to look up orders; always use this tool first.
+    ```
+
+    ## Use instead
+    ```yaml
+    intent: List the current customer's orders, newest first.
+    ```
+    """
+    for piece in model_prose(tool):
+        found = first_match(PROMOTIONAL, piece.text)
+        if found:
+            yield Finding(
+                f"{piece.where} says {found!r}; expected a neutral statement of what the tool "
+                "does",
+                span=piece.span,
+            )
+
+
+THREATS = any_of(
+    r"\bor (else|you will)\b",
+    r"\byou will be (penalized|punished|fired|shut down|terminated)\b",
+    r"\bunder no circumstances\b",
+    r"\bfailure to comply\b",
+    r"\bat all costs\b",
+    r"\bnever ever\b",
+    r"!{2,}",
+)
+# Upper-case words of four letters or more that are names, not shouting.
+ACRONYMS = frozenset(
+    """JSON HTTP HTTPS UUID YAML HTML ASCII IBAN SWIFT ISBN GTIN EORI OAUTH SAML REST GDPR
+    HIPAA UTF8 NULL TRUE FALSE CSV""".split()
+)
+_CAPS = re.compile(r"\b[A-Z]{4,}\b")
+
+
+def _shouting(text: str) -> str | None:
+    threat = first_match(THREATS, text)
+    if threat:
+        return threat
+    for found in _CAPS.finditer(text):
+        if found.group(0) not in ACRONYMS:
+            return found.group(0)
+    return None
+
+
+@rule(
+    Tool,
+    id="TG308",
+    name="shouting-or-threats",
+    category=Category.DESCRIPTIONS,
+    severity=Severity.WARNING,
+    fix="Write in sentence case without threats; enforce the constraint in the contract "
+    "(enum, bounds, idempotency, confirmation).",
+    source=f"{_SEEDS}: threats do not belong; the model has no counting mechanism, the "
+    "defence is idempotency in the code",
+)
+def shouting_or_threats(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """Threats and shouting in what the model reads.
+
+    ## What it does
+    Reports words in capitals ("NEVER", "IMPORTANT", "MUST"), runs of exclamation marks and
+    threats ("or else", "under no circumstances") in the intent, use_when, not_when,
+    parameter descriptions and how-to-fix texts. Known acronyms (JSON, HTTP, UUID) pass.
+
+    ## Why is this bad?
+    Emphasis is not a control: the model cannot count its calls and will not reliably obey
+    capitals, while the shouting tilts its choices elsewhere. If a repeated call is harmful,
+    make the tool idempotent; if a value is forbidden, leave it out of the enum.
+
+    ## Example
+    ```yaml
+    intent: Send the order to the supplier. NEVER call this twice!!
+    ```
+
+    ## Use instead
+    ```yaml
+    intent: Send the order to the supplier; a repeated call returns the first outcome.
+    idempotency: natural
+    ```
+    """
+    for piece in model_prose(tool):
+        found = _shouting(piece.text)
+        if found:
+            yield Finding(
+                f"{piece.where} shouts {found!r}; expected plain sentence case without threats",
+                span=piece.span,
+            )
+
+
+IMPLEMENTATION = any_of(
+    r"\bselect\b[^.]{0,80}\bfrom\b",
+    r"\binsert into\b",
+    r"\bdelete from\b",
+    r"\b\w+s? table\b(?! of contents)",
+    r"\bjoin(s|ed|ing)? (on|with) (the )?\w+\b",
+    r"\b(foreign|primary) keys?\b",
+    r"\bstored procedures?\b",
+    r"\b(sql|sqlite|postgres(ql)?|mysql|mongodb|redis|elasticsearch|dynamodb|kafka)\b",
+    r"\b(microservice|orm|graphql resolver)s?\b",
+)
+
+
+@rule(
+    Tool,
+    id="TG309",
+    name="implementation-details",
+    category=Category.DESCRIPTIONS,
+    severity=Severity.WARNING,
+    fix="Describe what the tool does for the user; keep tables, joins and stores out of it.",
+    source=f"{_SEEDS}: internal details are context paid at every turn for information that "
+    "changes none of the model's decisions",
+)
+def implementation_details(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """Implementation details in what the model reads.
+
+    ## What it does
+    Reports SQL, table names, joins, keys and storage products (PostgreSQL, Redis, ...) in the
+    intent, use_when, not_when, parameter descriptions and how-to-fix texts.
+
+    ## Why is this bad?
+    The model pays for these words on every turn and no decision of its changes with them;
+    worse, they invite it to reason about your schema ("join on orders") instead of the
+    user's request, and they tell an attacker what is behind the tool.
+
+    ## Example
+    ```yaml
+    intent: Queries the returns table filtering by customer and date, joining on orders.
+    ```
+
+    ## Use instead
+    ```yaml
+    intent: List the current customer's return requests made on or after a day.
+    ```
+    """
+    for piece in model_prose(tool):
+        found = first_match(IMPLEMENTATION, piece.text)
+        if found:
+            yield Finding(
+                f"{piece.where} mentions {found!r}, an implementation detail; expected what "
+                "the tool does for the user",
+                span=piece.span,
+            )
+
+
+@rule(
+    ParamSite,
+    id="TG310",
+    name="parameter-without-description",
+    category=Category.DESCRIPTIONS,
+    severity=Severity.WARNING,
+    fix="Add a description: what the value means and which value to use when unsure.",
+    source="OpenAI function calling best practices: describe every parameter; MCP "
+    "specification: inputSchema property descriptions",
+)
+def parameter_without_description(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
+    """Parameter without a description.
+
+    ## What it does
+    Reports every parameter (nested properties included) with no `description`.
+
+    ## Why is this bad?
+    The description is the only place the schema can say what a value means (whose id? which
+    day counts as "since"?). Without it the model fills the field from the name alone.
+
+    ## Example
+    ```yaml
+    params:
+      since: {type: date}
+    ```
+
+    ## Use instead
+    ```yaml
+    params:
+      since: {type: date, description: Only orders placed on or after this day.}
+    ```
+    """
+    if not site.param.description:
+        yield Finding(
+            f"parameter {site.dotted!r} has no description; expected what the value means "
+            "for the model"
+        )
+
+
+@rule(
+    ReturnSite,
+    id="TG311",
+    name="return-field-without-description",
+    category=Category.DESCRIPTIONS,
+    severity=Severity.WARNING,
+    fix="Add a description: what the field means, with its unit in the name.",
+    source=f"{_SEEDS.split(',')[0]}: return the fields the decision needs, each one meaningful",
+)
+def return_field_without_description(site: ReturnSite, ctx: LintContext) -> Iterator[Finding]:
+    """Return field without a description.
+
+    ## What it does
+    Reports every return field (nested ones included) with no `description`.
+
+    ## Why is this bad?
+    The implementer and the reviewer read the description to know what to put in the field
+    and what the model will make of it; a field nobody can describe is usually a field the
+    model does not need.
+
+    ## Example
+    ```yaml
+    returns:
+      threshold: {type: integer}
+    ```
+
+    ## Use instead
+    ```yaml
+    returns:
+      reorder_threshold_units:
+        type: integer
+        description: Below this many pieces the product should be reordered.
+    ```
+    """
+    if not site.field.description:
+        yield Finding(
+            f"return field {site.dotted!r} has no description; expected what the field means"
+        )
+
+
+OPTIONS = any_of(
+    r"\b(one of|possible values|allowed values|valid values|accepted values|options are)\b",
+    r"\b(must|can|may|should) be (either )?['\"`]?\w+['\"`]?,? or ['\"`]?\w+",
+    r"['\"`][\w-]+['\"`](, ['\"`][\w-]+['\"`])+,? (or|and) ['\"`][\w-]+['\"`]",
+    r"\b[a-z]+(/[a-z]+){2,}\b",
+    r"\b[a-z]+( \| [a-z]+)+\b",
+)
+
+
+@rule(
+    ParamSite,
+    id="TG312",
+    name="options-listed-without-enum",
+    category=Category.DESCRIPTIONS,
+    severity=Severity.WARNING,
+    fix="Move the options into enum: [...] (the model can then only pick one of them).",
+    source=f"{_SEEDS.split(',')[0]}: Literal becomes enum, and it is the most effective tool "
+    "you have",
+)
+def options_listed_without_enum(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
+    """A description that lists options while the parameter has no enum.
+
+    ## What it does
+    Reports a string parameter without `enum` whose description lists the values it takes
+    ("one of open, shipped or cancelled", "open/shipped/cancelled").
+
+    ## Why is this bad?
+    Prose is a suggestion: the model will send "Open", "in progress" or "open?". An enum closes
+    the space of answers, and the validator rejects anything else with a useful error.
+
+    ## Example
+    ```yaml
+    status:
+      type: string
+      description: One of open, shipped or cancelled.
+    ```
+
+    ## Use instead
+    ```yaml
+    status:
+      type: string
+      enum: [open, shipped, cancelled]
+      description: Only orders in this status.
+    ```
+    """
+    node = site.scalar
+    if node.type != "string" or node.constraints.enum is not None:
+        return
+    found = first_match(OPTIONS, site.param.description)
+    if found:
+        yield Finding(
+            f"description of parameter {site.dotted!r} lists options ({found!r}) but the "
+            "parameter has no enum; expected enum: [...]",
+            span=site.param.origin.span("description"),
+        )

@@ -1,0 +1,285 @@
+"""Rules on effects: what a call does to the world, and the protections a write needs.
+
+Format 1 keeps key-based idempotency and confirmation reserved (TG127); these rules read what
+the spec declares, so a reserved value counts as declared and only TG127 reports it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolgen.diagnostics import Severity
+from toolgen.lint import words
+from toolgen.lint.context import LintContext
+from toolgen.lint.registry import Category, Finding, rule
+from toolgen.model import Tool
+
+_LESSON = "toolgen seeds: Tools lesson"
+
+
+def declared_idempotency(tool: Tool) -> str:
+    value = tool.raw.get("idempotency", "none")
+    return value if isinstance(value, str) else "key"
+
+
+def declared_confirmation(tool: Tool) -> str:
+    value = tool.raw.get("confirmation", "none")
+    return value if isinstance(value, str) else "custom"
+
+
+@rule(
+    Tool,
+    id="TG701",
+    name="write-without-idempotency",
+    category=Category.EFFECTS,
+    severity=Severity.ERROR,
+    fix="Declare idempotency: natural when the implementation makes a repeat harmless "
+    "(key-based idempotency lands in a later format version).",
+    source=f"{_LESSON}, 'The traps you really fall into': non-idempotent tools without a "
+    "deduplication key; the model can repeat a call",
+)
+def write_without_idempotency(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """A write or destructive tool without idempotency.
+
+    ## What it does
+    Reports a tool with `effect: write` or `destructive` whose `idempotency` is `none` (the
+    default).
+
+    ## Why is this bad?
+    The model repeats calls: because the result was unclear, because of a retry. If the tool
+    sends an order, the order goes out twice. The defence is in the code (the same arguments
+    give the same outcome), declared in the contract so the generated tests check it.
+
+    ## Example
+    ```yaml
+    name: create_reorder
+    effect: write
+    ```
+
+    ## Use instead
+    ```yaml
+    name: create_reorder
+    effect: write
+    idempotency: natural
+    ```
+    """
+    if tool.effect != "read" and declared_idempotency(tool) == "none":
+        yield Finding(
+            f"tool {tool.name!r} has effect {tool.effect} and no idempotency; expected a "
+            "repeated call to be harmless",
+            span=tool.origin.span("effect"),
+        )
+
+
+@rule(
+    Tool,
+    id="TG702",
+    name="destructive-without-confirmation",
+    category=Category.EFFECTS,
+    severity=Severity.ERROR,
+    fix="Declare a confirmation (approval or a prepare/confirm token) once the format "
+    "supports it; until then, suppress with the reason the risk is accepted.",
+    source=f"{_LESSON}: for truly expensive operations idempotency is not enough, you need a "
+    "human confirmation; MCP destructiveHint",
+)
+def destructive_without_confirmation(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """A destructive tool without confirmation.
+
+    ## What it does
+    Reports a tool with `effect: destructive` and `confirmation: none`.
+
+    ## Why is this bad?
+    The model decides to act with the same lightness as it fills any field. An effect that
+    cannot be undone needs a person's yes, enforced by the protocol (a token only the
+    preparing tool can produce, or the SDK's approval), not an invitation in the prompt.
+
+    ## Example
+    ```yaml
+    name: cancel_order
+    effect: destructive
+    ```
+
+    ## Use instead
+    ```yaml
+    name: cancel_order
+    effect: destructive
+    confirmation: approval
+    ```
+    """
+    if tool.effect == "destructive" and declared_confirmation(tool) == "none":
+        yield Finding(
+            f"tool {tool.name!r} is destructive and has no confirmation; expected a person to "
+            "approve the call",
+            span=tool.origin.span("effect"),
+        )
+
+
+@rule(
+    Tool,
+    id="TG703",
+    name="read-tool-with-write-name",
+    category=Category.EFFECTS,
+    severity=Severity.ERROR,
+    fix="Declare the real effect (write or destructive), or rename the tool for what it "
+    "reads.",
+    source="MCP specification: readOnlyHint and destructiveHint; a name is a promise",
+)
+def read_tool_with_write_name(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """A read tool whose name says it changes something.
+
+    ## What it does
+    Reports a tool with `effect: read` whose name starts with a write verb or contains
+    delete, remove, send, pay, transfer or revoke.
+
+    ## Why is this bad?
+    Either the effect is wrong, and the tool gets no idempotency check, no confirmation and a
+    readOnlyHint that lets clients run it without asking; or the name is wrong, and the model
+    avoids a harmless tool or calls it to do something it does not do.
+
+    ## Example
+    ```yaml
+    name: send_reminder
+    effect: read
+    ```
+
+    ## Use instead
+    ```yaml
+    name: send_reminder
+    effect: write
+    idempotency: natural
+    ```
+    """
+    if tool.effect != "read":
+        return
+    prof = ctx.profiles[tool.name]
+    says = [w for w in prof.name_words if w in words.STRONG_WRITE_VERBS]
+    if prof.verb_class in words.WRITE_CLASSES:
+        says = [prof.verb, *says]
+    if says:
+        yield Finding(
+            f"tool {tool.name!r} is effect: read but its name says {says[0]!r}; expected "
+            "effect: write or destructive, or a name that says what it reads"
+        )
+
+
+@rule(
+    Tool,
+    id="TG704",
+    name="read-tool-with-confirmation",
+    category=Category.EFFECTS,
+    severity=Severity.WARNING,
+    fix="Remove the confirmation, or declare the effect the confirmation protects against.",
+    source="OpenAI Agents SDK needs_approval; approval fatigue: a person asked for every read "
+    "stops reading",
+)
+def read_tool_with_confirmation(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """A read tool that asks for confirmation.
+
+    ## What it does
+    Reports a tool with `effect: read` whose `confirmation` is not `none`.
+
+    ## Why is this bad?
+    A person asked to approve harmless reads learns to approve everything, including the one
+    write that mattered; and a read that needs approval probably is not a read.
+
+    ## Example
+    ```yaml
+    name: read_stock
+    effect: read
+    confirmation: approval
+    ```
+
+    ## Use instead
+    ```yaml
+    name: read_stock
+    effect: read
+    ```
+    """
+    declared = declared_confirmation(tool)
+    if tool.effect == "read" and declared != "none":
+        yield Finding(
+            f"tool {tool.name!r} is effect: read and asks for confirmation ({declared}); "
+            "expected confirmation: none for a read",
+            span=tool.origin.span("confirmation"),
+        )
+
+
+@rule(
+    Tool,
+    id="TG705",
+    name="effect-understated",
+    category=Category.EFFECTS,
+    severity=Severity.WARNING,
+    fix="Declare effect: destructive.",
+    source="MCP specification: destructiveHint; Smithy @idempotent/@readonly traits",
+)
+def effect_understated(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """A write tool whose name says it destroys.
+
+    ## What it does
+    Reports a tool with `effect: write` whose verb says the change cannot be undone
+    (`delete`, `remove`, `purge`, `revoke`, `wipe`, ...).
+
+    ## Why is this bad?
+    `destructive` is what makes clients ask before calling and what the confirmation rules
+    check; understating it skips both.
+
+    ## Example
+    ```yaml
+    name: delete_draft
+    effect: write
+    ```
+
+    ## Use instead
+    ```yaml
+    name: delete_draft
+    effect: destructive
+    ```
+    """
+    verb = ctx.profiles[tool.name].verb
+    if tool.effect == "write" and verb in words.DESTRUCTIVE_VERBS:
+        yield Finding(
+            f"tool {tool.name!r} is effect: write but {verb!r} cannot be undone; expected "
+            "effect: destructive",
+            span=tool.origin.span("effect"),
+        )
+
+
+@rule(
+    Tool,
+    id="TG706",
+    name="write-tool-with-read-name",
+    category=Category.EFFECTS,
+    severity=Severity.WARNING,
+    fix="Rename the tool with the verb of what it changes (create_, update_, send_, ...).",
+    source="MCP specification: readOnlyHint; a name is a promise",
+)
+def write_tool_with_read_name(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """A write tool named like a read.
+
+    ## What it does
+    Reports a tool with `effect: write` or `destructive` whose name starts with a read verb
+    (`get_`, `read_`, `list_`, `find_`, `check_`, ...).
+
+    ## Why is this bad?
+    The model calls reads freely, to look around; a `get_token` that issues a token or a
+    `check_in` that books a seat changes the world each time it is "just looked at".
+
+    ## Example
+    ```yaml
+    name: get_discount_code
+    effect: write
+    ```
+
+    ## Use instead
+    ```yaml
+    name: create_discount_code
+    effect: write
+    ```
+    """
+    prof = ctx.profiles[tool.name]
+    if tool.effect != "read" and prof.verb_class == "lookup":
+        yield Finding(
+            f"tool {tool.name!r} changes data (effect: {tool.effect}) but its name starts "
+            f"with {prof.verb!r}; expected a verb that says what it changes",
+        )

@@ -1,0 +1,390 @@
+"""Rules on context, identity and secrets: what must never be in the model's hands."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from toolgen.diagnostics import Severity
+from toolgen.lint import words
+from toolgen.lint.context import LintContext
+from toolgen.lint.parameters import is_free_string
+from toolgen.lint.registry import Category, Finding, ParamSite, SpecText, rule
+
+_LESSON = "toolgen seeds: Tools lesson, 'The tool is a system boundary'"
+
+
+@rule(
+    ParamSite,
+    id="TG601",
+    name="parameter-shadows-context",
+    category=Category.IDENTITY,
+    severity=Severity.ERROR,
+    fix="Remove the parameter and list the context field under the tool's context: instead.",
+    source=f"{_LESSON}: the fields that determine authorization must not be in the schema",
+)
+def parameter_shadows_context(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
+    """A parameter that shadows a context field.
+
+    ## What it does
+    Reports a parameter (at any depth) with the name of a field of the catalogue's `context:`
+    (the authenticated customer, the run id, ...).
+
+    ## Why is this bad?
+    The context is what the application knows for sure; a parameter with the same name is
+    what the model claims. The model can put any value in it, and an implementation that
+    reads the wrong one serves another customer's data.
+
+    ## Example
+    ```yaml
+    params:
+      customer_id: {type: integer, min: 1, max: 999999, description: The customer.}
+    ```
+
+    ## Use instead
+    ```yaml
+    context: [customer_id]
+    ```
+    """
+    if site.param.name in ctx.context_names:
+        yield Finding(
+            f"parameter {site.dotted!r} shadows the context field {site.param.name!r}; "
+            "expected the value from the run context, where the model can neither see nor "
+            "forge it"
+        )
+
+
+IDENTITY_NAMES = frozenset(
+    """user_id userid customer_id account_id tenant tenant_id org_id organization_id
+    organisation_id owner_id session_id caller caller_id principal_id requester_id
+    current_user username user_name auth_user""".split()
+)
+
+
+@rule(
+    ParamSite,
+    id="TG602",
+    name="identity-parameter",
+    category=Category.IDENTITY,
+    severity=Severity.ERROR,
+    fix="Declare the identity as a catalogue context field and list it under the tool's "
+    "context:; if the tool really looks up another party, rename the parameter for its role.",
+    source=f"{_LESSON}: the authenticated user belongs in the run context, where the model "
+    "can neither invent nor tamper with it",
+)
+def identity_parameter(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
+    """A parameter that names the caller's identity.
+
+    ## What it does
+    Reports a parameter named like an identity (`customer_id`, `user_id`, `tenant`,
+    `account_id`, `session_id`, ...) that is not a context field (TG601 covers those).
+
+    ## Why is this bad?
+    Whoever fills the field decides whose data the call touches, and here the model fills it,
+    from text that may come from a user, a web page or an email. Identity comes from the
+    authenticated session, through the run context.
+
+    ## Example
+    ```yaml
+    params:
+      tenant: {type: string, description: The tenant to read from.}
+    ```
+
+    ## Use instead
+    ```yaml
+    # catalogue.yaml
+    context:
+      tenant: {type: string, description: The authenticated tenant, set by the application.}
+    # the tool
+    context: [tenant]
+    ```
+    """
+    name = site.param.name.lower()
+    if name in IDENTITY_NAMES and site.param.name not in ctx.context_names:
+        yield Finding(
+            f"parameter {site.dotted!r} names the caller's identity; expected it in the run "
+            "context, never filled in by the model"
+        )
+
+
+_SECRET_WORDS = frozenset(
+    """password passwd passphrase secret secrets credential credentials apikey
+    privatekey""".split()
+)
+_SECRET_PAIRS = frozenset(
+    {
+        ("api", "key"),
+        ("private", "key"),
+        ("access", "key"),
+        ("secret", "key"),
+        ("ssh", "key"),
+        ("access", "token"),
+        ("auth", "token"),
+        ("bearer", "token"),
+        ("refresh", "token"),
+        ("api", "token"),
+        ("session", "token"),
+        ("id", "token"),
+        ("client", "secret"),
+    }
+)
+
+
+def secret_name(name: str) -> bool:
+    parts = words.name_words(name)
+    if parts == ("token",) or _SECRET_WORDS & set(parts):
+        return True
+    return any(pair in _SECRET_PAIRS for pair in zip(parts, parts[1:], strict=False))
+
+
+@rule(
+    ParamSite,
+    id="TG603",
+    name="secret-parameter",
+    category=Category.IDENTITY,
+    severity=Severity.ERROR,
+    fix="Remove the parameter: the implementation reads credentials from its environment or "
+    "a secret store.",
+    source="toolgen seeds: Tools lesson, 'The traps you really fall into': a parameter "
+    "api_key: str will be made up by the model",
+)
+def secret_parameter(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
+    """A secret in the schema.
+
+    ## What it does
+    Reports a parameter named like a credential: `api_key`, `token`, `access_token`,
+    `password`, `secret`, `credential`, `private_key`.
+
+    ## Why is this bad?
+    The model will make one up, or copy one from the conversation into the call and into every
+    log on the way. Credentials are read from the environment inside the function.
+
+    ## Example
+    ```yaml
+    params:
+      api_key: {type: string, description: The supplier's API key.}
+    ```
+
+    ## Use instead
+    ```yaml
+    # no parameter: the implementation reads SUPPLIER_API_KEY from its environment
+    ```
+    """
+    if secret_name(site.param.name):
+        yield Finding(
+            f"parameter {site.dotted!r} asks the model for a credential; expected the "
+            "implementation to read it from its environment"
+        )
+
+
+LITERAL_SECRETS = (
+    ("an OpenAI API key", re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}")),
+    ("an Anthropic API key", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,}")),
+    ("an AWS access key id", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
+    ("a GitHub token", re.compile(r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}\b")),
+    ("a GitHub token", re.compile(r"\bgithub_pat_[A-Za-z0-9_]{22,}")),
+    ("a GitLab token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}")),
+    ("a Slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
+    ("a Google API key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
+    ("a Stripe key", re.compile(r"\b(?:sk|rk)_live_[A-Za-z0-9]{16,}")),
+    ("a private key", re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----")),
+    ("a JSON web token", re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.")),
+)
+_SECRET_HINTS = ("sk-", "AKIA", "ASIA", "gh", "glpat-", "xox", "AIza", "_live_", "-----", "eyJ")
+
+
+def _redact(secret: str) -> str:
+    return secret[:6] + "..." if len(secret) > 6 else secret
+
+
+@rule(
+    SpecText,
+    id="TG604",
+    name="literal-secret",
+    category=Category.IDENTITY,
+    severity=Severity.ERROR,
+    fix="Delete the key from the spec, revoke it (it is in the repository history), and use "
+    "an obviously fake value in examples.",
+    source="GitHub secret scanning and gitleaks patterns; OWASP Top 10 for LLM applications "
+    "(sensitive information disclosure)",
+)
+def literal_secret(text: SpecText, ctx: LintContext) -> Iterator[Finding]:
+    """A literal key anywhere in the spec.
+
+    ## What it does
+    Scans every string of the spec (descriptions, examples, patterns, keys) for the shapes of
+    real credentials: OpenAI `sk-...`, AWS `AKIA...`, GitHub `ghp_...`, Slack `xox...`,
+    Google `AIza...`, private key blocks and JSON web tokens.
+
+    ## Why is this bad?
+    A description or an example reaches the model on every turn, the generated code and the
+    review page; a key written there is published to everyone who can read any of them.
+
+    ## Example
+    ```yaml
+    examples:
+      - args: {api_key: sk-proj-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c}
+    ```
+
+    ## Use instead
+    ```yaml
+    # no credential in the schema or the examples (see TG603)
+    ```
+    """
+    value = text.text
+    if not any(h in value for h in _SECRET_HINTS):
+        return
+    for label, pattern in LITERAL_SECRETS:
+        found = pattern.search(value)
+        if found:
+            yield Finding(
+                f"the spec contains what looks like {label} ({_redact(found.group(0))!r}); "
+                "expected no credentials in the spec"
+            )
+            return
+
+
+CODE_WORDS = frozenset(
+    """sql query script shell command cmd expression expr eval formula jq jsonpath xpath
+    lambda snippet""".split()
+)
+_CODE_KINDS = frozenset({"source", "python", "js", "javascript", "program", "shell", "sql"})
+
+
+def code_name(name: str) -> bool:
+    parts = words.name_words(name)
+    if CODE_WORDS & set(parts):
+        return True
+    return parts[-1:] == ("code",) and (len(parts) == 1 or parts[-2] in _CODE_KINDS)
+
+
+@rule(
+    ParamSite,
+    id="TG605",
+    name="raw-code-parameter",
+    category=Category.IDENTITY,
+    severity=Severity.ERROR,
+    fix="Accept typed filters (enum, date, bounded numbers) and build the query in the "
+    "implementation; or constrain the string with a pattern.",
+    source=f"{_LESSON}: a tool run_sql(query: str) is a SQL injection with extra steps",
+)
+def raw_code_parameter(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
+    """Raw SQL or code as a parameter.
+
+    ## What it does
+    Reports a string parameter without pattern or enum named `sql`, `query`, `code`,
+    `script`, `command`, `expression`, `formula` and the like.
+
+    ## Why is this bad?
+    You give a text generator the ability to write arbitrary commands, steered by whatever
+    text it has read. "Run only SELECT" in the prompt is not a control; the shape of the tool
+    is.
+
+    ## Example
+    ```yaml
+    params:
+      sql: {type: string, description: The query to run.}
+    ```
+
+    ## Use instead
+    ```yaml
+    params:
+      status: {type: string, enum: [open, shipped, cancelled], description: Only orders in this status.}
+      since: {type: date, description: Only orders placed on or after this day.}
+    ```
+    """
+    if is_free_string(site.scalar) and code_name(site.param.name):
+        yield Finding(
+            f"parameter {site.dotted!r} takes raw code or a query as free text; expected "
+            "typed filters the implementation turns into a query"
+        )
+
+
+PATH_WORDS = frozenset("path paths file files filename filepath dir directory folder".split())
+
+
+@rule(
+    ParamSite,
+    id="TG606",
+    name="path-parameter-as-string",
+    category=Category.IDENTITY,
+    severity=Severity.ERROR,
+    fix="Add a pattern that allows only plain names with the accepted suffixes "
+    "(^[a-z0-9_-]+\\.(md|txt)$); resolve and check the root in the implementation.",
+    source=f"{_LESSON}: a read_file(path: str) without normalization is a path traversal",
+)
+def path_parameter_as_string(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
+    """A file path as a plain string.
+
+    ## What it does
+    Reports a string parameter without a pattern named `path`, `file`, `filename`, `dir`,
+    `folder` or similar.
+
+    ## Why is this bad?
+    `../../etc/passwd`, an absolute path or a symbolic link is enough to read outside the
+    folder you meant. A pattern keeps the schema honest about what is accepted; the
+    implementation still resolves the path and checks it stays under its root.
+
+    ## Example
+    ```yaml
+    params:
+      path: {type: string, description: The document to read.}
+    ```
+
+    ## Use instead
+    ```yaml
+    params:
+      document: {type: string, pattern: '^[a-z0-9_-]{1,64}\\.(md|txt)$', description: The document's file name.}
+    ```
+    """
+    parts = set(words.name_words(site.param.name))
+    if is_free_string(site.scalar) and parts & PATH_WORDS:
+        yield Finding(
+            f"parameter {site.dotted!r} is a file path as a plain string; expected a pattern "
+            "that rules out '..' and absolute paths"
+        )
+
+
+URL_WORDS = frozenset("url urls uri uris link links href endpoint webhook callback".split())
+
+
+@rule(
+    ParamSite,
+    id="TG607",
+    name="url-parameter-as-string",
+    category=Category.IDENTITY,
+    severity=Severity.ERROR,
+    fix="Add a pattern anchored to the allowed hosts (^https://(www\\.)?example\\.com/); "
+    "check the host against an allow-list in the implementation.",
+    source=f"{_LESSON}: a download(url: str) is a server-side request forgery; the defence "
+    "is a list of allowed domains",
+)
+def url_parameter_as_string(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
+    """A URL as a plain string.
+
+    ## What it does
+    Reports a string parameter without a pattern named `url`, `uri`, `link`, `href`,
+    `endpoint`, `webhook` or `callback`.
+
+    ## Why is this bad?
+    A model can be induced to ask for `http://169.254.169.254/` or an address on your
+    internal network, and your server, which can reach things the user cannot, fetches it.
+
+    ## Example
+    ```yaml
+    params:
+      url: {type: string, description: The page to download.}
+    ```
+
+    ## Use instead
+    ```yaml
+    params:
+      url: {type: string, pattern: '^https://docs\\.example\\.com/', description: The page to download.}
+    ```
+    """
+    parts = set(words.name_words(site.param.name))
+    if is_free_string(site.scalar) and parts & URL_WORDS:
+        yield Finding(
+            f"parameter {site.dotted!r} is a URL as a plain string; expected a pattern that "
+            "allows only the hosts the tool may reach"
+        )

@@ -1,0 +1,592 @@
+"""Rules on parameters: the form the model fills in, and the target's strict-mode limits."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolgen.diagnostics import Severity
+from toolgen.lint import words
+from toolgen.lint.context import LintContext
+from toolgen.lint.registry import Category, Finding, ParamSite, rule
+from toolgen.model import Param, Tool
+
+_LESSON = "toolgen seeds: Tools lesson"
+_STRICT = "OpenAI structured outputs: supported schemas and limits (strict mode)"
+
+
+def is_free_string(param: Param) -> bool:
+    """A string the model may fill with anything: no enum and no pattern."""
+    c = param.constraints
+    return param.type == "string" and c.enum is None and c.pattern is None
+
+
+ENUMISH = frozenset(
+    """status state type kind mode category level priority severity urgency tier plan role
+    channel method direction sort format unit currency gender stage phase visibility
+    frequency period granularity scope""".split()
+)
+
+
+@rule(
+    ParamSite,
+    id="TG501",
+    name="free-string-should-be-enum",
+    category=Category.PARAMETERS,
+    severity=Severity.WARNING,
+    fix="List the accepted values in enum: [...].",
+    source=f"{_LESSON}: an enum that had stayed a free string; an argument status: str will "
+    "reach you as 'in progress', 'OPEN', 'open?'",
+)
+def free_string_should_be_enum(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
+    """A free string that should be an enum.
+
+    ## What it does
+    Reports a string parameter without enum or pattern whose name ends in a word that names a
+    closed set: status, type, kind, mode, category, priority, level, sort, direction,
+    currency, unit, ...
+
+    ## Why is this bad?
+    A closed set written as a free string reaches you as "in progress", "OPEN" and "open?";
+    the enum closes the space of answers before your code runs.
+
+    ## Example
+    ```yaml
+    status: {type: string, description: Only orders in this status.}
+    ```
+
+    ## Use instead
+    ```yaml
+    status: {type: string, enum: [open, shipped, cancelled], description: Only orders in this status.}
+    ```
+    """
+    node = site.scalar
+    parts = words.name_words(site.param.name)
+    if is_free_string(node) and parts and words.stem(parts[-1]) in ENUMISH:
+        yield Finding(
+            f"string parameter {site.dotted!r} takes any text; expected enum: [...] with the "
+            f"{parts[-1]} values the tool accepts"
+        )
+
+
+DATE_WORDS = frozenset(
+    "date day dob birthday birthdate deadline since until timestamp datetime".split()
+)
+
+
+@rule(
+    ParamSite,
+    id="TG502",
+    name="date-as-free-string",
+    category=Category.PARAMETERS,
+    severity=Severity.WARNING,
+    fix="Use type: date (YYYY-MM-DD) or type: datetime (with a UTC offset).",
+    source=f"{_LESSON}: the format of an argument ('the date must be in the format "
+    "2026-10-09')",
+)
+def date_as_free_string(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
+    """A date as a free string.
+
+    ## What it does
+    Reports a string parameter without a pattern named like a date or a time
+    (`date`, `since`, `until`, `deadline`, `*_at`, `*_on`).
+
+    ## Why is this bad?
+    The model writes "09/10/2026", "yesterday" or "Oct 9": each one parses differently or not
+    at all. type: date states the format in the schema and the validator rejects the rest.
+
+    ## Example
+    ```yaml
+    since: {type: string, description: Only orders placed on or after this day.}
+    ```
+
+    ## Use instead
+    ```yaml
+    since: {type: date, description: Only orders placed on or after this day.}
+    ```
+    """
+    node = site.scalar
+    parts = words.name_words(site.param.name)
+    if not is_free_string(node) or not parts:
+        return
+    datelike = parts[-1] in DATE_WORDS or (len(parts) > 1 and parts[-1] in ("at", "on"))
+    if datelike:
+        yield Finding(
+            f"parameter {site.dotted!r} is a date as a free string; expected type: date or "
+            "type: datetime"
+        )
+
+
+CONTACT_WORDS = frozenset("email mail phone telephone mobile msisdn fax".split())
+
+
+@rule(
+    ParamSite,
+    id="TG503",
+    name="contact-as-free-string",
+    category=Category.PARAMETERS,
+    severity=Severity.WARNING,
+    fix="Add a pattern: an email as ^[^@\\s]+@[^@\\s]+\\.[A-Za-z]{2,}$, a phone in E.164 as "
+    "^\\+[1-9]\\d{6,14}$.",
+    source=f"{_LESSON}: tight schemas (enum, pattern, range) mean less junk entering the system",
+)
+def contact_as_free_string(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
+    """An email address or phone number as a free string.
+
+    ## What it does
+    Reports a string parameter without a pattern named `email`, `phone`, `mobile` or similar.
+
+    ## Why is this bad?
+    Addresses are where a model's small slips do real harm: a missing character sends the
+    message to someone else. A pattern rejects the malformed ones with a useful error.
+
+    ## Example
+    ```yaml
+    email: {type: string, description: Where to send the receipt.}
+    ```
+
+    ## Use instead
+    ```yaml
+    email:
+      type: string
+      pattern: '^[^@\\s]+@[^@\\s]+\\.[A-Za-z]{2,}$'
+      description: Where to send the receipt.
+    ```
+    """
+    node = site.scalar
+    parts = words.name_words(site.param.name)
+    if is_free_string(node) and CONTACT_WORDS & set(parts):
+        yield Finding(
+            f"parameter {site.dotted!r} is a contact address as a free string; expected a "
+            "pattern the address must match"
+        )
+
+
+@rule(
+    ParamSite,
+    id="TG504",
+    name="unbounded-number",
+    category=Category.PARAMETERS,
+    severity=Severity.WARNING,
+    fix="Add min and max: the smallest and largest value that makes sense.",
+    source=f"{_LESSON}: tight schemas (enum, pattern, range) mean less damage; for tools that "
+    "write, always tighten",
+)
+def unbounded_number(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
+    """A number without bounds.
+
+    ## What it does
+    Reports an integer or number parameter (or array items) without `min` or without `max`,
+    unless it has an enum.
+
+    ## Why is this bad?
+    The model writes any number it can imagine: a quantity of 0, -5 or 10,000,000. Bounds put
+    the business range in the schema, where the validator rejects the rest before your code.
+
+    ## Example
+    ```yaml
+    quantity: {type: integer, description: Pieces to order.}
+    ```
+
+    ## Use instead
+    ```yaml
+    quantity: {type: integer, min: 1, max: 1000, description: Pieces to order.}
+    ```
+    """
+    node = site.scalar
+    c = node.constraints
+    if node.type not in ("integer", "number") or c.enum is not None:
+        return
+    missing = [k for k, v in (("min", c.minimum), ("max", c.maximum)) if v is None]
+    if missing:
+        yield Finding(
+            f"{node.type} parameter {site.dotted!r} has no {' and no '.join(missing)}; "
+            "expected both bounds"
+        )
+
+
+@rule(
+    ParamSite,
+    id="TG505",
+    name="unbounded-array",
+    category=Category.PARAMETERS,
+    severity=Severity.WARNING,
+    fix="Add max_items: the most values one call may carry.",
+    source=f"{_LESSON}: tight schemas; OpenAI strict mode supports minItems and maxItems",
+)
+def unbounded_array(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
+    """An array without a maximum size.
+
+    ## What it does
+    Reports an array parameter (or an array inside one) without `max_items`.
+
+    ## Why is this bad?
+    One call can carry ten thousand SKUs: a slow, expensive and unreviewable operation the
+    model chose on its own. A maximum makes big batches a visible decision.
+
+    ## Example
+    ```yaml
+    skus: {type: array, items: {type: string}, description: The products.}
+    ```
+
+    ## Use instead
+    ```yaml
+    skus: {type: array, max_items: 50, items: {type: string}, description: The products.}
+    ```
+    """
+    node: Param | None = site.param
+    while node is not None and node.type == "array":
+        if node.constraints.max_items is None:
+            yield Finding(
+                f"array parameter {site.dotted!r} has no max_items; expected the most values "
+                "one call may carry",
+                span=node.origin.key_span,
+            )
+            return
+        node = node.items
+
+
+MANY_PARAMETERS = 10
+TOO_MANY_PARAMETERS = 20
+
+
+def _field_count(tool: Tool) -> int:
+    """Every named field the model fills in, nested properties included."""
+
+    def count(params: tuple[Param, ...]) -> int:
+        total = 0
+        for p in params:
+            node = p
+            while node.items is not None:
+                node = node.items
+            total += 1 + count(node.properties)
+        return total
+
+    return count(tool.params)
+
+
+@rule(
+    Tool,
+    id="TG506",
+    name="many-parameters",
+    category=Category.PARAMETERS,
+    severity=Severity.WARNING,
+    fix="Split the tool by intention, or give fields sensible defaults and fewer choices.",
+    source="OpenAI function calling best practices (fewer, clearer parameters); "
+    f"{_LESSON}: each tool becomes a function with many branches to validate",
+)
+def many_parameters(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """More than 10 parameters.
+
+    ## What it does
+    Counts the fields the model fills in (nested properties included) and reports a tool
+    with 11 to 20 of them (more is TG507).
+
+    ## Why is this bad?
+    Every field is a decision the model can get wrong and a token cost on every turn; a tool
+    with many fields usually serves several intentions.
+
+    ## Example
+    ```yaml
+    name: search_orders   # with 14 filters
+    ```
+
+    ## Use instead
+    ```yaml
+    name: search_orders   # status, since, max_results; rare filters in their own tool
+    ```
+    """
+    count = _field_count(tool)
+    if MANY_PARAMETERS < count <= TOO_MANY_PARAMETERS:
+        yield Finding(
+            f"tool {tool.name!r} has {count} parameters; expected at most {MANY_PARAMETERS}"
+        )
+
+
+@rule(
+    Tool,
+    id="TG507",
+    name="too-many-parameters",
+    category=Category.PARAMETERS,
+    severity=Severity.ERROR,
+    fix="Split the tool by intention.",
+    source="OpenAI function calling best practices (fewer, clearer parameters)",
+)
+def too_many_parameters(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """More than 20 parameters.
+
+    ## What it does
+    Counts the fields the model fills in (nested properties included) and reports a tool
+    with more than 20.
+
+    ## Why is this bad?
+    At this size the model fills fields by pattern rather than by reading, and no reviewer can
+    check the combinations; it is several tools in one.
+
+    ## Example
+    ```yaml
+    name: update_customer   # 24 optional fields
+    ```
+
+    ## Use instead
+    ```yaml
+    name: update_customer_address   # and update_customer_contact, ...
+    ```
+    """
+    count = _field_count(tool)
+    if count > TOO_MANY_PARAMETERS:
+        yield Finding(
+            f"tool {tool.name!r} has {count} parameters; expected at most "
+            f"{TOO_MANY_PARAMETERS} (and at best {MANY_PARAMETERS})"
+        )
+
+
+@rule(
+    Tool,
+    id="TG508",
+    name="nesting-over-target-limit",
+    category=Category.PARAMETERS,
+    severity=Severity.ERROR,
+    fix="Flatten the parameters: nested objects of nested objects belong in separate tools.",
+    source=f"{_STRICT}: at most 10 levels of nesting",
+)
+def nesting_over_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """Parameters nested deeper than a target allows.
+
+    ## What it does
+    Measures the levels of objects and arrays in the exposed schema (the argument object is
+    the first) against every declared target with a strict mode (OpenAI: 10).
+
+    ## Why is this bad?
+    The provider rejects the schema; and a model fills deep structures worse than flat ones.
+
+    ## Example
+    ```yaml
+    order: {type: object, properties: {lines: {type: array, items: {type: object, ...}}}}
+    ```
+
+    ## Use instead
+    ```yaml
+    lines: {type: array, max_items: 50, items: {type: object, properties: {sku: ..., quantity: ...}}}
+    ```
+    """
+    size = ctx.schema_size(tool)
+    for target in ctx.targets:
+        if target.strict is not None and size.depth > target.strict.max_depth:
+            yield Finding(
+                f"parameters of {tool.name!r} nest {size.depth} levels deep; {target.label} "
+                f"accepts at most {target.strict.max_depth}",
+                span=tool.origin.span("params", key=True),
+            )
+
+
+OPPOSITES = (
+    ("on", "off"),
+    ("enable", "disable"),
+    ("enabled", "disabled"),
+    ("include", "exclude"),
+    ("show", "hide"),
+    ("allow", "deny"),
+    ("open", "closed"),
+    ("active", "inactive"),
+    ("visible", "hidden"),
+    ("yes", "no"),
+    ("start", "stop"),
+    ("lock", "unlock"),
+    ("with", "without"),
+    ("only", "exclude"),
+)
+_NEGATIONS = ("no", "not", "skip", "without")
+
+
+def _contradict(first: tuple[str, ...], second: tuple[str, ...]) -> bool:
+    if len(first) == len(second):
+        differing = [(a, b) for a, b in zip(first, second, strict=True) if a != b]
+        if len(differing) == 1:
+            a, b = differing[0]
+            return (a, b) in OPPOSITES or (b, a) in OPPOSITES
+    longer, shorter = (first, second) if len(first) > len(second) else (second, first)
+    if len(longer) != len(shorter) + 1:
+        return False
+    for index, word in enumerate(longer):
+        if word in _NEGATIONS and longer[:index] + longer[index + 1 :] == shorter:
+            return True
+    return False
+
+
+@rule(
+    ParamSite,
+    id="TG509",
+    name="paired-booleans",
+    category=Category.PARAMETERS,
+    severity=Severity.WARNING,
+    fix="Replace the pair with one enum parameter that lists the valid states.",
+    source="Make invalid states unrepresentable; OpenAI function calling best practices "
+    "(use enums and object structure to make invalid states unrepresentable)",
+)
+def paired_booleans(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
+    """Paired booleans that allow invalid states.
+
+    ## What it does
+    Reports a boolean parameter that is the opposite of an earlier boolean sibling
+    (`on` and `off`, `include_archived` and `exclude_archived`, `notify` and `no_notify`).
+
+    ## Why is this bad?
+    Both can be true, or both false: the schema accepts a call that means nothing, and the
+    implementation has to invent a precedence the model does not know.
+
+    ## Example
+    ```yaml
+    include_archived: {type: boolean, description: Include archived orders.}
+    exclude_archived: {type: boolean, description: Leave archived orders out.}
+    ```
+
+    ## Use instead
+    ```yaml
+    archived: {type: string, enum: [include, exclude, only], description: What to do with archived orders.}
+    ```
+    """
+    if site.param.type != "boolean":
+        return
+    mine = words.name_words(site.param.name)
+    for sibling in site.siblings:
+        if sibling is site.param:
+            return
+        if sibling.type == "boolean" and _contradict(words.name_words(sibling.name), mine):
+            yield Finding(
+                f"boolean parameters {sibling.name!r} and {site.param.name!r} can both be true; "
+                "expected one enum parameter with the valid states"
+            )
+            return
+
+
+@rule(
+    Tool,
+    id="TG510",
+    name="schema-properties-over-target-limit",
+    category=Category.PARAMETERS,
+    severity=Severity.ERROR,
+    fix="Split the tool: no single call needs thousands of fields.",
+    source=f"{_STRICT}: at most 5000 object properties in total",
+)
+def schema_properties_over_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """More object properties than a target's strict mode allows.
+
+    ## What it does
+    Counts the object properties of the exposed schema against every declared target with a
+    strict mode (OpenAI: 5,000).
+
+    ## Why is this bad?
+    The provider rejects the schema, and the request with it.
+
+    ## Example
+    ```yaml
+    settings: {type: object, properties: {...5,001 fields...}}
+    ```
+
+    ## Use instead
+    ```yaml
+    # one tool per group of settings the user changes together
+    ```
+    """
+    size = ctx.schema_size(tool)
+    for target in ctx.targets:
+        if target.strict is not None and size.properties > target.strict.max_properties:
+            yield Finding(
+                f"parameters of {tool.name!r} have {size.properties:,} object properties; "
+                f"{target.label} accepts at most {target.strict.max_properties:,}",
+                span=tool.origin.span("params", key=True),
+            )
+
+
+@rule(
+    Tool,
+    id="TG511",
+    name="enum-over-target-limit",
+    category=Category.PARAMETERS,
+    severity=Severity.ERROR,
+    fix="Replace a huge enum with a pattern or a lookup tool the model calls first.",
+    source=f"{_STRICT}: at most 1000 enum values in a schema; a string enum of more than 250 "
+    "values holds at most 15,000 characters",
+)
+def enum_over_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """More enum values than a target's strict mode allows.
+
+    ## What it does
+    Counts the enum values of the exposed schema (1,000 at most for OpenAI) and the characters
+    of its largest string enum (at most 15,000 when it has more than 250 values).
+
+    ## Why is this bad?
+    The provider rejects the schema; long before that, a huge enum costs its whole length on
+    every turn.
+
+    ## Example
+    ```yaml
+    sku: {type: string, enum: [SKU-0001, SKU-0002, ...]}   # 1,200 codes
+    ```
+
+    ## Use instead
+    ```yaml
+    sku: {type: string, pattern: '^SKU-\\d{4}$', description: The product code.}
+    ```
+    """
+    size = ctx.schema_size(tool)
+    span = tool.origin.span("params", key=True)
+    for target in ctx.targets:
+        limits = target.strict
+        if limits is None:
+            continue
+        if size.enum_values > limits.max_enum_values:
+            yield Finding(
+                f"parameters of {tool.name!r} have {size.enum_values:,} enum values; "
+                f"{target.label} accepts at most {limits.max_enum_values:,}",
+                span=span,
+            )
+        values, chars = size.largest_enum
+        if values > limits.large_enum_values and chars > limits.large_enum_chars:
+            yield Finding(
+                f"a string enum of {tool.name!r} has {values:,} values and {chars:,} "
+                f"characters; {target.label} accepts at most {limits.large_enum_chars:,} "
+                f"characters in an enum of more than {limits.large_enum_values} values",
+                span=span,
+            )
+
+
+@rule(
+    Tool,
+    id="TG512",
+    name="schema-size-over-target-limit",
+    category=Category.PARAMETERS,
+    severity=Severity.ERROR,
+    fix="Shorten property names and enum values, or split the tool.",
+    source=f"{_STRICT}: property names and enum values total at most 120,000 characters",
+)
+def schema_size_over_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """More schema text than a target's strict mode allows.
+
+    ## What it does
+    Adds up the characters of every property name and string enum value of the exposed
+    schema against every declared target with a strict mode (OpenAI: 120,000).
+
+    ## Why is this bad?
+    The provider rejects the schema; a schema this size is also a large share of every turn's
+    token budget.
+
+    ## Example
+    ```yaml
+    # thousands of long property names
+    ```
+
+    ## Use instead
+    ```yaml
+    # the fields one intention needs, in their own tool
+    ```
+    """
+    size = ctx.schema_size(tool)
+    for target in ctx.targets:
+        if target.strict is not None and size.chars > target.strict.max_schema_chars:
+            yield Finding(
+                f"property names and enum values of {tool.name!r} total {size.chars:,} "
+                f"characters; {target.label} accepts at most {target.strict.max_schema_chars:,}",
+                span=tool.origin.span("params", key=True),
+            )
+

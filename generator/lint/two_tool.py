@@ -1,0 +1,272 @@
+"""The two-tool test: read two tools' names and descriptions only; would you know which one
+to pick? If you hesitate, the model will too."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from toolgen.diagnostics import Severity
+from toolgen.lint import words
+from toolgen.lint.context import LintContext
+from toolgen.lint.names import overlapping
+from toolgen.lint.prose import model_prose
+from toolgen.lint.registry import Category, Finding, ParamSite, ToolPair, rule
+from toolgen.model import Tool
+
+_TEST = "toolgen seeds: Tools lesson, 'Designing the catalogue: the two-tool test'"
+NAME_SIMILARITY = 0.5
+INTENT_SIMILARITY = 0.5
+PARAM_SIMILARITY = 0.67
+
+
+def twins(first: Tool, second: Tool, ctx: LintContext) -> tuple[float, float, float] | None:
+    """(name, intent, parameter) similarity of two near-twin tools, or None.
+
+    Near twins do the same kind of thing to the same object with a different key or variant
+    (find_customer_by_name, find_customer_by_email): half their name words and half their
+    intent words (or two thirds of their parameters) are the same."""
+    a, b = ctx.profiles[first.name], ctx.profiles[second.name]
+    if a.verb_class != b.verb_class or not a.objects & b.objects:
+        return None
+    if overlapping(first, second, ctx) or a.name_set == b.name_set:
+        return None  # TG206 / TG202
+    by_name = words.jaccard(a.name_set, b.name_set)
+    by_intent = words.jaccard(a.intent, b.intent)
+    by_params = words.jaccard(a.params, b.params) if a.params and b.params else 0.0
+    if by_name >= NAME_SIMILARITY and (
+        by_intent >= INTENT_SIMILARITY or by_params >= PARAM_SIMILARITY
+    ):
+        return by_name, by_intent, by_params
+    return None
+
+
+@rule(
+    ToolPair,
+    id="TG401",
+    name="near-twin-tools",
+    category=Category.TWO_TOOL,
+    severity=Severity.WARNING,
+    fix="Merge the twins into one tool with a typed kind parameter "
+    "(find_customer(value, kind: [name, email, vat])).",
+    source=f"{_TEST}: near-twin tools",
+)
+def near_twin_tools(pair: ToolPair, ctx: LintContext) -> Iterator[Finding]:
+    """Near-twin tools.
+
+    ## What it does
+    Reports two tools of the same kind of action on the same object whose names, intents or
+    parameters are mostly the same (`find_customer_by_name`, `find_customer_by_email`).
+
+    ## Why is this bad?
+    Each twin takes up context on every turn, and the model has to make a choice that adds no
+    information; with a typed parameter the choice becomes a value the validator can check.
+
+    ## Example
+    ```yaml
+    name: find_customer_by_email    # beside find_customer_by_name
+    params:
+      email: {type: string, description: The customer's email.}
+    ```
+
+    ## Use instead
+    ```yaml
+    name: find_customer
+    params:
+      value: {type: string, max_length: 200, description: The name, email or VAT number.}
+      kind: {type: string, enum: [name, email, vat], description: What value holds.}
+    ```
+    """
+    found = twins(pair.first, pair.second, ctx)
+    if found:
+        by_name, by_intent, by_params = found
+        yield Finding(
+            f"tools {pair.first.name!r} and {pair.second.name!r} are near twins (names "
+            f"{by_name:.0%}, intents {by_intent:.0%}, parameters {by_params:.0%} alike); "
+            "expected one tool"
+        )
+
+
+@rule(
+    ParamSite,
+    id="TG402",
+    name="action-spans-read-and-write",
+    category=Category.TWO_TOOL,
+    severity=Severity.ERROR,
+    fix="Split the tool: one read tool, and one tool per write effect.",
+    source=f"{_TEST}: a tool that does two things (manage_order(action: read|cancel|edit))",
+)
+def action_spans_read_and_write(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
+    """A parameter whose values pick between reading and writing.
+
+    ## What it does
+    Reports an enum parameter whose values include both a read verb (`read`, `get`, `list`)
+    and a write verb (`cancel`, `update`, `delete`, `send`).
+
+    ## Why is this bad?
+    The model picks the action with the same lightness with which it fills in any field, and
+    you cannot give different permissions, confirmations or idempotency to different
+    operations of one tool. Reads and writes go in separate tools, always.
+
+    ## Example
+    ```yaml
+    name: manage_order
+    params:
+      action: {type: string, enum: [read, cancel, edit], description: What to do.}
+    ```
+
+    ## Use instead
+    ```yaml
+    # tools/read_order.yaml (effect: read) and tools/cancel_order.yaml (effect: destructive)
+    name: read_order
+    ```
+    """
+    enum = site.scalar.constraints.enum or ()
+    reads = [v for v in enum if isinstance(v, str) and words.VERB_CLASS.get(v) == "lookup"]
+    writes = [
+        v
+        for v in enum
+        if isinstance(v, str) and words.VERB_CLASS.get(v, "") in words.WRITE_CLASSES
+    ]
+    if reads and writes:
+        yield Finding(
+            f"parameter {site.dotted!r} of {site.tool.name!r} picks between reading "
+            f"({words.quoted(reads)}) and writing ({words.quoted(writes)}); expected a "
+            "separate tool for each effect",
+            span=site.scalar.origin.span("enum"),
+        )
+
+
+DISPATCH_WORDS = frozenset(
+    """run execute exec call invoke perform do process handle dispatch trigger operation
+    operations action actions command commands request requests task tasks function method
+    api endpoint job step query generic any dynamic tool""".split()
+)
+FREEFORM_PARAMS = frozenset(
+    """params parameters args arguments kwargs payload body options config settings json
+    dict fields attributes""".split()
+)
+
+
+@rule(
+    Tool,
+    id="TG403",
+    name="too-generic-tool",
+    category=Category.TWO_TOOL,
+    severity=Severity.WARNING,
+    fix="Design one tool per user intention, with typed parameters for what it accepts.",
+    source=f"{_TEST}: a tool that is too generic (run_operation(name, parameters: dict))",
+)
+def too_generic_tool(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """A tool too generic to be chosen or validated.
+
+    ## What it does
+    Reports a dispatcher name made only of generic words (`run_operation`, `execute_action`,
+    `call_api`) and parameters that carry free-form data: an object without properties, or a
+    string named like `params`, `payload`, `options` or `json` without a pattern.
+
+    ## Why is this bad?
+    The schema says nothing, the model does not know what it can ask for, and all the
+    validation ends up at run time. Such agents fail in ways impossible to diagnose.
+
+    ## Example
+    ```yaml
+    name: run_operation
+    params:
+      name: {type: string, description: The operation.}
+      params: {type: string, description: JSON of the operation's parameters.}
+    ```
+
+    ## Use instead
+    ```yaml
+    name: create_reorder
+    params:
+      sku: {type: string, pattern: '^SKU-\\d{2,6}$', description: The product code.}
+      quantity: {type: integer, min: 1, max: 1000, description: Pieces to order.}
+    ```
+    """
+    parts = words.name_words(tool.name)
+    if len(parts) >= 2 and all(p in DISPATCH_WORDS for p in parts):
+        yield Finding(
+            f"tool name {tool.name!r} names a dispatcher, not an intention; expected one tool "
+            "per thing the user wants done"
+        )
+    for param in tool.all_params():
+        free_object = param.type == "object" and not param.properties
+        free_string = (
+            param.type == "string"
+            and param.name.lower() in FREEFORM_PARAMS
+            and param.constraints.pattern is None
+            and param.constraints.enum is None
+        )
+        if free_object or free_string:
+            kind = "an object without properties" if free_object else "a free-form string"
+            yield Finding(
+                f"parameter {param.name!r} of {tool.name!r} is {kind}; expected typed "
+                "parameters for what the tool accepts",
+                span=param.origin.key_span,
+            )
+
+
+_AFTER = re.compile(
+    r"(?:\b(?:then|afterwards|after (?:this|that|it|each call|every call)|always|each time"
+    r"|every time)\b[^.;]*?\b(?:call|use|run|invoke)\s+`?(?P<a>[A-Za-z0-9_.-]+)`?)"
+    r"|(?:\b(?:call|use|run|invoke)\s+`?(?P<b>[A-Za-z0-9_.-]+)`?\s+(?:afterwards|after"
+    r"(?:wards)?|next|right after|immediately after)\b)"
+    r"|(?:\bmust be followed by\s+`?(?P<c>[A-Za-z0-9_.-]+)`?)",
+    re.IGNORECASE,
+)
+_CONDITIONAL = re.compile(r"\b(if|only|when|unless|approves?|confirms?)\b", re.IGNORECASE)
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.;!?])\s+", text) if s]
+
+
+@rule(
+    Tool,
+    id="TG404",
+    name="always-call-after",
+    category=Category.TWO_TOOL,
+    severity=Severity.WARNING,
+    fix="Merge the two tools into one that does both steps.",
+    source=f"{_TEST}: one tool per user intention, not per endpoint of your backend",
+)
+def always_call_after(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """A tool that says another must always be called after it.
+
+    ## What it does
+    Reports prose of a tool that tells the model, without a condition, to call another tool
+    of the catalogue afterwards ("then call apply_discount", "always call B after").
+
+    ## Why is this bad?
+    Two calls for one intention double the turns and the chances of stopping half way; the
+    model may forget the second call, and the state between them is visible and forgeable.
+    A step that always follows belongs inside the first tool. (A prepare/confirm pair is
+    different: the second call waits for a person, so the sentence has a condition.)
+
+    ## Example
+    ```yaml
+    name: create_invoice
+    intent: Create an invoice for an order, then call send_invoice to deliver it.
+    ```
+
+    ## Use instead
+    ```yaml
+    name: issue_invoice
+    intent: Create an invoice for an order and send it to the customer's billing address.
+    ```
+    """
+    for piece in model_prose(tool, how_to_fix=False):
+        for sentence in _sentences(piece.text):
+            if _CONDITIONAL.search(sentence):
+                continue
+            for found in _AFTER.finditer(sentence):
+                target = found.group("a") or found.group("b") or found.group("c")
+                if target in ctx.tool_names and target != tool.name:
+                    yield Finding(
+                        f"{piece.where} of {tool.name!r} says to call {target!r} after it "
+                        "every time; expected one tool that does both steps",
+                        span=piece.span,
+                    )
+                    return
