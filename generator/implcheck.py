@@ -51,15 +51,36 @@ def check_tool(catalogue: Catalogue, tool: Tool, root: Path) -> list[Diagnostic]
         ]
     try:
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=rel)
-    except (SyntaxError, UnicodeDecodeError) as exc:
-        line = getattr(exc, "lineno", 1) or 1
+    except OSError as exc:
         return [
             Diagnostic(
                 "TG150",
                 Severity.ERROR,
-                f"implementation of {tool.name} does not parse: {exc}",
-                Span(rel, line),
+                f"cannot read the implementation of {tool.name}: "
+                f"{exc.strerror or exc.__class__.__name__}",
+                Span(rel),
+                "Check that the file is a readable Python file.",
+            )
+        ]
+    except SyntaxError as exc:
+        # str(exc) repeats the file's name and line, which the span already gives
+        return [
+            Diagnostic(
+                "TG150",
+                Severity.ERROR,
+                f"implementation of {tool.name} does not parse: {exc.msg}",
+                Span(rel, exc.lineno or 1, exc.offset or 1),
                 "Fix the syntax error.",
+            )
+        ]
+    except UnicodeDecodeError as exc:
+        return [
+            Diagnostic(
+                "TG150",
+                Severity.ERROR,
+                f"implementation of {tool.name} is not UTF-8 text: {exc.reason}",
+                Span(rel),
+                "Save the file with UTF-8 encoding.",
             )
         ]
     function = next(

@@ -128,7 +128,9 @@ def parse_blocks(doc: Path) -> list[Block]:
         while index < len(lines) and lines[index].rstrip("\n") != "```":
             index += 1
         if index == len(lines):
-            raise AssertionError(f"{doc.name}:{start + 1}: the fenced block is never closed")
+            raise AssertionError(
+                f"{doc.name}:{start + 1}: the fenced block is never closed"
+            )
         blocks.append(
             Block(
                 doc,
@@ -169,12 +171,10 @@ def minimal_tool(name: str) -> str:
     )
 
 
-def tool_name(block: Block) -> str:
-    named = block.option("file")
-    if named is not None:
-        return named.rsplit(".", 1)[0]
+def declared_name(block: Block) -> str:
+    """The tool's `name:`, which also names its file unless the block says file=NAME.yaml."""
     match = re.search(r"^name:\s*['\"]?([A-Za-z0-9_-]+)", block.text, re.MULTILINE)
-    assert match, f"{block.where}: a tool block needs a name: line or file=NAME.yaml"
+    assert match, f"{block.where}: a tool block needs a name: line"
     return match.group(1)
 
 
@@ -194,8 +194,10 @@ class Built:
 
 @dataclass
 class SpecReport:
-    problems: dict[int, list[str]] = field(default_factory=dict)  # by block line
-    expected: dict[int, str] = field(default_factory=dict)  # real bodies of output blocks
+    # by the line of the block: what is wrong with it
+    problems: dict[int, list[str]] = field(default_factory=dict)
+    # by the line of an output block: the body the code produces
+    expected: dict[int, str] = field(default_factory=dict)
 
     def fail(self, block: Block, message: str) -> None:
         self.problems.setdefault(block.line, []).append(f"{block.where}: {message}")
@@ -252,7 +254,9 @@ def spec_report() -> SpecReport:
                 if block.info == "text description":
                     real = last.tool.description + "\n"
                 else:
-                    real = json.dumps(last.tool.parameters, indent=2, ensure_ascii=False)
+                    real = json.dumps(
+                        last.tool.parameters, indent=2, ensure_ascii=False
+                    )
                     real += "\n"
                 report.expected[block.line] = real
             elif block.info == "text diagnostics":
@@ -279,7 +283,9 @@ def spec_report() -> SpecReport:
     return report
 
 
-def check_yaml_block(report: SpecReport, block: Block, root: Path, harness: str) -> Built | None:
+def check_yaml_block(
+    report: SpecReport, block: Block, root: Path, harness: str
+) -> Built | None:
     if block.role == "fragment":
         path = root / "fragment.yaml"
         path.parent.mkdir(parents=True)
@@ -296,11 +302,14 @@ def check_yaml_block(report: SpecReport, block: Block, root: Path, harness: str)
         expect_ids(report, block, found)
         return Built(found)
     if block.role in ("tool", "tool-fails"):
-        name = tool_name(block)
+        name = declared_name(block)
         file_name = block.option("file") or f"{name}.yaml"
-        match = re.search(r"^name:\s*['\"]?([A-Za-z0-9_-]+)", block.text, re.MULTILINE)
-        taken = {name, match.group(1) if match else name}
-        tools = {f"{n}.yaml": minimal_tool(n) for n in example_tool_names() if n not in taken}
+        taken = {name, file_name.rsplit(".", 1)[0]}
+        tools = {
+            f"{other}.yaml": minimal_tool(other)
+            for other in example_tool_names()
+            if other not in taken
+        }
         tools[file_name] = block.text
         result = check_catalogue_folder(root, harness, tools)
         found = early(result.diagnostics)
@@ -335,7 +344,9 @@ def check_common_block(report: SpecReport, block: Block) -> None:
                 f"missing {sorted(real - shown)}, not written {sorted(shown - real)}",
             )
     elif block.info != "console":
-        report.fail(block, f"unknown block {block.info!r}: mark it (see tests/test_docs.py)")
+        report.fail(
+            block, f"unknown block {block.info!r}: mark it (see tests/test_docs.py)"
+        )
 
 
 def _block_id(block: Block) -> str:
