@@ -57,8 +57,12 @@ def check_catalogue(
     return CheckResult(shown, built.catalogue, tuple(unique))
 
 
-def render(result: CheckResult) -> RenderedFiles | None:
-    """The files of a build, or None when the catalogue has errors."""
+def render(result: CheckResult, root: Path | None = None) -> RenderedFiles | None:
+    """The files of a build, or None when the catalogue has errors.
+
+    With `root`, what did not change since the last build is reused rather than rendered
+    again (see `render_catalogue`); `build --check` passes no root and renders everything.
+    """
     if not result.ok or result.catalogue is None:
         return None
-    return render_catalogue(result.catalogue)
+    return render_catalogue(result.catalogue, root)

@@ -7,12 +7,15 @@ output is then formatted by ruff in one batch, so it is byte for byte what `ruff
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
 import textwrap
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
 
 from toolgen import __version__, boundary, formatting, templating
 from toolgen.model import Catalogue, JsonValue, Param, ReturnField, Tool
@@ -34,6 +37,7 @@ class RenderedFiles:
     owned: Mapping[str, str]
     create_once: Mapping[str, str]
     owned_dirs: tuple[str, ...] = field(default=())
+    cache: tuple[str, str] | None = None  # (path, text) of the render cache, not output
 
 
 def package_dir(dotted: str) -> str:
@@ -372,9 +376,7 @@ def render_tool_module(catalogue: Catalogue, tool: Tool) -> str:
             (py_str(e.code), py_str(e.how_to_fix), "True" if e.retryable else "False")
             for e in tool.errors
         ],
-        examples=assignment(
-            "_EXAMPLES: Final[dict[str, str]]", _examples_map(tool)
-        ),
+        examples=assignment("_EXAMPLES: Final[dict[str, str]]", _examples_map(tool)),
         nullable=", ".join(py_str(n) for n in _nullable(tool)),
         signature=", ".join(signature),
         impl_module=impl_module,
@@ -402,18 +404,98 @@ def _with_header(body: str, imports: _Imports, catalogue: Catalogue) -> str:
     return body[:doc_end] + "\n\n" + block + "\n" + body[doc_end:]
 
 
-def render_catalogue(catalogue: Catalogue) -> RenderedFiles:
-    """Every file of a catalogue's build, formatted."""
+# Which inputs made which files, kept beside the project (not committed) so a rebuild can
+# skip the tools that did not change. Losing it only costs a full render.
+CACHE_DIR = ".toolgen-cache"
+
+
+@functools.cache
+def _toolgen_digest() -> str:
+    """A digest of toolgen's own code and templates: output made by other code is not reused."""
+    digest = hashlib.sha256(__version__.encode())
+    for package in ("toolgen", "toolgen.templates", "toolgen.schemas"):
+        base = resources.files(package)
+        for entry in sorted(base.iterdir(), key=lambda e: e.name):
+            if entry.is_file() and entry.name.endswith((".py", ".jinja", ".json")):
+                digest.update(entry.name.encode() + b"\0" + entry.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def tool_fingerprint(catalogue: Catalogue, tool: Tool) -> str:
+    """Everything a tool's files are made from: its spec, the catalogue file, toolgen."""
+    payload = {
+        "tool": tool.raw,
+        "file": tool.file,
+        "catalogue": catalogue.origin.document.data,
+        "folder": catalogue.folder,
+        "toolgen": _toolgen_digest(),
+    }
+    text = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _reusable(
+    root: Path, manifest: dict[str, object], name: str, fp: str
+) -> dict[str, str]:
+    """The files of a tool as on disk, when they were made from the same inputs and nobody
+    changed them since; empty when the tool must be rendered again."""
+    entries = manifest.get("tools")
+    entry = entries.get(name) if isinstance(entries, dict) else None
+    if not isinstance(entry, dict) or entry.get("inputs") != fp:
+        return {}
+    found = {}
+    for rel, sha in dict(entry.get("files", {})).items():
+        try:
+            text = (root / rel).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return {}
+        if _sha(text) != sha:
+            return {}
+        found[rel] = text
+    return found
+
+
+def _read_manifest(path: Path) -> dict[str, object]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def render_catalogue(catalogue: Catalogue, root: Path | None = None) -> RenderedFiles:
+    """Every file of a catalogue's build, formatted.
+
+    With `root`, a tool whose inputs did not change since the build recorded in the
+    manifest (and whose files nobody edited) is not rendered again, and the stub of an
+    implementation that exists is not rendered at all. Without it, everything is rendered
+    (what `build --check` does, so a hand edit is always found).
+    """
     pkg = package_dir(catalogue.package)
     impl = package_dir(catalogue.implementation)
+    cache = f"{CACHE_DIR}/{catalogue.package}.json"
+    manifest = _read_manifest(root / cache) if root is not None else {}
     owned: dict[str, str] = {}
+    reused: dict[str, str] = {}
     create_once: dict[str, str] = {}
+    records: dict[str, object] = {}
     for tool in catalogue.tools:
-        owned[f"{pkg}/{tool.py.module}.py"] = render_tool_module(catalogue, tool)
-        owned[f"{pkg}/tests/test_{tool.py.module}.py"] = render_tool_tests(
-            catalogue, tool
-        )
-        create_once[f"{impl}/{tool.py.module}.py"] = render_stub(catalogue, tool)
+        fp = tool_fingerprint(catalogue, tool)
+        paths = [f"{pkg}/{tool.py.module}.py", f"{pkg}/tests/test_{tool.py.module}.py"]
+        kept = _reusable(root, manifest, tool.name, fp) if root is not None else {}
+        if sorted(kept) == sorted(paths):
+            reused.update(kept)
+        else:
+            owned[paths[0]] = render_tool_module(catalogue, tool)
+            owned[paths[1]] = render_tool_tests(catalogue, tool)
+        stub = f"{impl}/{tool.py.module}.py"
+        if root is None or not (root / stub).exists():
+            create_once[stub] = render_stub(catalogue, tool)
+        records[tool.name] = {"inputs": fp, "paths": paths}
     owned[f"{pkg}/__init__.py"] = render_package_init(catalogue)
     owned[f"{pkg}/context.py"] = render_context(catalogue)
     owned[f"{pkg}/tests/__init__.py"] = templating.render(
@@ -434,10 +516,19 @@ def render_catalogue(catalogue: Catalogue) -> RenderedFiles:
         catalogue.implementation.split(".")[0],
     ]
     formatted = formatting.format_sources({**owned, **create_once}, first_party)
+    every = {**{p: formatted[p] for p in owned}, **reused}
+    tools_manifest = {
+        name: {
+            "inputs": record["inputs"],  # type: ignore[index]
+            "files": {p: _sha(every[p]) for p in record["paths"]},  # type: ignore[index]
+        }
+        for name, record in records.items()
+    }
     return RenderedFiles(
-        owned={p: formatted[p] for p in sorted(owned)},
+        owned={p: every[p] for p in sorted(every)},
         create_once={p: formatted[p] for p in sorted(create_once)},
         owned_dirs=(pkg,),
+        cache=(cache, json.dumps({"tools": tools_manifest}, indent=2, sort_keys=True)),
     )
 
 
@@ -589,9 +680,3 @@ def render_catalogue_tests(catalogue: Catalogue) -> str:
         sample_context=boundary.sample_context_expression(catalogue),
         names=py_literal(sorted(t.name for t in catalogue.tools)),
     )
-
-
-def fingerprint(payload: object) -> str:
-    """A stable digest of render inputs (used to skip work that did not change)."""
-    text = json.dumps(payload, sort_keys=True, default=str, ensure_ascii=False)
-    return hashlib.sha256(f"{__version__}\n{text}".encode()).hexdigest()[:16]

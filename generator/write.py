@@ -104,6 +104,8 @@ def write_outputs(
         tuple(written), tuple(created), tuple(removed), unchanged, "".join(diffs)
     )
     if not check:
+        if files.cache is not None:
+            pending[files.cache[0]] = files.cache[1] + "\n"
         _commit(pending, root)
         for rel in removed:
             (root / rel).unlink(missing_ok=True)

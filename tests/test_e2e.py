@@ -157,7 +157,7 @@ def test_a_stub_stops_the_run_naming_the_file_to_edit() -> None:
     def stub(args: Any) -> Any:
         raise NotImplementedYet("read_stock", "impl/inventory/read_stock.py")
 
-    with pytest.raises(NotImplementedYet, match="impl/inventory/read_stock.py"):
+    with pytest.raises(NotImplementedYet, match=r"impl/inventory/read_stock\.py"):
         _run_one_tool(read_stock_module.build_tool(stub), {"sku": "SKU-11"})
 
 
