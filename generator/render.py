@@ -204,6 +204,12 @@ class ClassView:
     fields: tuple[FieldView, ...]
 
 
+def _what(element: Param | ReturnField) -> str:
+    if element.type == "array":
+        return f"one item of {element.name}"
+    return f"the {element.name} field"
+
+
 def _args_classes(tool: Tool, imports: _Imports) -> list[ClassView]:
     """The argument models, nested ones first so every name is defined before use."""
     classes: list[ClassView] = []
@@ -215,7 +221,7 @@ def _args_classes(tool: Tool, imports: _Imports) -> list[ClassView]:
                 visit(
                     node.properties,
                     node.class_name,
-                    f"The {p.name} argument of {tool.name}.",
+                    f"Part of the {tool.name} arguments: {_what(p)}.",
                 )
         fields = tuple(
             FieldView(p.py_name, param_annotation(p, imports)) for p in params
@@ -240,7 +246,7 @@ def _result_classes(tool: Tool, imports: _Imports) -> list[ClassView]:
                 visit(
                     node.properties,
                     node.class_name,
-                    f"One {f.name} of a {tool.name} result.",
+                    f"Part of a {tool.name} result: {_what(f)}.",
                 )
         views = tuple(FieldView(f.name, return_annotation(f, imports)) for f in fields_)
         classes.append(ClassView(name, doc, views))

@@ -73,7 +73,7 @@ class SearchOrdersContext:
 
 @dataclass(frozen=True, slots=True)
 class SearchOrdersOrdersItem:
-    """One orders of a search_orders result."""
+    """Part of a search_orders result: one item of orders."""
 
     order_number: str
     status: Literal["open", "shipped", "cancelled"]

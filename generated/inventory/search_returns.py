@@ -68,7 +68,7 @@ class SearchReturnsContext:
 
 @dataclass(frozen=True, slots=True)
 class SearchReturnsReturnsItem:
-    """One returns of a search_returns result."""
+    """Part of a search_returns result: one item of returns."""
 
     return_number: str
     order_number: str

@@ -129,7 +129,7 @@ PARAMETERS: Final[dict[str, Any]] = {
 
 
 class PlanShipmentParcelsItem(BaseModel):
-    """The parcels argument of plan_shipment."""
+    """Part of the plan_shipment arguments: one item of parcels."""
 
     model_config = ConfigDict(
         extra="forbid", strict=True, frozen=True, regex_engine="python-re"
@@ -140,7 +140,7 @@ class PlanShipmentParcelsItem(BaseModel):
 
 
 class PlanShipmentOptions(BaseModel):
-    """The options argument of plan_shipment."""
+    """Part of the plan_shipment arguments: the options field."""
 
     model_config = ConfigDict(
         extra="forbid", strict=True, frozen=True, regex_engine="python-re"
@@ -177,7 +177,7 @@ class PlanShipmentContext:
 
 @dataclass(frozen=True, slots=True)
 class PlanShipmentLegsItem:
-    """One legs of a plan_shipment result."""
+    """Part of a plan_shipment result: one item of legs."""
 
     origin: str
     destination: str
@@ -186,7 +186,7 @@ class PlanShipmentLegsItem:
 
 @dataclass(frozen=True, slots=True)
 class PlanShipmentSummary:
-    """One summary of a plan_shipment result."""
+    """Part of a plan_shipment result: the summary field."""
 
     parcel_count: int
     total_weight_kg: float

@@ -1,0 +1,73 @@
+"""Boundary cases derived from a contract: each breaks exactly one named field, and the
+whole set is rejected on that field by the contract itself (checked here with the same
+JSON Schema semantics the build uses)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from toolgen import boundary, pipeline, toolschema
+from toolgen.model import Catalogue
+
+ROOT = Path(__file__).parent.parent
+GOLDEN = ROOT / "tests/golden/kitchen_sink"
+
+
+def catalogue(folder: Path, root: Path) -> Catalogue:
+    result = pipeline.check_catalogue(folder, root, implementations=False)
+    assert result.catalogue is not None
+    return result.catalogue
+
+
+CATALOGUES = [
+    catalogue(ROOT / "spec/inventory", ROOT),
+    catalogue(GOLDEN / "spec/kitchen", GOLDEN),
+]
+TOOLS = [(c, t) for c in CATALOGUES for t in c.tools]
+
+
+@pytest.mark.parametrize(("cat", "tool"), TOOLS, ids=[t.name for _, t in TOOLS])
+def test_every_case_is_rejected_on_its_field(cat: Catalogue, tool: object) -> None:
+    from toolgen.model import Tool
+
+    assert isinstance(tool, Tool)
+    schema = toolschema.parameters_schema(tool.params, full=True)
+    cases = boundary.cases(tool)
+    assert cases, "a tool with an accepted example gets boundary cases"
+    for case in cases:
+        blamed = {
+            toolschema.dotted(path)
+            for path, _ in toolschema.problems(schema, case.args)
+        }
+        assert case.field in blamed, (case.label, blamed)
+
+
+def test_cases_cover_the_kinds_the_design_lists() -> None:
+    kitchen = CATALOGUES[1].tool("plan_shipment")
+    assert kitchen is not None
+    labels = [c.label for c in boundary.cases(kitchen)]
+    for expected in (
+        "priority: a boolean instead of integer",
+        "priority: 4, not in the enum",
+        "from: 'wh-01' misses the pattern",
+        "parcels: one item too many",
+        "reference: one character too long",
+        "from: null where null is not allowed",
+        "options.signature: missing",
+        "unexpected_field: not a parameter",
+        "deliver_by: a time without offset instead of datetime",
+    ):
+        assert expected in labels
+
+
+def test_samples_are_valid_results() -> None:
+    kitchen = CATALOGUES[1].tool("plan_shipment")
+    assert kitchen is not None
+    sample = boundary.sample_result_json(kitchen)
+    assert set(sample) == {f.name for f in kitchen.returns}
+    assert sample["eta"] == "2026-01-02"
+    assert sample["legs"] == [
+        {"origin": "sample origin", "destination": "sample destination", "days": 1}
+    ]

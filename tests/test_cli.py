@@ -1,0 +1,102 @@
+"""The command line as a user meets it: exit statuses, what is printed, where."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from toolgen.cli import main
+
+ROOT = Path(__file__).parent.parent
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    shutil.copytree(ROOT / "spec", tmp_path / "spec")
+    shutil.copytree(ROOT / "impl", tmp_path / "impl")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_the_example_catalogue_checks_clean(project: Path) -> None:
+    assert main(["check"]) == 0
+
+
+def test_build_then_check_then_drift(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["build"]) == 0
+    assert (project / "generated/inventory/create_reorder.py").exists()
+    assert main(["build", "--check"]) == 0
+    capsys.readouterr()
+    module = project / "generated/inventory/next_batch.py"
+    module.write_text(module.read_text() + "# edited by hand\n")
+    assert main(["build", "--check"]) == 1
+    out, err = capsys.readouterr()
+    assert "-# edited by hand" in out
+    assert "generated code is stale" in err
+    assert module.read_text().endswith("# edited by hand\n")  # --check wrote nothing
+
+
+def test_a_broken_spec_exits_1_with_locations_and_writes_nothing(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tool = project / "spec/inventory/tools/next_batch.yaml"
+    tool.write_text(tool.read_text().replace("effect: read", "effect: reed"))
+    assert main(["build"]) == 1
+    out, err = capsys.readouterr()
+    assert "spec/inventory/tools/next_batch.yaml:" in out and " TG103 " in out
+    assert "help: Did you mean 'read'?" in out
+    assert "not built" in err
+    assert not (project / "generated").exists()
+
+
+def test_json_format(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tool = project / "spec/inventory/tools/next_batch.yaml"
+    tool.write_text(tool.read_text() + "colour: blue\n")
+    assert main(["check", "--format", "json"]) == 1
+    [finding] = [d for d in json.loads(capsys.readouterr().out) if d["code"] < "TG200"]
+    assert finding["code"] == "TG101"
+    assert finding["file"] == "spec/inventory/tools/next_batch.yaml"
+    assert finding["line"] > 1 and finding["col"] == 1
+
+
+@pytest.mark.parametrize(
+    "argv", [["frobnicate"], ["check", "no/such/folder"], ["build", "--format", "xml"]]
+)
+def test_usage_errors_exit_2(project: Path, argv: list[str]) -> None:
+    assert main(argv) == 2
+
+
+def test_no_catalogue_under_spec_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["check"]) == 2
+    assert "no catalogue found" in capsys.readouterr().err
+
+
+def test_schema_prints_the_format(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema"]) == 0
+    assert (
+        json.loads(capsys.readouterr().out)["title"]
+        == "toolgen tool contract, format 1"
+    )
+    assert main(["schema", "--kind", "catalogue"]) == 0
+    assert "format 1" in json.loads(capsys.readouterr().out)["title"]
+
+
+def test_a_real_process_never_shows_a_traceback(project: Path) -> None:
+    (project / "spec/inventory/tools/next_batch.yaml").write_text("name: [unclosed\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "toolgen.cli", "check"],
+        capture_output=True, text=True, check=False, cwd=project,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert "Traceback" not in done.stdout + done.stderr
+    assert "spec/inventory/tools/next_batch.yaml:2:1: TG001" in done.stdout
