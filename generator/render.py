@@ -260,11 +260,18 @@ def _result_classes(tool: Tool, imports: _Imports) -> list[ClassView]:
 
 
 def _docstring(text: str) -> str:
-    """Spec text inside a docstring: escaped so it can never close the string early."""
-    escaped = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    """Spec text inside a docstring, escaped so it can never end the string early: every
+    backslash, every quote that touches another quote or ends the text, and every character
+    that is not printable (zero-width, bidi overrides, controls) as a \\u or \\U escape."""
+    escaped = re.sub(r'"(?="|$)', r'\\"', text.replace("\\", "\\\\"))
     return "".join(
-        ch if ch.isprintable() or ch == "\n" else f"\\u{ord(ch):04x}" for ch in escaped
+        ch if ch.isprintable() or ch == "\n" else _escape(ch) for ch in escaped
     )
+
+
+def _escape(ch: str) -> str:
+    code = ord(ch)
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
 def docstring(*paragraphs: str, indent: int = 0) -> str:
