@@ -7,10 +7,9 @@ of the project around it, so the same input gives the same bytes on every machin
 
 from __future__ import annotations
 
-import json
 import subprocess
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 
 LINE_LENGTH = 88
@@ -35,13 +34,10 @@ def _run(command: list[str]) -> None:
         )
 
 
-def format_sources(
-    sources: Mapping[str, str], first_party: Sequence[str] = ()
-) -> dict[str, str]:
-    """Sort imports and format many Python sources with ruff, in one batch.
+def format_sources(sources: Mapping[str, str]) -> dict[str, str]:
+    """Format many Python sources with one ruff process; keys and order are kept.
 
-    `first_party` names the top-level packages isort puts in the first-party section (toolgen,
-    the generated package, the implementations), whatever the project around says.
+    Imports are already in isort order (render computes them), so only the formatter runs.
     """
     python = {path: text for path, text in sources.items() if path.endswith(".py")}
     if not python:
@@ -57,18 +53,6 @@ def format_sources(
             f"--line-length={LINE_LENGTH}",
             "--target-version=py311",
         ]
-        known = json.dumps(sorted(set(first_party)))
-        _run(
-            [
-                _ruff(),
-                "check",
-                *common,
-                "--fix-only",
-                "--select=I",
-                f"--config=lint.isort.known-first-party = {known}",
-                str(root),
-            ]
-        )
         _run([_ruff(), "format", *common, str(root)])
         formatted = {
             path: file.read_text(encoding="utf-8") for path, file in names.items()

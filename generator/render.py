@@ -56,10 +56,24 @@ _SCALAR = {
 }
 
 
-class _Imports:
-    """The imports one module needs, collected while its pieces are computed."""
+_STDLIB = frozenset(
+    {"collections", "copy", "dataclasses", "datetime", "json", "typing", "__future__"}
+)
 
-    def __init__(self) -> None:
+
+def _member_key(name: str) -> tuple[int, str]:
+    # isort's order-by-type, as ruff applies it: CONSTANTS, then Classes, then functions
+    if name.isupper() and len(name) > 1:
+        return (0, name)
+    return (1, name) if name[:1].isupper() else (2, name)
+
+
+class _Imports:
+    """The imports one module needs, collected while its pieces are computed, and laid
+    out exactly as ruff's isort rules do (so no formatting pass has to move them)."""
+
+    def __init__(self, first_party: Iterable[str] = ()) -> None:
+        self.first_party = frozenset(first_party)
         self.modules: set[str] = set()
         self.names: dict[str, set[str]] = {}
 
@@ -69,39 +83,35 @@ class _Imports:
     def name(self, module: str, *names: str) -> None:
         self.names.setdefault(module, set()).update(names)
 
-    def lines(self, first_party: Iterable[str] = ()) -> list[str]:
-        """Import lines in isort order: stdlib, then third party, then first party."""
-        stdlib = {
-            "dataclasses",
-            "datetime",
-            "typing",
-            "collections.abc",
-            "json",
-            "copy",
-        }
-        groups: list[list[str]] = [[], [], []]
-        party = set(first_party)
+    def _section(self, module: str) -> int:
+        if module.startswith("."):
+            return 3
+        root = module.split(".")[0]
+        if root in _STDLIB:
+            return 0
+        return 2 if root in self.first_party else 1
 
-        def group(module: str) -> int:
-            root = module.split(".")[0]
-            if module in stdlib or root in stdlib:
-                return 0
-            return 2 if root in party or module.startswith(".") else 1
-
-        for module in sorted(self.modules):
-            groups[group(module)].append(f"import {module}")
-        for module in sorted(self.names):
-            names = ", ".join(sorted(self.names[module], key=lambda n: (n.lower(), n)))
-            groups[group(module)].append(f"from {module} import {names}")
-        for g in groups:
-            g.sort(key=_isort_key)
-        return ["\n".join(g) for g in groups if g]
+    def block(self) -> str:
+        """Sections (stdlib, third party, first party, local) one blank line apart; in each,
+        `import x` lines first, then `from x import ...`, modules in case-insensitive order."""
+        sections: list[list[str]] = [[], [], [], []]
+        for module in sorted(self.modules, key=str.lower):
+            sections[self._section(module)].append(f"import {module}")
+        for module in sorted(
+            self.names,
+            key=lambda m: (m.count(".") if m.startswith(".") else 0, m.lower()),
+        ):
+            names = ", ".join(sorted(self.names[module], key=_member_key))
+            sections[self._section(module)].append(f"from {module} import {names}")
+        return "\n\n".join("\n".join(lines) for lines in sections if lines)
 
 
-def _isort_key(line: str) -> tuple[int, str]:
-    # isort (ruff's I rules) puts `import x` before `from x import y` within a section
-    module = line.split()[1]
-    return (0 if line.startswith("import ") else 1, module.lower())
+def _first_party(catalogue: Catalogue) -> list[str]:
+    return [
+        "toolgen",
+        catalogue.package.split(".")[0],
+        catalogue.implementation.split(".")[0],
+    ]
 
 
 def _literal_type(values: Iterable[JsonValue], imports: _Imports) -> str:
@@ -345,7 +355,7 @@ def _nullable(tool: Tool) -> list[str]:
 
 
 def render_tool_module(catalogue: Catalogue, tool: Tool) -> str:
-    imports = _Imports()
+    imports = _Imports(_first_party(catalogue))
     imports.name("typing", "Final")
     imports.name("pydantic", "BaseModel", "ConfigDict")
     imports.name("agents", "FunctionTool")
@@ -372,8 +382,9 @@ def render_tool_module(catalogue: Catalogue, tool: Tool) -> str:
     if any(f.type in ("date", "datetime") for f in tool.context):
         imports.module("datetime")
     signature = [tool.py.args_class] + ([tool.py.context_class] if tool.context else [])
-    body = templating.render(
+    return templating.render(
         "tool_module.py.jinja",
+        imports=imports.block(),
         tool=tool,
         catalogue=catalogue,
         args_classes=args_classes,
@@ -401,20 +412,6 @@ def render_tool_module(catalogue: Catalogue, tool: Tool) -> str:
             f"lives in {package_dir(impl_module)}.py.",
         ),
     )
-    return _with_header(body, imports, catalogue)
-
-
-def _with_header(body: str, imports: _Imports, catalogue: Catalogue) -> str:
-    """Put the import block after the module docstring (the body is rendered first, as
-    betterproto does, so the imports it needs are known)."""
-    doc_end = body.index('"""', 3) + 3
-    first_party = {
-        "toolgen",
-        catalogue.package.split(".")[0],
-        catalogue.implementation.split(".")[0],
-    }
-    block = "\n\n".join(imports.lines(first_party))
-    return body[:doc_end] + "\n\n" + block + "\n" + body[doc_end:]
 
 
 # Which inputs made which files, kept beside the project (not committed) so a rebuild can
@@ -523,12 +520,7 @@ def render_catalogue(catalogue: Catalogue, root: Path | None = None) -> Rendered
         _package_markers(catalogue.package, stop=len(catalogue.package.split(".")) - 1)
     )
     create_once.update(_package_markers(catalogue.implementation))
-    first_party = [
-        "toolgen",
-        catalogue.package.split(".")[0],
-        catalogue.implementation.split(".")[0],
-    ]
-    formatted = formatting.format_sources({**owned, **create_once}, first_party)
+    formatted = formatting.format_sources({**owned, **create_once})
     every = {**{p: formatted[p] for p in owned}, **reused}
     tools_manifest = {
         name: {
@@ -596,15 +588,17 @@ def render_context(catalogue: Catalogue) -> str:
 
 
 def render_stub(catalogue: Catalogue, tool: Tool) -> str:
-    imports = [tool.py.args_class, tool.py.result_class]
+    imports = _Imports(_first_party(catalogue))
+    generated = f"{catalogue.package}.{tool.py.module}"
+    imports.name(generated, tool.py.args_class, tool.py.result_class)
     if tool.context:
-        imports.append(tool.py.context_class)
-    imports.sort(key=lambda n: (n.lower(), n))
+        imports.name(generated, tool.py.context_class)
+    imports.name("toolgen.runtime", "NotImplementedYet")
     return templating.render(
         "impl_stub.py.jinja",
         catalogue=catalogue,
         tool=tool,
-        imports=imports,
+        imports=imports.block(),
         module_doc=docstring(
             f"The business logic of {tool.name}: {tool.intent}",
             "toolgen created this file once and never overwrites it: it is yours. The "
@@ -631,8 +625,27 @@ def render_tool_tests(catalogue: Catalogue, tool: Tool) -> str:
     ]
     cases = [(c.label, c.args, c.field) for c in boundary.cases(tool)]
     kind = "list[tuple[str, dict[str, Any], str]]"
+    imports = _Imports(_first_party(catalogue))
+    imports.module("copy")
+    if boundary.needs_datetime(tool) or boundary.context_needs_datetime(catalogue):
+        imports.module("datetime")
+    imports.name("typing", "Any")
+    imports.module("pytest")
+    imports.name("agents.strict_schema", "ensure_strict_json_schema")
+    imports.name(catalogue.package, f"{tool.py.module} as module")
+    imports.name(f"{catalogue.package}.context", catalogue.context_class)
+    imports.name("toolgen.runtime", "ContractViolation", "ToolError", "UndeclaredError")
+    imports.name(
+        "toolgen.testing",
+        "Recorder",
+        "invoke",
+        "invoke_raw",
+        "problem_fields",
+        "schema_keywords",
+    )
     return templating.render(
         "test_tool.py.jinja",
+        imports=imports.block(),
         catalogue=catalogue,
         tool=tool,
         module_doc=docstring(
@@ -676,8 +689,28 @@ def render_catalogue_tests(catalogue: Catalogue) -> str:
         )
         for t in catalogue.tools
     ]
+    imports = _Imports(_first_party(catalogue))
+    if any(boundary.needs_datetime(t) for t in catalogue.tools) or (
+        boundary.context_needs_datetime(catalogue)
+    ):
+        imports.module("datetime")
+    imports.module("json")
+    imports.name("agents", "Agent", "RunConfig", "Runner", "Tool")
+    imports.name("agents.items", "ToolCallOutputItem")
+    imports.name(
+        "agents.testing", "ScriptedModel", "assistant_message", "function_call"
+    )
+    imports.name(
+        catalogue.package,
+        "TOOL_NAMES",
+        "all_tools",
+        *(t.py.module for t in catalogue.tools),
+    )
+    imports.name(f"{catalogue.package}.context", catalogue.context_class)
+    imports.name("toolgen.testing", "Recorder")
     return templating.render(
         "test_catalogue.py.jinja",
+        imports=imports.block(),
         catalogue=catalogue,
         module_doc=docstring(
             f"Tests of the {catalogue.name} catalogue as a whole, generated by toolgen from "
