@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import copy
 import datetime
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from toolgen.model import Catalogue, ContextField, JsonValue, Param, ReturnField, Tool
 from toolgen.pyliteral import py_literal, py_str
+from toolgen.toolschema import compiled
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +48,7 @@ def _pattern_misses(param: Param, valid: object) -> Iterator[str]:
         seeds.append(param.example)
     candidates = [s.lower() for s in seeds] + [s.upper() for s in seeds]
     candidates += [s + "!" for s in seeds] + ["!" + s for s in seeds] + ["", "x", "?"]
-    regex = re.compile(pattern)
+    regex = compiled(pattern)
     for candidate in candidates:
         if regex.search(candidate) is None:
             yield candidate

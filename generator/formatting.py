@@ -48,6 +48,7 @@ def format_sources(sources: Mapping[str, str]) -> dict[str, str]:
         for path, file in names.items():
             file.write_text(python[path], encoding="utf-8")
         common = [
+            "--no-cache",
             "--isolated",
             "--quiet",
             f"--line-length={LINE_LENGTH}",

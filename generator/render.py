@@ -20,7 +20,7 @@ from pathlib import Path
 from toolgen import __version__, boundary, formatting, templating
 from toolgen.model import Catalogue, JsonValue, Param, ReturnField, Tool
 from toolgen.pyliteral import py_literal, py_str
-from toolgen.toolschema import value_text
+from toolgen.toolschema import python_pattern
 
 LINE_LENGTH = 88
 
@@ -153,7 +153,7 @@ def param_annotation(param: Param, imports: _Imports, *, top: bool = True) -> st
         if param.type == "date":
             imports.module("datetime")
     if c.pattern is not None:
-        kwargs.append(f"pattern={py_str(c.pattern)}")
+        kwargs.append(f"pattern={py_str(python_pattern(c.pattern))}")
     if c.minimum is not None:
         kwargs.append(f"ge={py_literal(c.minimum)}")
     if c.maximum is not None:
@@ -328,29 +328,32 @@ def text_block(target: str, text: str) -> str:
     return f"{target} = (\n{body})"
 
 
-def _examples_map(tool: Tool) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for top in tool.params:
-        stack: list[tuple[str, Param]] = [(top.name, top)]
-        while stack:
-            path, p = stack.pop()
-            if p.has_example and p.type not in ("object", "array"):
-                found[path] = value_text(p.example)
-            node = p.items if p.items is not None else p
-            stack.extend((f"{path}.{q.name}", q) for q in node.properties)
-    return dict(sorted(found.items()))
+def _hint(param: Param) -> str | None:
+    """The FieldHint of one parameter, or None when there is nothing to tell."""
+    parts = []
+    if param.has_example and param.type not in ("object", "array"):
+        parts.append(f"example={py_literal(param.example)}")
+    if param.constraints.pattern is not None:
+        parts.append(f"pattern={py_str(param.constraints.pattern)}")
+    if param.constraints.enum is not None:
+        parts.append(f"one_of={py_literal(tuple(param.constraints.enum))}")
+    if param.optional:
+        parts.append("nullable=True")
+    return f"FieldHint({', '.join(parts)})" if parts else None
 
 
-def _nullable(tool: Tool) -> list[str]:
-    found = []
-    for top in tool.params:
-        stack: list[tuple[str, Param]] = [(top.name, top)]
-        while stack:
-            path, p = stack.pop()
-            if p.optional:
-                found.append(path)
-            node = p.items if p.items is not None else p
-            stack.extend((f"{path}.{q.name}", q) for q in node.properties)
+def _hints(tool: Tool) -> list[tuple[str, str]]:
+    """(field path, FieldHint expression) for every parameter with something to tell; paths
+    are dotted and skip list indexes (parcels.weight_kg), as the runtime looks them up."""
+    found: list[tuple[str, str]] = []
+    stack: list[tuple[str, Param]] = [(p.name, p) for p in tool.params]
+    while stack:
+        path, param = stack.pop()
+        hint = _hint(param)
+        if hint is not None:
+            found.append((path, hint))
+        node = param.items if param.items is not None else param
+        stack.extend((f"{path}.{q.name}", q) for q in node.properties)
     return sorted(found)
 
 
@@ -365,7 +368,8 @@ def render_tool_module(catalogue: Catalogue, tool: Tool) -> str:
     args_classes = _args_classes(tool, imports)
     result_classes = _result_classes(tool, imports)
     if result_classes:
-        imports.name("dataclasses", "dataclass")
+        imports.name("toolgen.runtime", "result_class")
+    imports.name("toolgen.runtime", "FieldHint")
     if tool.context:
         imports.name(".context", catalogue.context_class)
         imports.name("dataclasses", "dataclass")
@@ -400,8 +404,7 @@ def render_tool_module(catalogue: Catalogue, tool: Tool) -> str:
             (py_str(e.code), py_str(e.how_to_fix), "True" if e.retryable else "False")
             for e in tool.errors
         ],
-        examples=assignment("_EXAMPLES: Final[dict[str, str]]", _examples_map(tool)),
-        nullable=", ".join(py_str(n) for n in _nullable(tool)),
+        hints=[(py_str(path), hint) for path, hint in _hints(tool)],
         signature=", ".join(signature),
         impl_module=impl_module,
         impl_function=tool.py.module,

@@ -15,23 +15,23 @@ with `ok`:
 
 from __future__ import annotations
 
-import dataclasses
-import datetime
 import inspect
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast, dataclass_transform
 
+import pydantic.dataclasses
 from agents import FunctionTool
 from agents.exceptions import AgentsException
 from agents.tool_context import ToolContext
-from pydantic import BaseModel, BeforeValidator, ValidationError
-from pydantic_core import PydanticCustomError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
+from pydantic_core import PydanticCustomError, to_jsonable_python
 
 __all__ = [
     "ContractViolation",
     "DeclaredError",
+    "FieldHint",
     "Invoker",
     "MissingContext",
     "NotImplementedYet",
@@ -41,6 +41,7 @@ __all__ = [
     "make_tool",
     "not_a_bool",
     "null_means",
+    "result_class",
 ]
 
 ArgsT = TypeVar("ArgsT", bound=BaseModel)
@@ -108,6 +109,21 @@ def _reject_bool(value: object) -> object:
 not_a_bool = BeforeValidator(_reject_bool)
 
 
+_RESULT_CONFIG = ConfigDict(strict=True, defer_build=True)
+
+_T = TypeVar("_T")
+
+
+@dataclass_transform(frozen_default=True)
+def result_class(cls: type[_T]) -> type[_T]:
+    """Make a result class: a frozen, strict pydantic dataclass, so a result built with a
+    wrong type fails in the implementation, loudly, never reaching the model as `ok`."""
+    made = pydantic.dataclasses.dataclass(
+        frozen=True, slots=True, config=_RESULT_CONFIG
+    )
+    return cast("type[_T]", made(cls))
+
+
 def null_means(default: object) -> BeforeValidator:
     """Apply a parameter's default when the model sends null (strict schemas have no absent
     fields: an optional parameter is required and nullable)."""
@@ -153,20 +169,40 @@ _TYPE_WORDS = {
 }
 
 
-def _problem_text(err: Mapping[str, Any], nullable_hint: bool) -> str:
+@dataclass(frozen=True, slots=True)
+class FieldHint:
+    """What the model is told about one field when its value is rejected: the pattern and
+    the choices as the schema states them, an example, and whether null is allowed."""
+
+    example: object = None
+    pattern: str | None = None
+    one_of: tuple[object, ...] | None = None
+    nullable: bool = False
+
+
+_NO_HINT = FieldHint()
+
+
+def _choices(values: tuple[object, ...]) -> str:
+    words = [_got(v) for v in values]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _problem_text(err: Mapping[str, Any], hint: FieldHint) -> str:
     kind = err["type"]
     ctx = err.get("ctx") or {}
     got = _got(err.get("input"))
     if kind == "missing":
-        return "is missing" + ("; send null to leave it out" if nullable_hint else "")
+        return "is missing" + ("; send null to leave it out" if hint.nullable else "")
     if kind == "extra_forbidden":
         return "is not a parameter of this tool"
     if kind in _TYPE_WORDS:
         return f"must be {_TYPE_WORDS[kind]}, got {got}"
     if kind == "literal_error":
-        return f"must be one of {ctx.get('expected', '')}, got {got}"
+        expected = _choices(hint.one_of) if hint.one_of else ctx.get("expected", "")
+        return f"must be one of {expected}, got {got}"
     if kind == "string_pattern_mismatch":
-        return f"must match the pattern {ctx.get('pattern', '')}, got {got}"
+        return f"must match the pattern {hint.pattern or ctx.get('pattern', '')}, got {got}"
     if kind in ("greater_than_equal", "greater_than"):
         word = "at least" if kind == "greater_than_equal" else "more than"
         return f"must be {word} {ctx.get('ge', ctx.get('gt'))}, got {got}"
@@ -192,21 +228,21 @@ def _field(loc: tuple[int | str, ...]) -> str:
 
 
 def invalid_arguments_envelope(
-    tool_name: str,
-    exc: ValidationError,
-    examples: Mapping[str, str],
-    nullable: frozenset[str],
+    tool_name: str, exc: ValidationError, hints: Mapping[str, FieldHint]
 ) -> dict[str, object]:
     problems: list[dict[str, object]] = []
     for err in exc.errors(include_url=False):
         field = _field(tuple(err["loc"]))
+        # hints are by field path without list indexes: parcels.0.weight_kg -> parcels.weight_kg
+        hint = hints.get(
+            ".".join(p for p in field.split(".") if not p.isdigit()), _NO_HINT
+        )
         problem: dict[str, object] = {
             "field": field,
-            "problem": _problem_text(err, field in nullable),
+            "problem": _problem_text(err, hint),
         }
-        bare = ".".join(p for p in field.split(".") if not p.isdigit())
-        if bare in examples and err["type"] != "missing":
-            problem["example"] = examples[bare]
+        if hint.example is not None and err["type"] != "missing":
+            problem["example"] = hint.example
         problems.append(problem)
     return {
         "ok": False,
@@ -217,21 +253,6 @@ def invalid_arguments_envelope(
             "again with every parameter present (null for an optional one)."
         ),
     }
-
-
-# --- results ----------------------------------------------------------------------------
-
-
-def _jsonable(value: object) -> object:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {
-            f.name: _jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)
-        }
-    if isinstance(value, list | tuple):
-        return [_jsonable(item) for item in value]
-    if isinstance(value, datetime.date):  # datetime too
-        return value.isoformat()
-    return value
 
 
 def dumps(payload: Mapping[str, object]) -> str:
@@ -251,10 +272,9 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         "_build_context",
         "_catalogue_context",
         "_errors",
-        "_examples",
+        "_hints",
         "_implementation",
         "_load_implementation",
-        "_nullable",
         "args_model",
         "result_type",
         "tool_name",
@@ -270,8 +290,7 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         load_implementation: Callable[[], Implementation],
         catalogue_context: type[object] | None = None,
         build_context: Callable[[Any], ContextT] | None = None,
-        examples: Mapping[str, str] | None = None,
-        nullable: frozenset[str] = frozenset(),
+        hints: Mapping[str, FieldHint] | None = None,
     ) -> None:
         self.tool_name = tool_name
         self.args_model = args_model
@@ -281,8 +300,7 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         self._implementation: Implementation | None = None
         self._catalogue_context = catalogue_context
         self._build_context = build_context
-        self._examples = examples or {}
-        self._nullable = nullable
+        self._hints = hints or {}
 
     def implementation(self) -> Implementation:
         # resolved on the first call: importing the generated package stays cheap, and an
@@ -295,11 +313,7 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         try:
             args = self.args_model.model_validate_json(raw_json)
         except ValidationError as exc:
-            return dumps(
-                invalid_arguments_envelope(
-                    self.tool_name, exc, self._examples, self._nullable
-                )
-            )
+            return dumps(invalid_arguments_envelope(self.tool_name, exc, self._hints))
         implementation = self.implementation()
         try:
             if self._build_context is None:
@@ -345,7 +359,7 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
                 f"{self.tool_name} error {err.code!r} has details named {sorted(clash)}, "
                 "which the envelope already uses"
             )
-        envelope.update({k: _jsonable(v) for k, v in err.details.items()})
+        envelope.update(to_jsonable_python(err.details))
         return envelope
 
     def _success(self, outcome: object) -> dict[str, object]:
@@ -354,8 +368,9 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
                 f"{self.tool_name} returned {type(outcome).__name__}, expected "
                 f"{self.result_type.__name__}"
             )
-        fields = _jsonable(outcome)
-        assert isinstance(fields, dict)
+        # the result class is a strict pydantic dataclass: its fields were validated when the
+        # implementation built it, so this only turns dates and nested results into JSON
+        fields = to_jsonable_python(outcome)
         return {"ok": True, **fields}
 
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import functools
 import json
+import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, cast
 
 import jsonschema
@@ -181,7 +183,6 @@ def _is_strict_integer(_checker: object, value: object) -> bool:
 
 def _is_aware_datetime(value: object) -> bool:
     import datetime
-    import re
 
     if not isinstance(value, str):
         return True
@@ -196,12 +197,48 @@ def _is_aware_datetime(value: object) -> bool:
     return parsed.tzinfo is not None
 
 
+def python_pattern(pattern: str) -> str:
+    """A pattern as the model's schema means it (ECMA-262, which JSON Schema uses), for
+    Python's `re`: `\\d`, `\\w` and `\\s` match ASCII only (flag a), and `$` is the end of
+    the text, never a final newline (`\\Z`): `SKU-11\\n` does not match `^SKU-\\d+$`."""
+    out: list[str] = []
+    in_class = False
+    index = 0
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\" and index + 1 < len(pattern):
+            out.append(pattern[index : index + 2])
+            index += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "$":
+            char = r"\Z"
+        out.append(char)
+        index += 1
+    return "(?a)" + "".join(out)
+
+
+@functools.cache
+def compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(python_pattern(pattern))
+
+
+def _pattern_keyword(
+    validator: Validator, pattern: str, instance: object, schema: object
+) -> Iterator[jsonschema.ValidationError]:
+    if isinstance(instance, str) and compiled(pattern).search(instance) is None:
+        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
 @functools.cache
 def _validator_class() -> type[Validator]:
     base = jsonschema.Draft202012Validator
     checker = base.TYPE_CHECKER.redefine("integer", _is_strict_integer)
     extended = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
-        base, type_checker=checker
+        base, validators={"pattern": _pattern_keyword}, type_checker=checker
     )
     return cast("type[Validator]", extended)
 

@@ -167,3 +167,22 @@ def test_an_undeclared_error_code_stops_the_run() -> None:
 
     with pytest.raises(UndeclaredError, match="warehouse_on_fire"):
         _run_one_tool(read_stock_module.build_tool(broken), {"sku": "SKU-11"})
+
+
+@pytest.mark.parametrize("sku", ["SKU-11\n", "SKU-\u0661\u0661", "xSKU-11"])
+def test_patterns_mean_what_the_schema_says(sku: str) -> None:
+    # JSON Schema patterns are ECMA-262: $ is the end of the text and \d is ASCII
+    [out] = run([("read_stock", {"sku": sku})])
+    assert out["error"] == "invalid_arguments"
+    assert out["problems"][0]["problem"].startswith(
+        "must match the pattern ^SKU-\\d{2,6}$"
+    )
+
+
+def test_examples_and_choices_keep_their_json_types() -> None:
+    [out] = run(
+        [("create_reorder", {"sku": "SKU-11", "quantity": 0, "urgency": "asap"})]
+    )
+    quantity, urgency = out["problems"]
+    assert quantity["example"] == 5
+    assert urgency["problem"] == 'must be one of "standard" or "urgent", got "asap"'

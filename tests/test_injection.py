@@ -37,6 +37,7 @@ def write_spec(root: Path) -> Path:
     pattern = yaml_str('^["\\\\]"$|^x$')
     (folder / "catalogue.yaml").write_text(
         f"format: 1\nname: hostile\ndescription: {p}\n"
+        "package: hostile_generated.hostile\nimplementation: hostile_impl.hostile\n"
         f"context:\n  run_id: {{type: string, description: {p}}}\n"
     )
     (folder / "tools" / "echo_text.yaml").write_text(
@@ -102,19 +103,19 @@ def test_hostile_text_stays_data(tmp_path: Path) -> None:
 
     sys.path.insert(0, str(tmp_path))
     try:
-        module = importlib.import_module("generated.hostile.echo_text")
+        module = importlib.import_module("hostile_generated.hostile.echo_text")
         assert " ".join(PAYLOAD.split()) in module.DESCRIPTION  # spaces are normalised
         assert module.PARAMETERS["properties"]["text"]["enum"] == [PAYLOAD, "plain"]
         assert module.ERRORS["refused"].how_to_fix == PAYLOAD
     finally:
         sys.path.remove(str(tmp_path))
-        for name in [m for m in sys.modules if m.startswith("generated.hostile")]:
+        for name in [m for m in sys.modules if m.startswith(("hostile_generated", "hostile_impl"))]:
             del sys.modules[name]
     assert not (tmp_path / "PWNED").exists()
     assert not Path("PWNED").exists()
 
     tests = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "generated"],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "hostile_generated"],
         cwd=tmp_path, capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert tests.returncode == 0, tests.stdout[-3000:]

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from toolgen.runtime import (
     ContractViolation,
     DeclaredError,
+    FieldHint,
     Invoker,
     MissingContext,
     ToolError,
@@ -62,8 +63,11 @@ def tool(implementation: Any, *, context: bool = False) -> Any:
         load_implementation=lambda: implementation,
         catalogue_context=AppContext if context else None,
         build_context=(lambda run: ToolCtx(run.user)) if context else None,
-        examples={"sku": "SKU-11"},
-        nullable=frozenset({"level", "note"}),
+        hints={
+            "sku": FieldHint(example="SKU-11", pattern="^SKU-[0-9]{2,6}$"),
+            "level": FieldHint(one_of=(1, 2), nullable=True),
+            "note": FieldHint(nullable=True),
+        },
     )
     parameters = {"type": "object", "properties": {}, "additionalProperties": False}
     return make_tool(

@@ -15,7 +15,15 @@ from typing import Annotated, Any, Final, Literal
 from agents import FunctionTool
 from pydantic import BaseModel, ConfigDict, Field
 
-from toolgen.runtime import DeclaredError, Invoker, ToolError, make_tool, null_means
+from toolgen.runtime import (
+    DeclaredError,
+    FieldHint,
+    Invoker,
+    ToolError,
+    make_tool,
+    null_means,
+    result_class,
+)
 
 from .context import InventoryContext
 
@@ -59,10 +67,14 @@ class CreateReorderArgs(BaseModel):
     """The arguments of create_reorder, validated before the implementation runs."""
 
     model_config = ConfigDict(
-        extra="forbid", strict=True, frozen=True, regex_engine="python-re"
+        extra="forbid",
+        strict=True,
+        frozen=True,
+        regex_engine="python-re",
+        defer_build=True,
     )
 
-    sku: Annotated[str, Field(pattern="^SKU-\\d{2,6}$")]
+    sku: Annotated[str, Field(pattern="(?a)^SKU-\\d{2,6}\\Z")]
     quantity: Annotated[int, Field(ge=1, le=1000)]
     urgency: Annotated[Literal["standard", "urgent"], null_means("standard")]
 
@@ -74,7 +86,7 @@ class CreateReorderContext:
     run_id: str
 
 
-@dataclass(frozen=True, slots=True)
+@result_class
 class CreateReorderResult:
     """What create_reorder returns on success: the model receives exactly these fields."""
 
@@ -98,7 +110,11 @@ ERRORS: Final[dict[str, DeclaredError]] = {
         retryable=False,
     ),
 }
-_EXAMPLES: Final[dict[str, str]] = {"quantity": "5", "sku": "SKU-11"}
+HINTS: Final[dict[str, FieldHint]] = {
+    "quantity": FieldHint(example=5),
+    "sku": FieldHint(example="SKU-11", pattern="^SKU-\\d{2,6}$"),
+    "urgency": FieldHint(one_of=("standard", "urgent"), nullable=True),
+}
 
 Implementation = Callable[
     [CreateReorderArgs, CreateReorderContext],
@@ -131,8 +147,7 @@ def build_tool(implementation: Implementation | None = None) -> FunctionTool:
             ),
             catalogue_context=InventoryContext,
             build_context=_context,
-            examples=_EXAMPLES,
-            nullable=frozenset({"urgency"}),
+            hints=HINTS,
         )
     )
     return make_tool(

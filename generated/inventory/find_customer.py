@@ -8,13 +8,19 @@ impl/inventory/find_customer.py.
 """
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Annotated, Any, Final, Literal
 
 from agents import FunctionTool
 from pydantic import BaseModel, ConfigDict, Field
 
-from toolgen.runtime import DeclaredError, Invoker, ToolError, make_tool
+from toolgen.runtime import (
+    DeclaredError,
+    FieldHint,
+    Invoker,
+    ToolError,
+    make_tool,
+    result_class,
+)
 
 NAME: Final = "find_customer"
 DESCRIPTION: Final = (
@@ -39,13 +45,17 @@ class FindCustomerArgs(BaseModel):
     """The arguments of find_customer, validated before the implementation runs."""
 
     model_config = ConfigDict(
-        extra="forbid", strict=True, frozen=True, regex_engine="python-re"
+        extra="forbid",
+        strict=True,
+        frozen=True,
+        regex_engine="python-re",
+        defer_build=True,
     )
 
     name: Annotated[str, Field(min_length=1, max_length=100)]
 
 
-@dataclass(frozen=True, slots=True)
+@result_class
 class FindCustomerResult:
     """What find_customer returns on success: the model receives exactly these fields."""
 
@@ -66,7 +76,9 @@ ERRORS: Final[dict[str, DeclaredError]] = {
         retryable=False,
     ),
 }
-_EXAMPLES: Final[dict[str, str]] = {"name": "Brambilla SRL"}
+HINTS: Final[dict[str, FieldHint]] = {
+    "name": FieldHint(example="Brambilla SRL"),
+}
 
 Implementation = Callable[
     [FindCustomerArgs],
@@ -90,8 +102,7 @@ def build_tool(implementation: Implementation | None = None) -> FunctionTool:
         load_implementation=(
             _implementation if implementation is None else lambda: implementation
         ),
-        examples=_EXAMPLES,
-        nullable=frozenset({}),
+        hints=HINTS,
     )
     return make_tool(
         name=NAME, description=DESCRIPTION, parameters=PARAMETERS, invoker=invoker

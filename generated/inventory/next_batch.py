@@ -7,13 +7,12 @@ impl/inventory/next_batch.py.
 """
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Annotated, Any, Final
 
 from agents import FunctionTool
 from pydantic import BaseModel, ConfigDict, Field
 
-from toolgen.runtime import DeclaredError, Invoker, make_tool
+from toolgen.runtime import DeclaredError, FieldHint, Invoker, make_tool, result_class
 
 NAME: Final = "next_batch"
 DESCRIPTION: Final = (
@@ -39,13 +38,17 @@ class NextBatchArgs(BaseModel):
     """The arguments of next_batch, validated before the implementation runs."""
 
     model_config = ConfigDict(
-        extra="forbid", strict=True, frozen=True, regex_engine="python-re"
+        extra="forbid",
+        strict=True,
+        frozen=True,
+        regex_engine="python-re",
+        defer_build=True,
     )
 
     batch: Annotated[int, Field(ge=0, le=1000000)]
 
 
-@dataclass(frozen=True, slots=True)
+@result_class
 class NextBatchResult:
     """What next_batch returns on success: the model receives exactly these fields."""
 
@@ -53,7 +56,9 @@ class NextBatchResult:
 
 
 ERRORS: Final[dict[str, DeclaredError]] = {}
-_EXAMPLES: Final[dict[str, str]] = {"batch": "4"}
+HINTS: Final[dict[str, FieldHint]] = {
+    "batch": FieldHint(example=4),
+}
 
 Implementation = Callable[
     [NextBatchArgs],
@@ -77,8 +82,7 @@ def build_tool(implementation: Implementation | None = None) -> FunctionTool:
         load_implementation=(
             _implementation if implementation is None else lambda: implementation
         ),
-        examples=_EXAMPLES,
-        nullable=frozenset({}),
+        hints=HINTS,
     )
     return make_tool(
         name=NAME, description=DESCRIPTION, parameters=PARAMETERS, invoker=invoker

@@ -7,13 +7,19 @@ impl/inventory/read_stock.py.
 """
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Annotated, Any, Final, Literal
 
 from agents import FunctionTool
 from pydantic import BaseModel, ConfigDict, Field
 
-from toolgen.runtime import DeclaredError, Invoker, ToolError, make_tool
+from toolgen.runtime import (
+    DeclaredError,
+    FieldHint,
+    Invoker,
+    ToolError,
+    make_tool,
+    result_class,
+)
 
 NAME: Final = "read_stock"
 DESCRIPTION: Final = (
@@ -39,13 +45,17 @@ class ReadStockArgs(BaseModel):
     """The arguments of read_stock, validated before the implementation runs."""
 
     model_config = ConfigDict(
-        extra="forbid", strict=True, frozen=True, regex_engine="python-re"
+        extra="forbid",
+        strict=True,
+        frozen=True,
+        regex_engine="python-re",
+        defer_build=True,
     )
 
-    sku: Annotated[str, Field(pattern="^SKU-\\d{2,6}$")]
+    sku: Annotated[str, Field(pattern="(?a)^SKU-\\d{2,6}\\Z")]
 
 
-@dataclass(frozen=True, slots=True)
+@result_class
 class ReadStockResult:
     """What read_stock returns on success: the model receives exactly these fields."""
 
@@ -68,7 +78,9 @@ ERRORS: Final[dict[str, DeclaredError]] = {
         retryable=False,
     ),
 }
-_EXAMPLES: Final[dict[str, str]] = {"sku": "SKU-11"}
+HINTS: Final[dict[str, FieldHint]] = {
+    "sku": FieldHint(example="SKU-11", pattern="^SKU-\\d{2,6}$"),
+}
 
 Implementation = Callable[
     [ReadStockArgs],
@@ -92,8 +104,7 @@ def build_tool(implementation: Implementation | None = None) -> FunctionTool:
         load_implementation=(
             _implementation if implementation is None else lambda: implementation
         ),
-        examples=_EXAMPLES,
-        nullable=frozenset({}),
+        hints=HINTS,
     )
     return make_tool(
         name=NAME, description=DESCRIPTION, parameters=PARAMETERS, invoker=invoker

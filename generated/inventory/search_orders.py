@@ -15,7 +15,14 @@ from typing import Annotated, Any, Final, Literal
 from agents import FunctionTool
 from pydantic import BaseModel, ConfigDict, Field
 
-from toolgen.runtime import DeclaredError, Invoker, make_tool, null_means
+from toolgen.runtime import (
+    DeclaredError,
+    FieldHint,
+    Invoker,
+    make_tool,
+    null_means,
+    result_class,
+)
 
 from .context import InventoryContext
 
@@ -56,7 +63,11 @@ class SearchOrdersArgs(BaseModel):
     """The arguments of search_orders, validated before the implementation runs."""
 
     model_config = ConfigDict(
-        extra="forbid", strict=True, frozen=True, regex_engine="python-re"
+        extra="forbid",
+        strict=True,
+        frozen=True,
+        regex_engine="python-re",
+        defer_build=True,
     )
 
     status: Literal["open", "shipped", "cancelled"] | None
@@ -71,7 +82,7 @@ class SearchOrdersContext:
     customer_id: int
 
 
-@dataclass(frozen=True, slots=True)
+@result_class
 class SearchOrdersOrdersItem:
     """Part of a search_orders result: one item of orders."""
 
@@ -81,7 +92,7 @@ class SearchOrdersOrdersItem:
     total_eur: float
 
 
-@dataclass(frozen=True, slots=True)
+@result_class
 class SearchOrdersResult:
     """What search_orders returns on success: the model receives exactly these fields."""
 
@@ -92,7 +103,11 @@ class SearchOrdersResult:
 
 
 ERRORS: Final[dict[str, DeclaredError]] = {}
-_EXAMPLES: Final[dict[str, str]] = {"since": "2026-10-09"}
+HINTS: Final[dict[str, FieldHint]] = {
+    "max_results": FieldHint(nullable=True),
+    "since": FieldHint(example="2026-10-09", nullable=True),
+    "status": FieldHint(one_of=("open", "shipped", "cancelled"), nullable=True),
+}
 
 Implementation = Callable[
     [SearchOrdersArgs, SearchOrdersContext],
@@ -125,8 +140,7 @@ def build_tool(implementation: Implementation | None = None) -> FunctionTool:
             ),
             catalogue_context=InventoryContext,
             build_context=_context,
-            examples=_EXAMPLES,
-            nullable=frozenset({"max_results", "since", "status"}),
+            hints=HINTS,
         )
     )
     return make_tool(

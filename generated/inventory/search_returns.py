@@ -15,7 +15,14 @@ from typing import Annotated, Any, Final, Literal
 from agents import FunctionTool
 from pydantic import BaseModel, ConfigDict, Field
 
-from toolgen.runtime import DeclaredError, Invoker, make_tool, null_means
+from toolgen.runtime import (
+    DeclaredError,
+    FieldHint,
+    Invoker,
+    make_tool,
+    null_means,
+    result_class,
+)
 
 from .context import InventoryContext
 
@@ -52,7 +59,11 @@ class SearchReturnsArgs(BaseModel):
     """The arguments of search_returns, validated before the implementation runs."""
 
     model_config = ConfigDict(
-        extra="forbid", strict=True, frozen=True, regex_engine="python-re"
+        extra="forbid",
+        strict=True,
+        frozen=True,
+        regex_engine="python-re",
+        defer_build=True,
     )
 
     since: datetime.date
@@ -66,7 +77,7 @@ class SearchReturnsContext:
     customer_id: int
 
 
-@dataclass(frozen=True, slots=True)
+@result_class
 class SearchReturnsReturnsItem:
     """Part of a search_returns result: one item of returns."""
 
@@ -83,7 +94,7 @@ class SearchReturnsReturnsItem:
     status: Literal["requested", "approved", "received", "refunded", "rejected"]
 
 
-@dataclass(frozen=True, slots=True)
+@result_class
 class SearchReturnsResult:
     """What search_returns returns on success: the model receives exactly these fields."""
 
@@ -94,7 +105,10 @@ class SearchReturnsResult:
 
 
 ERRORS: Final[dict[str, DeclaredError]] = {}
-_EXAMPLES: Final[dict[str, str]] = {"since": "2026-10-09"}
+HINTS: Final[dict[str, FieldHint]] = {
+    "max_results": FieldHint(nullable=True),
+    "since": FieldHint(example="2026-10-09"),
+}
 
 Implementation = Callable[
     [SearchReturnsArgs, SearchReturnsContext],
@@ -127,8 +141,7 @@ def build_tool(implementation: Implementation | None = None) -> FunctionTool:
             ),
             catalogue_context=InventoryContext,
             build_context=_context,
-            examples=_EXAMPLES,
-            nullable=frozenset({"max_results"}),
+            hints=HINTS,
         )
     )
     return make_tool(

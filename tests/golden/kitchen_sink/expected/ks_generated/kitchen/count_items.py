@@ -7,13 +7,12 @@ ks_impl/kitchen/count_items.py.
 """
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Annotated, Any, Final, Literal
 
 from agents import FunctionTool
 from pydantic import BaseModel, ConfigDict, Field
 
-from toolgen.runtime import DeclaredError, Invoker, make_tool
+from toolgen.runtime import DeclaredError, FieldHint, Invoker, make_tool, result_class
 
 NAME: Final = "count_items"
 DESCRIPTION: Final = (
@@ -38,13 +37,17 @@ class CountItemsArgs(BaseModel):
     """The arguments of count_items, validated before the implementation runs."""
 
     model_config = ConfigDict(
-        extra="forbid", strict=True, frozen=True, regex_engine="python-re"
+        extra="forbid",
+        strict=True,
+        frozen=True,
+        regex_engine="python-re",
+        defer_build=True,
     )
 
     class_: Annotated[Literal["small", "large"], Field(alias="class")]
 
 
-@dataclass(frozen=True, slots=True)
+@result_class
 class CountItemsResult:
     """What count_items returns on success: the model receives exactly these fields."""
 
@@ -52,7 +55,9 @@ class CountItemsResult:
 
 
 ERRORS: Final[dict[str, DeclaredError]] = {}
-_EXAMPLES: Final[dict[str, str]] = {}
+HINTS: Final[dict[str, FieldHint]] = {
+    "class": FieldHint(one_of=("small", "large")),
+}
 
 Implementation = Callable[
     [CountItemsArgs],
@@ -76,8 +81,7 @@ def build_tool(implementation: Implementation | None = None) -> FunctionTool:
         load_implementation=(
             _implementation if implementation is None else lambda: implementation
         ),
-        examples=_EXAMPLES,
-        nullable=frozenset({}),
+        hints=HINTS,
     )
     return make_tool(
         name=NAME, description=DESCRIPTION, parameters=PARAMETERS, invoker=invoker

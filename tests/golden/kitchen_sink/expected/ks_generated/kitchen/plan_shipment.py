@@ -17,11 +17,13 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from toolgen.runtime import (
     DeclaredError,
+    FieldHint,
     Invoker,
     ToolError,
     make_tool,
     not_a_bool,
     null_means,
+    result_class,
 )
 
 from .context import KitchenContext
@@ -132,7 +134,11 @@ class PlanShipmentParcelsItem(BaseModel):
     """Part of the plan_shipment arguments: one item of parcels."""
 
     model_config = ConfigDict(
-        extra="forbid", strict=True, frozen=True, regex_engine="python-re"
+        extra="forbid",
+        strict=True,
+        frozen=True,
+        regex_engine="python-re",
+        defer_build=True,
     )
 
     weight_kg: Annotated[float, Field(ge=0.1, le=70)]
@@ -143,7 +149,11 @@ class PlanShipmentOptions(BaseModel):
     """Part of the plan_shipment arguments: the options field."""
 
     model_config = ConfigDict(
-        extra="forbid", strict=True, frozen=True, regex_engine="python-re"
+        extra="forbid",
+        strict=True,
+        frozen=True,
+        regex_engine="python-re",
+        defer_build=True,
     )
 
     insured: bool
@@ -154,11 +164,15 @@ class PlanShipmentArgs(BaseModel):
     """The arguments of plan_shipment, validated before the implementation runs."""
 
     model_config = ConfigDict(
-        extra="forbid", strict=True, frozen=True, regex_engine="python-re"
+        extra="forbid",
+        strict=True,
+        frozen=True,
+        regex_engine="python-re",
+        defer_build=True,
     )
 
-    from_: Annotated[str, Field(pattern="^WH-[0-9]{2}$", alias="from")]
-    to: Annotated[str, Field(pattern="^WH-[0-9]{2}$")]
+    from_: Annotated[str, Field(pattern="(?a)^WH-[0-9]{2}\\Z", alias="from")]
+    to: Annotated[str, Field(pattern="(?a)^WH-[0-9]{2}\\Z")]
     ship_on: datetime.date | None
     deliver_by: AwareDatetime | None
     parcels: Annotated[list[PlanShipmentParcelsItem], Field(min_length=1, max_length=5)]
@@ -175,7 +189,7 @@ class PlanShipmentContext:
     requested_on: datetime.date
 
 
-@dataclass(frozen=True, slots=True)
+@result_class
 class PlanShipmentLegsItem:
     """Part of a plan_shipment result: one item of legs."""
 
@@ -184,7 +198,7 @@ class PlanShipmentLegsItem:
     days: int
 
 
-@dataclass(frozen=True, slots=True)
+@result_class
 class PlanShipmentSummary:
     """Part of a plan_shipment result: the summary field."""
 
@@ -192,7 +206,7 @@ class PlanShipmentSummary:
     total_weight_kg: float
 
 
-@dataclass(frozen=True, slots=True)
+@result_class
 class PlanShipmentResult:
     """What plan_shipment returns on success: the model receives exactly these fields."""
 
@@ -220,7 +234,17 @@ ERRORS: Final[dict[str, DeclaredError]] = {
         how_to_fix="Split the parcels over two calls of plan_shipment.", retryable=False
     ),
 }
-_EXAMPLES: Final[dict[str, str]] = {"from": "WH-01"}
+HINTS: Final[dict[str, FieldHint]] = {
+    "deliver_by": FieldHint(nullable=True),
+    "from": FieldHint(example="WH-01", pattern="^WH-[0-9]{2}$"),
+    "options": FieldHint(nullable=True),
+    "options.signature": FieldHint(one_of=("none", "adult"), nullable=True),
+    "parcels.fragile": FieldHint(nullable=True),
+    "priority": FieldHint(one_of=(1, 2, 3), nullable=True),
+    "reference": FieldHint(nullable=True),
+    "ship_on": FieldHint(nullable=True),
+    "to": FieldHint(pattern="^WH-[0-9]{2}$"),
+}
 
 Implementation = Callable[
     [PlanShipmentArgs, PlanShipmentContext],
@@ -254,18 +278,7 @@ def build_tool(implementation: Implementation | None = None) -> FunctionTool:
             ),
             catalogue_context=KitchenContext,
             build_context=_context,
-            examples=_EXAMPLES,
-            nullable=frozenset(
-                {
-                    "deliver_by",
-                    "options",
-                    "options.signature",
-                    "parcels.fragile",
-                    "priority",
-                    "reference",
-                    "ship_on",
-                }
-            ),
+            hints=HINTS,
         )
     )
     return make_tool(
