@@ -56,7 +56,7 @@ from toolgen import pipeline
 from toolgen.diagnostics import Diagnostic
 from toolgen.load import load_document
 from toolgen.model import Tool
-from toolgen.render import RenderedFiles
+from toolgen.render import RenderedFiles, render_catalogue
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -66,10 +66,6 @@ EXAMPLE_TOOLS = ROOT / "spec" / "inventory" / "tools"
 SCHEMAS = ROOT / "generator" / "schemas"
 UPDATE = os.environ.get("UPDATE_DOCS") == "1"
 LINT_FROM = 200  # TG200 and up are lint rules
-
-# runtime.md imports generated.inventory and impl.inventory, which live at the project root
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 
 # --- reading the fenced blocks -------------------------------------------------------------
@@ -316,10 +312,9 @@ def check_yaml_block(
         expect_ids(report, block, found)
         built = Built(found)
         if block.role == "tool" and not found and result.catalogue is not None:
+            # lint errors (ignored here) would stop pipeline.render: render directly
             built.tool = result.catalogue.tool(name)
-            built.files = pipeline.render(result)
-            if built.files is None:
-                report.fail(block, "the tool checks but does not build")
+            built.files = render_catalogue(result.catalogue)
         return built
     report.fail(block, f"unknown yaml block {block.info!r}")
     return None
@@ -335,8 +330,8 @@ def check_common_block(report: SpecReport, block: Block) -> None:
     elif block.info == "text files":
         shown = {line.split()[0] for line in block.text.splitlines() if line.strip()}
         result = pipeline.check_catalogue(ROOT / "spec" / "inventory", ROOT)
-        files = pipeline.render(result)
-        assert files is not None, "spec/inventory does not build"
+        assert result.catalogue is not None, "spec/inventory does not check"
+        files = render_catalogue(result.catalogue)
         real = set(files.owned) | set(files.create_once)
         if shown != real:
             report.fail(
@@ -416,8 +411,11 @@ def _sections(doc: Path) -> dict[str, list[str]]:
     """The lines under each heading, by heading text (without the #s)."""
     sections: dict[str, list[str]] = {}
     current: list[str] = []
+    fenced = False
     for line in doc.read_text(encoding="utf-8").splitlines():
-        if line.startswith("#"):
+        if line.startswith("```"):
+            fenced = not fenced
+        if line.startswith("#") and not fenced:
             current = sections.setdefault(line.lstrip("#").strip(), [])
         else:
             current.append(line)
@@ -463,13 +461,25 @@ def test_every_diagnostic_id_has_a_row() -> None:
 
 
 @contextlib.contextmanager
-def _fresh_database() -> Iterator[None]:
+def _example_project() -> Iterator[None]:
+    """Import generated.inventory and impl.inventory from the project root, and leave no
+    trace: the database is closed, and the modules and the path entry are dropped again, so a
+    later test can import a `generated` package of its own."""
+    modules = set(sys.modules)
+    added = str(ROOT) not in sys.path
+    if added:
+        sys.path.insert(0, str(ROOT))
     try:
         yield
     finally:
-        from impl.inventory.db import close_database
-
-        close_database()
+        db = sys.modules.get("impl.inventory.db")
+        if db is not None:
+            db.close_database()
+        for name in set(sys.modules) - modules:
+            if name.split(".")[0] in ("generated", "impl"):
+                del sys.modules[name]
+        if added:
+            sys.path.remove(str(ROOT))
 
 
 def test_runtime_doc_runs_and_shows_real_outputs() -> None:
@@ -477,7 +487,7 @@ def test_runtime_doc_runs_and_shows_real_outputs() -> None:
     namespace: dict[str, Any] = {"__name__": "runtime_doc"}
     report = SpecReport()
     printed: tuple[Block, str] | None = None
-    with _fresh_database():
+    with _example_project():
         for block in blocks:
             if block.info == "python run":
                 if printed is not None and printed[1]:
