@@ -1,19 +1,23 @@
-"""The command line: `toolgen check`, `toolgen build`, `toolgen schema`.
+"""The command line: `toolgen check`, `toolgen build`, `toolgen schema`, `toolgen rules`.
 
 Exit status: 0 clean, 1 findings (an error or warning, or stale output with --check), 2 usage.
 PATH is a catalogue folder (holding catalogue.yaml); without one, every catalogue under spec/.
+Diagnostics print as text, JSON, GitHub annotations or SARIF (`--format`).
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from toolgen import __version__, pipeline, validate
+from toolgen import __version__, pipeline, report, tokens, validate
 from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.lint import docs
+from toolgen.lint.registry import all_rules
 from toolgen.write import write_outputs
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -40,9 +44,10 @@ def _parser() -> argparse.ArgumentParser:
         )
         sub.add_argument(
             "--format",
-            choices=("text", "json"),
+            choices=report.FORMATS,
             default="text",
-            help="how to print diagnostics (default: text)",
+            help="how to print diagnostics: text, json, github (annotations) or sarif "
+            "(default: text)",
         )
         sub.add_argument(
             "--root",
@@ -51,7 +56,9 @@ def _parser() -> argparse.ArgumentParser:
             help="project root that package paths are relative to (default: .)",
         )
 
-    check = commands.add_parser("check", help="validate and lint catalogues, write nothing")
+    check = commands.add_parser(
+        "check", help="validate and lint catalogues, write nothing"
+    )
     with_paths(check)
     build = commands.add_parser("build", help="check, then write the generated code")
     with_paths(build)
@@ -60,8 +67,31 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="write nothing; print a diff and exit 1 when the committed output is stale",
     )
-    schema = commands.add_parser("schema", help="print the JSON Schema of the spec format")
+    schema = commands.add_parser(
+        "schema", help="print the JSON Schema of the spec format"
+    )
     schema.add_argument("--kind", choices=("tool", "catalogue"), default="tool")
+    rules = commands.add_parser(
+        "rules", help="list the lint rules, or print their reference"
+    )
+    shown = rules.add_mutually_exclusive_group()
+    shown.add_argument(
+        "--docs",
+        action="store_true",
+        help=f"print {docs.DOCS_PATH}, generated from the rules",
+    )
+    shown.add_argument(
+        "--check-docs",
+        action="store_true",
+        help=f"exit 1 with a diff when {docs.DOCS_PATH} is stale",
+    )
+    rules.add_argument("--format", choices=("text", "json"), default="text")
+    rules.add_argument(
+        "--root",
+        type=Path,
+        default=Path.cwd(),
+        help=f"project root that holds {docs.DOCS_PATH} (default: .)",
+    )
     return parser
 
 
@@ -70,7 +100,9 @@ def _catalogue_folders(paths: Sequence[str], root: Path) -> list[Path]:
         spec = root / "spec"
         found = sorted(p.parent for p in spec.glob("*/catalogue.yaml"))
         if not found:
-            raise UsageError(f"no catalogue found under {spec} (a folder with catalogue.yaml)")
+            raise UsageError(
+                f"no catalogue found under {spec} (a folder with catalogue.yaml)"
+            )
         return found
     folders = []
     for raw in paths:
@@ -86,23 +118,7 @@ def _catalogue_folders(paths: Sequence[str], root: Path) -> list[Path]:
 
 
 def _print_diagnostics(diagnostics: Sequence[Diagnostic], fmt: str) -> None:
-    if fmt == "json":
-        payload = [
-            {
-                "code": d.code,
-                "severity": d.severity.value,
-                "message": d.message,
-                "hint": d.hint,
-                "file": d.span.file,
-                "line": d.span.line,
-                "col": d.span.col,
-            }
-            for d in diagnostics
-        ]
-        print(json.dumps(payload, indent=2, ensure_ascii=False))
-        return
-    for d in diagnostics:
-        print(d.format_text())
+    sys.stdout.write(report.render(diagnostics, fmt))
 
 
 def _findings(diagnostics: Sequence[Diagnostic]) -> bool:
@@ -110,7 +126,9 @@ def _findings(diagnostics: Sequence[Diagnostic]) -> bool:
 
 
 def _summary(result: pipeline.CheckResult) -> str:
-    counts = {s: sum(1 for d in result.diagnostics if d.severity is s) for s in Severity}
+    counts = {
+        s: sum(1 for d in result.diagnostics if d.severity is s) for s in Severity
+    }
     tools = len(result.catalogue.tools) if result.catalogue else 0
     return (
         f"{result.folder}: {tools} tools, {counts[Severity.ERROR]} errors, "
@@ -118,14 +136,35 @@ def _summary(result: pipeline.CheckResult) -> str:
     )
 
 
+def _token_summary(result: pipeline.CheckResult, top: int = 5) -> str:
+    """What the catalogue costs the model on every turn, and its most expensive tools."""
+    if result.catalogue is None:
+        return ""
+    measured = tokens.measure(result.catalogue)
+    budget = result.catalogue.budget.tokens
+    limit = f"; budget {budget:,}" if budget is not None else "; no budget"
+    lines = [
+        f"{result.folder}: {measured.total:,} tokens per turn ({measured.encoding}{limit})"
+    ]
+    expensive = measured.most_expensive(top)
+    width = max((len(f"{t.tokens:,}") for t in expensive), default=0)
+    lines.extend(f"  {t.tokens:>{width},}  {t.name}" for t in expensive)
+    return "\n".join(lines)
+
+
 def _run_check(args: argparse.Namespace) -> int:
     root: Path = args.root.resolve()
-    results = [pipeline.check_catalogue(f, root) for f in _catalogue_folders(args.paths, root)]
+    results = [
+        pipeline.check_catalogue(f, root) for f in _catalogue_folders(args.paths, root)
+    ]
     diagnostics = [d for r in results for d in r.diagnostics]
     _print_diagnostics(diagnostics, args.format)
     if args.format == "text":
         for r in results:
             print(_summary(r), file=sys.stderr)
+            cost = _token_summary(r)
+            if cost:
+                print(cost, file=sys.stderr)
     return EXIT_FINDINGS if _findings(diagnostics) else EXIT_CLEAN
 
 
@@ -139,32 +178,84 @@ def _run_build(args: argparse.Namespace) -> int:
         all_diagnostics.extend(result.diagnostics)
         if _findings(result.diagnostics):
             status = EXIT_FINDINGS
-        files = pipeline.render(result)
+        files = pipeline.render(result, None if args.check else root)
         if files is None:
             messages.append(f"{result.folder}: not built, fix the errors above")
             continue
-        report = write_outputs(files, root, check=args.check)
+        written = write_outputs(files, root, check=args.check)
         if args.check:
-            if report.changed:
+            if written.changed:
                 status = EXIT_FINDINGS
-                sys.stdout.write(report.diff)
+                # the diff goes to stdout in text mode only: other formats are machine-read
+                (sys.stdout if args.format == "text" else sys.stderr).write(
+                    written.diff
+                )
                 messages.append(
-                    f"{result.folder}: generated code is stale ({len(report.written)} changed, "
-                    f"{len(report.created)} missing, {len(report.removed)} to remove); "
+                    f"{result.folder}: generated code is stale ({len(written.written)} changed, "
+                    f"{len(written.created)} missing, {len(written.removed)} to remove); "
                     "run toolgen build"
                 )
             else:
                 messages.append(f"{result.folder}: generated code is up to date")
         else:
             messages.append(
-                f"{result.folder}: {len(report.written)} written, {len(report.created)} created, "
-                f"{len(report.removed)} removed, {report.unchanged} unchanged"
+                f"{result.folder}: {len(written.written)} written, {len(written.created)} "
+                f"created, {len(written.removed)} removed, {written.unchanged} unchanged"
             )
     _print_diagnostics(all_diagnostics, args.format)
     if args.format == "text":
         for message in messages:
             print(message, file=sys.stderr)
     return status
+
+
+def _run_rules(args: argparse.Namespace) -> int:
+    if args.docs:
+        sys.stdout.write(docs.rules_markdown())
+        return EXIT_CLEAN
+    if args.check_docs:
+        path = args.root.resolve() / docs.DOCS_PATH
+        current = path.read_text(encoding="utf-8") if path.is_file() else ""
+        wanted = docs.rules_markdown()
+        if current == wanted:
+            print(f"{docs.DOCS_PATH} is up to date", file=sys.stderr)
+            return EXIT_CLEAN
+        diff = difflib.unified_diff(
+            current.splitlines(keepends=True),
+            wanted.splitlines(keepends=True),
+            f"a/{docs.DOCS_PATH}",
+            f"b/{docs.DOCS_PATH}",
+        )
+        sys.stdout.writelines(diff)
+        print(
+            f"{docs.DOCS_PATH} is stale; run: toolgen rules --docs > {docs.DOCS_PATH}",
+            file=sys.stderr,
+        )
+        return EXIT_FINDINGS
+    rules = all_rules()
+    if args.format == "json":
+        payload = [
+            {
+                "id": r.id,
+                "name": r.name,
+                "category": r.category.value,
+                "severity": r.severity.value,
+                "lifecycle": r.lifecycle.value,
+                "summary": r.summary,
+            }
+            for r in rules
+        ]
+        print(json.dumps(payload, indent=2, ensure_ascii=False))
+        return EXIT_CLEAN
+    rows = [
+        (r.id, r.name, r.category.value, r.severity.value, r.lifecycle.value)
+        for r in rules
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    for row in rows:
+        cells = [cell.ljust(w) for cell, w in zip(row, widths, strict=False)]
+        print("  ".join([*cells, row[4]]))
+    return EXIT_CLEAN
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -177,6 +268,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "schema":
             sys.stdout.write(validate.schema_text(args.kind))
             return EXIT_CLEAN
+        if args.command == "rules":
+            return _run_rules(args)
         if args.command == "check":
             return _run_check(args)
         return _run_build(args)

@@ -5,14 +5,22 @@ Each tool reaches the Responses API as `{"type": "function", "name", "descriptio
 client does; that text is counted with o200k_base, the encoding of the GPT-4o and later
 families. The encoding ships inside the `bpe_openai` wheel (no download at run time) and is
 loaded once per process, on first use, because it is large.
+
+Importing the `bpe_openai` package decodes three vocabularies in Python (one to two seconds)
+only to read their special tokens; the counting itself is done by its Rust extension, which
+builds o200k_base in about a tenth of that. So the extension module is loaded directly, and the
+public API is the fallback if that ever fails. tests/lint/test_tokens.py checks both agree.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib.util
 import json
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 
 if TYPE_CHECKING:
@@ -21,21 +29,62 @@ if TYPE_CHECKING:
 ENCODING = "o200k_base"
 
 
+class _Counter(Protocol):
+    def count(self, text: str) -> int: ...
+
+
 class _Encoding(Protocol):
     def encode_ordinary(self, text: str) -> list[int]: ...
 
 
-@functools.cache
-def _encoding() -> _Encoding:
-    import bpe_openai
+@dataclass(frozen=True, slots=True)
+class _PublicCounter:
+    encoding: _Encoding
 
-    return cast(_Encoding, bpe_openai.get_encoding(ENCODING))
+    def count(self, text: str) -> int:
+        return len(self.encoding.encode_ordinary(text))
+
+
+def _extension() -> _Counter:
+    name = "bpe_openai._bindings"
+    module = sys.modules.get(name)
+    if module is None:
+        package = importlib.util.find_spec("bpe_openai")
+        folders = package.submodule_search_locations if package else None
+        found = [
+            f
+            for folder in folders or ()
+            for f in Path(folder).iterdir()
+            if f.name.startswith("_bindings.") and f.suffix in (".so", ".pyd")
+        ]
+        spec = importlib.util.spec_from_file_location(name, found[0])
+        if spec is None or spec.loader is None:
+            raise ImportError(name)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules[name] = module
+    return cast(_Counter, module.tokenizer_for_encoding(ENCODING))
+
+
+def public_counter() -> _Counter:
+    """The tokenizer through bpe_openai's public API (slow to import, the reference)."""
+    import bpe_openai  # type: ignore[import-untyped]
+
+    return _PublicCounter(cast(_Encoding, bpe_openai.get_encoding(ENCODING)))
+
+
+@functools.cache
+def _counter() -> _Counter:
+    try:
+        return _extension()
+    except Exception:  # any layout change of the wheel: take the documented way
+        return public_counter()
 
 
 @functools.lru_cache(maxsize=16384)
 def count(text: str) -> int:
     """Tokens in `text`; special-token markers in spec text count as ordinary text."""
-    return len(_encoding().encode_ordinary(text))
+    return _counter().count(text)
 
 
 def tool_payload(tool: Tool) -> dict[str, object]:
@@ -80,6 +129,7 @@ def measure(catalogue: Catalogue) -> TokenReport:
     return TokenReport(
         ENCODING,
         tuple(
-            ToolTokens(t.name, count(payload_text(tool_payload(t)))) for t in catalogue.tools
+            ToolTokens(t.name, count(payload_text(tool_payload(t))))
+            for t in catalogue.tools
         ),
     )

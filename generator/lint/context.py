@@ -16,6 +16,7 @@ from itertools import combinations
 
 from toolgen import tokens
 from toolgen.lint import targets, words
+from toolgen.lint.prose import Prose, tool_prose
 from toolgen.lint.registry import ErrorSite, ParamSite, ReturnSite, SpecText, ToolPair
 from toolgen.load import Document, PathKey
 from toolgen.model import Catalogue, Param, ReturnField, Tool
@@ -26,6 +27,7 @@ class ToolProfile:
     """The words of one tool, as the pair rules compare them."""
 
     name_words: tuple[str, ...]
+    normalized: str  # the name without case and separators
     verb: str  # the first word of the name
     verb_class: str
     objects: frozenset[str]  # stemmed name words after the verb, fillers removed
@@ -41,6 +43,7 @@ def profile(tool: Tool) -> ToolProfile:
     meaningful = [words.stem(w) for w in parts if w not in words.FILLER_NAME_WORDS]
     return ToolProfile(
         name_words=parts,
+        normalized="".join(parts),
         verb=verb,
         verb_class=words.verb_class(verb),
         objects=frozenset(
@@ -79,18 +82,29 @@ def _return_sites(
         yield from _return_sites(tool, node.properties, path)
 
 
-def _strings(data: object, path: PathKey) -> Iterator[tuple[PathKey, str, bool]]:
-    if isinstance(data, str):
-        yield path, data, False
-    elif isinstance(data, dict):
-        for key, value in data.items():
-            here = (*path, key)
-            if isinstance(key, str):
-                yield here, key, True
-            yield from _strings(value, here)
-    elif isinstance(data, list):
-        for index, value in enumerate(data):
-            yield from _strings(value, (*path, index))
+def _strings(data: object) -> Iterator[tuple[PathKey, str, bool]]:
+    """Every string of a document, keys included, with its path (iterative: documents of
+    thousands of nodes make recursive generators the slowest part of a lint run)."""
+    stack: list[tuple[PathKey, object]] = [((), data)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, str):
+            yield path, node, False
+        elif isinstance(node, dict):
+            for key, value in node.items():
+                here = (*path, key)
+                if isinstance(key, str):
+                    yield here, key, True
+                if isinstance(value, str):
+                    yield here, value, False
+                elif isinstance(value, dict | list):
+                    stack.append((here, value))
+        elif isinstance(node, list):
+            for index, value in enumerate(node):
+                if isinstance(value, str):
+                    yield (*path, index), value, False
+                elif isinstance(value, dict | list):
+                    stack.append(((*path, index), value))
 
 
 class LintContext:
@@ -103,6 +117,10 @@ class LintContext:
         self.context_names = frozenset(f.name for f in catalogue.context)
         self._by_name = {t.name: t for t in catalogue.tools}
         self._sizes: dict[str, targets.SchemaSize] = {}
+        self._prose: dict[str, tuple[Prose, ...]] = {}
+        # keyed by id() of a siblings tuple, which the catalogue keeps alive for the run
+        self._groups: dict[int, dict[str, Param]] = {}
+        self._booleans: dict[int, dict[tuple[str, ...], tuple[int, Param]]] = {}
 
     def tool(self, name: str) -> Tool | None:
         return self._by_name.get(name)
@@ -117,6 +135,39 @@ class LintContext:
         if size is None:
             size = self._sizes[tool.name] = targets.measure_schema(tool.parameters)
         return size
+
+    def prose(self, tool: Tool, *, how_to_fix: bool = True) -> tuple[Prose, ...]:
+        """The prose of a tool the model reads, built once per tool."""
+        found = self._prose.get(tool.name)
+        if found is None:
+            found = self._prose[tool.name] = tool_prose(tool)
+        return found if how_to_fix else tuple(p for p in found if not p.how_to_fix)
+
+    def first_by_normalized_name(self, siblings: tuple[Param, ...]) -> dict[str, Param]:
+        """The first parameter of a group for each name without case and separators
+        (computed once per group: a group may hold thousands of parameters)."""
+        key = id(siblings)
+        found = self._groups.get(key)
+        if found is None:
+            found = {}
+            for param in siblings:
+                found.setdefault(words.normalized_name(param.name), param)
+            self._groups[key] = found
+        return found
+
+    def booleans_by_words(
+        self, siblings: tuple[Param, ...]
+    ) -> dict[tuple[str, ...], tuple[int, Param]]:
+        """The boolean parameters of a group by their name words, with their position."""
+        key = id(siblings)
+        found = self._booleans.get(key)
+        if found is None:
+            found = {}
+            for index, param in enumerate(siblings):
+                if param.type == "boolean":
+                    found.setdefault(words.name_words(param.name), (index, param))
+            self._booleans[key] = found
+        return found
 
     @functools.cached_property
     def tokens(self) -> tokens.TokenReport:
@@ -142,13 +193,18 @@ class LintContext:
                 yield ErrorSite(tool, error)
 
     def texts(self) -> Iterator[SpecText]:
+        for document, tool, path, text, is_key in self.text_items():
+            yield SpecText(document, path, text, is_key, tool)
+
+    def text_items(self) -> Iterator[tuple[Document, Tool | None, PathKey, str, bool]]:
+        """Every string of every spec file, without building an element for each."""
         owners: list[tuple[Document, Tool | None]] = [
             (self.catalogue.origin.document, None)
         ]
         owners.extend((t.origin.document, t) for t in self.catalogue.tools)
         for document, tool in owners:
-            for path, text, is_key in _strings(document.data, ()):
-                yield SpecText(document, path, text, is_key, tool)
+            for path, text, is_key in _strings(document.data):
+                yield document, tool, path, text, is_key
 
     def pairs(self) -> Iterator[ToolPair]:
         """Pairs of tools whose names share an object word, or differ only in case."""
@@ -156,7 +212,7 @@ class LintContext:
         for name, prof in self.profiles.items():
             for obj in prof.objects:
                 buckets["object:" + obj].append(name)
-            buckets["normalized:" + words.normalized_name(name)].append(name)
+            buckets["normalized:" + prof.normalized].append(name)
         seen: set[tuple[str, str]] = set()
         for names in buckets.values():
             for first, second in combinations(sorted(names), 2):

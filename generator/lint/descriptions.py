@@ -9,12 +9,20 @@ from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import LintContext
 from toolgen.lint.names import overlapping
-from toolgen.lint.prose import any_of, first_match, model_prose
-from toolgen.lint.registry import Category, Finding, ParamSite, ReturnSite, ToolPair, rule
+from toolgen.lint.prose import Scanner
+from toolgen.lint.registry import (
+    Category,
+    Finding,
+    ParamSite,
+    ReturnSite,
+    ToolPair,
+    rule,
+)
 from toolgen.lint.two_tool import twins
 from toolgen.model import Tool
 
-_SEEDS = "toolgen seeds: Tools lesson, 'Why the docstring is production code'"
+_LESSON = "toolgen seeds: Tools lesson"
+_SEEDS = f"{_LESSON}, 'Why the docstring is production code'"
 MIN_INTENT_WORDS = 5
 
 
@@ -140,7 +148,7 @@ def neighbour_without_not_when(pair: ToolPair, ctx: LintContext) -> Iterator[Fin
     shared = a.objects & b.objects
     if not shared or overlapping(first, second, ctx) or twins(first, second, ctx):
         return
-    if words.normalized_name(first.name) == words.normalized_name(second.name):
+    if a.normalized == b.normalized:
         return
     related = (
         second.name in a.not_when_targets
@@ -303,20 +311,30 @@ def description_over_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Find
             )
 
 
-PROMOTIONAL = any_of(
-    r"\b(always|only ever|first) (use|call|choose|pick|prefer)\b",
-    r"\b(use|call|choose|prefer) (this|me)( tool)?( first| instead| always| over)",
-    r"\bthe best\b",
-    r"\bmost (effective|powerful|reliable|accurate|advanced|comprehensive|popular|trusted)\b",
-    r"\bpreferred (tool|choice|way|option)\b",
-    r"\b(better|faster|smarter) than (any|all|other)\b",
-    r"\bthe only tool\b",
-    r"\bhighly recommended\b",
-    r"\b(world[- ]class|state[- ]of[- ]the[- ]art|industry[- ]leading|cutting[- ]edge)\b",
-    r"\bactively maintained\b",
-    r"\btrusted by\b",
-    r"\bused by [\d,.]+\+?\b",
-    r"\b\d{2}(\.\d+)?% (accurate|accuracy|success)\b",
+PROMOTIONAL = Scanner(
+    ("always", r"\b(always|only ever) (use|call|choose|pick|prefer)\b"),
+    (
+        "this",
+        r"\b(use|call|choose|prefer) (this|me)( tool)? (first|instead|always|over)\b",
+    ),
+    ("the best", r"\bthe best\b"),
+    (
+        "most ",
+        r"\bmost (effective|powerful|reliable|accurate|advanced|comprehensive|popular"
+        r"|trusted)\b",
+    ),
+    ("preferred", r"\bpreferred (tool|choice|way|option)\b"),
+    (" than ", r"\b(better|faster|smarter) than (any|all|other)\b"),
+    ("the only tool", r"\bthe only tool\b"),
+    ("highly recommended", r"\bhighly recommended\b"),
+    ("world", r"\bworld[- ]class\b"),
+    ("the art", r"\bstate[- ]of[- ]the[- ]art\b"),
+    ("leading", r"\bindustry[- ]leading\b"),
+    ("cutting", r"\bcutting[- ]edge\b"),
+    ("actively maintained", r"\bactively maintained\b"),
+    ("trusted by", r"\btrusted by\b"),
+    ("used by", r"\bused by [\d,.]+\+?"),
+    ("%", r"\b\d{2}(\.\d+)?% (accurate|accuracy|success)\b"),
 )
 
 
@@ -353,8 +371,8 @@ def promotional_language(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     intent: List the current customer's orders, newest first.
     ```
     """
-    for piece in model_prose(tool):
-        found = first_match(PROMOTIONAL, piece.text)
+    for piece in ctx.prose(tool):
+        found = PROMOTIONAL.first(piece.text)
         if found:
             yield Finding(
                 f"{piece.where} says {found!r}; expected a neutral statement of what the tool "
@@ -363,25 +381,25 @@ def promotional_language(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
             )
 
 
-THREATS = any_of(
-    r"\bor (else|you will)\b",
-    r"\byou will be (penalized|punished|fired|shut down|terminated)\b",
-    r"\bunder no circumstances\b",
-    r"\bfailure to comply\b",
-    r"\bat all costs\b",
-    r"\bnever ever\b",
-    r"!{2,}",
+THREATS = Scanner(
+    ("or ", r"\bor (else|you will)\b"),
+    ("you will be", r"\byou will be (penalized|punished|fired|shut down|terminated)\b"),
+    ("under no circumstances", r"\bunder no circumstances\b"),
+    ("failure to comply", r"\bfailure to comply\b"),
+    ("at all costs", r"\bat all costs\b"),
+    ("never ever", r"\bnever ever\b"),
+    ("!!", r"!{2,}"),
 )
 # Upper-case words of four letters or more that are names, not shouting.
-ACRONYMS = frozenset(
+ACRONYMS = words.wordset(
     """JSON HTTP HTTPS UUID YAML HTML ASCII IBAN SWIFT ISBN GTIN EORI OAUTH SAML REST GDPR
-    HIPAA UTF8 NULL TRUE FALSE CSV""".split()
+    HIPAA UTF8 NULL TRUE FALSE CSV"""
 )
 _CAPS = re.compile(r"\b[A-Z]{4,}\b")
 
 
 def _shouting(text: str) -> str | None:
-    threat = first_match(THREATS, text)
+    threat = THREATS.first(text)
     if threat:
         return threat
     for found in _CAPS.finditer(text):
@@ -425,7 +443,7 @@ def shouting_or_threats(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     idempotency: natural
     ```
     """
-    for piece in model_prose(tool):
+    for piece in ctx.prose(tool):
         found = _shouting(piece.text)
         if found:
             yield Finding(
@@ -434,16 +452,22 @@ def shouting_or_threats(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
             )
 
 
-IMPLEMENTATION = any_of(
-    r"\bselect\b[^.]{0,80}\bfrom\b",
-    r"\binsert into\b",
-    r"\bdelete from\b",
-    r"\b\w+s? table\b(?! of contents)",
-    r"\bjoin(s|ed|ing)? (on|with) (the )?\w+\b",
-    r"\b(foreign|primary) keys?\b",
-    r"\bstored procedures?\b",
-    r"\b(sql|sqlite|postgres(ql)?|mysql|mongodb|redis|elasticsearch|dynamodb|kafka)\b",
-    r"\b(microservice|orm|graphql resolver)s?\b",
+IMPLEMENTATION = Scanner(
+    ("select", r"\bselect\b[^.]{0,80}\bfrom\b"),
+    ("insert into", r"\binsert into\b"),
+    ("delete from", r"\bdelete from\b"),
+    ("table", r"\b\w+s? table\b(?! of contents)"),
+    ("join", r"\bjoin(s|ed|ing)? (on|with) (the )?\w+"),
+    (" key", r"\b(foreign|primary) keys?\b"),
+    ("stored procedure", r"\bstored procedures?\b"),
+    ("sql", r"\b(sql|sqlite|postgres(ql)?|mysql)\b"),
+    ("mongo", r"\bmongodb\b"),
+    ("redis", r"\bredis\b"),
+    ("elasticsearch", r"\belasticsearch\b"),
+    ("dynamodb", r"\bdynamodb\b"),
+    ("kafka", r"\bkafka\b"),
+    ("microservice", r"\bmicroservices?\b"),
+    ("orm", r"\borms?\b"),
 )
 
 
@@ -479,8 +503,8 @@ def implementation_details(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     intent: List the current customer's return requests made on or after a day.
     ```
     """
-    for piece in model_prose(tool):
-        found = first_match(IMPLEMENTATION, piece.text)
+    for piece in ctx.prose(tool):
+        found = IMPLEMENTATION.first(piece.text)
         if found:
             yield Finding(
                 f"{piece.where} mentions {found!r}, an implementation detail; expected what "
@@ -499,7 +523,9 @@ def implementation_details(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     source="OpenAI function calling best practices: describe every parameter; MCP "
     "specification: inputSchema property descriptions",
 )
-def parameter_without_description(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
+def parameter_without_description(
+    site: ParamSite, ctx: LintContext
+) -> Iterator[Finding]:
     """Parameter without a description.
 
     ## What it does
@@ -535,9 +561,11 @@ def parameter_without_description(site: ParamSite, ctx: LintContext) -> Iterator
     category=Category.DESCRIPTIONS,
     severity=Severity.WARNING,
     fix="Add a description: what the field means, with its unit in the name.",
-    source=f"{_SEEDS.split(',')[0]}: return the fields the decision needs, each one meaningful",
+    source=f"{_LESSON}: return the fields the decision needs, each one meaningful",
 )
-def return_field_without_description(site: ReturnSite, ctx: LintContext) -> Iterator[Finding]:
+def return_field_without_description(
+    site: ReturnSite, ctx: LintContext
+) -> Iterator[Finding]:
     """Return field without a description.
 
     ## What it does
@@ -568,12 +596,14 @@ def return_field_without_description(site: ReturnSite, ctx: LintContext) -> Iter
         )
 
 
-OPTIONS = any_of(
-    r"\b(one of|possible values|allowed values|valid values|accepted values|options are)\b",
-    r"\b(must|can|may|should) be (either )?['\"`]?\w+['\"`]?,? or ['\"`]?\w+",
-    r"['\"`][\w-]+['\"`](, ['\"`][\w-]+['\"`])+,? (or|and) ['\"`][\w-]+['\"`]",
-    r"\b[a-z]+(/[a-z]+){2,}\b",
-    r"\b[a-z]+( \| [a-z]+)+\b",
+OPTIONS = Scanner(
+    ("one of", r"\bone of\b"),
+    ("values", r"\b(possible|allowed|valid|accepted) values\b"),
+    ("options are", r"\boptions are\b"),
+    (" or ", r"\b(must|can|may|should) be (either )?['\"`]?\w+['\"`]?,? or ['\"`]?\w+"),
+    (", ", r"['\"`][\w-]+['\"`](, ['\"`][\w-]+['\"`])+,? (or|and) ['\"`][\w-]+['\"`]"),
+    ("/", r"\b[a-z]+(/[a-z]+){2,}\b"),
+    (" | ", r"\b[a-z]+( \| [a-z]+)+\b"),
 )
 
 
@@ -584,7 +614,7 @@ OPTIONS = any_of(
     category=Category.DESCRIPTIONS,
     severity=Severity.WARNING,
     fix="Move the options into enum: [...] (the model can then only pick one of them).",
-    source=f"{_SEEDS.split(',')[0]}: Literal becomes enum, and it is the most effective tool "
+    source=f"{_LESSON}: Literal becomes enum, and it is the most effective tool "
     "you have",
 )
 def options_listed_without_enum(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
@@ -616,7 +646,7 @@ def options_listed_without_enum(site: ParamSite, ctx: LintContext) -> Iterator[F
     node = site.scalar
     if node.type != "string" or node.constraints.enum is not None:
         return
-    found = first_match(OPTIONS, site.param.description)
+    found = OPTIONS.first(site.param.description)
     if found:
         yield Finding(
             f"description of parameter {site.dotted!r} lists options ({found!r}) but the "

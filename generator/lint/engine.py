@@ -27,7 +27,7 @@ from toolgen.lint.registry import (
     ToolPair,
     all_rules,
 )
-from toolgen.model import Catalogue, Suppression, Tool
+from toolgen.model import Catalogue, Tool
 from toolgen.tokens import TokenReport
 
 
@@ -92,24 +92,37 @@ def _hits(rules: list[Rule], ctx: LintContext) -> Iterator[_Hit]:
         if r.kind is not None and r.check is not None:
             by_kind[r.kind].append(r)
     for kind, group in by_kind.items():
-        # a string repeats across a catalogue (types, enum values, shared wording): the text
-        # rules depend on the text only, so each distinct string is checked once
-        memo: dict[tuple[str, bool], list[tuple[Rule, Finding]]] = {}
+        if kind is SpecText:
+            yield from _text_hits(group, ctx)
+            continue
         for element in _elements(kind, ctx):
-            if isinstance(element, SpecText):
-                key = (element.text, element.is_key)
-                found = memo.get(key)
-                if found is None:
-                    found = [(r, f) for r in group for f in r.check(element, ctx)]  # type: ignore[misc]
-                    memo[key] = found
-            else:
-                found = [(r, f) for r in group for f in r.check(element, ctx)]  # type: ignore[misc]
-            if not found:
-                continue
-            owners = _owners(element)
-            span = _default_span(element)
+            found = [(r, f) for r in group for f in _check(r, element, ctx)]
+            if found:
+                owners = _owners(element)
+                span = _default_span(element)
+                for r, f in found:
+                    yield _Hit(r, f, f.span or span, owners)
+
+
+def _check(rule_: Rule, element: object, ctx: LintContext) -> Iterable[Finding]:
+    assert rule_.check is not None
+    return rule_.check(element, ctx)
+
+
+def _text_hits(group: list[Rule], ctx: LintContext) -> Iterator[_Hit]:
+    """Text rules depend on the text only, and strings repeat across a catalogue (types,
+    enum values, shared wording): each distinct string is checked once."""
+    memo: dict[tuple[str, bool], list[tuple[Rule, Finding]]] = {}
+    for document, tool, path, text, is_key in ctx.text_items():
+        found = memo.get((text, is_key))
+        if found is None:
+            element = SpecText(document, path, text, is_key, tool)
+            found = [(r, f) for r in group for f in _check(r, element, ctx)]
+            memo[(text, is_key)] = found
+        if found:
+            element = SpecText(document, path, text, is_key, tool)
             for r, f in found:
-                yield _Hit(r, f, f.span or span, owners)
+                yield _Hit(r, f, element.default_span, _owners(element))
 
 
 def run(catalogue: Catalogue) -> LintResult:
@@ -134,7 +147,9 @@ def run(catalogue: Catalogue) -> LintResult:
             continue
         hint = hit.finding.hint or hit.rule.fix
         diagnostics.append(
-            Diagnostic(hit.rule.id, enabled[hit.rule.id], hit.finding.message, hit.span, hint)
+            Diagnostic(
+                hit.rule.id, enabled[hit.rule.id], hit.finding.message, hit.span, hint
+            )
         )
     diagnostics.extend(_unused(catalogue, enabled, used))
     diagnostics.sort(key=lambda d: d.sort_key)
@@ -148,7 +163,6 @@ def _unused(
     if rule_.id not in enabled:
         return
     for tool in catalogue.tools:
-        s: Suppression
         for s in tool.suppressions:
             if s.rule in REGISTRY and id(s) not in used:
                 yield Diagnostic(

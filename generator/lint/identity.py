@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import pairwise
 
 from toolgen.diagnostics import Severity
 from toolgen.lint import words
@@ -54,10 +55,10 @@ def parameter_shadows_context(site: ParamSite, ctx: LintContext) -> Iterator[Fin
         )
 
 
-IDENTITY_NAMES = frozenset(
+IDENTITY_NAMES = words.wordset(
     """user_id userid customer_id account_id tenant tenant_id org_id organization_id
     organisation_id owner_id session_id caller caller_id principal_id requester_id
-    current_user username user_name auth_user""".split()
+    current_user username user_name auth_user"""
 )
 
 
@@ -107,9 +108,9 @@ def identity_parameter(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
         )
 
 
-_SECRET_WORDS = frozenset(
+_SECRET_WORDS = words.wordset(
     """password passwd passphrase secret secrets credential credentials apikey
-    privatekey""".split()
+    privatekey"""
 )
 _SECRET_PAIRS = frozenset(
     {
@@ -134,7 +135,7 @@ def secret_name(name: str) -> bool:
     parts = words.name_words(name)
     if parts == ("token",) or _SECRET_WORDS & set(parts):
         return True
-    return any(pair in _SECRET_PAIRS for pair in zip(parts, parts[1:], strict=False))
+    return any(pair in _SECRET_PAIRS for pair in pairwise(parts))
 
 
 @rule(
@@ -178,7 +179,10 @@ def secret_parameter(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
 
 
 LITERAL_SECRETS = (
-    ("an OpenAI API key", re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}")),
+    (
+        "an OpenAI API key",
+        re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
+    ),
     ("an Anthropic API key", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,}")),
     ("an AWS access key id", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
     ("a GitHub token", re.compile(r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}\b")),
@@ -188,9 +192,23 @@ LITERAL_SECRETS = (
     ("a Google API key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
     ("a Stripe key", re.compile(r"\b(?:sk|rk)_live_[A-Za-z0-9]{16,}")),
     ("a private key", re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----")),
-    ("a JSON web token", re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.")),
+    (
+        "a JSON web token",
+        re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\."),
+    ),
 )
-_SECRET_HINTS = ("sk-", "AKIA", "ASIA", "gh", "glpat-", "xox", "AIza", "_live_", "-----", "eyJ")
+_SECRET_HINTS = (
+    "sk-",
+    "AKIA",
+    "ASIA",
+    "gh",
+    "glpat-",
+    "xox",
+    "AIza",
+    "_live_",
+    "-----",
+    "eyJ",
+)
 
 
 def _redact(secret: str) -> str:
@@ -244,11 +262,13 @@ def literal_secret(text: SpecText, ctx: LintContext) -> Iterator[Finding]:
             return
 
 
-CODE_WORDS = frozenset(
+CODE_WORDS = words.wordset(
     """sql query script shell command cmd expression expr eval formula jq jsonpath xpath
-    lambda snippet""".split()
+    lambda snippet"""
 )
-_CODE_KINDS = frozenset({"source", "python", "js", "javascript", "program", "shell", "sql"})
+_CODE_KINDS = frozenset(
+    {"source", "python", "js", "javascript", "program", "shell", "sql"}
+)
 
 
 def code_name(name: str) -> bool:
@@ -289,7 +309,10 @@ def raw_code_parameter(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     ## Use instead
     ```yaml
     params:
-      status: {type: string, enum: [open, shipped, cancelled], description: Only orders in this status.}
+      status:
+        type: string
+        enum: [open, shipped, cancelled]
+        description: Only orders in this status.
       since: {type: date, description: Only orders placed on or after this day.}
     ```
     """
@@ -300,7 +323,9 @@ def raw_code_parameter(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
         )
 
 
-PATH_WORDS = frozenset("path paths file files filename filepath dir directory folder".split())
+PATH_WORDS = words.wordset(
+    "path paths file files filename filepath dir directory folder"
+)
 
 
 @rule(
@@ -334,7 +359,10 @@ def path_parameter_as_string(site: ParamSite, ctx: LintContext) -> Iterator[Find
     ## Use instead
     ```yaml
     params:
-      document: {type: string, pattern: '^[a-z0-9_-]{1,64}\\.(md|txt)$', description: The document's file name.}
+      document:
+        type: string
+        pattern: '^[a-z0-9_-]{1,64}\\.(md|txt)$'
+        description: The document's file name.
     ```
     """
     parts = set(words.name_words(site.param.name))
@@ -345,7 +373,7 @@ def path_parameter_as_string(site: ParamSite, ctx: LintContext) -> Iterator[Find
         )
 
 
-URL_WORDS = frozenset("url urls uri uris link links href endpoint webhook callback".split())
+URL_WORDS = words.wordset("url urls uri uris link links href endpoint webhook callback")
 
 
 @rule(
@@ -379,7 +407,10 @@ def url_parameter_as_string(site: ParamSite, ctx: LintContext) -> Iterator[Findi
     ## Use instead
     ```yaml
     params:
-      url: {type: string, pattern: '^https://docs\\.example\\.com/', description: The page to download.}
+      url:
+        type: string
+        pattern: '^https://docs\\.example\\.com/'
+        description: The page to download.
     ```
     """
     parts = set(words.name_words(site.param.name))

@@ -16,16 +16,26 @@ _SEEDS = "toolgen seeds: Tools lesson"
 
 # A name made only of these says nothing about what the tool acts on.
 GENERIC_SINGLE = frozenset(
-    {"tool", "api", "helper", "util", "utils", "assistant", "action", "function", "agent"}
+    {
+        "tool",
+        "api",
+        "helper",
+        "util",
+        "utils",
+        "assistant",
+        "action",
+        "function",
+        "agent",
+    }
 )
-GENERIC_OBJECTS = frozenset(
+GENERIC_OBJECTS = words.wordset(
     """data info information item items thing things stuff result results object objects
     record records entity entities resource resources value values content details
-    everything all any""".split()
+    everything all any"""
 )
-VAGUE_PARAMS = frozenset(
+VAGUE_PARAMS = words.wordset(
     """val value data x y z input inp obj object item thing stuff arg param info id user
-    tmp temp foo bar s n q v str num""".split()
+    tmp temp foo bar s n q v str num"""
 )
 
 
@@ -72,7 +82,10 @@ def tool_name_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     """
     for target in ctx.targets:
         if not target.tool_name.fullmatch(tool.name):
-            fixed = re.sub(r"[^A-Za-z0-9_-]+", "_", tool.name)[:64].strip("_") or "verb_noun"
+            fixed = (
+                re.sub(r"[^A-Za-z0-9_-]+", "_", tool.name)[:64].strip("_")
+                or "verb_noun"
+            )
             yield Finding(
                 f"tool name {tool.name!r} does not fit {target.label}: expected "
                 f"{target.tool_name_words} ({target.tool_name.pattern})",
@@ -113,7 +126,7 @@ def names_differ_only_in_case(pair: ToolPair, ctx: LintContext) -> Iterator[Find
     ```
     """
     first, second = pair.first.name, pair.second.name
-    if words.normalized_name(first) == words.normalized_name(second):
+    if ctx.profiles[first].normalized == ctx.profiles[second].normalized:
         yield Finding(
             f"tool names {first!r} and {second!r} differ only in case or separators; expected "
             "names that differ in words"
@@ -164,8 +177,12 @@ def tool_name_not_verb_noun(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
         return
     if parts[0] not in words.VERB_CLASS:
         later = [w for w in parts[1:] if w in words.VERB_CLASS]
-        example = "_".join([later[0], *(w for w in parts if w != later[0])]) if later else ""
-        example = example or ("get_" if tool.effect == "read" else "update_") + tool.name
+        if later:
+            example = "_".join([later[0], *(w for w in parts if w != later[0])])
+        elif tool.effect == "read":
+            example = "get_" + tool.name
+        else:
+            example = "create_" + tool.name  # or update_, send_: the verb of the effect
         yield Finding(
             f"tool name {tool.name!r} does not start with a verb ({parts[0]!r}); expected "
             f"verb_noun, such as {example!r}"
@@ -310,7 +327,9 @@ def overlapping_tool_names(pair: ToolPair, ctx: LintContext) -> Iterator[Finding
     fix="Keep one of the two parameters.",
     source=f"{_SEEDS} (one intention, one name), applied to arguments",
 )
-def parameter_names_differ_only_in_case(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
+def parameter_names_differ_only_in_case(
+    site: ParamSite, ctx: LintContext
+) -> Iterator[Finding]:
     """Two parameters whose names differ only in case or separators.
 
     ## What it does
@@ -334,16 +353,14 @@ def parameter_names_differ_only_in_case(site: ParamSite, ctx: LintContext) -> It
       order_id: {type: string, description: The order.}
     ```
     """
-    key = words.normalized_name(site.param.name)
-    for sibling in site.siblings:
-        if sibling is site.param:
-            return
-        if words.normalized_name(sibling.name) == key:
-            yield Finding(
-                f"parameter {site.param.name!r} differs from {sibling.name!r} only in case or "
-                "separators; expected one parameter per value"
-            )
-            return
+    first = ctx.first_by_normalized_name(site.siblings).get(
+        words.normalized_name(site.param.name)
+    )
+    if first is not None and first is not site.param:
+        yield Finding(
+            f"parameter {site.param.name!r} differs from {first.name!r} only in case or "
+            "separators; expected one parameter per value"
+        )
 
 
 @rule(
@@ -356,7 +373,9 @@ def parameter_names_differ_only_in_case(site: ParamSite, ctx: LintContext) -> It
     source="OpenAI function calling examples and the Agents SDK (Python names become "
     "parameter names): one casing per catalogue",
 )
-def parameter_name_not_snake_case(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
+def parameter_name_not_snake_case(
+    site: ParamSite, ctx: LintContext
+) -> Iterator[Finding]:
     """Parameter name that is not snake case.
 
     ## What it does

@@ -20,10 +20,10 @@ def is_free_string(param: Param) -> bool:
     return param.type == "string" and c.enum is None and c.pattern is None
 
 
-ENUMISH = frozenset(
+ENUMISH = words.wordset(
     """status state type kind mode category level priority severity urgency tier plan role
     channel method direction sort format unit currency gender stage phase visibility
-    frequency period granularity scope""".split()
+    frequency period granularity scope"""
 )
 
 
@@ -56,7 +56,10 @@ def free_string_should_be_enum(site: ParamSite, ctx: LintContext) -> Iterator[Fi
 
     ## Use instead
     ```yaml
-    status: {type: string, enum: [open, shipped, cancelled], description: Only orders in this status.}
+    status:
+      type: string
+      enum: [open, shipped, cancelled]
+      description: Only orders in this status.
     ```
     """
     node = site.scalar
@@ -68,8 +71,8 @@ def free_string_should_be_enum(site: ParamSite, ctx: LintContext) -> Iterator[Fi
         )
 
 
-DATE_WORDS = frozenset(
-    "date day dob birthday birthdate deadline since until timestamp datetime".split()
+DATE_WORDS = words.wordset(
+    "date day dob birthday birthdate deadline since until timestamp datetime"
 )
 
 
@@ -116,7 +119,7 @@ def date_as_free_string(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
         )
 
 
-CONTACT_WORDS = frozenset("email mail phone telephone mobile msisdn fax".split())
+CONTACT_WORDS = words.wordset("email mail phone telephone mobile msisdn fax")
 
 
 @rule(
@@ -366,7 +369,10 @@ def nesting_over_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Finding]
 
     ## Use instead
     ```yaml
-    lines: {type: array, max_items: 50, items: {type: object, properties: {sku: ..., quantity: ...}}}
+    lines:
+      type: array
+      max_items: 50
+      items: {type: object, properties: {sku: ..., quantity: ...}}
     ```
     """
     size = ctx.schema_size(tool)
@@ -396,21 +402,25 @@ OPPOSITES = (
     ("only", "exclude"),
 )
 _NEGATIONS = ("no", "not", "skip", "without")
+_OPPOSITE: dict[str, set[str]] = {}
+for _a, _b in OPPOSITES:
+    _OPPOSITE.setdefault(_a, set()).add(_b)
+    _OPPOSITE.setdefault(_b, set()).add(_a)
 
 
-def _contradict(first: tuple[str, ...], second: tuple[str, ...]) -> bool:
-    if len(first) == len(second):
-        differing = [(a, b) for a, b in zip(first, second, strict=True) if a != b]
-        if len(differing) == 1:
-            a, b = differing[0]
-            return (a, b) in OPPOSITES or (b, a) in OPPOSITES
-    longer, shorter = (first, second) if len(first) > len(second) else (second, first)
-    if len(longer) != len(shorter) + 1:
-        return False
-    for index, word in enumerate(longer):
-        if word in _NEGATIONS and longer[:index] + longer[index + 1 :] == shorter:
-            return True
-    return False
+def contradictions(parts: tuple[str, ...]) -> set[tuple[str, ...]]:
+    """Names that contradict a boolean's name: one word swapped for its opposite
+    (include_archived, exclude_archived), or a negation added or removed (notify, no_notify)."""
+    found: set[tuple[str, ...]] = set()
+    for index, word in enumerate(parts):
+        for other in _OPPOSITE.get(word, ()):
+            found.add((*parts[:index], other, *parts[index + 1 :]))
+        if word in _NEGATIONS and len(parts) > 1:
+            found.add(parts[:index] + parts[index + 1 :])
+    for index in range(len(parts) + 1):
+        for negation in _NEGATIONS:
+            found.add((*parts[:index], negation, *parts[index:]))
+    return found
 
 
 @rule(
@@ -442,18 +452,22 @@ def paired_booleans(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
 
     ## Use instead
     ```yaml
-    archived: {type: string, enum: [include, exclude, only], description: What to do with archived orders.}
+    archived:
+      type: string
+      enum: [include, exclude, only]
+      description: What to do with archived orders.
     ```
     """
     if site.param.type != "boolean":
         return
+    booleans = ctx.booleans_by_words(site.siblings)
     mine = words.name_words(site.param.name)
-    for sibling in site.siblings:
-        if sibling is site.param:
-            return
-        if sibling.type == "boolean" and _contradict(words.name_words(sibling.name), mine):
+    position = booleans[mine][0] if mine in booleans else len(site.siblings)
+    for candidate in sorted(contradictions(mine)):
+        index, other = booleans.get(candidate, (position, site.param))
+        if index < position:
             yield Finding(
-                f"boolean parameters {sibling.name!r} and {site.param.name!r} can both be true; "
+                f"boolean parameters {other.name!r} and {site.param.name!r} can both be true; "
                 "expected one enum parameter with the valid states"
             )
             return
@@ -468,7 +482,9 @@ def paired_booleans(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     fix="Split the tool: no single call needs thousands of fields.",
     source=f"{_STRICT}: at most 5000 object properties in total",
 )
-def schema_properties_over_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+def schema_properties_over_target_limit(
+    tool: Tool, ctx: LintContext
+) -> Iterator[Finding]:
     """More object properties than a target's strict mode allows.
 
     ## What it does
@@ -586,7 +602,7 @@ def schema_size_over_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Find
         if target.strict is not None and size.chars > target.strict.max_schema_chars:
             yield Finding(
                 f"property names and enum values of {tool.name!r} total {size.chars:,} "
-                f"characters; {target.label} accepts at most {target.strict.max_schema_chars:,}",
+                f"characters; {target.label} accepts at most "
+                f"{target.strict.max_schema_chars:,}",
                 span=tool.origin.span("params", key=True),
             )
-

@@ -12,14 +12,20 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from toolgen.diagnostics import Span
-from toolgen.model import Param, Tool
+from toolgen.model import Origin, Param, Tool
 
 
 @dataclass(frozen=True, slots=True)
 class Prose:
     where: str  # as a message names it: "intent", "description of parameter 'sku'"
     text: str
-    span: Span
+    origin: Origin
+    key: str  # the key of the text under origin
+    how_to_fix: bool = False
+
+    @property
+    def span(self) -> Span:
+        return self.origin.span(self.key)
 
 
 def _param_prose(params: tuple[Param, ...], prefix: str) -> Iterator[Prose]:
@@ -28,39 +34,56 @@ def _param_prose(params: tuple[Param, ...], prefix: str) -> Iterator[Prose]:
         node = param
         while True:
             if node.description:
-                yield Prose(
-                    f"description of parameter {dotted!r}",
-                    node.description,
-                    node.origin.span("description"),
-                )
+                where = f"description of parameter {dotted!r}"
+                yield Prose(where, node.description, node.origin, "description")
             if node.items is None:
                 break
             node = node.items
         yield from _param_prose(node.properties, dotted + ".")
 
 
-def model_prose(tool: Tool, *, how_to_fix: bool = True) -> Iterator[Prose]:
+def tool_prose(tool: Tool) -> tuple[Prose, ...]:
+    """Every piece of prose of a tool the model reads (LintContext caches it per tool)."""
+    found: list[Prose] = []
     if tool.intent:
-        yield Prose("intent", tool.intent, tool.origin.span("intent"))
+        found.append(Prose("intent", tool.intent, tool.origin, "intent"))
     if tool.use_when:
-        yield Prose("use_when", tool.use_when, tool.origin.span("use_when"))
+        found.append(Prose("use_when", tool.use_when, tool.origin, "use_when"))
     for index, item in enumerate(tool.not_when):
-        yield Prose(f"not_when {index + 1}", item.when, item.origin.span("when"))
-    yield from _param_prose(tool.params, "")
-    if how_to_fix:
-        for error in tool.errors:
-            yield Prose(
-                f"how_to_fix of error {error.code!r}",
-                error.how_to_fix,
-                error.origin.span("how_to_fix"),
-            )
+        found.append(Prose(f"not_when {index + 1}", item.when, item.origin, "when"))
+    found.extend(_param_prose(tool.params, ""))
+    for error in tool.errors:
+        where = f"how_to_fix of error {error.code!r}"
+        found.append(Prose(where, error.how_to_fix, error.origin, "how_to_fix", True))
+    return tuple(found)
 
 
-def first_match(patterns: re.Pattern[str], text: str) -> str | None:
-    found = patterns.search(text)
-    return " ".join(found.group(0).split()) if found else None
+class Scanner:
+    """Case-insensitive phrases to look for, each behind a literal it cannot match without.
 
+    Python's regular expressions try every alternative at every position: over the tens of
+    thousands of strings of a large catalogue one big alternation costs seconds. A substring
+    test of the lower-cased text is cheap, so each pattern only runs where its keyword is.
+    """
 
-def any_of(*patterns: str) -> re.Pattern[str]:
-    """One case-insensitive pattern from several alternatives."""
-    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
+    def __init__(self, *alternatives: tuple[str, str]) -> None:
+        self.alternatives = tuple(
+            (keyword.lower(), re.compile(pattern, re.IGNORECASE))
+            for keyword, pattern in alternatives
+        )
+
+    def first(self, text: str) -> str | None:
+        """The first phrase found (whitespace collapsed), or None."""
+        low = text.lower()
+        for keyword, pattern in self.alternatives:
+            if keyword in low:
+                found = pattern.search(text)
+                if found:
+                    return " ".join(found.group(0).split())
+        return None
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        low = text.lower()
+        for keyword, pattern in self.alternatives:
+            if keyword in low:
+                yield from pattern.finditer(text)

@@ -13,6 +13,7 @@ Ids are stable and never reused: a rule that is withdrawn keeps its id in `RETIR
 from __future__ import annotations
 
 import enum
+import importlib
 import inspect
 import re
 from collections.abc import Callable, Iterable
@@ -289,6 +290,5 @@ def engine_rule(
 
 def all_rules() -> list[Rule]:
     """Every registered rule, by id (importing the rule modules registers them)."""
-    from toolgen.lint import rules  # noqa: F401  (registers every rule module)
-
+    importlib.import_module("toolgen.lint.rules")  # registers every rule module
     return [REGISTRY[k] for k in sorted(REGISTRY)]

@@ -17,7 +17,9 @@ class StrictLimits:
     """What a strict-mode JSON schema may hold (OpenAI structured outputs)."""
 
     max_properties: int = 5000  # object properties in the whole schema
-    max_depth: int = 10  # levels of objects and arrays, the argument object being the first
+    max_depth: int = (
+        10  # levels of objects and arrays, the argument object being the first
+    )
     max_enum_values: int = 1000  # enum values across the whole schema
     max_schema_chars: int = 120_000  # characters of every property name and enum value
     large_enum_values: int = 250  # a string enum with more values than this ...
@@ -83,7 +85,9 @@ class SchemaSize:
     largest_enum: tuple[int, int]  # (values, characters) of the biggest string enum
 
 
-def _children(schema: Mapping[str, object]) -> Iterator[tuple[Mapping[str, object], bool]]:
+def _children(
+    schema: Mapping[str, object],
+) -> Iterator[tuple[Mapping[str, object], bool]]:
     """Sub-schemas, with whether each one is a level deeper (anyOf branches are not)."""
     properties = schema.get("properties")
     if isinstance(properties, dict):

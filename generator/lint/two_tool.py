@@ -10,7 +10,6 @@ from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import LintContext
 from toolgen.lint.names import overlapping
-from toolgen.lint.prose import model_prose
 from toolgen.lint.registry import Category, Finding, ParamSite, ToolPair, rule
 from toolgen.model import Tool
 
@@ -20,7 +19,9 @@ INTENT_SIMILARITY = 0.5
 PARAM_SIMILARITY = 0.67
 
 
-def twins(first: Tool, second: Tool, ctx: LintContext) -> tuple[float, float, float] | None:
+def twins(
+    first: Tool, second: Tool, ctx: LintContext
+) -> tuple[float, float, float] | None:
     """(name, intent, parameter) similarity of two near-twin tools, or None.
 
     Near twins do the same kind of thing to the same object with a different key or variant
@@ -122,7 +123,9 @@ def action_spans_read_and_write(site: ParamSite, ctx: LintContext) -> Iterator[F
     ```
     """
     enum = site.scalar.constraints.enum or ()
-    reads = [v for v in enum if isinstance(v, str) and words.VERB_CLASS.get(v) == "lookup"]
+    reads = [
+        v for v in enum if isinstance(v, str) and words.VERB_CLASS.get(v) == "lookup"
+    ]
     writes = [
         v
         for v in enum
@@ -137,14 +140,14 @@ def action_spans_read_and_write(site: ParamSite, ctx: LintContext) -> Iterator[F
         )
 
 
-DISPATCH_WORDS = frozenset(
+DISPATCH_WORDS = words.wordset(
     """run execute exec call invoke perform do process handle dispatch trigger operation
     operations action actions command commands request requests task tasks function method
-    api endpoint job step query generic any dynamic tool""".split()
+    api endpoint job step query generic any dynamic tool"""
 )
-FREEFORM_PARAMS = frozenset(
+FREEFORM_PARAMS = words.wordset(
     """params parameters args arguments kwargs payload body options config settings json
-    dict fields attributes""".split()
+    dict fields attributes"""
 )
 
 
@@ -200,7 +203,9 @@ def too_generic_tool(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
             and param.constraints.enum is None
         )
         if free_object or free_string:
-            kind = "an object without properties" if free_object else "a free-form string"
+            kind = (
+                "an object without properties" if free_object else "a free-form string"
+            )
             yield Finding(
                 f"parameter {param.name!r} of {tool.name!r} is {kind}; expected typed "
                 "parameters for what the tool accepts",
@@ -216,7 +221,9 @@ _AFTER = re.compile(
     r"|(?:\bmust be followed by\s+`?(?P<c>[A-Za-z0-9_.-]+)`?)",
     re.IGNORECASE,
 )
-_CONDITIONAL = re.compile(r"\b(if|only|when|unless|approves?|confirms?)\b", re.IGNORECASE)
+_CONDITIONAL = re.compile(
+    r"\b(if|only|when|unless|approves?|confirms?)\b", re.IGNORECASE
+)
 
 
 def _sentences(text: str) -> list[str]:
@@ -257,7 +264,7 @@ def always_call_after(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     intent: Create an invoice for an order and send it to the customer's billing address.
     ```
     """
-    for piece in model_prose(tool, how_to_fix=False):
+    for piece in ctx.prose(tool, how_to_fix=False):
         for sentence in _sentences(piece.text):
             if _CONDITIONAL.search(sentence):
                 continue

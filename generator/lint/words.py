@@ -11,42 +11,48 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-_NAME_SPLIT = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+def wordset(text: str) -> frozenset[str]:
+    """A vocabulary written as prose: "get read fetch" -> {"get", "read", "fetch"}."""
+    return frozenset(text.split())
+
+
+_NAME_SPLIT = re.compile(
+    r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])"
+)
 _WORD = re.compile(r"[a-z0-9]+")
 
 # Verbs grouped by the kind of action they name: two tools whose verbs share a class do the
 # same kind of thing (search_order and find_order). "lookup" is the only class without effects.
 VERB_CLASSES: Mapping[str, frozenset[str]] = {
-    "lookup": frozenset(
+    "lookup": wordset(
         """get read fetch find search lookup look query retrieve show view list browse describe
         check inspect see load obtain locate count explain compare estimate calculate compute
-        preview summarize summarise validate verify resolve match""".split()
+        preview summarize summarise validate verify resolve match track monitor audit analyze
+        analyse forecast predict quote recommend suggest rank export download test ping"""
     ),
-    "create": frozenset(
+    "create": wordset(
         """create add new insert make register open start submit place generate book schedule
         reserve issue prepare draft propose enroll invite upload import copy duplicate
-        clone""".split()
+        clone plan build compose record log save store write"""
     ),
-    "update": frozenset(
+    "update": wordset(
         """update edit modify change set patch rename adjust amend replace assign move mark
         approve reject confirm accept decline enable disable activate deactivate restore
-        reset reorder merge link unlink tag label sync""".split()
+        reset reorder merge link unlink tag label sync upgrade downgrade"""
     ),
-    "delete": frozenset(
+    "delete": wordset(
         """delete remove drop destroy erase purge cancel revoke archive close clear wipe
-        terminate void expire kill truncate uninstall unregister unsubscribe""".split()
+        terminate void expire kill truncate uninstall unregister unsubscribe"""
     ),
-    "send": frozenset(
+    "send": wordset(
         """send email notify publish share forward mail post reply broadcast dispatch ship
-        deliver sms""".split()
+        deliver sms"""
     ),
-    "act": frozenset(
-        """run execute exec invoke perform process handle do trigger dispatch apply
-        operate""".split()
+    "act": wordset(
+        "run execute exec invoke perform process handle do trigger apply operate"
     ),
-    "pay": frozenset(
-        """pay charge refund transfer withdraw deposit bill capture settle""".split()
-    ),
+    "pay": wordset("pay charge refund transfer withdraw deposit bill capture settle"),
 }
 WRITE_CLASSES = frozenset({"create", "update", "delete", "send", "pay"})
 VERB_CLASS: Mapping[str, str] = {
@@ -55,27 +61,47 @@ VERB_CLASS: Mapping[str, str] = {
 # Verbs a reader takes as "this tool changes or sends something": a read tool named with one
 # of these misleads the model and the reviewer alike.
 STRONG_WRITE_VERBS = frozenset(
-    {"delete", "remove", "send", "pay", "transfer", "revoke", "purge", "destroy", "wipe"}
+    {
+        "delete",
+        "remove",
+        "send",
+        "pay",
+        "transfer",
+        "revoke",
+        "purge",
+        "destroy",
+        "wipe",
+    }
 )
 # Effects that cannot be undone: a tool named with one of these is destructive.
 DESTRUCTIVE_VERBS = frozenset(
-    {"delete", "remove", "drop", "destroy", "erase", "purge", "revoke", "wipe", "truncate"}
+    {
+        "delete",
+        "remove",
+        "drop",
+        "destroy",
+        "erase",
+        "purge",
+        "revoke",
+        "wipe",
+        "truncate",
+    }
 )
 
 # Words that never distinguish one tool from another.
-STOPWORDS = frozenset(
+STOPWORDS = wordset(
     """a an the and or of to for in on at by with from into onto as is are be been being was
     were it its this that these those their there them they you your yours we our us he she
     his her i me my not no do does did done can could should would will shall may might must
     if then than when where which who whom whose what why how so such only also just any all
     each every some more most many much one other others own same very too about after before
     up down out over under again further once here both few nor per via use used using user
-    users asks ask wants want call calls called tool tools""".split()
+    users asks ask wants want call calls called tool tools"""
 )
 # Name words that say nothing about the object: two names sharing one are not neighbours.
-FILLER_NAME_WORDS = frozenset(
+FILLER_NAME_WORDS = wordset(
     """by for of the a an to from in on with and or all info data details detail record records
-    item items entry entries new current v1 v2 v3 one many""".split()
+    item items entry entries new current v1 v2 v3 one many"""
 )
 
 
@@ -103,7 +129,9 @@ def stem(word: str) -> str:
 def content_words(text: str) -> frozenset[str]:
     """The stemmed words of prose that carry meaning (no stop words, no single letters)."""
     return frozenset(
-        stem(w) for w in _WORD.findall(text.lower()) if len(w) > 1 and w not in STOPWORDS
+        stem(w)
+        for w in _WORD.findall(text.lower())
+        if len(w) > 1 and w not in STOPWORDS
     )
 
 

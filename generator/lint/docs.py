@@ -1,0 +1,103 @@
+"""docs/rules.md, generated from the rules' own documentation.
+
+`toolgen rules --docs` prints it; `toolgen rules --check-docs` fails when the committed file
+differs, so the reference can never drift from the code.
+"""
+
+from __future__ import annotations
+
+from toolgen.lint.registry import Category, Rule, all_rules
+
+DOCS_PATH = "docs/rules.md"
+
+_INTRO = """\
+# Lint rules
+
+<!-- Generated from the rules' docstrings by `toolgen rules --docs`; do not edit by hand.
+     `toolgen rules --check-docs` fails when this file is stale. -->
+
+`toolgen check` and `toolgen build` lint every catalogue after validating it: the design traps
+of tool contracts, the published guidance of the model vendors, the limits of each target and
+what tool-poisoning scanners look for. Each rule has a stable id (never reused), a category, a
+default severity and a lifecycle; preview rules run only when asked for.
+
+Configure them in catalogue.yaml:
+
+```yaml
+targets: [openai, mcp]           # every declared target's limits apply (default: openai)
+budget:
+  tokens: 2500                   # what all tools may cost per turn (o200k_base)
+  tool_tokens: 400               # what one tool may cost
+lint:
+  select: [names, TG3, TG701]    # categories, id prefixes or ids (default: every stable rule)
+  ignore: [TG208]                # ignore wins over select
+  severity: {descriptions: info, TG301: error, TG309: off}   # the most specific key wins
+  preview: true                  # also run preview rules
+```
+
+and silence one rule in one tool, with the reason a reviewer reads:
+
+```yaml
+suppress:
+  - rule: TG203
+    reason: The name is kept from the published lesson this catalogue illustrates.
+```
+
+A suppression that silences nothing is reported (TG992), and so is one that names no rule
+(TG991). An `info` finding never fails a run; a warning or an error does.
+"""
+
+
+def _heading_level(doc: str) -> str:
+    """The docstring's `## Section` headings become `####` under the rule's `###`."""
+    return "\n".join(
+        "##" + line if line.startswith("## ") else line for line in doc.splitlines()
+    )
+
+
+def _rule_section(rule_: Rule) -> str:
+    body = rule_.doc.split("\n", 1)
+    summary = body[0].strip()
+    rest = _heading_level(body[1].strip()) if len(body) > 1 else ""
+    meta = (
+        f"Category `{rule_.category.value}` · default severity `{rule_.severity.value}` · "
+        f"{rule_.lifecycle.value} · checks {rule_.kind_name}"
+    )
+    return "\n".join(
+        [
+            f'<a id="{rule_.id}"></a>',
+            f"### {rule_.id} `{rule_.name}`",
+            "",
+            summary,
+            "",
+            meta,
+            "",
+            rest,
+            "",
+            "#### Fix",
+            rule_.fix,
+            "",
+            "#### Source",
+            rule_.source,
+            "",
+        ]
+    )
+
+
+def rules_markdown() -> str:
+    rules = all_rules()
+    lines = [_INTRO, "## Index", "", "| Id | Name | Category | Severity | Lifecycle |"]
+    lines.append("| --- | --- | --- | --- | --- |")
+    for r in rules:
+        lines.append(
+            f"| [{r.id}](#{r.id}) | `{r.name}` | {r.category.value} | {r.severity.value} | "
+            f"{r.lifecycle.value} |"
+        )
+    lines.append("")
+    for category in Category:
+        members = [r for r in rules if r.category is category]
+        if not members:
+            continue
+        lines.extend([f"## {category.title}", ""])
+        lines.extend(_rule_section(r) for r in members)
+    return "\n".join(lines).rstrip() + "\n"

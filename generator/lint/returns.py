@@ -1,0 +1,559 @@
+"""Rules on returns and errors: what comes back enters the context, and is paid for on every
+following turn."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from toolgen.diagnostics import Severity, Span
+from toolgen.lint import words
+from toolgen.lint.context import LintContext
+from toolgen.lint.registry import (
+    Category,
+    ErrorSite,
+    Finding,
+    Lifecycle,
+    ReturnSite,
+    rule,
+)
+from toolgen.model import ReturnField, Tool
+
+_LESSON = "toolgen seeds: Tools lesson"
+_CONTEXT = f"{_LESSON}, 'The return value is context, and context is paid n times'"
+
+TOTAL_FIELDS = frozenset({"total_available", "total", "total_count", "total_matching"})
+HINT_FIELDS = frozenset({"note", "next_cursor", "cursor", "truncated", "has_more"})
+
+
+@rule(
+    ReturnSite,
+    id="TG801",
+    name="list-without-pagination",
+    category=Category.RETURNS,
+    severity=Severity.WARNING,
+    fix="Return shown, total_available and a note beside the list (a cursor-based page lands "
+    "in a later format version), and bound the list with a max_results parameter.",
+    source=f"{_CONTEXT}: paginate, and declare that you are paginating",
+)
+def list_without_pagination(site: ReturnSite, ctx: LintContext) -> Iterator[Finding]:
+    """A list without pagination and a truncation hint.
+
+    ## What it does
+    Reports a top-level list in the returns when its siblings lack a total
+    (`total_available`) or a truncation hint (`note`, `next_cursor`, `truncated`).
+
+    ## Why is this bad?
+    If the tool returns ten results out of 428 and does not say so, the model concludes there
+    are ten and tells the user with confidence: a lie in perfect good faith.
+
+    ## Example
+    ```yaml
+    returns:
+      orders: {type: array, items: {type: string}, description: The orders found.}
+    ```
+
+    ## Use instead
+    ```yaml
+    returns:
+      orders: {type: array, items: {type: string}, description: The orders found.}
+      shown: {type: integer, description: How many orders this answer lists.}
+      total_available: {type: integer, description: How many orders match in all.}
+      note: {type: string, description: What was shown and how to see the rest.}
+    ```
+    """
+    if len(site.path) != 1 or site.field.type != "array":
+        return
+    names = {f.name for f in site.siblings}
+    missing = []
+    if not names & TOTAL_FIELDS:
+        missing.append("total_available")
+    if not names & HINT_FIELDS:
+        missing.append("a note (or next_cursor)")
+    if missing:
+        yield Finding(
+            f"list {site.field.name!r} of {site.tool.name!r} comes without "
+            f"{' and '.join(missing)}; expected the model to know when it sees only part of "
+            "the results"
+        )
+
+
+QUANTITY_WORDS = words.wordset(
+    """weight mass amount price cost fee total balance duration timeout delay interval age
+    distance length width height depth size volume temperature speed capacity tax discount
+    salary revenue budget elevation altitude latency"""
+)
+UNIT_WORDS = words.wordset(
+    """kg g mg lb lbs oz t eur usd gbp chf jpy cny inr sek nok dkk pln czk aud cad nzd brl
+    mxn zar krw sgd hkd cents cent s sec secs second seconds ms milliseconds min mins minute
+    minutes h hr hrs hour hours day days week weeks month months year years m km cm mm mi ft
+    inch inches bytes kb mb gb tb kib mib gib pct percent ratio celsius fahrenheit kelvin
+    c f kmh mph mps l ml units unit pieces items count"""
+)
+
+
+# The unit a message suggests for each quantity.
+UNIT_FOR = {
+    "weight": "kg",
+    "mass": "kg",
+    "duration": "s",
+    "timeout": "s",
+    "delay": "s",
+    "interval": "s",
+    "latency": "ms",
+    "age": "years",
+    "distance": "km",
+    "length": "m",
+    "width": "m",
+    "height": "m",
+    "depth": "m",
+    "elevation": "m",
+    "altitude": "m",
+    "size": "bytes",
+    "volume": "l",
+    "capacity": "units",
+    "temperature": "celsius",
+    "speed": "kmh",
+}
+
+
+@rule(
+    ReturnSite,
+    id="TG802",
+    name="quantity-without-unit",
+    category=Category.RETURNS,
+    severity=Severity.WARNING,
+    fix="Put the unit in the name: weight_kg, amount_eur, duration_s.",
+    source="toolgen design: returns carry the fields the model needs, with units in their "
+    "names",
+)
+def quantity_without_unit(site: ReturnSite, ctx: LintContext) -> Iterator[Finding]:
+    """A return key with a quantity and no unit.
+
+    ## What it does
+    Reports a number or integer return field named like a quantity (`weight`, `amount`,
+    `price`, `duration`, `distance`, ...) with no unit word in its name.
+
+    ## Why is this bad?
+    The model reads `weight: 12` and tells the user twelve of whatever it guesses: kilograms,
+    pounds, grams. The unit in the key travels with the value into every turn.
+
+    ## Example
+    ```yaml
+    returns:
+      price: {type: number, description: The unit price.}
+    ```
+
+    ## Use instead
+    ```yaml
+    returns:
+      price_eur: {type: number, description: The unit price in euros.}
+    ```
+    """
+    field = site.field
+    if field.type not in ("integer", "number"):
+        return
+    parts = words.name_words(field.name)
+    quantities = [
+        p
+        for p in parts
+        if p in QUANTITY_WORDS and not (p == "total" and field.type == "integer")
+    ]
+    if quantities and not set(parts) & UNIT_WORDS:
+        unit = UNIT_FOR.get(quantities[0], "eur")
+        yield Finding(
+            f"return field {site.dotted!r} is a {quantities[0]} without a unit; expected the "
+            f"unit in the name, such as '{field.name}_{unit}'",
+            hint=f"Rename the field to {field.name + '_' + unit!r} (or the unit it holds).",
+        )
+
+
+STATUS_FLAGS = words.wordset(
+    """success succeeded successful ok status approved accepted allowed permitted valid
+    eligible passed failed rejected denied completed done"""
+)
+REASON_WORDS = words.wordset(
+    "reason reasons message why explanation detail details note"
+)
+
+
+@rule(
+    ReturnSite,
+    id="TG803",
+    name="boolean-status-without-reason",
+    category=Category.RETURNS,
+    severity=Severity.WARNING,
+    fix="Add a string field beside it that says why (reason), or return a declared error "
+    "with a how_to_fix instead of false.",
+    source=f"{_LESSON}: a tool's error is not an exception but a piece of information to "
+    "return",
+)
+def boolean_status_without_reason(
+    site: ReturnSite, ctx: LintContext
+) -> Iterator[Finding]:
+    """A boolean status without a reason.
+
+    ## What it does
+    Reports a boolean return field named like an outcome (`success`, `ok`, `approved`,
+    `valid`, `eligible`, ...) when no sibling string field gives the reason.
+
+    ## Why is this bad?
+    `approved: false` tells the model that something went wrong and nothing about what to do:
+    it retries unchanged, or invents an explanation for the user.
+
+    ## Example
+    ```yaml
+    returns:
+      approved: {type: boolean, description: Whether the refund was approved.}
+    ```
+
+    ## Use instead
+    ```yaml
+    returns:
+      approved: {type: boolean, description: Whether the refund was approved.}
+      reason: {type: string, description: Why the refund was or was not approved.}
+    ```
+    """
+    field = site.field
+    if field.type != "boolean" or field.name.lower() not in STATUS_FLAGS:
+        return
+    for sibling in site.siblings:
+        if sibling.type == "string" and REASON_WORDS & set(
+            words.name_words(sibling.name)
+        ):
+            return
+    yield Finding(
+        f"boolean {site.dotted!r} of {site.tool.name!r} has no reason beside it; expected a "
+        "string field that says why"
+    )
+
+
+_SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
+
+
+@rule(
+    ErrorSite,
+    id="TG804",
+    name="error-code-not-snake-case",
+    category=Category.RETURNS,
+    severity=Severity.WARNING,
+    fix="Name the error code in snake case after its cause: unknown_sku, out_of_stock.",
+    source='toolgen design: every error output is {"ok": false, "error": "<code>"}; '
+    "Google API design guide (error reasons as stable identifiers)",
+)
+def error_code_not_snake_case(site: ErrorSite, ctx: LintContext) -> Iterator[Finding]:
+    """An error code that is not snake case.
+
+    ## What it does
+    Checks that every error code is lower-case words joined by `_`.
+
+    ## Why is this bad?
+    The code is the stable identifier the model, the logs and the dashboards match on;
+    `UnknownSku`, `unknown-sku` and `ERR42` make that matching (and grepping) unreliable.
+
+    ## Example
+    ```yaml
+    errors:
+      UnknownSKU: {how_to_fix: Call read_stock again with sku set to one of known_skus.}
+    ```
+
+    ## Use instead
+    ```yaml
+    errors:
+      unknown_sku: {how_to_fix: Call read_stock again with sku set to one of known_skus.}
+    ```
+    """
+    code = site.error.code
+    if not _SNAKE.fullmatch(code):
+        suggestion = "_".join(words.name_words(code)) or "error_cause"
+        yield Finding(
+            f"error code {code!r} is not snake case; expected {suggestion!r}",
+            hint=f"Rename the error code to {suggestion!r}.",
+        )
+
+
+IMPERATIVES = frozenset(words.VERB_CLASS) | words.wordset(
+    """ask retry try wait pass give tell correct shorten fix repeat contact inform explain
+    offer suggest omit include narrow widen limit keep split reduce increase lower raise
+    enter provide pick choose select use call leave write spell do don't stop
+    request"""
+)
+_LEADING_CLAUSE = re.compile(
+    r"^(if|when|unless|once|after|before)\b[^,]*,\s*", re.IGNORECASE
+)
+
+
+@rule(
+    ErrorSite,
+    id="TG805",
+    name="how-to-fix-not-instruction",
+    category=Category.RETURNS,
+    severity=Severity.WARNING,
+    fix="Start how_to_fix with what the model should do: 'Call ...', 'Ask the user ...', "
+    "'Retry with ...'.",
+    source=f"{_LESSON}: errors that say what to retry; the generic 'please try again' is worse "
+    "than nothing",
+)
+def how_to_fix_not_instruction(site: ErrorSite, ctx: LintContext) -> Iterator[Finding]:
+    """A how-to-fix that is not an instruction.
+
+    ## What it does
+    Checks that an error's `how_to_fix` is an imperative sentence (after an optional leading
+    "If ...," clause): it starts with a verb such as Call, Ask, Retry, Use or Set.
+
+    ## Why is this bad?
+    The model reads how_to_fix after a failed call to decide its next step. A description of
+    the problem ("The SKU does not exist.") leaves it to guess the step; an instruction tells
+    it.
+
+    ## Example
+    ```yaml
+    errors:
+      unknown_sku: {how_to_fix: The SKU does not exist.}
+    ```
+
+    ## Use instead
+    ```yaml
+    errors:
+      unknown_sku: {how_to_fix: Call read_stock again with sku set to one of known_skus.}
+    ```
+    """
+    text = site.error.how_to_fix.strip()
+    main = _LEADING_CLAUSE.sub("", text)
+    first = re.match(r"[A-Za-z']+", main)
+    if first is None or first.group(0).lower() not in IMPERATIVES:
+        yield Finding(
+            f"how_to_fix of {site.error.code!r} is not an instruction ({text!r}); expected "
+            "an imperative such as 'Call read_stock, then ...'",
+            span=site.error.origin.span("how_to_fix"),
+        )
+
+
+_QUOTED = re.compile(r"['\"`][^'\"`]+['\"`]|\d")
+_TOKEN = re.compile(r"[A-Za-z0-9_.-]+")
+
+
+def _nameable(tool: Tool, ctx: LintContext) -> set[str]:
+    names = set(ctx.tool_names)
+    for param in tool.all_params():
+        names.add(param.name)
+        for value in param.constraints.enum or ():
+            if isinstance(value, str):
+                names.add(value)
+    return names
+
+
+@rule(
+    ErrorSite,
+    id="TG806",
+    name="how-to-fix-names-nothing",
+    category=Category.RETURNS,
+    severity=Severity.WARNING,
+    fix="Name what to change: the parameter (sku), the value ('SKU-11') or the tool to call "
+    "(read_stock).",
+    source=f"{_LESSON}: a useful error names the field and the way out",
+)
+def how_to_fix_names_nothing(site: ErrorSite, ctx: LintContext) -> Iterator[Finding]:
+    """A how-to-fix that names no parameter, value or tool.
+
+    ## What it does
+    Checks that an error's `how_to_fix` names at least one parameter of the tool, one tool of
+    the catalogue, or a value (quoted, or a number).
+
+    ## Why is this bad?
+    "Try again with valid input" is the generic message that teaches the model nothing: it
+    retries unchanged. Naming the parameter and the way to a valid value turns the error into
+    the next call.
+
+    ## Example
+    ```yaml
+    errors:
+      unknown_sku: {how_to_fix: Try again with a valid product.}
+    ```
+
+    ## Use instead
+    ```yaml
+    errors:
+      unknown_sku: {how_to_fix: Call read_stock again with sku set to one of known_skus.}
+    ```
+    """
+    text = site.error.how_to_fix
+    if _QUOTED.search(text):
+        return
+    tokens = {t.strip(".-") for t in _TOKEN.findall(text)}
+    if not tokens & _nameable(site.tool, ctx):
+        yield Finding(
+            f"how_to_fix of {site.error.code!r} names no parameter, value or tool; expected "
+            f"what to change, such as a parameter of {site.tool.name!r} or a tool to call",
+            span=site.error.origin.span("how_to_fix"),
+        )
+
+
+FREE_TEXT_RESULTS = words.wordset(
+    """result message text output response summary answer content body reply info
+    details"""
+)
+
+
+@rule(
+    Tool,
+    id="TG807",
+    name="free-text-result",
+    category=Category.RETURNS,
+    severity=Severity.WARNING,
+    fix="Return the fields the model needs (numbers, codes, dates); it writes the prose.",
+    source=f"{_LESSON}, 'The traps you really fall into': returning free text instead of data",
+)
+def free_text_result(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """A tool that returns prose instead of data.
+
+    ## What it does
+    Reports a tool whose only return field is a string named `result`, `message`, `text`,
+    `output`, `summary` or similar.
+
+    ## Why is this bad?
+    "I found three orders, the most recent is from Tuesday" forces the model to re-parse
+    prose, loses the numbers' types, and cannot be checked by the generated tests.
+
+    ## Example
+    ```yaml
+    returns:
+      result: {type: string, description: What was found.}
+    ```
+
+    ## Use instead
+    ```yaml
+    returns:
+      on_hand_units: {type: integer, description: Pieces in the warehouse now.}
+      below_threshold: {type: boolean, description: True when the product should be reordered.}
+    ```
+    """
+    if len(tool.returns) != 1:
+        return
+    only = tool.returns[0]
+    if (
+        only.type == "string"
+        and only.enum is None
+        and only.name.lower() in FREE_TEXT_RESULTS
+    ):
+        yield Finding(
+            f"tool {tool.name!r} returns only free text ({only.name!r}); expected the fields "
+            "the model needs",
+            span=only.origin.key_span,
+        )
+
+
+def _free_strings(fields: tuple[ReturnField, ...]) -> Iterator[ReturnField]:
+    for field in fields:
+        node = field
+        while node.items is not None:
+            node = node.items
+        if node.type == "string" and node.enum is None:
+            yield field
+        yield from _free_strings(node.properties)
+
+
+@rule(
+    Tool,
+    id="TG808",
+    name="open-world-free-text-result",
+    category=Category.RETURNS,
+    severity=Severity.INFO,
+    lifecycle=Lifecycle.PREVIEW,
+    fix="Return extracted fields rather than raw text, and guard the output "
+    "(tool_output_guardrails) against instructions in it.",
+    source=f"{_LESSON}, 'The traps you really fall into': the tool's return is untrusted text",
+)
+def open_world_free_text_result(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """An open-world tool that returns outside text.
+
+    ## What it does
+    Reports a tool with `open_world: true` that returns free strings (no enum): the first one
+    is named.
+
+    ## Why is this bad?
+    A web page, an email or a third party's answer enters the context as the tool's result,
+    and it may contain instructions. The schema cannot solve this, the architecture must;
+    the rule makes the exposure visible in review.
+
+    ## Example
+    ```yaml
+    name: fetch_supplier_page
+    open_world: true
+    returns:
+      page_text: {type: string, description: The page.}
+    ```
+
+    ## Use instead
+    ```yaml
+    name: read_supplier_price
+    open_world: true
+    returns:
+      price_eur: {type: number, description: The supplier's current unit price in euros.}
+    ```
+    """
+    if not tool.open_world:
+        return
+    for field in _free_strings(tool.returns):
+        yield Finding(
+            f"open-world tool {tool.name!r} returns outside text in {field.name!r}; expected "
+            "it treated as untrusted (instructions may hide in it)",
+            span=field.origin.key_span,
+        )
+        return
+
+
+MAX_RETURN_FIELDS = 15
+
+
+@rule(
+    Tool,
+    id="TG809",
+    name="too-many-return-fields",
+    category=Category.RETURNS,
+    severity=Severity.WARNING,
+    lifecycle=Lifecycle.PREVIEW,
+    fix="Return the fields this agent's decisions need, never the whole row.",
+    source=f"{_CONTEXT}: return the fields that are needed, never the whole row",
+)
+def too_many_return_fields(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """A result with more fields than a decision needs.
+
+    ## What it does
+    Reports the returns of a tool, or an object inside them, with more than 15 fields.
+
+    ## Why is this bad?
+    A result is re-sent on every following turn: twenty columns of which the model uses four
+    cost five times what they should, and the irrelevant ones are chances to confuse it.
+
+    ## Example
+    ```yaml
+    returns:   # every column of the orders table
+      order_number: ...
+      # ... 19 more
+    ```
+
+    ## Use instead
+    ```yaml
+    returns:
+      order_number: ...
+      status: ...
+      placed_on: ...
+      total_eur: ...
+    ```
+    """
+    groups: list[tuple[str, tuple[ReturnField, ...], Span]] = [
+        ("the returns", tool.returns, tool.origin.span("returns", key=True))
+    ]
+    for field in (f for top in tool.returns for f in top.walk()):
+        if field.type == "object":
+            groups.append(
+                (f"object {field.name!r}", field.properties, field.origin.key_span)
+            )
+    for label, fields, span in groups:
+        if len(fields) > MAX_RETURN_FIELDS:
+            yield Finding(
+                f"{label} of {tool.name!r} have {len(fields)} fields; expected at most "
+                f"{MAX_RETURN_FIELDS}, the ones a decision needs",
+                span=span,
+            )

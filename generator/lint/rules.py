@@ -1,0 +1,16 @@
+"""Importing this module registers every rule, one module per family."""
+
+from __future__ import annotations
+
+from toolgen.lint import (  # noqa: F401  (imported for their registrations)
+    catalogue,
+    config,
+    descriptions,
+    effects,
+    identity,
+    names,
+    parameters,
+    returns,
+    security,
+    two_tool,
+)
