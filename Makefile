@@ -24,6 +24,7 @@ build: setup
 check: setup
 	$(BIN)/toolgen check
 	$(BIN)/toolgen build --check
+	$(BIN)/toolgen rules --check-docs
 
 lint: setup
 	$(BIN)/ruff check .

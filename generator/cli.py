@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from toolgen import __version__, pipeline, report, tokens, validate
+from toolgen import __version__, implcheck, pipeline, report, tokens, validate
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.lint import docs
 from toolgen.lint.registry import all_rules
@@ -174,15 +174,21 @@ def _run_build(args: argparse.Namespace) -> int:
     all_diagnostics: list[Diagnostic] = []
     messages: list[str] = []
     for folder in _catalogue_folders(args.paths, root):
-        result = pipeline.check_catalogue(folder, root)
-        all_diagnostics.extend(result.diagnostics)
-        if _findings(result.diagnostics):
-            status = EXIT_FINDINGS
+        # a build creates missing stubs: implementations are checked after it writes
+        result = pipeline.check_catalogue(folder, root, implementations=args.check)
+        diagnostics = list(result.diagnostics)
         files = pipeline.render(result, None if args.check else root)
         if files is None:
+            all_diagnostics.extend(diagnostics)
+            status = EXIT_FINDINGS if _findings(diagnostics) else status
             messages.append(f"{result.folder}: not built, fix the errors above")
             continue
         written = write_outputs(files, root, check=args.check)
+        if not args.check and result.catalogue is not None:
+            diagnostics += implcheck.check_implementations(result.catalogue, root)
+        all_diagnostics.extend(sorted(diagnostics, key=lambda d: d.sort_key))
+        if _findings(diagnostics):
+            status = EXIT_FINDINGS
         if args.check:
             if written.changed:
                 status = EXIT_FINDINGS

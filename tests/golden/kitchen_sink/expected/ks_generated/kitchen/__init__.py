@@ -14,11 +14,11 @@ from .context import KitchenContext
 
 __all__ = ["TOOL_NAMES", "KitchenContext", "all_tools"]
 
-TOOL_NAMES: Final[tuple[str, ...]] = ("count_items", "plan_shipment")
+TOOL_NAMES: Final[tuple[str, ...]] = ("count_parcels", "plan_shipment")
 
 
 def all_tools() -> list[FunctionTool]:
     """Every tool of the catalogue, in TOOL_NAMES order."""
-    from . import count_items, plan_shipment
+    from . import count_parcels, plan_shipment
 
-    return [count_items.TOOL, plan_shipment.TOOL]
+    return [count_parcels.TOOL, plan_shipment.TOOL]

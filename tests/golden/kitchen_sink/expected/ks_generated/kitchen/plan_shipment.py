@@ -32,8 +32,8 @@ NAME: Final = "plan_shipment"
 DESCRIPTION: Final = (
     "Plan a shipment of parcels between two warehouses.\n"
     "Use when: The user wants to move parcels from one warehouse to another.\n"
-    "Not when: The user only wants to know how many items a class holds. Use "
-    "count_items instead.\n"
+    "Not when: The user only wants to know how many parcels are waiting. Use "
+    "count_parcels instead.\n"
     "Changes data.\n"
     "Repeating a call with the same arguments does not repeat its effect."
 )

@@ -11,7 +11,7 @@ from agents import Agent, RunConfig, Runner, Tool
 from agents.items import ToolCallOutputItem
 from agents.testing import ScriptedModel, assistant_message, function_call
 
-from ks_generated.kitchen import TOOL_NAMES, all_tools, count_items, plan_shipment
+from ks_generated.kitchen import TOOL_NAMES, all_tools, count_parcels, plan_shipment
 from ks_generated.kitchen.context import KitchenContext
 from toolgen.testing import Recorder
 
@@ -19,13 +19,13 @@ CONTEXT = KitchenContext(tenant_id=1, requested_on=datetime.date(2026, 1, 2))
 
 
 def test_catalogue_lists_every_tool_once() -> None:
-    assert sorted(TOOL_NAMES) == ["count_items", "plan_shipment"]
+    assert sorted(TOOL_NAMES) == ["count_parcels", "plan_shipment"]
     assert [tool.name for tool in all_tools()] == list(TOOL_NAMES)
 
 
 def test_one_run_calls_every_tool_through_the_runner() -> None:
     fakes = {
-        "count_items": Recorder(count_items.CountItemsResult(count=1)),
+        "count_parcels": Recorder(count_parcels.CountParcelsResult(count=1)),
         "plan_shipment": Recorder(
             plan_shipment.PlanShipmentResult(
                 shipment_id="sample shipment_id",
@@ -43,11 +43,13 @@ def test_one_run_calls_every_tool_through_the_runner() -> None:
         ),
     }
     tools: list[Tool] = [
-        count_items.build_tool(fakes["count_items"]),
+        count_parcels.build_tool(fakes["count_parcels"]),
         plan_shipment.build_tool(fakes["plan_shipment"]),
     ]
     script = [
-        function_call("count_items", {"class": "small"}, call_id="call-count_items"),
+        function_call(
+            "count_parcels", {"class": "small"}, call_id="call-count_parcels"
+        ),
         function_call(
             "plan_shipment",
             {
