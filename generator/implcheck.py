@@ -12,7 +12,7 @@ import ast
 from pathlib import Path
 
 from toolgen.diagnostics import Diagnostic, Severity, Span
-from toolgen.model import Catalogue, Tool
+from toolgen.model import Catalogue, Tool, is_module_path
 from toolgen.render import package_dir
 
 
@@ -34,6 +34,25 @@ def _expected(tool: Tool) -> str:
 def _bare(annotation: str) -> str:
     """`inventory.ReadStockArgs` and `"ReadStockArgs"` both name ReadStockArgs."""
     return annotation.strip("'\"").rsplit(".", 1)[-1]
+
+
+def _parameters(args: ast.arguments) -> str:
+    """The parameter list as written, annotations shortened like `_bare` does."""
+
+    def one(arg: ast.arg, stars: str = "") -> str:
+        if arg.annotation is None:
+            return stars + arg.arg
+        return f"{stars}{arg.arg}: {_bare(_annotation(arg.annotation))}"
+
+    shown = [one(a) for a in args.posonlyargs + args.args]
+    if args.vararg is not None:
+        shown.append(one(args.vararg, "*"))
+    elif args.kwonlyargs:
+        shown.append("*")
+    shown.extend(one(a) for a in args.kwonlyargs)
+    if args.kwarg is not None:
+        shown.append(one(args.kwarg, "**"))
+    return ", ".join(shown)
 
 
 def check_tool(catalogue: Catalogue, tool: Tool, root: Path) -> list[Diagnostic]:
@@ -113,19 +132,22 @@ def check_tool(catalogue: Catalogue, tool: Tool, root: Path) -> list[Diagnostic]
     span = Span(rel, function.lineno, function.col_offset + 1)
     found = []
     types_match = [t for _, t in got_params] == [t for _, t in want_params]
+    # the generated tool calls it positionally: a keyword-only argument without a
+    # default can never be filled
+    keyword_only = any(d is None for d in args.kw_defaults)
     if (
         not types_match
         or got_return != tool.py.result_class
         or args.vararg
         or args.kwarg
+        or keyword_only
     ):
         found.append(
             Diagnostic(
                 "TG150",
                 Severity.ERROR,
-                f"{tool.py.module} has the signature "
-                f"({', '.join(f'{n}: {t}' for n, t in got_params)}) -> {got_return}, but its "
-                f"contract needs {_expected(tool)}",
+                f"{tool.py.module} has the signature ({_parameters(args)}) -> {got_return}, "
+                f"but its contract needs {_expected(tool)}",
                 span,
                 "Update the implementation to the contract (the spec changed), or change the "
                 "spec back.",
@@ -157,6 +179,9 @@ def _is_stub(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 
 
 def check_implementations(catalogue: Catalogue, root: Path) -> list[Diagnostic]:
+    if not is_module_path(catalogue.implementation):
+        # TG140 reports it; a path like ../x must never lead the check out of the project
+        return []
     found = []
     for tool in catalogue.tools:
         found.extend(check_tool(catalogue, tool, root))

@@ -247,6 +247,11 @@ def _syntax_hint(problem: str, line: str) -> str:
             "A value seems to contain ': '. Put the whole value in quotes, "
             "or check the indentation of this line."
         )
+    if "unknown escape character" in problem:
+        return (
+            "In double quotes a backslash starts an escape; write a regular "
+            "expression in single quotes instead, such as '^\\d+$'."
+        )
     return "Check the indentation, colons and quotes at and just before this place."
 
 

@@ -291,7 +291,15 @@ def python_name(name: str) -> str:
 
 
 def module_name(tool_name: str) -> str:
-    return python_name(tool_name.replace("-", "_")).lower()
+    # lower first: "Import" lowered after the keyword check would be the keyword import
+    return python_name(tool_name.replace("-", "_").lower())
+
+
+def is_module_path(value: str) -> bool:
+    """generated.inventory: dotted Python names, none of them a keyword."""
+    return DOTTED_RE.fullmatch(value) is not None and not any(
+        keyword.iskeyword(part) for part in value.split(".")
+    )
 
 
 # --- building ----------------------------------------------------------------------------
@@ -369,8 +377,8 @@ def _shown(value: object) -> str:
 _MODULE_NAMES = frozenset(
     {
         "Annotated", "Any", "Awaitable", "AwareDatetime", "BaseModel", "Callable",
-        "ConfigDict", "DeclaredError", "Field", "Final", "FunctionTool", "Implementation",
-        "Invoker", "Literal", "ToolError",
+        "ConfigDict", "DeclaredError", "Field", "FieldHint", "Final", "FunctionTool",
+        "Implementation", "Invoker", "Literal", "ToolError",
     }
 )  # fmt: skip
 
@@ -421,7 +429,8 @@ class _ToolBuilder(_Builder):
         self.report(
             "TG117",
             f"{_element(path)} would generate the class {name}, which is already {taken}",
-            self.document.span(path, key=True),
+            # a parameter or return field at its key; the tool itself at its name
+            self.document.span(path, key=len(path) > 1),
             "Rename it: a generated class is named after the tool and the field, in "
             "PascalCase.",
         )
@@ -520,7 +529,9 @@ class _ToolBuilder(_Builder):
             if not props:
                 self.report(
                     "TG126",
-                    f"object parameter {name!r} has no properties",
+                    f"the object items of array parameter {name!r} have no properties"
+                    if path[-1] == "items"
+                    else f"object parameter {name!r} has no properties",
                     span(path, key=True),
                     "List its fields under properties (a free-form object cannot be "
                     "validated).",
@@ -586,7 +597,8 @@ class _ToolBuilder(_Builder):
             except re.error as exc:
                 self.report(
                     "TG122",
-                    f"pattern {pattern!r} is not a valid regular expression: {exc.msg}",
+                    # as written in the spec: repr would double every backslash
+                    f"pattern '{pattern}' is not a valid regular expression: {exc.msg}",
                     span((*path, "pattern")),
                     "Fix the expression; remember to anchor it with ^ and $.",
                 )
@@ -704,7 +716,9 @@ class _ToolBuilder(_Builder):
             if not properties:
                 self.report(
                     "TG126",
-                    f"object field {name!r} has no properties",
+                    f"the object items of array field {name!r} have no properties"
+                    if path[-1] == "items"
+                    else f"object field {name!r} has no properties",
                     self.document.span(path, key=True),
                     "List its fields under properties.",
                 )
@@ -747,7 +761,9 @@ def _build_tool(
     document: Document,
     context_fields: Mapping[str, ContextField],
     context_class: str = "",
+    misnamed_context: frozenset[str] = frozenset(),
 ) -> tuple[Tool | None, list[Diagnostic]]:
+    """One tool; `misnamed_context` are declared context fields TG116 already reported."""
     from toolgen import describe
 
     d = _mapping(document.data)
@@ -810,6 +826,8 @@ def _build_tool(
     context: list[ContextField] = []
     for index, item in enumerate(_sequence(d.get("context"))):
         field_ = context_fields.get(str(item))
+        if field_ is None and str(item) in misnamed_context:
+            continue
         if field_ is None:
             known = ", ".join(sorted(context_fields)) or "none"
             b.report(
@@ -843,7 +861,7 @@ def _build_tool(
             "TG117",
             f"{_element(claimed)} would generate the class {context_class}, which is "
             "already the catalogue's context class",
-            span(claimed, key=True),
+            span(claimed, key=len(claimed) > 1),
             "Rename the tool (or the catalogue): a generated class is named after the "
             "tool in PascalCase.",
         )
@@ -1050,16 +1068,18 @@ def build_model(
         )
     package = str(c.get("package", f"generated.{name}"))
     implementation = str(c.get("implementation", f"impl.{name}"))
-    for key, value in (("package", package), ("implementation", implementation)):
-        if not DOTTED_RE.fullmatch(value) or any(
-            keyword.iskeyword(p) for p in value.split(".")
-        ):
+    for key, value, such_as in (
+        ("package", package, "generated.inventory"),
+        ("implementation", implementation, "impl.inventory"),
+    ):
+        # a default built from a bad name is not a second mistake
+        if key in c and not is_module_path(value):
             diagnostics.append(
                 error(
                     "TG140",
                     f"{key} {value!r} is not a dotted Python module path",
                     span((key,)),
-                    "Use names such as generated.inventory.",
+                    f"Use names such as {such_as}.",
                 )
             )
     context = []
@@ -1084,11 +1104,12 @@ def build_model(
             )
         )
     by_name = {f.name: f for f in context}
+    misnamed = frozenset(_mapping(c.get("context"))) - set(by_name)
     tools: list[Tool] = []
     first_seen: dict[str, Tool] = {}
     modules: dict[str, Tool] = {}
     for document in tool_docs:
-        tool, found = _build_tool(document, by_name, pascal(name) + "Context")
+        tool, found = _build_tool(document, by_name, pascal(name) + "Context", misnamed)
         diagnostics.extend(found)
         if tool is None:
             continue

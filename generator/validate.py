@@ -74,7 +74,8 @@ def check_document(document: Document, kind: SchemaKind) -> list[Diagnostic]:
         found.extend(_diagnose(document, err, kind))
     placed = {d.span for d in found}
     found.extend(d for d in _non_finite(document, kind) if d.span not in placed)
-    return sorted(found, key=lambda d: d.sort_key)
+    # jsonschema raises `required` once per missing key, each naming them all
+    return sorted(dict.fromkeys(found), key=lambda d: d.sort_key)
 
 
 def _non_finite(document: Document, kind: SchemaKind) -> list[Diagnostic]:
@@ -291,12 +292,19 @@ def _type_hint(expected: list[str], value: object) -> str:
             )
         if isinstance(value, list):
             return "Write plain text here, not a list."
+    if {"integer", "number"} & set(expected) and isinstance(value, str):
+        try:
+            float(value)
+        except ValueError:
+            pass
+        else:
+            return "Write the number without quotes; in quotes it is text."
+    wanted = " or ".join(
+        "true or false" if e == "boolean" else _article(e) for e in expected
+    )
     if value is None:
-        return (
-            f"Write {' or '.join(_article(e) for e in expected)} after the colon; a "
-            "key with nothing after it is null."
-        )
-    return f"Write {' or '.join(_article(e) for e in expected)} here."
+        return f"Write {wanted} after the colon; a key with nothing after it is null."
+    return f"Write {wanted} here."
 
 
 def _article(word: str) -> str:

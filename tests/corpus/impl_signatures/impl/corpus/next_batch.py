@@ -1,0 +1,8 @@
+"""Still the stub toolgen created."""
+
+from generated.corpus.next_batch import NextBatchArgs, NextBatchResult
+from toolgen.runtime import NotImplementedYet
+
+
+def next_batch(args: NextBatchArgs) -> NextBatchResult:
+    raise NotImplementedYet("next_batch", "impl/corpus/next_batch.py")
