@@ -109,7 +109,11 @@ def test_hostile_text_stays_data(tmp_path: Path) -> None:
         assert module.ERRORS["refused"].how_to_fix == PAYLOAD
     finally:
         sys.path.remove(str(tmp_path))
-        for name in [m for m in sys.modules if m.startswith(("hostile_generated", "hostile_impl"))]:
+        for name in [
+            m
+            for m in sys.modules
+            if m.startswith(("hostile_generated", "hostile_impl"))
+        ]:
             del sys.modules[name]
     assert not (tmp_path / "PWNED").exists()
     assert not Path("PWNED").exists()
