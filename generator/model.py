@@ -34,6 +34,14 @@ MODEL_NAME_RE = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 IDENTIFIER_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 DOTTED_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
+# Module names the generated package uses itself (context.py, tests/) or that its generated
+# tests import beside the tool modules: a tool may not be generated under one of them.
+RESERVED_MODULES = frozenset({"context", "tests", "json", "datetime", "copy", "pytest"})
+
+# Return fields the envelope itself uses: a result field with one of these names would
+# overwrite what the model reads first.
+ENVELOPE_KEYS = frozenset({"ok", "error", "how_to_fix", "retryable", "problems"})
+
 # Attribute names pydantic's BaseModel already uses: a field with one of these names would shadow
 # a method, so it gets an alias like a keyword does.
 _BASEMODEL_NAMES = frozenset(
@@ -540,6 +548,14 @@ class _ToolBuilder(_Builder):
         if ptype == "object":
             self.claim_class(class_name, path)
         has_default = "default" in d and d["default"] is not None
+        if has_default and d.get("optional") is False:
+            self.report(
+                "TG120",
+                f"parameter {name!r} has a default but says optional: false",
+                span((*path, "optional"), key=True),
+                "A default is what null means, so the parameter is optional: remove "
+                "optional: false, or remove the default.",
+            )
         param = Param(
             name=name,
             py_name=python_name(name),
@@ -604,6 +620,14 @@ class _ToolBuilder(_Builder):
                 )
                 pattern = None
         enum = d.get("enum")
+        if isinstance(enum, list) and ptype == "number":
+            self.report(
+                "TG123",
+                "enum is not supported on number parameters",
+                span((*path, "enum"), key=True),
+                "List whole numbers with type: integer, or words with type: string.",
+            )
+            enum = None
         if isinstance(enum, list) and "enum" in allowed:
             seen: list[object] = []
             for index, value in enumerate(enum):
@@ -671,6 +695,16 @@ class _ToolBuilder(_Builder):
     ) -> tuple[ReturnField, ...]:
         built = []
         for name, spec in raw.items():
+            if name in ENVELOPE_KEYS:
+                self.report(
+                    "TG141",
+                    f"return field name {name!r} is a key of the envelope every result "
+                    "comes in",
+                    self.document.span((*path, name), key=True),
+                    f"Rename it ({', '.join(sorted(ENVELOPE_KEYS))} are taken): a "
+                    "successful result already says ok: true.",
+                )
+                continue
             if not IDENTIFIER_RE.fullmatch(name) or keyword.iskeyword(name):
                 what = (
                     "a Python keyword"
@@ -1121,6 +1155,18 @@ def build_model(
                     f"tool name {tool.name!r} is already used by {other.file}",
                     tool.origin.span("name"),
                     "Every tool needs its own name.",
+                )
+            )
+            continue
+        if tool.py.module in RESERVED_MODULES:
+            diagnostics.append(
+                error(
+                    "TG112",
+                    f"tool {tool.name!r} would be generated as module {tool.py.module!r}, "
+                    "a name the generated package already uses",
+                    tool.origin.span("name"),
+                    f"Rename the tool (names such as {', '.join(sorted(RESERVED_MODULES))} "
+                    "are taken).",
                 )
             )
             continue

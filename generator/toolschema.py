@@ -54,12 +54,15 @@ def _sentence(text: str) -> str:
 
 
 def _length_note(low: int | None, high: int | None, unit: str) -> str:
+    """`unit` is plural; one of them is said in the singular ("At least 1 character.")."""
     if low is not None and high is not None:
-        return f"{low} to {high} {unit}." if low != high else f"Exactly {low} {unit}."
+        if low != high:
+            return f"{low} to {high} {unit}."
+        return f"Exactly {low} {unit if low != 1 else unit[:-1]}."
     if high is not None:
-        return f"At most {high} {unit}."
+        return f"At most {high} {unit if high != 1 else unit[:-1]}."
     if low is not None:
-        return f"At least {low} {unit}."
+        return f"At least {low} {unit if low != 1 else unit[:-1]}."
     return ""
 
 
