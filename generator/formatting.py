@@ -34,7 +34,9 @@ def _run(command: list[str]) -> None:
         )
 
 
-def format_sources(sources: Mapping[str, str]) -> dict[str, str]:
+def format_sources(
+    sources: Mapping[str, str], workdir: Path | None = None
+) -> dict[str, str]:
     """Format many Python sources with one ruff process; keys and order are kept.
 
     Imports are already in isort order (render computes them), so only the formatter runs.
@@ -42,7 +44,11 @@ def format_sources(sources: Mapping[str, str]) -> dict[str, str]:
     python = {path: text for path, text in sources.items() if path.endswith(".py")}
     if not python:
         return dict(sources)
-    with tempfile.TemporaryDirectory(prefix="toolgen-format-") as tmp:
+    if workdir is not None:
+        # beside the project: its disk, not the system's temporary one (which can be far
+        # slower to create thousands of files on)
+        workdir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="format-", dir=workdir) as tmp:
         root = Path(tmp)
         names = {path: root / f"f{index}.py" for index, path in enumerate(python)}
         for path, file in names.items():

@@ -523,7 +523,9 @@ def render_catalogue(catalogue: Catalogue, root: Path | None = None) -> Rendered
         _package_markers(catalogue.package, stop=len(catalogue.package.split(".")) - 1)
     )
     create_once.update(_package_markers(catalogue.implementation))
-    formatted = formatting.format_sources({**owned, **create_once})
+    formatted = formatting.format_sources(
+        {**owned, **create_once}, root / CACHE_DIR if root is not None else None
+    )
     every = {**{p: formatted[p] for p in owned}, **reused}
     tools_manifest = {
         name: {

@@ -90,16 +90,18 @@ def write_outputs(
             continue
         pending[rel] = text
         written.append(rel)
-        diffs.append(_diff(rel, old, text))
+        if check:
+            diffs.append(_diff(rel, old, text))
     for rel, text in files.create_once.items():
         if (root / rel).exists():
             continue
         pending[rel] = text
         created.append(rel)
-        diffs.append(_diff(rel, None, text))
+        if check:
+            diffs.append(_diff(rel, None, text))
     removed = _stale(files, root)
-    for rel in removed:
-        diffs.append(_diff(rel, _read(root / rel), None))
+    if check:
+        diffs.extend(_diff(rel, _read(root / rel), None) for rel in removed)
     report = WriteReport(
         tuple(written), tuple(created), tuple(removed), unchanged, "".join(diffs)
     )
