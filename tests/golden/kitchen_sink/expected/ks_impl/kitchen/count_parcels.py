@@ -15,6 +15,7 @@ def count_parcels(args: CountParcelsArgs) -> CountParcelsResult:
 
     Return CountParcelsResult(...) with:
         count: How many parcels of that class wait.
-    Any other exception stops the run: use it for infrastructure failures only.
+    An exception stops the run: raise one only for
+    infrastructure failures (a database that is down), never for what the model can fix.
     """
     raise NotImplementedYet("count_parcels", "ks_impl/kitchen/count_parcels.py")

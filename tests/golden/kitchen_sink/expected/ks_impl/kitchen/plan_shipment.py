@@ -30,6 +30,7 @@ def plan_shipment(
     ks_generated.kitchen.plan_shipment:
         route_unavailable: No carrier serves the route on that day.
         over_weight: The parcels together weigh more than the carrier takes.
-    Any other exception stops the run: use it for infrastructure failures only.
+    Any other exception stops the run: raise one only for
+    infrastructure failures (a database that is down), never for what the model can fix.
     """
     raise NotImplementedYet("plan_shipment", "ks_impl/kitchen/plan_shipment.py")
