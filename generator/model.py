@@ -235,10 +235,6 @@ class Tool:
     def accepted_examples(self) -> tuple[Example, ...]:
         return tuple(e for e in self.examples if e.accepted)
 
-    @property
-    def rejected_examples(self) -> tuple[Example, ...]:
-        return tuple(e for e in self.examples if not e.accepted)
-
     def all_params(self) -> list[Param]:
         return [p for top in self.params for p in top.walk()]
 
