@@ -329,14 +329,17 @@ def text_block(target: str, text: str) -> str:
 
 
 def _hint(param: Param) -> str | None:
-    """The FieldHint of one parameter, or None when there is nothing to tell."""
+    """The FieldHint of one parameter, or None when there is nothing to tell. The items of
+    an array of scalars share its path (the runtime drops list indexes), so what they say
+    (example, pattern, choices) is told for the array's path too."""
+    told = param.items if param.items is not None and param.items.type != "object" else param
     parts = []
-    if param.has_example and param.type not in ("object", "array"):
-        parts.append(f"example={py_literal(param.example)}")
-    if param.constraints.pattern is not None:
-        parts.append(f"pattern={py_str(param.constraints.pattern)}")
-    if param.constraints.enum is not None:
-        parts.append(f"one_of={py_literal(tuple(param.constraints.enum))}")
+    if told.has_example and told.type not in ("object", "array"):
+        parts.append(f"example={py_literal(told.example)}")
+    if told.constraints.pattern is not None:
+        parts.append(f"pattern={py_str(told.constraints.pattern)}")
+    if told.constraints.enum is not None:
+        parts.append(f"one_of={py_literal(tuple(told.constraints.enum))}")
     if param.optional:
         parts.append("nullable=True")
     return f"FieldHint({', '.join(parts)})" if parts else None

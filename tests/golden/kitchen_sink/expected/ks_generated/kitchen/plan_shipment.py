@@ -93,6 +93,21 @@ PARAMETERS: Final[dict[str, Any]] = {
             "type": ["string", "null"],
             "description": "The customer's own reference. 3 to 20 characters.",
         },
+        "labels": {
+            "anyOf": [
+                {
+                    "type": "array",
+                    "maxItems": 3,
+                    "items": {
+                        "type": "string",
+                        "description": "One label.",
+                        "enum": ["cold", "heavy"],
+                    },
+                },
+                {"type": "null"},
+            ],
+            "description": "Labels to print on every parcel.",
+        },
         "options": {
             "anyOf": [
                 {
@@ -124,6 +139,7 @@ PARAMETERS: Final[dict[str, Any]] = {
         "parcels",
         "priority",
         "reference",
+        "labels",
         "options",
     ],
     "additionalProperties": False,
@@ -178,6 +194,7 @@ class PlanShipmentArgs(BaseModel):
     parcels: Annotated[list[PlanShipmentParcelsItem], Field(min_length=1, max_length=5)]
     priority: Annotated[Literal[1, 2, 3], not_a_bool, null_means(2)]
     reference: Annotated[str | None, Field(min_length=3, max_length=20)]
+    labels: Annotated[list[Literal["cold", "heavy"]] | None, Field(max_length=3)]
     options: PlanShipmentOptions | None
 
 
@@ -237,6 +254,7 @@ ERRORS: Final[dict[str, DeclaredError]] = {
 HINTS: Final[dict[str, FieldHint]] = {
     "deliver_by": FieldHint(nullable=True),
     "from": FieldHint(example="WH-01", pattern="^WH-[0-9]{2}$"),
+    "labels": FieldHint(one_of=("cold", "heavy"), nullable=True),
     "options": FieldHint(nullable=True),
     "options.signature": FieldHint(one_of=("none", "adult"), nullable=True),
     "parcels.fragile": FieldHint(nullable=True),

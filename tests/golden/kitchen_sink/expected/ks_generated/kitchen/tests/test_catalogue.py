@@ -60,6 +60,7 @@ def test_one_run_calls_every_tool_through_the_runner() -> None:
                 "parcels": [{"weight_kg": 2.5, "fragile": None}],
                 "priority": None,
                 "reference": None,
+                "labels": ["cold"],
                 "options": {"insured": True, "signature": None},
             },
             call_id="call-plan_shipment",
