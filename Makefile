@@ -5,8 +5,6 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.toolgen-installed
-# mypy resolves `toolgen` through this folder: the package lives in generator/ (see pyproject)
-TYPEPATH := build/typecheck
 
 .PHONY: setup build test check lint typecheck pytest bench clean
 
@@ -30,13 +28,9 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-$(TYPEPATH)/toolgen:
-	mkdir -p $(TYPEPATH)
-	ln -sfn ../../generator $(TYPEPATH)/toolgen
-
-typecheck: setup $(TYPEPATH)/toolgen
-	MYPYPATH=$(TYPEPATH) $(BIN)/mypy --strict -p toolgen
-	MYPYPATH=$(TYPEPATH) $(BIN)/mypy --strict generated impl
+typecheck: setup
+	$(BIN)/mypy --strict -p toolgen
+	$(BIN)/mypy --strict generated impl
 
 pytest: setup
 	$(BIN)/python -m pytest

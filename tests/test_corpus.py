@@ -268,7 +268,7 @@ def test_every_case_in_one_subprocess_without_a_traceback() -> None:
 def _ids_in_code() -> set[str]:
     found: set[str] = set()
     for stage in STAGES:
-        text = (ROOT / "generator" / f"{stage}.py").read_text("utf-8")
+        text = (ROOT / "generator" / "toolgen" / f"{stage}.py").read_text("utf-8")
         found |= set(re.findall(r'"(TG\d{3})"', text))
     return found
 

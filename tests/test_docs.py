@@ -63,7 +63,7 @@ DOCS = ROOT / "docs"
 SPEC_DOC = DOCS / "spec.md"
 RUNTIME_DOC = DOCS / "runtime.md"
 EXAMPLE_TOOLS = ROOT / "spec" / "inventory" / "tools"
-SCHEMAS = ROOT / "generator" / "schemas"
+SCHEMAS = ROOT / "generator" / "toolgen" / "schemas"
 UPDATE = os.environ.get("UPDATE_DOCS") == "1"
 LINT_FROM = 200  # TG200 and up are lint rules
 
@@ -437,8 +437,8 @@ def test_every_schema_key_has_a_row(heading: str) -> None:
 
 def _ids_in_code() -> set[str]:
     found: set[str] = set()
-    for path in (ROOT / "generator").rglob("*.py"):
-        if "lint" in path.relative_to(ROOT / "generator").parts:
+    for path in (ROOT / "generator" / "toolgen").rglob("*.py"):
+        if "lint" in path.relative_to(ROOT / "generator" / "toolgen").parts:
             continue
         found |= set(re.findall(r"\"(TG\d{3})\"", path.read_text(encoding="utf-8")))
     return {i for i in found if int(i[2:]) < LINT_FROM}

@@ -332,7 +332,11 @@ def _hint(param: Param) -> str | None:
     """The FieldHint of one parameter, or None when there is nothing to tell. The items of
     an array of scalars share its path (the runtime drops list indexes), so what they say
     (example, pattern, choices) is told for the array's path too."""
-    told = param.items if param.items is not None and param.items.type != "object" else param
+    told = (
+        param.items
+        if param.items is not None and param.items.type != "object"
+        else param
+    )
     parts = []
     if told.has_example and told.type not in ("object", "array"):
         parts.append(f"example={py_literal(told.example)}")
@@ -429,8 +433,8 @@ CACHE_DIR = ".toolgen-cache"
 def _toolgen_digest() -> str:
     """A digest of toolgen's own code and templates: output made by other code is not reused."""
     digest = hashlib.sha256(__version__.encode())
-    for package in ("toolgen", "toolgen.templates", "toolgen.schemas"):
-        base = resources.files(package)
+    package = resources.files("toolgen")
+    for base in (package, package / "templates", package / "schemas"):
         for entry in sorted(base.iterdir(), key=lambda e: e.name):
             if entry.is_file() and entry.name.endswith((".py", ".jinja", ".json")):
                 digest.update(entry.name.encode() + b"\0" + entry.read_bytes())

@@ -26,7 +26,9 @@ SchemaKind = Literal["tool", "catalogue"]
 
 @functools.cache
 def schema_text(kind: SchemaKind) -> str:
-    return (resources.files("toolgen.schemas") / f"{kind}.v1.json").read_text("utf-8")
+    return (resources.files("toolgen") / "schemas" / f"{kind}.v1.json").read_text(
+        "utf-8"
+    )
 
 
 @functools.cache
