@@ -48,7 +48,8 @@ def write_without_idempotency(tool: Tool, ctx: LintContext) -> Iterator[Finding]
     ## Why is this bad?
     The model repeats calls: because the result was unclear, because of a retry. If the tool
     sends an order, the order goes out twice. The defence is in the code (the same arguments
-    give the same outcome), declared in the contract so the generated tests check it.
+    give the same outcome), declared in the contract so reviewers see it and the description
+    tells the model that repeating a call is safe.
 
     ## Example
     ```yaml
