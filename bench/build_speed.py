@@ -69,7 +69,7 @@ def timed(action: Callable[[], object]) -> tuple[float, object]:
 
 
 def build(folder: Path, root: Path) -> WriteReport:
-    result = pipeline.check_catalogue(folder, root)
+    result = pipeline.check_catalogue(folder, root, implementations=False, cache=True)
     rendered = pipeline.render(result, root)
     assert rendered is not None, [d.format_text() for d in result.diagnostics][:5]
     return write_outputs(rendered, root)

@@ -176,7 +176,9 @@ def _run_build(args: argparse.Namespace) -> int:
     messages: list[str] = []
     for folder in _catalogue_folders(args.paths, root):
         # a build creates missing stubs: implementations are checked after it writes
-        result = pipeline.check_catalogue(folder, root, implementations=args.check)
+        result = pipeline.check_catalogue(
+            folder, root, implementations=args.check, cache=not args.check
+        )
         diagnostics = list(result.diagnostics)
         files = pipeline.render(result, None if args.check else root)
         if files is None:

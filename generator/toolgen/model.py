@@ -15,7 +15,7 @@ from __future__ import annotations
 import difflib
 import keyword
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias, cast
 
@@ -792,6 +792,7 @@ def _build_tool(
     context_fields: Mapping[str, ContextField],
     context_class: str = "",
     misnamed_context: frozenset[str] = frozenset(),
+    examples_checked: bool = False,
 ) -> tuple[Tool | None, list[Diagnostic]]:
     """One tool; `misnamed_context` are declared context fields TG116 already reported."""
     from toolgen import describe
@@ -972,7 +973,8 @@ def _build_tool(
         description=describe.tool_description(tool),
         parameters=toolschema.parameters_schema(tool.params),
     )
-    b.diagnostics.extend(_check_examples(tool))
+    if not examples_checked:
+        b.diagnostics.extend(_check_examples(tool))
     return tool, b.diagnostics
 
 
@@ -1075,6 +1077,7 @@ def build_model(
     *,
     folder: str,
     known_tool_names: Sequence[str] = (),
+    trusted: Callable[[Document], bool] = lambda _: False,
 ) -> ModelResult:
     """Build the IR from documents that passed the format check.
 
@@ -1139,7 +1142,13 @@ def build_model(
     first_seen: dict[str, Tool] = {}
     modules: dict[str, Tool] = {}
     for document in tool_docs:
-        tool, found = _build_tool(document, by_name, pascal(name) + "Context", misnamed)
+        tool, found = _build_tool(
+            document,
+            by_name,
+            pascal(name) + "Context",
+            misnamed,
+            examples_checked=trusted(document),
+        )
         diagnostics.extend(found)
         if tool is None:
             continue

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from toolgen import implcheck, lint, load, model, validate
+from toolgen.checkcache import CheckCache, document_key
 from toolgen.diagnostics import Diagnostic, has_errors
+from toolgen.load import Document
 from toolgen.model import Catalogue
 from toolgen.render import RenderedFiles, render_catalogue
 
@@ -36,19 +38,36 @@ def display_path(path: Path, root: Path) -> str:
 
 
 def check_catalogue(
-    folder: Path, root: Path, *, implementations: bool = True
+    folder: Path, root: Path, *, implementations: bool = True, cache: bool = False
 ) -> CheckResult:
-    """Everything `toolgen check` does for one catalogue folder."""
+    """Everything `toolgen check` does for one catalogue folder.
+
+    With `cache` (what `build` passes), the schema and example checks of tool documents that
+    passed them in an earlier build with the same content are skipped (see checkcache).
+    """
     shown = display_path(folder, root)
     loaded = load.load_catalogue(folder, shown)
-    validated = validate.validate(loaded)
+    record = CheckCache(root, shown) if cache else None
+    blamed_by_load = {d.span.file for d in loaded.diagnostics}
+
+    def trusted(document: Document) -> bool:
+        return (
+            record is not None
+            and document.file not in blamed_by_load
+            and document_key(document) in record.passed
+        )
+
+    validated = validate.validate(loaded, trusted)
     built = model.build_model(
         validated.catalogue,
         validated.tools,
         folder=shown,
         known_tool_names=validated.tool_names,
+        trusted=trusted,
     )
     diagnostics = [*loaded.diagnostics, *validated.diagnostics, *built.diagnostics]
+    if record is not None:
+        record.save(loaded.tools, diagnostics)
     if built.catalogue is not None:
         diagnostics.extend(lint.lint(built.catalogue))
         if implementations:

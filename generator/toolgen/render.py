@@ -430,7 +430,7 @@ CACHE_DIR = ".toolgen-cache"
 
 
 @functools.cache
-def _toolgen_digest() -> str:
+def toolgen_digest() -> str:
     """A digest of toolgen's own code and templates: output made by other code is not reused."""
     digest = hashlib.sha256(__version__.encode())
     package = resources.files("toolgen")
@@ -448,7 +448,7 @@ def tool_fingerprint(catalogue: Catalogue, tool: Tool) -> str:
         "file": tool.file,
         "catalogue": catalogue.origin.document.data,
         "folder": catalogue.folder,
-        "toolgen": _toolgen_digest(),
+        "toolgen": toolgen_digest(),
     }
     text = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]

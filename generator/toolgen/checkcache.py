@@ -1,0 +1,51 @@
+"""Which tool documents already passed the checks that depend on nothing but themselves.
+
+Checking a document against the format's JSON Schema, and its examples against its own
+contract, are the slow parts of `check` and depend only on the document's content (and on
+toolgen). A build remembers the documents that passed both with no diagnostic at all, by a
+digest of their content and of toolgen's own code; the next build skips those two checks for
+them. Everything else (references between tools, context fields, lint) runs every time.
+
+The record lives in `.toolgen-cache/` beside the render cache and is written by `build` only:
+`check` and `build --check` read nothing from it and write nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+from toolgen.diagnostics import Diagnostic
+from toolgen.load import Document
+from toolgen.render import CACHE_DIR, toolgen_digest
+
+
+def document_key(document: Document) -> str:
+    text = json.dumps(document.data, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(f"{toolgen_digest()}\n{text}".encode()).hexdigest()[:24]
+
+
+class CheckCache:
+    def __init__(self, root: Path, folder: str) -> None:
+        name = hashlib.sha256(folder.encode()).hexdigest()[:12]
+        self.path = root / CACHE_DIR / f"checked-{name}.json"
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            self.passed = (
+                frozenset(data["passed"]) if isinstance(data, dict) else frozenset()
+            )
+        except (OSError, ValueError, KeyError, TypeError):
+            self.passed = frozenset()
+
+    def save(
+        self, documents: Iterable[Document], diagnostics: Iterable[Diagnostic]
+    ) -> None:
+        """Remember the documents with no diagnostic at all in their file."""
+        blamed = {d.span.file for d in diagnostics}
+        passed = sorted(document_key(d) for d in documents if d.file not in blamed)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        temp = self.path.with_suffix(".tmp")
+        temp.write_text(json.dumps({"passed": passed}) + "\n", encoding="utf-8")
+        temp.replace(self.path)
