@@ -3,17 +3,18 @@
 Look up customers, their orders and return requests, read warehouse stock and propose
 reorders.
 
-Do not edit. Importing the package is cheap: tool modules load when `all_tools()` is
-called, implementations on a tool's first call.
+Do not edit. Importing the package is cheap: tool modules load when `all_tools()` or
+`tools(...)` is called, implementations on a tool's first call.
 """
 
+import importlib
 from typing import Final
 
 from agents import FunctionTool
 
 from .context import InventoryContext
 
-__all__ = ["TOOL_NAMES", "InventoryContext", "all_tools"]
+__all__ = ["TOOL_NAMES", "InventoryContext", "all_tools", "tools"]
 
 TOOL_NAMES: Final[tuple[str, ...]] = (
     "create_reorder",
@@ -23,6 +24,32 @@ TOOL_NAMES: Final[tuple[str, ...]] = (
     "search_orders",
     "search_returns",
 )
+_MODULES: Final[dict[str, str]] = {
+    "create_reorder": "create_reorder",
+    "find_customer": "find_customer",
+    "next_batch": "next_batch",
+    "read_stock": "read_stock",
+    "search_orders": "search_orders",
+    "search_returns": "search_returns",
+}
+
+
+def tools(*names: str) -> list[FunctionTool]:
+    """The named tools, in the order given; only their modules are imported.
+
+    An agent usually holds a few tools of a catalogue: `tools("find_customer")`.
+    """
+    unknown = [name for name in names if name not in _MODULES]
+    if unknown:
+        raise KeyError(
+            f"no tool named {', '.join(unknown)} in this catalogue; "
+            f"its tools are {', '.join(TOOL_NAMES)}"
+        )
+    found: list[FunctionTool] = []
+    for name in names:
+        module = importlib.import_module(f"{__name__}.{_MODULES[name]}")
+        found.append(module.TOOL)
+    return found
 
 
 def all_tools() -> list[FunctionTool]:

@@ -569,10 +569,13 @@ def render_package_init(catalogue: Catalogue) -> str:
             f"{catalogue.folder}.",
             catalogue.description,
             "Do not edit. Importing the package is cheap: tool modules load when "
-            "`all_tools()` is called, implementations on a tool's first call.",
+            "`all_tools()` or `tools(...)` is called, implementations on a tool's first "
+            "call.",
         ),
         modules=[t.py.module for t in catalogue.tools],
         names=", ".join(py_str(t.name) for t in catalogue.tools),
+        name_modules=[(py_str(t.name), py_str(t.py.module)) for t in catalogue.tools],
+        context_class_literal=py_str(catalogue.context_class),
     )
 
 
@@ -621,7 +624,10 @@ def render_stub(catalogue: Catalogue, tool: Tool) -> str:
         errors=[(e.code, _docstring(e.when)) for e in tool.errors],
         returns=[(f.name, _docstring(f.description)) for f in tool.returns],
         context_names=[f.name for f in tool.context],
-        module_path=package_dir(f"{catalogue.implementation}.{tool.py.module}") + ".py",
+        name_literal=py_str(tool.name),
+        path_literal=py_str(
+            package_dir(f"{catalogue.implementation}.{tool.py.module}") + ".py"
+        ),
     )
 
 
@@ -712,10 +718,12 @@ def render_catalogue_tests(catalogue: Catalogue) -> str:
     imports.name(
         "agents.testing", "ScriptedModel", "assistant_message", "function_call"
     )
+    imports.module("pytest")
     imports.name(
         catalogue.package,
         "TOOL_NAMES",
         "all_tools",
+        "tools",
         *(t.py.module for t in catalogue.tools),
     )
     imports.name(f"{catalogue.package}.context", catalogue.context_class)

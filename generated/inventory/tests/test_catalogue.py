@@ -8,6 +8,7 @@ model and recording fakes as implementations.
 import datetime
 import json
 
+import pytest
 from agents import Agent, RunConfig, Runner, Tool
 from agents.items import ToolCallOutputItem
 from agents.testing import ScriptedModel, assistant_message, function_call
@@ -21,6 +22,7 @@ from generated.inventory import (
     read_stock,
     search_orders,
     search_returns,
+    tools,
 )
 from generated.inventory.context import InventoryContext
 from toolgen.testing import Recorder
@@ -38,6 +40,13 @@ def test_catalogue_lists_every_tool_once() -> None:
         "search_returns",
     ]
     assert [tool.name for tool in all_tools()] == list(TOOL_NAMES)
+
+
+def test_tools_are_found_by_name() -> None:
+    wanted = list(reversed(TOOL_NAMES))
+    assert [tool.name for tool in tools(*wanted)] == wanted
+    with pytest.raises(KeyError, match="no tool named not_a_tool"):
+        tools("not_a_tool")
 
 
 def test_one_run_calls_every_tool_through_the_runner() -> None:

@@ -2,19 +2,42 @@
 
 Every feature of format 1 in one small catalogue, for the golden tests.
 
-Do not edit. Importing the package is cheap: tool modules load when `all_tools()` is
-called, implementations on a tool's first call.
+Do not edit. Importing the package is cheap: tool modules load when `all_tools()` or
+`tools(...)` is called, implementations on a tool's first call.
 """
 
+import importlib
 from typing import Final
 
 from agents import FunctionTool
 
 from .context import KitchenContext
 
-__all__ = ["TOOL_NAMES", "KitchenContext", "all_tools"]
+__all__ = ["TOOL_NAMES", "KitchenContext", "all_tools", "tools"]
 
 TOOL_NAMES: Final[tuple[str, ...]] = ("count_parcels", "plan_shipment")
+_MODULES: Final[dict[str, str]] = {
+    "count_parcels": "count_parcels",
+    "plan_shipment": "plan_shipment",
+}
+
+
+def tools(*names: str) -> list[FunctionTool]:
+    """The named tools, in the order given; only their modules are imported.
+
+    An agent usually holds a few tools of a catalogue: `tools("find_customer")`.
+    """
+    unknown = [name for name in names if name not in _MODULES]
+    if unknown:
+        raise KeyError(
+            f"no tool named {', '.join(unknown)} in this catalogue; "
+            f"its tools are {', '.join(TOOL_NAMES)}"
+        )
+    found: list[FunctionTool] = []
+    for name in names:
+        module = importlib.import_module(f"{__name__}.{_MODULES[name]}")
+        found.append(module.TOOL)
+    return found
 
 
 def all_tools() -> list[FunctionTool]:

@@ -7,11 +7,18 @@ model and recording fakes as implementations.
 import datetime
 import json
 
+import pytest
 from agents import Agent, RunConfig, Runner, Tool
 from agents.items import ToolCallOutputItem
 from agents.testing import ScriptedModel, assistant_message, function_call
 
-from ks_generated.kitchen import TOOL_NAMES, all_tools, count_parcels, plan_shipment
+from ks_generated.kitchen import (
+    TOOL_NAMES,
+    all_tools,
+    count_parcels,
+    plan_shipment,
+    tools,
+)
 from ks_generated.kitchen.context import KitchenContext
 from toolgen.testing import Recorder
 
@@ -21,6 +28,13 @@ CONTEXT = KitchenContext(tenant_id=1, requested_on=datetime.date(2026, 1, 2))
 def test_catalogue_lists_every_tool_once() -> None:
     assert sorted(TOOL_NAMES) == ["count_parcels", "plan_shipment"]
     assert [tool.name for tool in all_tools()] == list(TOOL_NAMES)
+
+
+def test_tools_are_found_by_name() -> None:
+    wanted = list(reversed(TOOL_NAMES))
+    assert [tool.name for tool in tools(*wanted)] == wanted
+    with pytest.raises(KeyError, match="no tool named not_a_tool"):
+        tools("not_a_tool")
 
 
 def test_one_run_calls_every_tool_through_the_runner() -> None:
