@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from toolgen.diagnostics import Diagnostic
@@ -39,12 +39,11 @@ class CheckCache:
         except (OSError, ValueError, KeyError, TypeError):
             self.passed = frozenset()
 
-    def save(
-        self, documents: Iterable[Document], diagnostics: Iterable[Diagnostic]
-    ) -> None:
-        """Remember the documents with no diagnostic at all in their file."""
+    def save(self, keys: Mapping[str, str], diagnostics: Iterable[Diagnostic]) -> None:
+        """Remember the documents (`keys`: file -> document_key) with no diagnostic at all
+        in their file."""
         blamed = {d.span.file for d in diagnostics}
-        passed = sorted(document_key(d) for d in documents if d.file not in blamed)
+        passed = sorted(key for file, key in keys.items() if file not in blamed)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         temp = self.path.with_suffix(".tmp")
         temp.write_text(json.dumps({"passed": passed}) + "\n", encoding="utf-8")

@@ -49,12 +49,13 @@ def check_catalogue(
     loaded = load.load_catalogue(folder, shown)
     record = CheckCache(root, shown) if cache else None
     blamed_by_load = {d.span.file for d in loaded.diagnostics}
+    keys = {d.file: document_key(d) for d in loaded.tools} if record is not None else {}
 
     def trusted(document: Document) -> bool:
         return (
             record is not None
             and document.file not in blamed_by_load
-            and document_key(document) in record.passed
+            and keys.get(document.file) in record.passed
         )
 
     validated = validate.validate(loaded, trusted)
@@ -67,7 +68,7 @@ def check_catalogue(
     )
     diagnostics = [*loaded.diagnostics, *validated.diagnostics, *built.diagnostics]
     if record is not None:
-        record.save(loaded.tools, diagnostics)
+        record.save(keys, diagnostics)
     if built.catalogue is not None:
         diagnostics.extend(lint.lint(built.catalogue))
         if implementations:

@@ -12,10 +12,11 @@ import hashlib
 import json
 import re
 import textwrap
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from toolgen import __version__, boundary, formatting, templating
 from toolgen.model import Catalogue, JsonValue, Param, ReturnField, Tool
@@ -220,53 +221,48 @@ def _what(element: Param | ReturnField) -> str:
     return f"the {element.name} field"
 
 
-def _args_classes(tool: Tool, imports: _Imports) -> list[ClassView]:
-    """The argument models, nested ones first so every name is defined before use."""
+def _classes(
+    elements: Sequence[Param] | Sequence[ReturnField],
+    name: str,
+    doc: str,
+    part: str,
+    annotate: Callable[[Any], FieldView],
+) -> list[ClassView]:
+    """The classes of one tree of arguments or return fields, nested ones first so every
+    name is defined before it is used. `part` starts the docstring of a nested class."""
     classes: list[ClassView] = []
+    for element in elements:
+        node = element.items if element.type == "array" and element.items else element
+        if node.type == "object":
+            classes += _classes(
+                node.properties,
+                node.class_name,
+                f"{part}: {_what(element)}.",
+                part,
+                annotate,
+            )
+    classes.append(ClassView(name, doc, tuple(annotate(e) for e in elements)))
+    return classes
 
-    def visit(params: tuple[Param, ...], name: str, doc: str) -> None:
-        for p in params:
-            node = p.items if p.type == "array" and p.items is not None else p
-            if node.type == "object":
-                visit(
-                    node.properties,
-                    node.class_name,
-                    f"Part of the {tool.name} arguments: {_what(p)}.",
-                )
-        fields = tuple(
-            FieldView(p.py_name, param_annotation(p, imports)) for p in params
-        )
-        classes.append(ClassView(name, doc, fields))
 
-    visit(
+def _args_classes(tool: Tool, imports: _Imports) -> list[ClassView]:
+    return _classes(
         tool.params,
         tool.py.args_class,
         f"The arguments of {tool.name}, validated before the implementation runs.",
+        f"Part of the {tool.name} arguments",
+        lambda p: FieldView(p.py_name, param_annotation(p, imports)),
     )
-    return classes
 
 
 def _result_classes(tool: Tool, imports: _Imports) -> list[ClassView]:
-    classes: list[ClassView] = []
-
-    def visit(fields_: tuple[ReturnField, ...], name: str, doc: str) -> None:
-        for f in fields_:
-            node = f.items if f.type == "array" and f.items is not None else f
-            if node.type == "object":
-                visit(
-                    node.properties,
-                    node.class_name,
-                    f"Part of a {tool.name} result: {_what(f)}.",
-                )
-        views = tuple(FieldView(f.name, return_annotation(f, imports)) for f in fields_)
-        classes.append(ClassView(name, doc, views))
-
-    visit(
+    return _classes(
         tool.returns,
         tool.py.result_class,
         f"What {tool.name} returns on success: the model receives exactly these fields.",
+        f"Part of a {tool.name} result",
+        lambda f: FieldView(f.name, return_annotation(f, imports)),
     )
-    return classes
 
 
 def _docstring(text: str) -> str:

@@ -24,7 +24,7 @@ import jsonschema.validators
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
 
-    from toolgen.model import JsonValue, Param, ReturnField
+    from toolgen.model import JsonValue, Param
 
 _JSON_TYPE = {
     "string": "string",
@@ -149,26 +149,6 @@ def parameters_schema(
 ) -> dict[str, object]:
     """The schema of a tool's whole argument object (`PARAMETERS` when full=False)."""
     return {"type": "object", **object_schema(params, full=full)}
-
-
-def return_schema(field: ReturnField) -> dict[str, object]:
-    """The JSON Schema of one return field (for the review page and output validation)."""
-    body: dict[str, object] = {"type": _JSON_TYPE[field.type]}
-    if field.description:
-        body["description"] = field.description
-    if field.type in _FORMAT:
-        body["format"] = _FORMAT[field.type]
-    if field.enum is not None:
-        body["enum"] = list(field.enum)
-    if field.items is not None:
-        body["items"] = return_schema(field.items)
-    if field.type == "object":
-        body["properties"] = {f.name: return_schema(f) for f in field.properties}
-        body["required"] = [f.name for f in field.properties]
-        body["additionalProperties"] = False
-    if field.optional:
-        return {"anyOf": [body, {"type": "null"}]}
-    return body
 
 
 # --- checking values against a schema at build time ---------------------------------------
