@@ -253,7 +253,13 @@ class Database:
         )
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA foreign_keys = ON")
-        if not self.in_memory:
+        # WAL is a property of the file: set it once. Setting it again on every open makes
+        # workers that open at the same moment fail with "database is locked" (the pragma
+        # does not always wait for the busy timeout).
+        if (
+            not self.in_memory
+            and conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal"
+        ):
             conn.execute("PRAGMA journal_mode = WAL")
         # SQLite's lower() only folds ASCII; names like "Città" need Python's.
         conn.create_function("casefold", 1, _casefold, deterministic=True)
