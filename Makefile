@@ -10,10 +10,10 @@ STAMP := $(VENV)/.toolgen-installed
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml runtime/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e ./runtime -e '.[dev]'
 	touch $@
 
 build: setup
@@ -29,7 +29,7 @@ lint: setup
 	$(BIN)/ruff format --check .
 
 typecheck: setup
-	$(BIN)/mypy --strict -p toolgen
+	$(BIN)/mypy --strict -p toolgen -p toolgen_runtime
 	$(BIN)/mypy --strict generated impl
 
 pytest: setup

@@ -298,7 +298,7 @@ import jsonschema
 
 from generated.corpus import find_trips as module
 from generated.corpus.context import CorpusContext
-from toolgen.testing import Recorder, invoke
+from toolgen_runtime.testing import Recorder, invoke
 
 good = {
     "from": "Milano Centrale",

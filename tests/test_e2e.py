@@ -12,16 +12,16 @@ import pytest
 from agents import Agent, RunConfig, Runner
 from agents.items import ToolCallOutputItem
 from agents.testing import ScriptedModel, assistant_message, function_call
-
-from generated.inventory import InventoryContext, all_tools
-from generated.inventory import read_stock as read_stock_module
-from impl.inventory.db import close_database, use_database
-from toolgen.runtime import (
+from toolgen_runtime import (
     MissingContext,
     NotImplementedYet,
     ToolError,
     UndeclaredError,
 )
+
+from generated.inventory import InventoryContext, all_tools
+from generated.inventory import read_stock as read_stock_module
+from impl.inventory.db import close_database, use_database
 
 CONTEXT = InventoryContext(customer_id=1, run_id="run-e2e")
 

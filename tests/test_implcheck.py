@@ -58,7 +58,7 @@ def test_a_missing_function_and_a_stub(project: Path) -> None:
     (project / "impl/inventory/next_batch.py").write_text("def other() -> None: ...\n")
     (project / "impl/inventory/read_stock.py").write_text(
         "from generated.inventory.read_stock import ReadStockArgs, ReadStockResult\n"
-        "from toolgen.runtime import NotImplementedYet\n\n\n"
+        "from toolgen_runtime import NotImplementedYet\n\n\n"
         "def read_stock(args: ReadStockArgs) -> ReadStockResult:\n"
         '    raise NotImplementedYet("read_stock", "impl/inventory/read_stock.py")\n'
     )

@@ -8,8 +8,7 @@ from typing import Annotated, Any, Literal
 
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
-
-from toolgen.runtime import (
+from toolgen_runtime import (
     ContractViolation,
     DeclaredError,
     FieldHint,
@@ -21,7 +20,7 @@ from toolgen.runtime import (
     not_a_bool,
     null_means,
 )
-from toolgen.testing import Recorder, invoke, invoke_raw
+from toolgen_runtime.testing import Recorder, invoke, invoke_raw
 
 
 class Args(BaseModel):

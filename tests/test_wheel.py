@@ -26,13 +26,15 @@ def _run(*args: str | Path, cwd: Path | None = None) -> str:
 
 def test_wheel_installs_and_builds_the_example(tmp_path: Path) -> None:
     wheels = tmp_path / "wheels"
-    _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-         "-w", wheels, ROOT)  # fmt: skip
-    [wheel] = list(wheels.glob("toolgen-*.whl"))
+    for source in (ROOT / "runtime", ROOT):
+        _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+             "-w", wheels, source)  # fmt: skip
+    [wheel] = list(wheels.glob("toolgen-0*.whl"))
+    [runtime_wheel] = list(wheels.glob("toolgen_runtime-*.whl"))
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
     python = env_dir / "bin" / "python"
-    _run(python, "-m", "pip", "install", "--quiet", wheel, "pytest")
+    _run(python, "-m", "pip", "install", "--quiet", runtime_wheel, wheel, "pytest")
 
     project = tmp_path / "project"
     shutil.copytree(ROOT / "spec", project / "spec")

@@ -11,8 +11,7 @@ from typing import Annotated, Any, Final
 
 from agents import FunctionTool
 from pydantic import BaseModel, ConfigDict, Field
-
-from toolgen.runtime import DeclaredError, FieldHint, Invoker, make_tool, result_class
+from toolgen_runtime import DeclaredError, FieldHint, Invoker, make_tool, result_class
 
 NAME: Final = "next_batch"
 DESCRIPTION: Final = (

@@ -14,8 +14,7 @@ from typing import Annotated, Any, Final, Literal
 
 from agents import FunctionTool
 from pydantic import BaseModel, ConfigDict, Field
-
-from toolgen.runtime import (
+from toolgen_runtime import (
     DeclaredError,
     FieldHint,
     Invoker,

@@ -108,8 +108,8 @@ class _Imports:
 
 
 def _first_party(catalogue: Catalogue) -> list[str]:
+    # toolgen_runtime is an installed dependency in every project: third party
     return [
-        "toolgen",
         catalogue.package.split(".")[0],
         catalogue.implementation.split(".")[0],
     ]
@@ -139,7 +139,7 @@ def param_annotation(param: Param, imports: _Imports, *, top: bool = True) -> st
     if param.type in ("string", "integer", "number") and c.enum is not None:
         base = _literal_type(c.enum, imports)
         if param.type != "string":
-            imports.name("toolgen.runtime", "not_a_bool")
+            imports.name("toolgen_runtime", "not_a_bool")
             metadata.append("not_a_bool")
     elif param.type == "datetime":
         imports.name("pydantic", "AwareDatetime")
@@ -176,7 +176,7 @@ def param_annotation(param: Param, imports: _Imports, *, top: bool = True) -> st
         imports.name("pydantic", "Field")
         metadata.append(f"Field({', '.join(kwargs)})")
     if param.has_default:
-        imports.name("toolgen.runtime", "null_means")
+        imports.name("toolgen_runtime", "null_means")
         metadata.append(f"null_means({_python_value(param, param.default, imports)})")
     if not metadata:
         return base
@@ -365,19 +365,19 @@ def render_tool_module(catalogue: Catalogue, tool: Tool) -> str:
     imports.name("typing", "Final")
     imports.name("pydantic", "BaseModel", "ConfigDict")
     imports.name("agents", "FunctionTool")
-    imports.name("toolgen.runtime", "DeclaredError", "Invoker", "make_tool")
+    imports.name("toolgen_runtime", "DeclaredError", "Invoker", "make_tool")
     imports.name("collections.abc", "Awaitable", "Callable")
     imports.name("typing", "Any")
     args_classes = _args_classes(tool, imports)
     result_classes = _result_classes(tool, imports)
     if result_classes:
-        imports.name("toolgen.runtime", "result_class")
-    imports.name("toolgen.runtime", "FieldHint")
+        imports.name("toolgen_runtime", "result_class")
+    imports.name("toolgen_runtime", "FieldHint")
     if tool.context:
         imports.name(".context", catalogue.context_class)
         imports.name("dataclasses", "dataclass")
     if tool.errors:
-        imports.name("toolgen.runtime", "ToolError")
+        imports.name("toolgen_runtime", "ToolError")
         imports.name("typing", "Literal")
     impl_module = f"{catalogue.implementation}.{tool.py.module}"
     context_fields = [
@@ -604,7 +604,7 @@ def render_stub(catalogue: Catalogue, tool: Tool) -> str:
     imports.name(generated, tool.py.args_class, tool.py.result_class)
     if tool.context:
         imports.name(generated, tool.py.context_class)
-    imports.name("toolgen.runtime", "NotImplementedYet")
+    imports.name("toolgen_runtime", "NotImplementedYet")
     return templating.render(
         "impl_stub.py.jinja",
         catalogue=catalogue,
@@ -648,9 +648,9 @@ def render_tool_tests(catalogue: Catalogue, tool: Tool) -> str:
     imports.name("agents.strict_schema", "ensure_strict_json_schema")
     imports.name(catalogue.package, f"{tool.py.module} as module")
     imports.name(f"{catalogue.package}.context", catalogue.context_class)
-    imports.name("toolgen.runtime", "ContractViolation", "ToolError", "UndeclaredError")
+    imports.name("toolgen_runtime", "ContractViolation", "ToolError", "UndeclaredError")
     imports.name(
-        "toolgen.testing",
+        "toolgen_runtime.testing",
         "Recorder",
         "invoke",
         "invoke_raw",
@@ -723,7 +723,7 @@ def render_catalogue_tests(catalogue: Catalogue) -> str:
         *(t.py.module for t in catalogue.tools),
     )
     imports.name(f"{catalogue.package}.context", catalogue.context_class)
-    imports.name("toolgen.testing", "Recorder")
+    imports.name("toolgen_runtime.testing", "Recorder")
     return templating.render(
         "test_catalogue.py.jinja",
         imports=imports.block(),

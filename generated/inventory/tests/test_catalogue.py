@@ -12,6 +12,7 @@ import pytest
 from agents import Agent, RunConfig, Runner, Tool
 from agents.items import ToolCallOutputItem
 from agents.testing import ScriptedModel, assistant_message, function_call
+from toolgen_runtime.testing import Recorder
 
 from generated.inventory import (
     TOOL_NAMES,
@@ -25,7 +26,6 @@ from generated.inventory import (
     tools,
 )
 from generated.inventory.context import InventoryContext
-from toolgen.testing import Recorder
 
 CONTEXT = InventoryContext(customer_id=1, run_id="sample run_id")
 

@@ -11,17 +11,17 @@ from typing import Any
 
 import pytest
 from agents.strict_schema import ensure_strict_json_schema
-
-from generated.inventory import search_orders as module
-from generated.inventory.context import InventoryContext
-from toolgen.runtime import ContractViolation, ToolError, UndeclaredError
-from toolgen.testing import (
+from toolgen_runtime import ContractViolation, ToolError, UndeclaredError
+from toolgen_runtime.testing import (
     Recorder,
     invoke,
     invoke_raw,
     problem_fields,
     schema_keywords,
 )
+
+from generated.inventory import search_orders as module
+from generated.inventory.context import InventoryContext
 
 CONTEXT = InventoryContext(customer_id=1, run_id="sample run_id")
 SAMPLE = module.SearchOrdersResult(

@@ -1,7 +1,7 @@
 """Still the stub toolgen created."""
 
 from generated.corpus.next_batch import NextBatchArgs, NextBatchResult
-from toolgen.runtime import NotImplementedYet
+from toolgen_runtime import NotImplementedYet
 
 
 def next_batch(args: NextBatchArgs) -> NextBatchResult:

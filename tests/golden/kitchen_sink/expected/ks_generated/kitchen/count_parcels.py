@@ -12,8 +12,7 @@ from typing import Annotated, Any, Final, Literal
 
 from agents import FunctionTool
 from pydantic import BaseModel, ConfigDict, Field
-
-from toolgen.runtime import DeclaredError, FieldHint, Invoker, make_tool, result_class
+from toolgen_runtime import DeclaredError, FieldHint, Invoker, make_tool, result_class
 
 NAME: Final = "count_parcels"
 DESCRIPTION: Final = (

@@ -6,8 +6,9 @@ module validates the arguments before this function runs, and turns what it retu
 raises into what the model receives.
 """
 
+from toolgen_runtime import NotImplementedYet
+
 from ks_generated.kitchen.count_parcels import CountParcelsArgs, CountParcelsResult
-from toolgen.runtime import NotImplementedYet
 
 
 def count_parcels(args: CountParcelsArgs) -> CountParcelsResult:

@@ -6,12 +6,13 @@ module validates the arguments before this function runs, and turns what it retu
 raises into what the model receives.
 """
 
+from toolgen_runtime import NotImplementedYet
+
 from ks_generated.kitchen.plan_shipment import (
     PlanShipmentArgs,
     PlanShipmentContext,
     PlanShipmentResult,
 )
-from toolgen.runtime import NotImplementedYet
 
 
 def plan_shipment(

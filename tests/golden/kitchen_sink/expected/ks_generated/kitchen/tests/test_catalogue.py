@@ -11,6 +11,7 @@ import pytest
 from agents import Agent, RunConfig, Runner, Tool
 from agents.items import ToolCallOutputItem
 from agents.testing import ScriptedModel, assistant_message, function_call
+from toolgen_runtime.testing import Recorder
 
 from ks_generated.kitchen import (
     TOOL_NAMES,
@@ -20,7 +21,6 @@ from ks_generated.kitchen import (
     tools,
 )
 from ks_generated.kitchen.context import KitchenContext
-from toolgen.testing import Recorder
 
 CONTEXT = KitchenContext(tenant_id=1, requested_on=datetime.date(2026, 1, 2))
 

@@ -11,17 +11,17 @@ from typing import Any
 
 import pytest
 from agents.strict_schema import ensure_strict_json_schema
-
-from ks_generated.kitchen import count_parcels as module
-from ks_generated.kitchen.context import KitchenContext
-from toolgen.runtime import ContractViolation, ToolError, UndeclaredError
-from toolgen.testing import (
+from toolgen_runtime import ContractViolation, ToolError, UndeclaredError
+from toolgen_runtime.testing import (
     Recorder,
     invoke,
     invoke_raw,
     problem_fields,
     schema_keywords,
 )
+
+from ks_generated.kitchen import count_parcels as module
+from ks_generated.kitchen.context import KitchenContext
 
 CONTEXT = KitchenContext(tenant_id=1, requested_on=datetime.date(2026, 1, 2))
 SAMPLE = module.CountParcelsResult(count=1)
