@@ -23,10 +23,19 @@ from typing import Any, Generic, TypeVar, cast, dataclass_transform
 
 import pydantic.dataclasses
 from agents import FunctionTool
-from agents.exceptions import AgentsException
 from agents.tool_context import ToolContext
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
 from pydantic_core import PydanticCustomError, to_jsonable_python
+
+from toolgen_runtime.errors import (
+    ContractViolation,
+    DeclaredError,
+    MissingContext,
+    NotImplementedYet,
+    ToolError,
+    ToolgenError,
+    UndeclaredError,
+)
 
 __all__ = [
     "ContractViolation",
@@ -49,53 +58,6 @@ ContextT = TypeVar("ContextT")
 ResultT = TypeVar("ResultT")
 
 INVALID_ARGUMENTS = "invalid_arguments"
-
-
-class ToolError(Exception):
-    """A declared data error: the implementation raises it, the model receives its envelope.
-
-    Generated modules subclass it per tool with the declared codes as a `Literal`, so a typo in
-    a code is a type error (`raise ReadStockError("unknown_sku", known_skus=[...])`).
-    """
-
-    def __init__(self, code: str, **details: object) -> None:
-        super().__init__(code)
-        self.code = code
-        self.details = details
-
-
-class ToolgenError(AgentsException):
-    """An infrastructure failure: the run must stop (AgentsException is never wrapped)."""
-
-
-class NotImplementedYet(ToolgenError):
-    """The implementation is still the stub toolgen created."""
-
-    def __init__(self, tool: str, file: str) -> None:
-        super().__init__(
-            f"{tool} is not implemented yet: write its business logic in {file} "
-            "(toolgen created the stub and will never overwrite it)"
-        )
-
-
-class UndeclaredError(ToolgenError):
-    """The implementation reported an error code its contract does not declare."""
-
-
-class ContractViolation(ToolgenError):
-    """The implementation returned something other than its declared result."""
-
-
-class MissingContext(ToolgenError):
-    """The run context is not the catalogue's context object."""
-
-
-@dataclass(frozen=True, slots=True)
-class DeclaredError:
-    """What the spec says about one error code."""
-
-    how_to_fix: str
-    retryable: bool = False
 
 
 def _reject_bool(value: object) -> object:
