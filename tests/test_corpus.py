@@ -57,7 +57,7 @@ CASES = sorted(
 UPDATE = os.environ.get("UPDATE_CORPUS") == "1"
 # the command the python tag case would run if toolgen ever built objects from tags
 SENTINEL = Path("/tmp/toolgen-corpus-sentinel")
-STAGES = ("load", "validate", "model", "implcheck")
+STAGES = ("load", "validate", "model", "layout", "implcheck")
 
 _DIAGNOSTIC = re.compile(
     r"^(?P<where>.+?:\d+:\d+): (?P<code>TG\d{3}) (?:\[(?P<severity>warning|info)\] )?"
@@ -258,7 +258,17 @@ def test_every_case_in_one_subprocess_without_a_traceback() -> None:
 
     assert "Traceback" not in done.stderr, done.stderr
     assert done.returncode == 1, done.stderr
-    assert without_lint(done.stdout) == "".join(c.expected for c in plain)
+    # checked together, the cases are catalogues of one project that all write to
+    # generated.corpus and impl.corpus, which is TG161; each case alone is not
+    together = "".join(
+        record
+        for record in re.split(r"(?m)^(?!  )", without_lint(done.stdout))
+        if not (
+            record.split(" ", 2)[1:2] == ["TG161"]
+            and "of the catalogue tests/corpus/" in record
+        )
+    )
+    assert together == "".join(c.expected for c in plain)
     assert not SENTINEL.exists(), "a YAML tag ran a command"
 
 

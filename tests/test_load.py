@@ -418,22 +418,22 @@ def test_tg001_control_character_position(tmp_path: Path, composer: str) -> None
     assert "U+0007" in diagnostics[0].message
 
 
-def test_tg001_too_deep_nesting_is_reported_not_crashed(tmp_path: Path) -> None:
+def test_tg011_too_deep_nesting_is_reported_not_crashed(tmp_path: Path) -> None:
     document, diagnostics = load_text(tmp_path, "a: " + "[" * 300 + "]" * 300 + "\n")
 
     assert document is not None
-    assert [d.code for d in diagnostics] == ["TG001"]
-    assert "nested more than 200 levels" in diagnostics[0].message
+    assert [d.code for d in diagnostics] == ["TG011"]
+    assert "nested more than 64 levels" in diagnostics[0].message
 
 
-def test_tg001_deep_nesting_with_an_alias_does_not_crash(tmp_path: Path) -> None:
+def test_tg011_deep_nesting_with_an_alias_does_not_crash(tmp_path: Path) -> None:
     # Aliases send the file through the pure-Python composer, which recurses.
     text = "x: &a 1\ny: *a\nz: " + "[" * 600 + "]" * 600 + "\n"
 
     document, diagnostics = load_text(tmp_path, text)
 
     assert document is None
-    assert where(diagnostics) == [("TG001", 1, 1)]
+    assert where(diagnostics) == [("TG011", 1, 1)]
     assert "nested more than" in diagnostics[0].message
 
 
@@ -666,8 +666,9 @@ def test_tg005_unreadable(tmp_path: Path) -> None:
         "cannot read the file: No such file or directory"
     )
     assert [(d.code, d.span) for d in folder_diagnostics] == [
-        ("TG005", Span("dir.yaml", 1, 1))
+        ("TG012", Span("dir.yaml", 1, 1))
     ]
+    assert folder_diagnostics[0].message == "the file is a folder, not a regular file"
 
 
 @pytest.mark.parametrize(

@@ -54,20 +54,4 @@ def tools(*names: str) -> list[FunctionTool]:
 
 def all_tools() -> list[FunctionTool]:
     """Every tool of the catalogue, in TOOL_NAMES order."""
-    from . import (
-        create_reorder,
-        find_customer,
-        next_batch,
-        read_stock,
-        search_orders,
-        search_returns,
-    )
-
-    return [
-        create_reorder.TOOL,
-        find_customer.TOOL,
-        next_batch.TOOL,
-        read_stock.TOOL,
-        search_orders.TOOL,
-        search_returns.TOOL,
-    ]
+    return tools(*TOOL_NAMES)

@@ -215,7 +215,7 @@ def _sample_object(
     values: dict[str, JsonValue] = {}
     for f in fields:
         expr, value = _sample_field(f, qualifier)
-        parts.append(f"{f.name}={expr}")
+        parts.append(f"{f.py_name}={expr}")
         values[f.name] = value
     return f"{qualifier}{class_name}({', '.join(parts)})", values
 
@@ -237,7 +237,9 @@ def _sample_context_field(f: ContextField) -> str:
 
 
 def sample_context_expression(catalogue: Catalogue) -> str:
-    args = ", ".join(f"{f.name}={_sample_context_field(f)}" for f in catalogue.context)
+    args = ", ".join(
+        f"{f.py_name}={_sample_context_field(f)}" for f in catalogue.context
+    )
     return f"{catalogue.context_class}({args})"
 
 

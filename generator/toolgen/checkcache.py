@@ -12,14 +12,16 @@ The record lives in `.toolgen-cache/` beside the render cache and is written by 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from toolgen.diagnostics import Diagnostic
 from toolgen.load import Document
-from toolgen.render import CACHE_DIR, toolgen_digest
+from toolgen.paths import CACHE_DIR, toolgen_digest
 
 
 def document_key(document: Document) -> str:
@@ -39,12 +41,18 @@ class CheckCache:
         except (OSError, ValueError, KeyError, TypeError):
             self.passed = frozenset()
 
-    def save(self, keys: Mapping[str, str], diagnostics: Iterable[Diagnostic]) -> None:
+    def save(self, keys: Mapping[str, str], diagnostics: Iterable[Diagnostic]) -> bool:
         """Remember the documents (`keys`: file -> document_key) with no diagnostic at all
-        in their file."""
+        in their file; False when the cache cannot be written (which only costs time)."""
         blamed = {d.span.file for d in diagnostics}
         passed = sorted(key for file, key in keys.items() if file not in blamed)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        temp = self.path.with_suffix(".tmp")
-        temp.write_text(json.dumps({"passed": passed}) + "\n", encoding="utf-8")
-        temp.replace(self.path)
+        temp = self.path.with_name(f"{self.path.stem}.{os.getpid()}.tmp")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            temp.write_text(json.dumps({"passed": passed}) + "\n", encoding="utf-8")
+            temp.replace(self.path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                temp.unlink(missing_ok=True)
+            return False
+        return True

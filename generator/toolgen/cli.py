@@ -8,6 +8,7 @@ Diagnostics print as text, JSON, GitHub annotations or SARIF (`--format`).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import json
 import os
@@ -15,11 +16,20 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from toolgen import __version__, implcheck, pipeline, report, tokens, validate
+from toolgen import (
+    __version__,
+    implcheck,
+    pipeline,
+    project,
+    report,
+    tokens,
+    validate,
+    write,
+)
 from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.formatting import FormattingError
 from toolgen.lint import docs
 from toolgen.lint.registry import all_rules
-from toolgen.write import write_outputs
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -41,7 +51,8 @@ def _parser() -> argparse.ArgumentParser:
             "paths",
             nargs="*",
             metavar="PATH",
-            help="catalogue folders (default: every catalogue under spec/)",
+            help="catalogue folders, catalogue.yaml files or tool files (default: every "
+            "catalogue under spec/ of the current project)",
         )
         sub.add_argument(
             "--format",
@@ -53,8 +64,10 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument(
             "--root",
             type=Path,
-            default=Path.cwd(),
-            help="project root that package paths are relative to (default: .)",
+            default=None,
+            help="project root that package paths are relative to (default: the nearest "
+            "folder at or above the catalogue with pyproject.toml, setup.cfg, setup.py "
+            "or .git)",
         )
 
     check = commands.add_parser(
@@ -96,28 +109,6 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _catalogue_folders(paths: Sequence[str], root: Path) -> list[Path]:
-    if not paths:
-        spec = root / "spec"
-        found = sorted(p.parent for p in spec.glob("*/catalogue.yaml"))
-        if not found:
-            raise UsageError(
-                f"no catalogue found under {spec} (a folder with catalogue.yaml)"
-            )
-        return found
-    folders = []
-    for raw in paths:
-        path = Path(raw)
-        if not path.is_absolute():
-            path = Path.cwd() / path
-        if path.is_file() and path.name == "catalogue.yaml":
-            path = path.parent
-        if not path.is_dir():
-            raise UsageError(f"{raw}: not a catalogue folder")
-        folders.append(path)
-    return folders
-
-
 def _print_diagnostics(diagnostics: Sequence[Diagnostic], fmt: str) -> None:
     sys.stdout.write(report.render(diagnostics, fmt))
 
@@ -153,68 +144,162 @@ def _token_summary(result: pipeline.CheckResult, top: int = 5) -> str:
     return "\n".join(lines)
 
 
+def _targets(args: argparse.Namespace) -> list[project.Target]:
+    root = args.root.resolve() if args.root is not None else None
+    try:
+        return project.targets(args.paths, root)
+    except project.ProjectError as exc:
+        raise UsageError(str(exc)) from exc
+
+
+def _others(chosen: Sequence[project.Target]) -> dict[Path, list[project.Placement]]:
+    """Per project root: where each of its catalogues writes."""
+    roots: dict[Path, list[Path]] = {}
+    for target in chosen:
+        roots.setdefault(target.root, []).append(target.folder)
+    return {root: project.placements(root, folders) for root, folders in roots.items()}
+
+
+def _warn(message: str) -> None:
+    print(f"toolgen: warning: {message}", file=sys.stderr)
+
+
+def _check_one(
+    target: project.Target,
+    others: dict[Path, list[project.Placement]],
+    *,
+    implementations: bool = True,
+    cache: bool = False,
+) -> pipeline.CheckResult:
+    result = pipeline.check_catalogue(
+        target.folder,
+        target.root,
+        implementations=implementations,
+        cache=cache,
+        others=others[target.root],
+    )
+    for note in result.notes:
+        _warn(note)
+    return result
+
+
+def _only(
+    diagnostics: Sequence[Diagnostic], target: project.Target
+) -> tuple[list[Diagnostic], int]:
+    """The findings about the tool file the user named, and how many others were left out."""
+    if target.only is None:
+        return list(diagnostics), 0
+    mine = [d for d in diagnostics if d.span.file == target.only]
+    return mine, len(diagnostics) - len(mine)
+
+
 def _run_check(args: argparse.Namespace) -> int:
-    root: Path = args.root.resolve()
-    results = [
-        pipeline.check_catalogue(f, root) for f in _catalogue_folders(args.paths, root)
-    ]
-    diagnostics = [d for r in results for d in r.diagnostics]
+    chosen = _targets(args)
+    others = _others(chosen)
+    results = [(t, _check_one(t, others)) for t in chosen]
+    diagnostics: list[Diagnostic] = []
+    hidden = 0
+    for target, result in results:
+        shown, left_out = _only(result.diagnostics, target)
+        diagnostics += shown
+        hidden += left_out
     _print_diagnostics(diagnostics, args.format)
     if args.format == "text":
-        for r in results:
-            print(_summary(r), file=sys.stderr)
-            cost = _token_summary(r)
+        for target, result in results:
+            print(_summary(result), file=sys.stderr)
+            if target.only is not None and hidden:
+                print(
+                    f"  ({hidden} findings in other files of the catalogue not shown; "
+                    f"toolgen check {result.folder} shows them)",
+                    file=sys.stderr,
+                )
+            cost = _token_summary(result)
             if cost:
                 print(cost, file=sys.stderr)
     return EXIT_FINDINGS if _findings(diagnostics) else EXIT_CLEAN
 
 
 def _run_build(args: argparse.Namespace) -> int:
-    root: Path = args.root.resolve()
+    chosen = _targets(args)
+    others = _others(chosen)
     status = EXIT_CLEAN
     all_diagnostics: list[Diagnostic] = []
     messages: list[str] = []
-    for folder in _catalogue_folders(args.paths, root):
-        # a build creates missing stubs: implementations are checked after it writes
-        result = pipeline.check_catalogue(
-            folder, root, implementations=args.check, cache=not args.check
-        )
-        diagnostics = list(result.diagnostics)
-        files = pipeline.render(result, None if args.check else root)
-        if files is None:
-            all_diagnostics.extend(diagnostics)
-            status = EXIT_FINDINGS if _findings(diagnostics) else status
-            messages.append(f"{result.folder}: not built, fix the errors above")
-            continue
-        written = write_outputs(files, root, check=args.check)
-        if not args.check and result.catalogue is not None:
-            diagnostics += implcheck.check_implementations(result.catalogue, root)
-        all_diagnostics.extend(sorted(diagnostics, key=lambda d: d.sort_key))
-        if _findings(diagnostics):
-            status = EXIT_FINDINGS
-        if args.check:
-            if written.changed:
-                status = EXIT_FINDINGS
-                # the diff goes to stdout in text mode only: other formats are machine-read
-                (sys.stdout if args.format == "text" else sys.stderr).write(
-                    written.diff
+    for root in dict.fromkeys(t.root for t in chosen):
+        mine = [t for t in chosen if t.root == root]
+        lock = contextlib.nullcontext() if args.check else write.build_lock(root)
+        with lock:
+            if not args.check:
+                for leftover in write.recover(root):
+                    _warn(f"removed {leftover}, left by an interrupted build")
+            for target in mine:
+                status = max(
+                    status,
+                    _build_one(target, others, args, all_diagnostics, messages),
                 )
-                messages.append(
-                    f"{result.folder}: generated code is stale ({len(written.written)} changed, "
-                    f"{len(written.created)} missing, {len(written.removed)} to remove); "
-                    "run toolgen build"
-                )
-            else:
-                messages.append(f"{result.folder}: generated code is up to date")
-        else:
-            messages.append(
-                f"{result.folder}: {len(written.written)} written, {len(written.created)} "
-                f"created, {len(written.removed)} removed, {written.unchanged} unchanged"
-            )
     _print_diagnostics(all_diagnostics, args.format)
     if args.format == "text":
         for message in messages:
             print(message, file=sys.stderr)
+    return status
+
+
+def _build_one(
+    target: project.Target,
+    others: dict[Path, list[project.Placement]],
+    args: argparse.Namespace,
+    all_diagnostics: list[Diagnostic],
+    messages: list[str],
+) -> int:
+    # a build creates missing stubs: implementations are checked after it writes
+    result = _check_one(
+        target, others, implementations=args.check, cache=not args.check
+    )
+    diagnostics = list(result.diagnostics)
+    status = EXIT_FINDINGS if _findings(diagnostics) else EXIT_CLEAN
+    try:
+        files = pipeline.render(result, None if args.check else target.root)
+    except FormattingError as exc:
+        all_diagnostics.extend(diagnostics)
+        print(f"toolgen: error: {exc}", file=sys.stderr)
+        messages.append(f"{result.folder}: not built")
+        return EXIT_FINDINGS
+    if files is None:
+        all_diagnostics.extend(diagnostics)
+        messages.append(f"{result.folder}: not built, fix the errors above")
+        return status
+    try:
+        if args.check:
+            written = write.check_outputs(files, target.root)
+        else:
+            written = write.write_outputs(files, target.root)
+    except write.WriteError as exc:
+        all_diagnostics.extend(diagnostics)
+        print(f"toolgen: error: {exc}", file=sys.stderr)
+        messages.append(f"{result.folder}: not built")
+        return EXIT_FINDINGS
+    for warning in written.warnings:
+        _warn(warning)
+    if not args.check and result.catalogue is not None:
+        diagnostics += implcheck.check_implementations(result.catalogue, target.root)
+        status = EXIT_FINDINGS if _findings(diagnostics) else status
+    all_diagnostics.extend(sorted(diagnostics, key=lambda d: d.sort_key))
+    if args.check:
+        if written.changed:
+            # the diff goes to stdout in text mode only: other formats are machine-read
+            (sys.stdout if args.format == "text" else sys.stderr).write(written.diff)
+            messages.append(
+                f"{result.folder}: generated code is stale ({len(written.written)} "
+                f"changed, {len(written.created)} missing, {len(written.removed)} to "
+                "remove); run toolgen build"
+            )
+            return EXIT_FINDINGS
+        messages.append(f"{result.folder}: generated code is up to date")
+        return status
+    messages.append(
+        f"{result.folder}: {len(written.written)} written, {len(written.created)} "
+        f"created, {len(written.removed)} removed, {written.unchanged} unchanged"
+    )
     return status
 
 

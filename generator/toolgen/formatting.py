@@ -13,6 +13,9 @@ from collections.abc import Mapping
 from pathlib import Path
 
 LINE_LENGTH = 88
+# the folders formatting happens in, inside the cache folder (write.recover removes any
+# that a killed build left)
+FORMAT_PREFIX = "format-"
 
 
 class FormattingError(RuntimeError):
@@ -44,11 +47,33 @@ def format_sources(
     python = {path: text for path, text in sources.items() if path.endswith(".py")}
     if not python:
         return dict(sources)
+    try:
+        formatted = _format_in(python, workdir)
+    except OSError as first:
+        if workdir is None:
+            raise FormattingError(_cannot(first)) from first
+        # the cache folder is read-only or full: the system's temporary folder may do
+        try:
+            formatted = _format_in(python, None)
+        except OSError as exc:
+            raise FormattingError(_cannot(exc)) from exc
+    return {path: formatted.get(path, text) for path, text in sources.items()}
+
+
+def _cannot(exc: OSError) -> str:
+    where = f" in {exc.filename}" if isinstance(exc.filename, str) else ""
+    return (
+        f"cannot format the generated code{where}: {(exc.strerror or str(exc)).lower()}; "
+        "nothing was changed"
+    )
+
+
+def _format_in(python: Mapping[str, str], workdir: Path | None) -> dict[str, str]:
     if workdir is not None:
         # beside the project: its disk, not the system's temporary one (which can be far
         # slower to create thousands of files on)
         workdir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="format-", dir=workdir) as tmp:
+    with tempfile.TemporaryDirectory(prefix=FORMAT_PREFIX, dir=workdir) as tmp:
         root = Path(tmp)
         names = {path: root / f"f{index}.py" for index, path in enumerate(python)}
         for path, file in names.items():
@@ -61,7 +86,4 @@ def format_sources(
             "--target-version=py311",
         ]
         _run([_ruff(), "format", *common, str(root)])
-        formatted = {
-            path: file.read_text(encoding="utf-8") for path, file in names.items()
-        }
-    return {path: formatted.get(path, text) for path, text in sources.items()}
+        return {path: file.read_text(encoding="utf-8") for path, file in names.items()}

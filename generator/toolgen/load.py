@@ -13,7 +13,9 @@ from __future__ import annotations
 import codecs
 import gc
 import math
+import os
 import re
+import stat
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -26,6 +28,7 @@ from yaml.error import Mark, MarkedYAMLError
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import ReaderError
 
+from toolgen import limits
 from toolgen.diagnostics import Diagnostic, Span, error
 
 __all__ = [
@@ -81,6 +84,7 @@ class Document:
     data: object
     value_spans: Mapping[PathKey, Span]
     key_spans: Mapping[PathKey, Span]
+    size: int = 0  # characters of the source text
 
     def span(self, path: Sequence[str | int], *, key: bool = False) -> Span:
         """Best place to point at for ``path``.
@@ -105,6 +109,8 @@ class LoadedCatalogue:
     catalogue: Document | None
     tools: tuple[Document, ...]
     diagnostics: tuple[Diagnostic, ...]
+    # every tool entry of tools/, by display path, including those that could not be read
+    tool_files: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------------------
@@ -127,7 +133,7 @@ _SCALAR_TAGS: Final = frozenset({_STR, _INT, _FLOAT, _BOOL, _NULL})
 _PLAIN: Final = "toolgen plain scalar"
 _ALIAS: Final = "toolgen alias"
 
-_MAX_DEPTH: Final = 200
+_MAX_DEPTH: Final = limits.MAX_DEPTH
 
 
 class _CoreSchema:
@@ -288,11 +294,19 @@ def _reader_error(text: str, file: str) -> Diagnostic:
 
 def _too_deep(file: str, mark: Mark | None) -> Diagnostic:
     return error(
-        "TG001",
-        f"YAML syntax error: values are nested more than {_MAX_DEPTH} levels deep",
+        "TG011",
+        f"values are nested more than {_MAX_DEPTH} levels deep, the limit for a spec file",
         _span(file, mark),
         "Flatten the structure; a spec never needs this much nesting.",
     )
+
+
+class _TooManyNodes(Exception):
+    """The walk met more values than a spec file may hold; it stops there."""
+
+    def __init__(self, node: Node) -> None:
+        super().__init__()
+        self.node = node
 
 
 def _compose_first(composer: _Composer, text: str) -> Node | None:
@@ -461,12 +475,14 @@ class _Walker:
         "diagnostics",
         "file",
         "key_places",
+        "nodes",
         "seen",
         "value_places",
     )
 
     def __init__(self, file: str, *, detect_reuse: bool) -> None:
         self.file = file
+        self.nodes = 0
         self.diagnostics: list[Diagnostic] = []
         self.value_places: dict[PathKey, _Place] = {}
         self.key_places: dict[PathKey, _Place] = {}
@@ -490,6 +506,9 @@ class _Walker:
     def value(self, node: Node, path: PathKey, depth: int) -> object:
         mark = node.start_mark
         self.value_places[path] = (mark.line + 1, mark.column + 1)
+        self.nodes += 1
+        if self.nodes > limits.MAX_NODES:
+            raise _TooManyNodes(node)
         if self.seen is not None:
             self.check_reuse(node)
         if isinstance(node, ScalarNode):
@@ -666,20 +685,147 @@ class _Walker:
 # Files.
 
 
-def _read_text(path: Path, display: str) -> tuple[str | None, list[Diagnostic]]:
-    at = Span(display, 1, 1)
+_KINDS: Final = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def _kind_of(mode: int) -> str:
+    return next((words for test, words in _KINDS if test(mode)), "not a regular file")
+
+
+def _unreadable(display: str, code: str, message: str, hint: str) -> Diagnostic:
+    return error(code, message, Span(display, 1, 1), hint)
+
+
+def _resolve_link(
+    path: Path, display: str, root: Path | None
+) -> tuple[Path | None, Diagnostic | None]:
+    """Where a symbolic link leads, when it may be followed: inside the project, to
+    something that exists. Links are followed so specs can be shared within a project; a
+    link out of it would build a file nobody reviewing this project sees."""
     try:
-        raw = path.read_bytes()
+        target = path.resolve(strict=True)
+    except RuntimeError:
+        return None, _unreadable(
+            display,
+            "TG012",
+            "the file is a symbolic link that loops back on itself",
+            "Replace the link with the spec file itself.",
+        )
+    except OSError:
+        shown = os.readlink(path) if path.is_symlink() else "?"
+        return None, _unreadable(
+            display,
+            "TG012",
+            f"the file is a broken symbolic link (to {shown}, which does not exist)",
+            "Point the link at an existing spec file, or replace it with the file.",
+        )
+    if root is not None and not target.is_relative_to(root.resolve()):
+        return None, _unreadable(
+            display,
+            "TG013",
+            f"the file is a symbolic link to {target}, outside the project",
+            "Copy the spec into the project: toolgen follows links only within the "
+            "project root, so that what is built is what is reviewed.",
+        )
+    return target, None
+
+
+def _read_bytes(
+    path: Path, display: str, root: Path | None
+) -> tuple[bytes | None, Diagnostic | None]:
+    """The bytes of a spec file, read only when it is a regular file of bounded size.
+
+    The file is opened without blocking (a FIFO never stalls the build) and checked on the
+    open descriptor, so what is measured is what is read.
+    """
+    try:
+        is_link = path.is_symlink()
+    except OSError:
+        is_link = False
+    if is_link:
+        target, problem = _resolve_link(path, display, root)
+        if target is None:
+            return None, problem
+        path = target
+    try:
+        kind = os.stat(path).st_mode
+        if not stat.S_ISREG(kind):  # before opening: a socket cannot even be opened
+            return None, _unreadable(
+                display,
+                "TG012",
+                f"the file is {_kind_of(kind)}, not a regular file",
+                "A spec is a plain YAML file: replace this entry with one, or move it "
+                "out of the folder.",
+            )
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
         reason = exc.strerror or exc.__class__.__name__
-        return None, [
-            error(
-                "TG005",
-                f"cannot read the file: {reason}",
-                at,
-                "Check that the file exists and that you may read it.",
+        return None, _unreadable(
+            display,
+            "TG005",
+            f"cannot read the file: {reason}",
+            "Check that the file exists and that you may read it.",
+        )
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None, _unreadable(
+                display,
+                "TG012",
+                f"the file is {_kind_of(info.st_mode)}, not a regular file",
+                "A spec is a plain YAML file: replace this entry with one, or move it "
+                "out of the folder.",
             )
-        ]
+        if info.st_size > limits.MAX_FILE_BYTES:
+            return None, _too_big(display, info.st_size)
+        chunks = []
+        left = limits.MAX_FILE_BYTES + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 16))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        raw = b"".join(chunks)
+    except OSError as exc:
+        reason = exc.strerror or exc.__class__.__name__
+        return None, _unreadable(
+            display,
+            "TG005",
+            f"cannot read the file: {reason}",
+            "Check that the file exists and that you may read it.",
+        )
+    finally:
+        os.close(fd)
+    if len(raw) > limits.MAX_FILE_BYTES:  # it grew while being read
+        return None, _too_big(display, len(raw))
+    return raw, None
+
+
+def _too_big(display: str, size: int) -> Diagnostic:
+    return _unreadable(
+        display,
+        "TG011",
+        f"the file has {limits.size_words(size)}, more than the "
+        f"{limits.size_words(limits.MAX_FILE_BYTES)} a spec file may have",
+        "Split the tool, or shorten its texts and lists; a tool contract is read on "
+        "every turn and should stay small.",
+    )
+
+
+def _read_text(
+    path: Path, display: str, root: Path | None = None
+) -> tuple[str | None, list[Diagnostic]]:
+    raw, problem = _read_bytes(path, display, root)
+    if raw is None:
+        return None, [problem] if problem is not None else []
+    at = Span(display, 1, 1)
     # A leading byte-order mark would shift every column on line 1.
     body = raw.removeprefix(codecs.BOM_UTF8)
     try:
@@ -732,7 +878,20 @@ def _build(
     # An alias is always written with '*'; without one no node can be shared.
     shared = composer is not _AliasAwareComposer and "*" in text
     walker = _Walker(file, detect_reuse=shared)
-    data = walker.value(root, (), 0)
+    try:
+        data = walker.value(root, (), 0)
+    except _TooManyNodes as exc:
+        return None, [
+            *diagnostics,
+            error(
+                "TG011",
+                f"the file holds more than {limits.MAX_NODES:,} keys, values and list "
+                "items, the limit for a spec file",
+                _span(file, exc.node.start_mark),
+                "Split the tool, or shorten its lists (examples, enums); a tool contract "
+                "is read on every turn and should stay small.",
+            ),
+        ]
     diagnostics.extend(walker.diagnostics)
     if not isinstance(data, dict):
         return None, diagnostics
@@ -741,6 +900,7 @@ def _build(
         data=data,
         value_spans=_SpanTable(file, walker.value_places),
         key_spans=_SpanTable(file, walker.key_places),
+        size=len(text),
     )
     return document, diagnostics
 
@@ -752,9 +912,14 @@ def _parse(text: str, file: str) -> tuple[Document | None, list[Diagnostic]]:
         return _build(text, file, _AliasAwareComposer)
 
 
-def load_document(path: Path, display: str) -> tuple[Document | None, list[Diagnostic]]:
-    """Read one YAML spec file; problems come back as diagnostics, never raised."""
-    text, diagnostics = _read_text(path, display)
+def load_document(
+    path: Path, display: str, root: Path | None = None
+) -> tuple[Document | None, list[Diagnostic]]:
+    """Read one YAML spec file; problems come back as diagnostics, never raised.
+
+    With `root`, a symbolic link is followed only when it stays inside the project.
+    """
+    text, diagnostics = _read_text(path, display, root)
     if text is None:
         return None, diagnostics
     document, found = _parse(text, display)
@@ -762,16 +927,22 @@ def load_document(path: Path, display: str) -> tuple[Document | None, list[Diagn
     return document, found
 
 
-def _tool_files(tools: Path) -> list[Path]:
-    # Hidden names are editor lock and backup files, never specs.
+def _tool_entries(tools: Path) -> list[Path]:
+    """Every entry of tools/ named like a spec, whatever it is: an entry that is not a
+    readable regular file is reported when it is read, never skipped without a word.
+    Hidden names are editor lock and backup files, never specs."""
     found = [
         entry
         for entry in tools.iterdir()
-        if entry.suffix in (".yaml", ".yml")
-        and not entry.name.startswith(".")
-        and entry.is_file()
+        if entry.suffix in (".yaml", ".yml") and not entry.name.startswith(".")
     ]
     return sorted(found, key=lambda entry: entry.name)
+
+
+def _inside(folder: str, name: str) -> str:
+    """A file of the catalogue folder as shown: `spec/x/tools/a.yaml`, or `tools/a.yaml`
+    when the catalogue folder is the project root itself."""
+    return name if folder in (".", "") else f"{folder}/{name}"
 
 
 def _missing(folder: str, message: str, hint: str) -> Diagnostic:
@@ -779,12 +950,11 @@ def _missing(folder: str, message: str, hint: str) -> Diagnostic:
 
 
 def _load_catalogue_file(
-    folder: Path, shown: str, diagnostics: list[Diagnostic]
+    folder: Path, shown: str, root: Path | None, diagnostics: list[Diagnostic]
 ) -> Document | None:
-    if (folder / "catalogue.yaml").is_file():
-        document, found = load_document(
-            folder / "catalogue.yaml", f"{shown}/catalogue.yaml"
-        )
+    path = folder / "catalogue.yaml"
+    if os.path.lexists(path):
+        document, found = load_document(path, _inside(shown, "catalogue.yaml"), root)
         diagnostics.extend(found)
         return document
     hint = "Create catalogue.yaml in this folder, next to tools/."
@@ -797,8 +967,10 @@ def _load_catalogue_file(
 
 
 def _load_tools(
-    folder: Path, shown: str, diagnostics: list[Diagnostic]
-) -> tuple[Document, ...]:
+    folder: Path, shown: str, root: Path | None, diagnostics: list[Diagnostic]
+) -> tuple[tuple[Document, ...], tuple[str, ...]]:
+    """The tool documents that loaded, and the display path of every tool entry (loaded
+    or not), so later stages know which files exist but could not be read."""
     tools_folder = folder / "tools"
     if not tools_folder.is_dir():
         diagnostics.append(
@@ -808,20 +980,20 @@ def _load_tools(
                 "Create a tools/ folder with one .yaml file per tool.",
             )
         )
-        return ()
+        return (), ()
     try:
-        files = _tool_files(tools_folder)
+        files = _tool_entries(tools_folder)
     except OSError as exc:
         reason = exc.strerror or exc.__class__.__name__
         diagnostics.append(
             error(
                 "TG005",
                 f"cannot read the tools/ folder: {reason}",
-                Span(f"{shown}/tools", 1, 1),
+                Span(_inside(shown, "tools"), 1, 1),
                 "Check that you may list the files of the tools/ folder.",
             )
         )
-        return ()
+        return (), ()
     if not files:
         diagnostics.append(
             _missing(
@@ -830,13 +1002,41 @@ def _load_tools(
                 "Add one .yaml file per tool to the tools/ folder.",
             )
         )
+    if len(files) > limits.MAX_TOOLS:
+        diagnostics.append(
+            error(
+                "TG011",
+                f"the tools/ folder holds {len(files):,} tool files, more than the "
+                f"{limits.MAX_TOOLS:,} a catalogue may have",
+                Span(_inside(shown, "tools"), 1, 1),
+                "Split the catalogue: an agent holds at most a few dozen tools at once.",
+            )
+        )
+        return (), ()
     tools: list[Document] = []
+    entries: list[str] = []
+    total = 0
     for file in files:
-        document, found = load_document(file, f"{shown}/tools/{file.name}")
+        display = _inside(shown, f"tools/{file.name}")
+        entries.append(display)
+        if total > limits.MAX_CATALOGUE_BYTES:
+            diagnostics.append(
+                error(
+                    "TG011",
+                    "the catalogue's spec files have more than "
+                    f"{limits.size_words(limits.MAX_CATALOGUE_BYTES)} together; this "
+                    "file and the ones after it were not read",
+                    Span(display, 1, 1),
+                    "Split the catalogue into smaller ones.",
+                )
+            )
+            break
+        document, found = load_document(file, display, root)
         diagnostics.extend(found)
         if document is not None:
             tools.append(document)
-    return tuple(tools)
+            total += document.size
+    return tuple(tools), tuple(entries)
 
 
 @contextmanager
@@ -857,8 +1057,13 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def load_catalogue(folder: Path, display: str | None = None) -> LoadedCatalogue:
-    """Load catalogue.yaml and every tools/*.yaml of one catalogue folder."""
+def load_catalogue(
+    folder: Path, display: str | None = None, root: Path | None = None
+) -> LoadedCatalogue:
+    """Load catalogue.yaml and every tools/*.yaml of one catalogue folder.
+
+    With `root` (the project root), symbolic links are followed only within the project.
+    """
     shown = str(folder) if display is None else display
     if not folder.is_dir():
         problem = _missing(
@@ -869,6 +1074,6 @@ def load_catalogue(folder: Path, display: str | None = None) -> LoadedCatalogue:
         return LoadedCatalogue(shown, None, (), (problem,))
     diagnostics: list[Diagnostic] = []
     with _collector_paused():
-        catalogue = _load_catalogue_file(folder, shown, diagnostics)
-        tools = _load_tools(folder, shown, diagnostics)
-    return LoadedCatalogue(shown, catalogue, tools, tuple(diagnostics))
+        catalogue = _load_catalogue_file(folder, shown, root, diagnostics)
+        tools, entries = _load_tools(folder, shown, root, diagnostics)
+    return LoadedCatalogue(shown, catalogue, tools, tuple(diagnostics), entries)

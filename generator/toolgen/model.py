@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias, cast
 
+from toolgen import limits
 from toolgen.diagnostics import Diagnostic, Span, error
 from toolgen.load import Document, PathKey
 
@@ -34,9 +35,25 @@ MODEL_NAME_RE = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 IDENTIFIER_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 DOTTED_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
-# Module names the generated package uses itself (context.py, tests/) or that its generated
-# tests import beside the tool modules: a tool may not be generated under one of them.
-RESERVED_MODULES = frozenset({"context", "tests", "json", "datetime", "copy", "pytest"})
+# Module names the generated package uses itself (context.py, tests/, the functions of its
+# __init__) or that generated modules import at their top level beside the tool modules: a
+# tool named like one is generated under the name with "_" appended (tools -> tools_.py).
+RESERVED_MODULES = frozenset(
+    {
+        "context", "tests", "tools", "all_tools", "importlib", "json", "datetime", "copy",
+        "pytest", "agents", "pydantic", "toolgen_runtime", "typing", "collections",
+        "dataclasses", "module", "builtins", "annotations", "tool_names",
+    }
+)  # fmt: skip
+
+# Names a generated class body or function uses for something else: a field with one of these
+# names would shadow a type in the annotations after it, or the instance itself.
+_SHADOWING_NAMES = frozenset(
+    {
+        "self", "cls", "str", "int", "float", "bool", "list", "dict", "object", "type",
+        "datetime", "Literal", "Annotated", "Field", "AwareDatetime", "Any", "Final",
+    }
+)  # fmt: skip
 
 # Return fields the envelope itself uses: a result field with one of these names would
 # overwrite what the model reads first.
@@ -128,7 +145,8 @@ class Param:
 class ReturnField:
     """One field of a successful result."""
 
-    name: str
+    name: str  # as the model reads it
+    py_name: str  # the attribute of the result class; differs for names Python reserves
     type: ParamType
     description: str
     enum: tuple[JsonValue, ...] | None
@@ -149,7 +167,8 @@ class ReturnField:
 
 @dataclass(frozen=True, slots=True)
 class ContextField:
-    name: str
+    name: str  # as the catalogue declares it
+    py_name: str  # the attribute of the context classes; differs for reserved names
     type: ParamType
     description: str
     origin: Origin
@@ -267,6 +286,9 @@ class Catalogue:
     lint: LintConfig
     tools: tuple[Tool, ...]
     origin: Origin
+    # where the catalogue says (or, for a default, where its name is) where the build writes
+    package_at: Span
+    implementation_at: Span
 
     def tool(self, name: str) -> Tool | None:
         for tool in self.tools:
@@ -289,14 +311,19 @@ def python_name(name: str) -> str:
     if candidate[:1].isdigit() or candidate.startswith("_"):
         # pydantic treats a leading underscore as private, never as a field
         candidate = "f_" + candidate.lstrip("_")
-    if keyword.iskeyword(candidate) or candidate in _BASEMODEL_NAMES:
+    if (
+        keyword.iskeyword(candidate)
+        or candidate in _BASEMODEL_NAMES
+        or candidate in _SHADOWING_NAMES
+    ):
         candidate += "_"
     return candidate
 
 
 def module_name(tool_name: str) -> str:
     # lower first: "Import" lowered after the keyword check would be the keyword import
-    return python_name(tool_name.replace("-", "_").lower())
+    name = python_name(tool_name.replace("-", "_").lower())
+    return name + "_" if name in RESERVED_MODULES else name
 
 
 def is_module_path(value: str) -> bool:
@@ -689,6 +716,7 @@ class _ToolBuilder(_Builder):
     def returns(
         self, raw: Mapping[str, object], path: PathKey, stem: str
     ) -> tuple[ReturnField, ...]:
+        self.check_names(list(raw), path, "return field")
         built = []
         for name, spec in raw.items():
             if name in ENVELOPE_KEYS:
@@ -699,19 +727,6 @@ class _ToolBuilder(_Builder):
                     self.document.span((*path, name), key=True),
                     f"Rename it ({', '.join(sorted(ENVELOPE_KEYS))} are taken): a "
                     "successful result already says ok: true.",
-                )
-                continue
-            if not IDENTIFIER_RE.fullmatch(name) or keyword.iskeyword(name):
-                what = (
-                    "a Python keyword"
-                    if keyword.iskeyword(name)
-                    else "not a Python identifier"
-                )
-                self.report(
-                    "TG141",
-                    f"return field name {name!r} is {what}",
-                    self.document.span((*path, name), key=True),
-                    "Use snake_case letters, digits and '_' (not a Python keyword).",
                 )
                 continue
             built.append(
@@ -756,6 +771,7 @@ class _ToolBuilder(_Builder):
         enum = d.get("enum")
         return ReturnField(
             name=name,
+            py_name=python_name(name),
             type=ftype,
             description=_text(d, "description"),
             enum=tuple(cast(list[JsonValue], enum)) if isinstance(enum, list) else None,
@@ -854,6 +870,15 @@ def _build_tool(
         )
 
     params = b.params(_mapping(d.get("params")), ("params",), prefix)
+    counted = sum(len(p.walk()) for p in params)
+    if counted > limits.MAX_PARAMETERS:
+        b.report(
+            "TG011",
+            f"the tool has {counted:,} parameters (nested ones included), more than the "
+            f"{limits.MAX_PARAMETERS:,} a tool may have",
+            span(("params",), key=True),
+            "Split the tool: the model reads every parameter on every turn.",
+        )
     context: list[ContextField] = []
     for index, item in enumerate(_sequence(d.get("context"))):
         field_ = context_fields.get(str(item))
@@ -932,8 +957,16 @@ def _build_tool(
             note=_text(_mapping(item), "note"),
             origin=b.origin(("examples", i)),
         )
-        for i, item in enumerate(_sequence(d.get("examples")))
+        for i, item in enumerate(_sequence(d.get("examples"))[: limits.MAX_EXAMPLES])
     )
+    if len(_sequence(d.get("examples"))) > limits.MAX_EXAMPLES:
+        b.report(
+            "TG011",
+            f"the tool has {len(_sequence(d.get('examples'))):,} examples, more than the "
+            f"{limits.MAX_EXAMPLES} a tool may have; only the first ones are checked",
+            span(("examples",), key=True),
+            "Keep the examples that each show something new: every one becomes tests.",
+        )
     suppressions = tuple(
         Suppression(
             str(_mapping(item).get("rule", "")),
@@ -1131,6 +1164,7 @@ def build_model(
         context.append(
             ContextField(
                 name=field_name,
+                py_name=python_name(field_name),
                 type=cast(ParamType, f.get("type")),
                 description=_text(f, "description"),
                 origin=Origin(catalogue_doc, ("context", field_name)),
@@ -1160,18 +1194,6 @@ def build_model(
                     f"tool name {tool.name!r} is already used by {other.file}",
                     tool.origin.span("name"),
                     "Every tool needs its own name.",
-                )
-            )
-            continue
-        if tool.py.module in RESERVED_MODULES:
-            diagnostics.append(
-                error(
-                    "TG112",
-                    f"tool {tool.name!r} would be generated as module {tool.py.module!r}, "
-                    "a name the generated package already uses",
-                    tool.origin.span("name"),
-                    f"Rename the tool (names such as {', '.join(sorted(RESERVED_MODULES))} "
-                    "are taken).",
                 )
             )
             continue
@@ -1218,6 +1240,10 @@ def build_model(
         ),
         tools=tuple(sorted(tools, key=lambda t: t.name)),
         origin=Origin(catalogue_doc, ()),
+        package_at=span(("package" if "package" in c else "name",)),
+        implementation_at=span(
+            ("implementation" if "implementation" in c else "name",)
+        ),
     )
     return ModelResult(catalogue, tuple(diagnostics))
 

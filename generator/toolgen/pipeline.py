@@ -7,16 +7,19 @@ the later stages for that document, never the report: every problem found so far
 
 from __future__ import annotations
 
-import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from toolgen import implcheck, lint, load, model, validate
+from toolgen import implcheck, layout, lint, load, model, validate
 from toolgen.checkcache import CheckCache, document_key
 from toolgen.diagnostics import Diagnostic, has_errors
 from toolgen.load import Document
 from toolgen.model import Catalogue
-from toolgen.render import RenderedFiles, render_catalogue
+from toolgen.paths import display_path
+from toolgen.project import Placement
+from toolgen.render import render_catalogue
+from toolgen.write import RenderedFiles
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,29 +27,31 @@ class CheckResult:
     folder: str
     catalogue: Catalogue | None
     diagnostics: tuple[Diagnostic, ...]
+    notes: tuple[
+        str, ...
+    ] = ()  # about the environment, not the spec (a cache not written)
 
     @property
     def ok(self) -> bool:
         return self.catalogue is not None and not has_errors(self.diagnostics)
 
 
-def display_path(path: Path, root: Path) -> str:
-    try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return os.path.relpath(path, root).replace(os.sep, "/")
-
-
 def check_catalogue(
-    folder: Path, root: Path, *, implementations: bool = True, cache: bool = False
+    folder: Path,
+    root: Path,
+    *,
+    implementations: bool = True,
+    cache: bool = False,
+    others: Sequence[Placement] = (),
 ) -> CheckResult:
-    """Everything `toolgen check` does for one catalogue folder.
+    """Everything `toolgen check` does for one catalogue folder of the project at `root`.
 
-    With `cache` (what `build` passes), the schema and example checks of tool documents that
-    passed them in an earlier build with the same content are skipped (see checkcache).
+    `others` are the other catalogues of the project, whose folders a build must not write
+    into. With `cache` (what `build` passes), the schema and example checks of tool documents
+    that passed them in an earlier build with the same content are skipped (see checkcache).
     """
     shown = display_path(folder, root)
-    loaded = load.load_catalogue(folder, shown)
+    loaded = load.load_catalogue(folder, shown, root)
     record = CheckCache(root, shown) if cache else None
     blamed_by_load = {d.span.file for d in loaded.diagnostics}
     keys = {d.file: document_key(d) for d in loaded.tools} if record is not None else {}
@@ -67,14 +72,19 @@ def check_catalogue(
         trusted=trusted,
     )
     diagnostics = [*loaded.diagnostics, *validated.diagnostics, *built.diagnostics]
-    if record is not None:
-        record.save(keys, diagnostics)
+    notes: list[str] = []
+    if record is not None and not record.save(keys, diagnostics):
+        notes.append(
+            f"cannot write the check cache {record.path}; the next build checks everything"
+        )
     if built.catalogue is not None:
+        placed = layout.check_layout(built.catalogue, root, others)
+        diagnostics.extend(placed.diagnostics)
         diagnostics.extend(lint.lint(built.catalogue))
-        if implementations:
+        if implementations and placed.implementation_readable:
             diagnostics.extend(implcheck.check_implementations(built.catalogue, root))
     unique = sorted(set(diagnostics), key=lambda d: d.sort_key)
-    return CheckResult(shown, built.catalogue, tuple(unique))
+    return CheckResult(shown, built.catalogue, tuple(unique), tuple(notes))
 
 
 def render(result: CheckResult, root: Path | None = None) -> RenderedFiles | None:

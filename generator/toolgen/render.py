@@ -7,42 +7,23 @@ output is then formatted by ruff in one batch, so it is byte for byte what `ruff
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import re
 import textwrap
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from importlib import resources
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from toolgen import __version__, boundary, formatting, templating
+from toolgen import boundary, formatting, templating
 from toolgen.model import Catalogue, JsonValue, Param, ReturnField, Tool
+from toolgen.paths import CACHE_DIR, package_dir, toolgen_digest
 from toolgen.pyliteral import py_literal, py_str
 from toolgen.toolschema import python_pattern
+from toolgen.write import RenderedFiles
 
 LINE_LENGTH = 88
-
-
-@dataclass(frozen=True, slots=True)
-class RenderedFiles:
-    """What a build produces, by path relative to the project root.
-
-    `owned` files belong to toolgen: rewritten when they change, removed when their tool goes.
-    `create_once` files belong to people once created (implementation stubs, package markers):
-    written only when missing, never overwritten.
-    """
-
-    owned: Mapping[str, str]
-    create_once: Mapping[str, str]
-    owned_dirs: tuple[str, ...] = field(default=())
-    cache: tuple[str, str] | None = None  # (path, text) of the render cache, not output
-
-
-def package_dir(dotted: str) -> str:
-    return dotted.replace(".", "/")
 
 
 # --- Python type annotations --------------------------------------------------------------
@@ -184,12 +165,19 @@ def param_annotation(param: Param, imports: _Imports, *, top: bool = True) -> st
     return f"Annotated[{base}, {', '.join(metadata)}]"
 
 
-def return_annotation(f: ReturnField, imports: _Imports) -> str:
+def return_annotation(f: ReturnField, imports: _Imports, *, top: bool = True) -> str:
+    """The annotation of one result field; a field whose Python name differs from the
+    name the model reads keeps that name on the wire through its serialization alias."""
+    if top and f.py_name != f.name:
+        imports.name("pydantic", "Field")
+        imports.name("typing", "Annotated")
+        inner = return_annotation(f, imports, top=False)
+        return f"Annotated[{inner}, Field(serialization_alias={py_str(f.name)})]"
     if f.enum is not None and f.type in ("string", "integer"):
         base = _literal_type(f.enum, imports)
     elif f.type == "array":
         assert f.items is not None
-        base = f"list[{return_annotation(f.items, imports)}]"
+        base = f"list[{return_annotation(f.items, imports, top=False)}]"
     elif f.type == "object":
         base = f.class_name
     else:
@@ -261,7 +249,7 @@ def _result_classes(tool: Tool, imports: _Imports) -> list[ClassView]:
         tool.py.result_class,
         f"What {tool.name} returns on success: the model receives exactly these fields.",
         f"Part of a {tool.name} result",
-        lambda f: FieldView(f.name, return_annotation(f, imports)),
+        lambda f: FieldView(f.py_name, return_annotation(f, imports)),
     )
 
 
@@ -382,7 +370,7 @@ def render_tool_module(catalogue: Catalogue, tool: Tool) -> str:
     impl_module = f"{catalogue.implementation}.{tool.py.module}"
     context_fields = [
         FieldView(
-            f.name, _SCALAR[f.type] if f.type != "datetime" else "datetime.datetime"
+            f.py_name, _SCALAR[f.type] if f.type != "datetime" else "datetime.datetime"
         )
         for f in tool.context
     ]
@@ -418,23 +406,6 @@ def render_tool_module(catalogue: Catalogue, tool: Tool) -> str:
             f"lives in {package_dir(impl_module)}.py.",
         ),
     )
-
-
-# Which inputs made which files, kept beside the project (not committed) so a rebuild can
-# skip the tools that did not change. Losing it only costs a full render.
-CACHE_DIR = ".toolgen-cache"
-
-
-@functools.cache
-def toolgen_digest() -> str:
-    """A digest of toolgen's own code and templates: output made by other code is not reused."""
-    digest = hashlib.sha256(__version__.encode())
-    package = resources.files("toolgen")
-    for base in (package, package / "templates", package / "schemas"):
-        for entry in sorted(base.iterdir(), key=lambda e: e.name):
-            if entry.is_file() and entry.name.endswith((".py", ".jinja", ".json")):
-                digest.update(entry.name.encode() + b"\0" + entry.read_bytes())
-    return digest.hexdigest()[:16]
 
 
 def tool_fingerprint(catalogue: Catalogue, tool: Tool) -> str:
@@ -538,9 +509,10 @@ def render_catalogue(catalogue: Catalogue, root: Path | None = None) -> Rendered
         for name, record in records.items()
     }
     return RenderedFiles(
+        package=pkg,
+        catalogue=catalogue.folder,
         owned={p: every[p] for p in sorted(every)},
         create_once={p: formatted[p] for p in sorted(create_once)},
-        owned_dirs=(pkg,),
         cache=(cache, json.dumps({"tools": tools_manifest}, indent=2, sort_keys=True)),
     )
 
@@ -578,7 +550,7 @@ def render_package_init(catalogue: Catalogue) -> str:
 def render_context(catalogue: Catalogue) -> str:
     fields = [
         FieldView(
-            f.name, _SCALAR[f.type] if f.type != "datetime" else "datetime.datetime"
+            f.py_name, _SCALAR[f.type] if f.type != "datetime" else "datetime.datetime"
         )
         for f in catalogue.context
     ]
@@ -593,7 +565,7 @@ def render_context(catalogue: Catalogue) -> str:
             "contract lists, and the model never sees any of them.",
         ),
         fields=fields,
-        docs={f.name: _docstring(f.description) for f in catalogue.context},
+        docs={f.py_name: _docstring(f.description) for f in catalogue.context},
         needs_datetime=any(f.type in ("date", "datetime") for f in catalogue.context),
     )
 

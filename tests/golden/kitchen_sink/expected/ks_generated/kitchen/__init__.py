@@ -42,6 +42,4 @@ def tools(*names: str) -> list[FunctionTool]:
 
 def all_tools() -> list[FunctionTool]:
     """Every tool of the catalogue, in TOOL_NAMES order."""
-    from . import count_parcels, plan_shipment
-
-    return [count_parcels.TOOL, plan_shipment.TOOL]
+    return tools(*TOOL_NAMES)

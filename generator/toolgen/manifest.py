@@ -1,0 +1,159 @@
+"""What a build owns: the manifest of a generated package, and what is on disk beside it.
+
+A build writes and deletes only files it can prove it wrote. The proof is the manifest, a small
+committed file in the generated package (`toolgen-manifest.json`) that lists every file the last
+build wrote there, with a digest of its content. Headers prove nothing (anyone can copy one), so
+a file that is not in the manifest is not toolgen's: it is never replaced or deleted, and a build
+that would have to stops and names it (TG163).
+
+`__pycache__` folders are Python's caches of the files toolgen wrote; they go with the old tree
+when the package is replaced.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from toolgen.paths import read_regular
+
+MANIFEST_NAME = "toolgen-manifest.json"
+# no generated file comes near this; a bigger one is not toolgen's as it stands
+MAX_OWNED_BYTES = 16 * 1024 * 1024
+FORMAT = 1
+PYTHON_CACHES = frozenset({"__pycache__"})
+
+
+def content_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+@dataclass(frozen=True, slots=True)
+class Manifest:
+    """The files of one generated package, by path inside the package, with digests."""
+
+    catalogue: str
+    files: Mapping[str, str]
+
+    def text(self) -> str:
+        payload = {
+            "toolgen_manifest": FORMAT,
+            "catalogue": self.catalogue,
+            "files": dict(sorted(self.files.items())),
+        }
+        return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+
+
+class ManifestError(Exception):
+    """The manifest exists but cannot be read as one."""
+
+
+def parse_manifest(text: str) -> Manifest:
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ManifestError(f"it is not valid JSON ({exc})") from exc
+    if not isinstance(data, dict) or data.get("toolgen_manifest") != FORMAT:
+        raise ManifestError("it is not a toolgen manifest of format 1")
+    files = data.get("files")
+    if not isinstance(files, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) and _safe_relative(k)
+        for k, v in files.items()
+    ):
+        raise ManifestError("its file list is malformed")
+    return Manifest(str(data.get("catalogue", "")), dict(files))
+
+
+def _safe_relative(path: str) -> bool:
+    """A manifest entry names a file inside the package, never outside it."""
+    parts = path.split("/")
+    return (
+        bool(path)
+        and not path.startswith("/")
+        and all(part not in ("", ".", "..") for part in parts)
+        and "\\" not in path
+        and "\0" not in path
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PackageState:
+    """A generated package as found on disk.
+
+    `owned` maps each file the manifest lists and that exists to its current text (None when
+    it is not a readable regular file any more); `unknown` lists every other entry, relative
+    to the package, that toolgen must not touch.
+    """
+
+    exists: bool
+    manifest: Manifest | None
+    manifest_problem: str | None
+    owned: Mapping[str, str | None]
+    unknown: tuple[str, ...]
+
+
+def _walk(base: Path) -> list[tuple[str, os.stat_result]]:
+    """Every entry below `base` except Python's caches, without following links."""
+    found: list[tuple[str, os.stat_result]] = []
+    stack = [""]
+    while stack:
+        rel = stack.pop()
+        folder = base / rel if rel else base
+        for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+            child = f"{rel}/{entry.name}" if rel else entry.name
+            info = entry.stat(follow_symlinks=False)
+            if stat.S_ISDIR(info.st_mode):
+                if entry.name not in PYTHON_CACHES:
+                    stack.append(child)
+                continue
+            found.append((child, info))
+    return found
+
+
+def _read_regular(path: Path) -> str | None:
+    try:
+        data = read_regular(path, limit=MAX_OWNED_BYTES, follow_links=False)
+    except OSError:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def read_package(package_dir: Path, *, contents: bool = True) -> PackageState:
+    """What is in a generated package folder and which of it the manifest proves is ours;
+    with `contents`, the text of each owned file too (else None).
+
+    Raises OSError only when the folder exists but cannot be listed.
+    """
+    if not os.path.lexists(package_dir):
+        return PackageState(False, None, None, {}, ())
+    if package_dir.is_symlink() or not package_dir.is_dir():
+        return PackageState(True, None, None, {}, (".",))
+    manifest: Manifest | None = None
+    problem: str | None = None
+    text = _read_regular(package_dir / MANIFEST_NAME)
+    if text is not None:
+        try:
+            manifest = parse_manifest(text)
+        except ManifestError as exc:
+            problem = str(exc)
+    elif os.path.lexists(package_dir / MANIFEST_NAME):
+        problem = "it is not a readable regular file"
+    listed = manifest.files if manifest is not None else {}
+    owned: dict[str, str | None] = {}
+    unknown: list[str] = []
+    for rel, info in _walk(package_dir):
+        if rel == MANIFEST_NAME and (manifest is not None or problem is not None):
+            continue
+        if rel in listed and stat.S_ISREG(info.st_mode):
+            owned[rel] = _read_regular(package_dir / rel) if contents else None
+        else:
+            unknown.append(rel)
+    return PackageState(True, manifest, problem, owned, tuple(sorted(unknown)))

@@ -1,0 +1,81 @@
+"""Names and digests every stage shares: where the caches live, how a dotted package maps to
+a folder, how a path is shown, and the digest of toolgen itself. A leaf: it imports nothing of
+toolgen, so any stage can use it without loading another."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import stat
+from importlib import resources
+from pathlib import Path
+
+from toolgen import __version__
+
+# toolgen's own folder beside the project (never committed): the render and check caches,
+# the journal of a build in progress. Losing it costs only a full render.
+CACHE_DIR = ".toolgen-cache"
+
+
+def package_dir(dotted: str) -> str:
+    """generated.inventory -> generated/inventory."""
+    return dotted.replace(".", "/")
+
+
+def display_path(path: Path, root: Path) -> str:
+    """A path as the user reads it: relative to the project root when inside it."""
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return os.path.relpath(path, root).replace(os.sep, "/")
+
+
+@functools.cache
+def toolgen_digest() -> str:
+    """A digest of toolgen's own code, templates and schemas: output made by other code is
+    never reused from a cache."""
+    digest = hashlib.sha256(__version__.encode())
+    stack = [resources.files("toolgen")]
+    while stack:
+        base = stack.pop()
+        for entry in sorted(base.iterdir(), key=lambda e: e.name):
+            if entry.is_dir() and entry.name != "__pycache__":
+                stack.append(entry)
+            elif entry.is_file() and entry.name.endswith((".py", ".jinja", ".json")):
+                digest.update(entry.name.encode() + b"\0" + entry.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+class NotRegular(OSError):
+    """The path is not a regular file (a folder, a FIFO, a device, a link when refused)."""
+
+
+def read_regular(path: Path, *, limit: int, follow_links: bool = True) -> bytes:
+    """The bytes of a regular file, at most `limit` of them (OSError with EFBIG beyond).
+
+    Opened without blocking, so a FIFO in place of a file never stalls a build, and checked
+    on the open descriptor, so what is checked is what is read.
+    """
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    if not follow_links:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotRegular(0, "not a regular file", str(path))
+        chunks = []
+        left = limit + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 16))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > limit:
+        raise OSError(27, f"larger than {limit} bytes", str(path))  # EFBIG
+    return data

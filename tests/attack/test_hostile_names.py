@@ -1,0 +1,159 @@
+"""Every name a spec can give builds code that works: tools named like what the generated
+package or its tests import or define, and return, context and parameter fields named like
+Python's and pydantic's own attributes. The catalogue is built, then its package is imported,
+`all_tools()` and `tools(...)` are called, and its generated tests, ruff and mypy --strict run
+on it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from toolgen.cli import main
+
+# what generated modules import or define at their top level, and Python's own names
+TOOL_NAMES = [
+    "tools", "all_tools", "importlib", "json", "datetime", "copy", "pytest", "context",
+    "tests", "agents", "pydantic", "toolgen_runtime", "typing", "collections",
+    "dataclasses", "module", "builtins", "self", "final", "annotations", "tool_names",
+]  # fmt: skip
+FIELD_NAMES = [
+    "__dict__", "__init__", "__class__", "__doc__", "__module__", "__post_init__",
+    "__hash__", "__dataclass_fields__", "__pydantic_fields__", "model_config", "self",
+    "print", "str", "int", "list", "datetime", "Literal", "Annotated", "Field", "cls",
+    "__slots__", "_private", "None_", "model_dump",
+]  # fmt: skip
+# the catalogue's context fields: names Python's own attributes have, apart from the
+# parameters' (a parameter may not have a context field's name)
+CONTEXT_NAMES = [
+    "__weakref__", "__eq__", "__repr__", "__match_args__", "__annotations__", "__new__",
+    "__getattr__", "__setattr__", "__qualname__", "__reduce__", "model_fields",
+    "model_validate", "float", "bool", "object", "type", "Any", "Final",
+]  # fmt: skip
+
+
+def _field_key(name: str) -> str:
+    return json.dumps(name)
+
+
+def _catalogue(root: Path) -> Path:
+    folder = root / "spec" / "hostile"
+    (folder / "tools").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[project]\nname = 'hostile'\n")
+    context_names = CONTEXT_NAMES
+    context = "\n".join(
+        f"  {_field_key(n)}: {{type: string, description: A field named {n}.}}"
+        for n in context_names
+    )
+    # only the names are under test here: the design rules would all fire on these tools
+    (folder / "catalogue.yaml").write_text(
+        f"format: 1\nname: hostile\ndescription: Names that collide with Python.\n"
+        f"context:\n{context}\nlint: {{ignore: [all]}}\n"
+    )
+    for index, name in enumerate(TOOL_NAMES):
+        # each tool takes a few of the hostile names as parameters, returns and context
+        picked = [FIELD_NAMES[(index + k) % len(FIELD_NAMES)] for k in range(4)]
+        params = "\n".join(
+            f"  {_field_key(n)}: {{type: string, description: The {n} text.}}"
+            for n in picked[:2]
+        )
+        returns = "\n".join(
+            f"  {_field_key(n)}: {{type: integer, description: The {n} count.}}"
+            for n in picked
+        )
+        ctx = json.dumps(CONTEXT_NAMES[index % 4 :: 4][:3])
+        args = ", ".join(f"{_field_key(n)}: x" for n in picked[:2])
+        (folder / "tools" / f"{name}.yaml").write_text(
+            textwrap.dedent(
+                f"""\
+                name: {name}
+                intent: Answer the {name} question for the user.
+                use_when: The user asks the {name} question.
+                effect: read
+                context: {ctx}
+                params:
+                """
+            )
+            + params
+            + "\nreturns:\n"
+            + returns
+            + f"\nexamples:\n  - args: {{{args}}}\n"
+        )
+    return folder
+
+
+def _run(*command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False)
+
+
+def _bin(name: str) -> str:
+    return str(Path(sys.executable).parent / name)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("hostile")
+    folder = _catalogue(root)
+    status = main(["build", str(folder)])
+    assert status in (
+        0,
+        1,
+    )  # lint may warn on these made-up tools; errors are checked next
+    check = _run(_bin("toolgen"), "check", "--format", "json", str(folder), cwd=root)
+    errors = [d for d in json.loads(check.stdout) if d["severity"] == "error"]
+    assert [e for e in errors if e["code"] != "TG151"] == []
+    return root
+
+
+def test_the_package_imports_and_lists_every_tool(built: Path) -> None:
+    script = (
+        "from generated.hostile import TOOL_NAMES, all_tools, tools\n"
+        "names = [t.name for t in all_tools()]\n"
+        "assert names == list(TOOL_NAMES), names\n"
+        "assert [t.name for t in tools(*TOOL_NAMES)] == names\n"
+        "print(len(names))\n"
+    )
+    done = _run(sys.executable, "-c", script, cwd=built)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(len(TOOL_NAMES))
+
+
+def test_the_generated_tests_pass(built: Path) -> None:
+    done = _run(
+        sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "generated",
+        cwd=built,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-4000:]
+
+
+def test_the_generated_code_is_clean(built: Path) -> None:
+    mypy = _run(
+        _bin("mypy"), "--strict", "--no-incremental", "generated", "impl", cwd=built
+    )
+    assert mypy.returncode == 0, mypy.stdout[-4000:]
+    ruff = _run(
+        _bin("ruff"), "check", "--isolated", "--select=E,F,W,I,UP,B,SIM,RUF",
+        "--ignore=E501", "--config=lint.isort.known-first-party = ['generated', 'impl']",
+        "generated", "impl", cwd=built,
+    )  # fmt: skip
+    assert ruff.returncode == 0, ruff.stdout[-4000:]
+
+
+def test_wire_names_are_kept(built: Path) -> None:
+    """What the model sends and reads keeps the spec's names, whatever Python calls them."""
+    script = (
+        "import json\n"
+        "from generated.hostile import tools\n"
+        "[tool] = tools('self')\n"
+        "print(json.dumps(sorted(tool.params_json_schema['properties'])))\n"
+    )
+    done = _run(sys.executable, "-c", script, cwd=built)
+    assert done.returncode == 0, done.stderr
+    index = TOOL_NAMES.index("self")
+    picked = [FIELD_NAMES[(index + k) % len(FIELD_NAMES)] for k in range(2)]
+    assert json.loads(done.stdout) == sorted(picked)

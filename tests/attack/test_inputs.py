@@ -1,0 +1,253 @@
+"""Hostile and broken inputs to the CLI: entries of tools/ that are not readable regular files,
+links, inputs over the limits, and the project root. Each gives located diagnostics and exit 1,
+and a file that cannot be read never costs its tool's generated files."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from toolgen import limits, load
+from toolgen.cli import main
+
+ROOT = Path(__file__).parent.parent.parent
+TOOLGEN = str(Path(sys.executable).parent / "toolgen")
+TOOLS = ("find_customer", "next_batch", "read_stock")
+
+
+def _project(root: Path) -> Path:
+    folder = root / "spec" / "shop"
+    (folder / "tools").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[project]\nname = 'shop'\n")
+    source = ROOT / "spec" / "inventory"
+    (folder / "catalogue.yaml").write_text(
+        (source / "catalogue.yaml").read_text().replace("name: inventory", "name: shop")
+    )
+    for tool in TOOLS:
+        shutil.copy(source / "tools" / f"{tool}.yaml", folder / "tools")
+    return folder
+
+
+def _toolgen(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [TOOLGEN, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted((root / "generated").rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+
+
+@pytest.fixture
+def built(tmp_path: Path) -> Path:
+    _project(tmp_path)
+    assert _toolgen(tmp_path, "build").returncode in (0, 1)
+    return tmp_path
+
+
+def _fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+def _socket(path: Path) -> None:
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(path))
+    server.close()
+
+
+ENTRIES = {
+    "fifo": (_fifo, "TG012", "is a named pipe (FIFO), not a regular file"),
+    "socket": (_socket, "TG012", "is a socket, not a regular file"),
+    "folder": (lambda p: p.mkdir(), "TG012", "is a folder, not a regular file"),
+    "broken link": (
+        lambda p: p.symlink_to("gone.yaml"),
+        "TG012",
+        "broken symbolic link",
+    ),
+    "link loop": (lambda p: p.symlink_to(p.name), "TG012", "loops back on itself"),
+    "link to /dev/zero": (
+        lambda p: p.symlink_to("/dev/zero"),
+        "TG013",
+        "outside the project",
+    ),
+    "link out of the project": (
+        lambda p: p.symlink_to(ROOT / "spec/inventory/tools/next_batch.yaml"),
+        "TG013",
+        "outside the project",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", list(ENTRIES))
+def test_an_unreadable_entry_is_located_and_costs_nothing(
+    built: Path, kind: str
+) -> None:
+    make, code, words = ENTRIES[kind]
+    entry = built / "spec/shop/tools/next_batch.yaml"
+    before = _tree(built)
+    entry.unlink()
+    make(entry)
+    done = _toolgen(built, "build")
+    assert done.returncode == 1, done.stdout
+    assert f"spec/shop/tools/next_batch.yaml:1:1: {code} the file " in done.stdout
+    assert words in done.stdout
+    assert "Traceback" not in done.stderr
+    assert _tree(built) == before, (
+        "a file that could not be read cost its tool's outputs"
+    )
+
+
+def test_a_link_inside_the_project_is_followed(built: Path) -> None:
+    shared = built / "shared"
+    shared.mkdir()
+    entry = built / "spec/shop/tools/next_batch.yaml"
+    shutil.move(entry, shared / "next_batch.yaml")
+    entry.symlink_to(shared / "next_batch.yaml")
+    done = _toolgen(built, "build", "--check")
+    assert done.returncode in (0, 1) and "up to date" in done.stderr, done.stdout
+
+
+def test_a_file_over_the_size_limit_is_not_read(built: Path) -> None:
+    big = built / "spec/shop/tools/next_batch.yaml"
+    with big.open("a") as handle:
+        handle.write("# padding\n" * (limits.MAX_FILE_BYTES // 10 + 1))
+    done = _toolgen(built, "check")
+    assert "spec/shop/tools/next_batch.yaml:1:1: TG011 the file has" in done.stdout
+    assert "more than the 1 MiB a spec file may have" in done.stdout
+
+
+def test_a_sparse_file_linked_in_costs_nothing(built: Path) -> None:
+    """The issue's 3 GB sparse file: its size is known before a byte is read."""
+    sparse = built / "shared.yaml"
+    with sparse.open("wb") as handle:
+        handle.truncate(3 * 1024**3)
+    entry = built / "spec/shop/tools/next_batch.yaml"
+    entry.unlink()
+    entry.symlink_to(sparse)
+    done = _toolgen(built, "check")
+    assert (
+        "TG011 the file has 3,072 MiB" in done.stdout
+        or "TG011 the file has 3 GiB" in done.stdout
+        or "TG011" in done.stdout
+    )
+    assert "Traceback" not in done.stderr
+
+
+def test_too_many_values_in_a_file(tmp_path: Path) -> None:
+    path = tmp_path / "x.yaml"
+    items = ", ".join("1" for _ in range(limits.MAX_NODES + 5))
+    path.write_text(f"name: x\nexamples: [{items}]\n")
+    document, found = load.load_document(path, "x.yaml")
+    assert document is None
+    assert [d.code for d in found] == ["TG011"]
+    assert "more than 100,000 keys, values and list items" in found[0].message
+
+
+def test_too_many_tool_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = _project(tmp_path)
+    monkeypatch.setattr(limits, "MAX_TOOLS", 2)
+    assert main(["check", str(folder)]) == 1
+    out = capsys.readouterr().out
+    assert (
+        "spec/shop/tools:1:1: TG011 the tools/ folder holds 3 tool files, more than the 2"
+        in out
+    )
+
+
+def test_too_many_bytes_in_a_catalogue(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = _project(tmp_path)
+    monkeypatch.setattr(limits, "MAX_CATALOGUE_BYTES", 100)
+    assert main(["check", str(folder)]) == 1
+    out = capsys.readouterr().out
+    assert "TG011 the catalogue's spec files have more than 100 bytes together" in out
+
+
+def test_too_many_examples(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _project(tmp_path)
+    tool = folder / "tools/next_batch.yaml"
+    many = "".join("  - args: {batch_number: 1}\n" for _ in range(limits.MAX_EXAMPLES))
+    tool.write_text(tool.read_text().replace("examples:\n", "examples:\n" + many))
+    assert main(["check", str(folder)]) == 1
+    assert "TG011 the tool has 20" in capsys.readouterr().out
+
+
+def test_build_from_another_folder_writes_into_the_project(
+    built: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    shutil.rmtree(built / "generated")
+    done = _toolgen(elsewhere, "build", str(built / "spec/shop"))
+    assert done.returncode in (0, 1), done.stderr
+    assert (built / "generated/shop/read_stock.py").is_file()
+    assert list(elsewhere.iterdir()) == []
+    check = _toolgen(elsewhere, "check", str(built / "spec/shop"))
+    # the stubs were found where they are
+    assert "has no implementation yet" not in check.stdout
+    assert "is still the stub" in check.stdout
+
+
+def test_checking_one_tool_file_reports_that_file(built: Path) -> None:
+    bad = built / "spec/shop/tools/read_stock.yaml"
+    bad.write_text(bad.read_text().replace("effect: read", "effect: reads"))
+    other = built / "spec/shop/tools/next_batch.yaml"
+    other.write_text(other.read_text().replace("effect: read", "effect: sometimes"))
+    done = _toolgen(built, "check", "spec/shop/tools/read_stock.yaml")
+    assert "spec/shop/tools/read_stock.yaml" in done.stdout
+    assert "next_batch.yaml" not in done.stdout
+    assert "findings in other files of the catalogue not shown" in done.stderr
+
+
+def test_no_catalogue_says_what_to_do(tmp_path: Path) -> None:
+    done = _toolgen(tmp_path, "check")
+    assert done.returncode == 2
+    assert "no catalogue found under" in done.stderr
+    assert "pass a catalogue folder" in done.stderr
+
+
+def test_a_build_with_errors_writes_nothing(built: Path) -> None:
+    stub = built / "impl/shop/read_stock.py"
+    stub.unlink()
+    bad = built / "spec/shop/tools/next_batch.yaml"
+    bad.write_text(bad.read_text().replace("effect: read", "effect: reads"))
+    before = _tree(built)
+    assert _toolgen(built, "build").returncode == 1
+    assert not stub.exists()
+    assert _tree(built) == before
+
+
+def test_build_check_reports_a_file_toolgen_did_not_write(built: Path) -> None:
+    (built / "generated/shop/helper.py").write_text("x = 1\n")
+    done = _toolgen(built, "build", "--check")
+    assert done.returncode == 1
+    assert "generated/shop/helper.py:1:1: TG163" in done.stdout
+
+
+def test_a_hand_written_module_where_a_tool_goes_is_never_replaced(built: Path) -> None:
+    mine = built / "generated/shop/create_reorder.py"
+    mine.write_text("# mine\n")
+    shutil.copy(
+        ROOT / "spec/inventory/tools/create_reorder.yaml", built / "spec/shop/tools"
+    )
+    done = _toolgen(built, "build")
+    assert done.returncode == 1
+    assert "tool 'create_reorder' would be generated there" in done.stdout
+    assert mine.read_text() == "# mine\n"
