@@ -53,12 +53,17 @@ def call_once(
     effects: str,
     execute_s: float,
     lease_s: float,
+    cold: bool,
     start: Any,
     results: Any,
 ) -> None:
-    """One agent worker calling the tool: opens the store only once everyone may start."""
-    start.wait()
+    """One agent worker calling the tool. Warm, it has its connection open (and the tables
+    made) before the start, so the claims of all workers meet at the same moment; cold, it
+    opens the store only after the start, as workers starting together on a new file do."""
     store = open_store(url)
+    if not cold:
+        store.purge_expired(limit=1)
+    start.wait()
 
     async def execute(claim: Claimed) -> str:
         record(effects, f"start {os.getpid()} attempt={claim.attempt}")

@@ -159,12 +159,14 @@ def test_fifty_concurrent_calls_from_threads_execute_once(store: Store) -> None:
     assert sorted(once.duplicate for once in answers) == [False] + [True] * 49
 
 
+@pytest.mark.parametrize("start", ["warm", "cold"])
 def test_fifty_concurrent_calls_from_processes_execute_once(
-    store_url: str, tmp_path: Path
+    store_url: str, tmp_path: Path, start: str
 ) -> None:
     effects = tmp_path / "effects.log"
     answers = run_together(
-        call_once, [(store_url, KEY, PRINT, str(effects), 0.3, 30.0)] * 50
+        call_once,
+        [(store_url, KEY, PRINT, str(effects), 0.3, 30.0, start == "cold")] * 50,
     )
     assert len(answers) == 50
     lines = effects_of(effects)

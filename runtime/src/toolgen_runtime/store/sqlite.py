@@ -91,7 +91,8 @@ class SQLiteStore(Store):
     def __init__(
         self, path: str | Path, *, busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S
     ) -> None:
-        self.path = Path(path)
+        # absolute now: a later chdir must not move the store of a running process
+        self.path = Path(path).absolute()
         self.url = f"sqlite:///{self.path}"
         self.busy_timeout_s = busy_timeout_s
         self._lock = threading.Lock()
