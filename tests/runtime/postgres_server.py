@@ -21,9 +21,14 @@ HOW_TO_RUN_POSTGRES = (
 
 
 def postgres_server_url() -> str:
-    """The test server's URL; skips the calling test when there is none."""
+    """The test server's URL; skips the calling test when there is none, except in CI,
+    where .ci/run starts the server and a missing URL means it is broken."""
     url = os.environ.get(POSTGRES_URL_ENV, "").strip()
     if not url:
+        if os.environ.get("CI"):
+            pytest.fail(
+                f"CI is set but {POSTGRES_URL_ENV} is not: .ci/run must start it"
+            )
         pytest.skip(HOW_TO_RUN_POSTGRES)
     return url
 
