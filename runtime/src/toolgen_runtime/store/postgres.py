@@ -5,10 +5,10 @@ are created on first use (under an advisory lock, so workers starting together d
 Times are the server's clock, so workers on machines whose clocks disagree still agree on
 leases and retention.
 
-A claim first tries to insert the record: the primary key on `(scope, key)` decides, in one
-autocommitted statement, which caller executes. A caller that finds the record reads it; only
-if it may have to write (a lease or a retention that ran out) does it lock the row
-(`SELECT ... FOR UPDATE`) and decide again.
+A claim is one autocommitted statement that inserts the record if the key is free (the primary
+key on `(scope, key)` decides which caller executes) and otherwise reads the record that is
+there. Only a caller that may have to write (a lease or a retention that ran out) then locks
+the row (`SELECT ... FOR UPDATE`) and decides again.
 
 Each process keeps a few idle connections (`max_idle`); a connection that failed is closed, not
 reused. A server that is down or answers too slowly (`connect_timeout` in the URL, default
@@ -91,12 +91,23 @@ _SCHEMA = (
     """,
 )
 
-_INSERT = (
-    "INSERT INTO toolgen_idempotency (scope, key, fingerprint, state, token, attempt,"
+# One round trip for every caller: insert the record if the key is free (the primary key
+# decides), else read the record that is there. The read uses the statement's snapshot, so a
+# record committed by another caller while this statement waited for it is not seen: no row
+# comes back, and the claim simply runs again.
+_CLAIM = (
+    "WITH inserted AS ("
+    " INSERT INTO toolgen_idempotency (scope, key, fingerprint, state, token, attempt,"
     " lease_until, expires_at, outcome)"
     " VALUES (%(scope)s, %(key)s, %(fingerprint)s, 'running', %(token)s, 1,"
     f" {_NOW} + %(lease)s, {_NOW} + %(lease)s + %(retention)s, NULL)"
-    " ON CONFLICT (scope, key) DO NOTHING RETURNING attempt"
+    " ON CONFLICT (scope, key) DO NOTHING RETURNING attempt)"
+    " SELECT true, NULL, NULL, NULL, NULL::float8, NULL::float8, NULL, NULL::float8"
+    " FROM inserted"
+    " UNION ALL"
+    " SELECT false, fingerprint, state, attempt, lease_until, expires_at, outcome,"
+    f" {_NOW} FROM toolgen_idempotency WHERE scope = %(scope)s AND key = %(key)s"
+    " AND NOT EXISTS (SELECT 1 FROM inserted)"
 )
 
 _SELECT = (
@@ -270,13 +281,12 @@ class PostgresStore(Store):
         def body(conn: Connection) -> ClaimState:
             for _ in range(_CLAIM_TRIES):
                 token = new_token()
-                inserted = conn.execute(_INSERT, {**params, "token": token}).fetchone()
-                if inserted is not None:
-                    return Claimed(scope, key, token, 1, lease_s, retention_s)
-                found = conn.execute(_SELECT, (scope, key)).fetchone()
+                found = conn.execute(_CLAIM, {**params, "token": token}).fetchone()
                 if found is None:
                     continue
-                answer = decide(Record(*found[:6]), fingerprint, found[6])
+                if found[0]:
+                    return Claimed(scope, key, token, 1, lease_s, retention_s)
+                answer = decide(Record(*found[1:7]), fingerprint, found[7])
                 if not isinstance(answer, str):
                     return answer
                 with conn.transaction():
