@@ -65,6 +65,8 @@ import socket, sys
 
 def bind(port):
     with socket.socket() as s:
+        # as the server binds: a port whose old connections linger in TIME_WAIT is free
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         s.bind(("127.0.0.1", port))
         return s.getsockname()[1]
 

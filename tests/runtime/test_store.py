@@ -498,7 +498,9 @@ def test_a_postgres_server_that_is_not_there_is_an_infrastructure_error() -> Non
     assert "toolgen:***@127.0.0.1" in str(raised.value)
 
 
-def test_a_postgres_server_stopped_mid_run_is_an_infrastructure_error() -> None:
+def test_a_postgres_server_stopped_mid_run_is_an_infrastructure_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     postgres_server_url()  # skips, saying how to run it, where PostgreSQL is not set up
     # a server of its own, so stopping it disturbs no other test; in /tmp, where the
     # unprivileged server user can reach it
@@ -522,6 +524,14 @@ def test_a_postgres_server_stopped_mid_run_is_an_infrastructure_error() -> None:
         with pytest.raises(StoreUnavailable, match="Nothing was executed"):
             call(store, never, key="another-operation")
         # the server is back (on the same port): the store connects again
+        assert server("start").strip().split("=", 1)[1] == url
+        assert call(store, never) == Once(SENT, True)
+        # restarted between two calls: the idle connection is found dead and replaced (any
+        # idle time counts here, instead of 5 s), so the call does not fail
+        import toolgen_runtime.store.postgres as postgres_store
+
+        monkeypatch.setattr(postgres_store, "IDLE_CHECK_S", 0.0)
+        server("stop")
         assert server("start").strip().split("=", 1)[1] == url
         assert call(store, never) == Once(SENT, True)
         store.close()

@@ -11,14 +11,17 @@ there. Only a caller that may have to write (a lease or a retention that ran out
 the row (`SELECT ... FOR UPDATE`) and decides again.
 
 Each process keeps a few idle connections (`max_idle`); a connection that failed is closed, not
-reused. A server that is down or answers too slowly (`connect_timeout` in the URL, default
-5 s; statements time out after 10 s) is a `StoreUnavailable`.
+reused, and one idle for more than 5 s is checked first (`SELECT 1`), so a server restart
+between two calls costs a reconnection, not a failed call. A server that is down or answers
+too slowly (`connect_timeout` in the URL, default 5 s; statements time out after 10 s) is a
+`StoreUnavailable`.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -55,6 +58,8 @@ __all__ = ["PostgresStore", "redact"]
 
 DEFAULT_CONNECT_TIMEOUT_S = 5
 STATEMENT_TIMEOUT_MS = 10_000
+# a pooled connection idle for longer than this is checked before it is used again
+IDLE_CHECK_S = 5.0
 # pg_advisory_xact_lock key for creating the tables: any fixed number, "tgst" in ASCII
 _SCHEMA_LOCK = 0x74677374
 
@@ -194,7 +199,7 @@ class PostgresStore(Store):
             f"-c statement_timeout={STATEMENT_TIMEOUT_MS} {given.get('options', '')}"
         ).strip()
         self._max_idle = max_idle
-        self._idle: list[Connection] = []
+        self._idle: list[tuple[Connection, float]] = []
         self._lock = threading.Lock()
         self._pid = os.getpid()
         self._schema_ready = False
@@ -212,7 +217,9 @@ class PostgresStore(Store):
     def _connection(self) -> Iterator[Connection]:
         self._forget_after_fork()
         with self._lock:
-            conn = self._idle.pop() if self._idle else None
+            conn, idle_since = self._idle.pop() if self._idle else (None, 0.0)
+        if conn is not None and time.monotonic() - idle_since > IDLE_CHECK_S:
+            conn = self._still_alive(conn)
         if conn is None:
             conn = psycopg.connect(self._conninfo, **self._options)
             try:
@@ -225,12 +232,24 @@ class PostgresStore(Store):
         except BaseException:
             conn.close()
             raise
-        idle = conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+        reusable = conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
         with self._lock:
-            if idle and len(self._idle) < self._max_idle:
-                self._idle.append(conn)
+            if reusable and len(self._idle) < self._max_idle:
+                self._idle.append((conn, time.monotonic()))
                 return
         conn.close()
+
+    @staticmethod
+    def _still_alive(conn: Connection) -> Connection | None:
+        # a connection idle for a while may have been closed by a server restart or a
+        # firewall; finding out with a SELECT 1 costs one round trip, while finding out
+        # with a claim would stop the run although the server is back
+        try:
+            conn.execute("SELECT 1")
+        except psycopg.Error:
+            conn.close()
+            return None
+        return conn
 
     def _ensure_schema(self, conn: Connection) -> None:
         if self._schema_ready:
@@ -374,5 +393,5 @@ class PostgresStore(Store):
         self._forget_after_fork()
         with self._lock:
             idle, self._idle = self._idle, []
-        for conn in idle:
+        for conn, _ in idle:
             conn.close()
