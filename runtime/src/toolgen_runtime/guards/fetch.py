@@ -70,12 +70,13 @@ def refused_reason(address: IPAddress, allowed: Iterable[IPNetwork] = ()) -> str
             inner = refused_reason(embedded, allowed)
             return None if inner is None else f"{address} embeds {inner}"
     for word, flag in (
+        # the most specific word first: a link-local address is private too
         ("loopback", address.is_loopback),
-        ("private", address.is_private),
         ("link-local", address.is_link_local),
         ("multicast", address.is_multicast),
-        ("reserved", address.is_reserved),
         ("unspecified", address.is_unspecified),
+        ("reserved", address.is_reserved),
+        ("private", address.is_private),
     ):
         if flag:
             return f"{address} is {word}"
