@@ -108,6 +108,8 @@ def guarded_tool(
     pagination: Pagination | None = None,
     output: OutputContract | None = None,
     name: str = "guarded",
+    catalogue_context: type[object] | None = None,
+    build_context: Callable[[Any], object] | None = None,
 ) -> Any:
     invoker = BoundaryInvoker(
         boundaries=boundaries or Boundaries(),
@@ -119,6 +121,8 @@ def guarded_tool(
         result_type=result_type,
         errors=errors or {},
         load_implementation=lambda: implementation,
+        catalogue_context=catalogue_context,
+        build_context=build_context,
     )
     parameters = {"type": "object", "properties": {}, "additionalProperties": False}
     return make_tool(
