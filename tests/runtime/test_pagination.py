@@ -17,7 +17,7 @@ import pytest
 from pydantic import BaseModel, ConfigDict, Field
 from test_guard_harness import guarded_tool
 from toolgen_runtime import ContractViolation, result_class
-from toolgen_runtime.guards import Boundaries, BoundariesMissing
+from toolgen_runtime.guards import CODES, Boundaries, BoundariesMissing
 from toolgen_runtime.pagination import (
     Cursor,
     Keyset,
@@ -336,7 +336,11 @@ def refused(
     [problem] = out["problems"]
     assert problem["field"] == "cursor"
     assert calls.count == before, "the implementation ran"
-    code: str = problem.get("code", problem["problem"])
+    code: str = problem["code"]
+    tool_name = tool.name
+    assert problem["how_to_fix"] == CODES[code].how_to_fix.format(
+        tool=tool_name, field="cursor"
+    )
     return code
 
 

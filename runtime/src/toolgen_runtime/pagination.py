@@ -241,14 +241,17 @@ class Pagination:
         self, cursor: Cursor, args: BaseModel, scope: CallScope
     ) -> GuardFailure | None:
         if cursor.identity != digest(scope.identity):
-            return GuardFailure(
+            return self._failure(
                 "cursor_other_identity", "was made for another user or customer"
             )
         if cursor.filters != digest(self.filters_of(args)):
-            return GuardFailure(
+            return self._failure(
                 "cursor_other_filters", "was made for a call with other filter values"
             )
         return None
+
+    def _failure(self, code: str, problem: str) -> GuardFailure:
+        return GuardFailure(code, problem, tool=self.tool, field=self.cursor_field)
 
     def decode(self, text: object, scope: CallScope) -> Cursor:
         """Verify a cursor's signature, tool and age (its binding is checked by `binding`);
@@ -257,7 +260,7 @@ class Pagination:
             raise PydanticKnownError("string_type")
         payload = scope.boundaries.signer().verify(text)
         if payload is None:
-            raise GuardFailure(
+            raise self._failure(
                 "cursor_invalid", "was not made by this tool, or was changed"
             )
         position = _position_from(payload.get("p"))
@@ -272,13 +275,11 @@ class Pagination:
             or not isinstance(identity, str)
             or not (expires is None or _count(expires) is not None)
         ):
-            raise GuardFailure("cursor_invalid", "is not a cursor of this tool")
+            raise self._failure("cursor_invalid", "is not a cursor of this tool")
         if payload.get("t") != self.tool:
-            raise GuardFailure(
-                "cursor_other_tool", "was made by another tool", tool=self.tool
-            )
+            raise self._failure("cursor_other_tool", "was made by another tool")
         if isinstance(expires, int) and scope.boundaries.clock() > expires:
-            raise GuardFailure("cursor_expired", "has expired")
+            raise self._failure("cursor_expired", "has expired")
         return Cursor(position, shown_before, text, filters, identity)
 
     # --- the envelope ------------------------------------------------------------------------

@@ -103,18 +103,19 @@ _TABLE = (
          "This tool can only reach {hosts}: send a URL on one of them."),
     # --- cursor -----------------------------------------------------------------------------
     Code("cursor_invalid", "cursor", "the cursor was not made here, or was altered or cut",
-         "Send next_cursor exactly as the previous call returned it, or null to start from the "
-         "first page."),
+         "Send next_cursor exactly as the previous call returned it, or {field} null to start "
+         "from the first page."),
     Code("cursor_other_tool", "cursor", "the cursor was made by another tool",
-         "Send a next_cursor that {tool} returned, or null to start from the first page."),
+         "Send a next_cursor that {tool} returned, or {field} null to start from the first "
+         "page."),
     Code("cursor_other_filters", "cursor",
          "the cursor was made for a call with other filter values",
          "Call again with the same filters as the call that returned this cursor, or with "
-         "cursor null to start the new search from the first page."),
+         "{field} null to start the new search from the first page."),
     Code("cursor_other_identity", "cursor", "the cursor was made for another user or customer",
-         "Send cursor null to start from the first page."),
+         "Send {field} null to start from the first page."),
     Code("cursor_expired", "cursor", "the cursor is older than the tool allows",
-         "Send cursor null to start again from the first page."),
+         "Send {field} null to start again from the first page."),
 )  # fmt: skip
 
 CODES: Mapping[str, Code] = {code.code: code for code in _TABLE}
