@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from test_guard_harness import guarded_tool
 from toolgen_runtime import ContractViolation, result_class
 from toolgen_runtime.guards import CODES, Boundaries, BoundariesMissing
+from toolgen_runtime.output import Sensitive
 from toolgen_runtime.pagination import (
     Cursor,
     Keyset,
@@ -550,3 +551,39 @@ def test_an_implementation_that_pages_the_other_way_stops_the_run() -> None:
 def test_a_position_is_checked_when_made(make: Any) -> None:
     with pytest.raises((TypeError, ValueError)):
         make()
+
+
+BY_CARD = Pagination(tool="card_payments", max_page_size=2, noun="payment")
+
+
+class CardArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    card: Sensitive[str]
+    page_size: Annotated[int, Field(ge=1, le=2)] | None
+    cursor: Annotated[Cursor | None, BY_CARD.cursor_argument()]
+    _cursor_binding = BY_CARD.binding()
+
+
+def test_a_sensitive_filter_is_bound_without_entering_the_cursor(
+    boundaries: Boundaries,
+) -> None:
+    calls = Calls()
+
+    def payments(args: CardArgs) -> Page[OrderRow]:
+        calls.count += 1
+        start = start_offset(args.cursor)
+        rows = [OrderRow(i, i, "open") for i in range(start, start + 2)]
+        return Page(items=rows, total=10, next=Offset(start + 2))
+
+    tool = guarded_tool(CardArgs, payments, boundaries=boundaries, pagination=BY_CARD)
+    first = invoke(
+        tool, {"card": "4111111111111111", "page_size": 2, "cursor": None}, None
+    )
+    cursor = first["next_cursor"]
+    assert "4111111111111111" not in str(boundaries.signer().verify(cursor))
+    again = {"card": "4111111111111111", "page_size": 2, "cursor": cursor}
+    assert invoke(tool, again, None)["ok"] is True
+    other = invoke(tool, {**again, "card": "5500000000000004"}, None)
+    assert other["problems"][0]["code"] == "cursor_other_filters"
+    assert calls.count == 2

@@ -48,6 +48,8 @@ __all__ = [
 ELLIPSIS = "\u2026"
 REDACTED = "[redacted]"
 TRUNCATED_KEY = "truncated"
+# serialization context key under which `Sensitive` gives its value instead of [redacted]
+REVEAL_FOR_DIGEST = "toolgen_runtime.reveal_for_digest"
 # a shorter value could be a word of any text ("7", "yes"): cutting it out would garble
 # messages and hide nothing
 MIN_REDACTED_CHARS = 4
@@ -196,9 +198,17 @@ class Sensitive(Generic[T]):
         return core_schema.no_info_plain_validator_function(
             validate,
             serialization=core_schema.plain_serializer_function_ser_schema(
-                lambda _value: REDACTED
+                _serialize, info_arg=True
             ),
         )
+
+
+def _serialize(value: Sensitive[Any], info: core_schema.SerializationInfo) -> object:
+    # only code that digests the value at once asks for it (a cursor binding its filters)
+    context = info.context
+    if isinstance(context, Mapping) and context.get(REVEAL_FOR_DIGEST) is True:
+        return value.reveal()
+    return REDACTED
 
 
 def _texts(values: Iterable[object]) -> Iterator[str]:

@@ -37,6 +37,7 @@ from pydantic_core import (
 from toolgen_runtime.errors import ContractViolation
 from toolgen_runtime.guards.codes import GuardFailure, as_pydantic_error
 from toolgen_runtime.guards.scope import CallScope, scope_of
+from toolgen_runtime.output import REVEAL_FOR_DIGEST
 from toolgen_runtime.signing import digest
 
 __all__ = [
@@ -234,7 +235,10 @@ class Pagination:
         skip = {self.cursor_field, *self.unbound}
         if self.size_field is not None:
             skip.add(self.size_field)
-        dumped: dict[str, Any] = args.model_dump(mode="json", exclude=skip)
+        # a sensitive filter is bound too: its value only enters the digest
+        dumped: dict[str, Any] = args.model_dump(
+            mode="json", exclude=skip, context={REVEAL_FOR_DIGEST: True}
+        )
         return dumped
 
     def _binding_failure(
