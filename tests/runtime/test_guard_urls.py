@@ -22,6 +22,7 @@ from toolgen_runtime.guards import (
     UrlPolicy,
     check_url,
 )
+from toolgen_runtime.guards.urls import normalize_host
 from toolgen_runtime.testing import Recorder, invoke
 
 HOSTS = ("api.example.com", "*.cdn.example.org")
@@ -277,3 +278,29 @@ def test_configuration_can_add_hosts_the_model_cannot() -> None:
     out = invoke(tool, {"url": "https://other.example.net/"}, None)
     assert out["problems"][0]["code"] == "url_host_not_allowed"
     assert len(recorder.calls) == 2
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        "api.example.com", "API.Example.COM", "a", "a-b.c", "1.2.3", "0x7f", "x" * 63 + ".com",
+        "x" * 64 + ".com", "ab--cd.com", "xn--bcher-kva.de", "-a.com", "a-.com", "a..b",
+        "a_b.com", ".".join(["abcdefgh"] * 28), "b\u00fccher.de", "\uff41pi.com", "",
+    ],
+)  # fmt: skip
+def test_the_plain_ascii_shortcut_agrees_with_idna(host: str) -> None:
+    def by_idna() -> str:
+        encoded: bytes = idna.encode(
+            host, uts46=True, std3_rules=True, transitional=False
+        )
+        return encoded.decode("ascii").lower()
+
+    try:
+        expected: str | None = by_idna()
+    except (idna.IDNAError, UnicodeError):
+        expected = None
+    try:
+        got: str | None = normalize_host(host)
+    except (idna.IDNAError, UnicodeError):
+        got = None
+    assert got == expected

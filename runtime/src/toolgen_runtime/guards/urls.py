@@ -104,9 +104,29 @@ def _words(items: Sequence[str]) -> str:
 # --- hosts ----------------------------------------------------------------------------------
 
 
+_PLAIN_LABEL = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$")
+
+
+def _plain_ascii(host: str) -> str | None:
+    """The host, lower case, when it is plain ASCII letters, digits and hyphens, where UTS-46
+    maps nothing but letter case (about half the cost of a check); None for anything else."""
+    if not host.isascii() or len(host) > 253:
+        return None
+    lowered = host.lower()
+    labels = lowered.split(".")
+    for label in labels:
+        # "xn--" and other "--" at 3-4 are A-labels or reserved: idna checks those
+        if not _PLAIN_LABEL.match(label) or label[2:4] == "--":
+            return None
+    return lowered
+
+
 def normalize_host(host: str) -> str:
     """A host name in the form it is compared in: IDNA (UTS-46, non-transitional) ASCII, lower
     case; raise `idna.IDNAError` for a name that is not a valid domain name."""
+    plain = _plain_ascii(host)
+    if plain is not None:
+        return plain
     encoded: bytes = idna.encode(host, uts46=True, std3_rules=True, transitional=False)
     return encoded.decode("ascii").lower()
 
