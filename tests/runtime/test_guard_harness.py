@@ -30,7 +30,7 @@ from toolgen_runtime.output import (
     OutputContract,
     find_sensitive,
     redact_exception,
-    redacted,
+    redacted_details,
     sensitive_values,
 )
 from toolgen_runtime.pagination import Pagination
@@ -83,10 +83,11 @@ class BoundaryInvoker(Invoker[Any, Any, Any]):
                 if inspect.isawaitable(outcome):
                     outcome = await outcome
             except ToolError as err:
-                err.details = dict(redacted(err.details))  # type: ignore[call-overload]
+                err.details = redacted_details(err.details)
                 return dumps(self._error_envelope(err))
             except BaseException as exc:
-                raise redact_exception(exc) from exc.__cause__
+                redact_exception(exc)
+                raise
             # 3. a page is built by the runtime, then the output contract applies
             if self.pagination is not None:
                 envelope = self.pagination.envelope(outcome, args, context)

@@ -41,6 +41,7 @@ __all__ = [
     "redact_exception",
     "redact_text",
     "redacted",
+    "redacted_details",
     "sensitive_values",
     "truncate_text",
 ]
@@ -296,6 +297,11 @@ def find_sensitive(value: object) -> list[Sensitive[Any]]:
         elif isinstance(node, (list, tuple, set, frozenset)):
             stack.extend(node)
     return found
+
+
+def redacted_details(details: Mapping[str, object]) -> dict[str, object]:
+    """A declared error's details, `redacted`, before the envelope serializes them."""
+    return {key: redacted(value) for key, value in details.items()}
 
 
 def redacted(value: object) -> object:
