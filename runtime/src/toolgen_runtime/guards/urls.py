@@ -1,0 +1,588 @@
+"""The URL guard: a URL from the model, checked against an allow-list of hosts.
+
+`check_url` is the check; `UrlGuard` is the same check as pydantic metadata. Either gives a
+`CheckedUrl`: the URL rebuilt from its checked parts (scheme and host in lower case, the host in
+its ASCII form, path and query percent-encoded), which is what the implementation must use, so
+the HTTP client never parses a text that this check read differently.
+
+The URL is parsed here, strictly, not with a lenient library parser: a URL that two parsers read
+differently (a backslash, an @ in the wrong place, a host that ends in a number) is refused
+rather than guessed. Hosts are compared after IDNA (UTS-46) mapping, the way browsers and HTTP
+clients map them, so a host in full-width letters is the plain one; anything not on the list is
+refused, and a host that only imitates an allowed one gets its own code.
+
+What this cannot do: DNS. An allowed name can resolve to an internal address (a DNS record the
+name's owner changes, or an internal resolver). `toolgen_runtime.guards.fetch` resolves, refuses
+private addresses and connects to the address it checked; see docs/boundaries.md.
+"""
+
+from __future__ import annotations
+
+import functools
+import ipaddress
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import idna
+from pydantic import GetCoreSchemaHandler
+from pydantic_core import CoreSchema, PydanticKnownError, core_schema
+
+from toolgen_runtime.guards.codes import GuardFailure, as_pydantic_error
+from toolgen_runtime.guards.scope import scope_of
+
+__all__ = [
+    "DEFAULT_PORTS",
+    "MAX_URL_CHARS",
+    "CheckedUrl",
+    "UrlGuard",
+    "UrlPolicy",
+    "check_url",
+    "normalize_host",
+]
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
+MAX_URL_CHARS = 2048
+_SHOWN_CHARS = 80
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
+_HEX = frozenset("0123456789abcdefABCDEF")
+_UNRESERVED = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+)
+_SUB_DELIMS = frozenset("!$&'()*+,;=")
+_PATH_CHARS = _UNRESERVED | _SUB_DELIMS | frozenset(":@/")
+_QUERY_CHARS = _PATH_CHARS | frozenset("?")
+_USERINFO_CHARS = _UNRESERVED | _SUB_DELIMS | frozenset(":")
+
+# Letters of other scripts (and digits) that pass for Latin letters in a host name. Not the
+# whole of Unicode's confusables.txt: safety comes from the allow-list, which refuses these
+# hosts anyway; this only tells the model why, with its own code.
+_LOOKALIKES = str.maketrans(
+    {
+        # Cyrillic
+        "\u0430": "a", "\u0432": "b", "\u0441": "c", "\u0501": "d", "\u0435": "e",
+        "\u04bb": "h", "\u0456": "i", "\u0458": "j", "\u043a": "k", "\u04cf": "l",
+        "\u043c": "m", "\u043d": "h", "\u043e": "o", "\u0440": "p", "\u051b": "q",
+        "\u0455": "s", "\u0442": "t", "\u0443": "y", "\u04af": "y", "\u0445": "x",
+        "\u051d": "w", "\u0461": "w", "\u044c": "b",
+        # Greek
+        "\u03b1": "a", "\u03b2": "b", "\u03b5": "e", "\u03b7": "n", "\u03b9": "i",
+        "\u03ba": "k", "\u03bd": "v", "\u03bf": "o", "\u03c1": "p", "\u03c4": "t",
+        "\u03c5": "u", "\u03c7": "x", "\u03b3": "y", "\u03c9": "w",
+        # Armenian
+        "\u057d": "u", "\u0585": "o", "\u0581": "g", "\u0570": "h", "\u0578": "n",
+        "\u0566": "q", "\u0561": "w",
+        # Latin letters that are not a, g, i, j, y
+        "\u0251": "a", "\u0261": "g", "\u0131": "i", "\u0237": "j", "\u0269": "i",
+        "\u028f": "y",
+        # digits for letters
+        "0": "o", "1": "l",
+    }
+)  # fmt: skip
+_LOOKALIKE_PAIRS = (("rn", "m"), ("vv", "w"))
+
+
+def _shown(text: str) -> str:
+    quoted = repr(text)
+    return (
+        quoted if len(quoted) <= _SHOWN_CHARS else quoted[: _SHOWN_CHARS - 4] + "...'"
+    )
+
+
+def _char_name(char: str) -> str:
+    return f"U+{ord(char):04X} {unicodedata.name(char, 'character')}"
+
+
+def _words(items: Sequence[str]) -> str:
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + " or " + items[-1]
+
+
+# --- hosts ----------------------------------------------------------------------------------
+
+
+_PLAIN_LABEL = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$")
+
+
+def _plain_ascii(host: str) -> str | None:
+    """The host, lower case, when it is plain ASCII letters, digits and hyphens, where UTS-46
+    maps nothing but letter case (about half the cost of a check); None for anything else."""
+    if not host.isascii() or len(host) > 253:
+        return None
+    lowered = host.lower()
+    labels = lowered.split(".")
+    for label in labels:
+        # "xn--" and other "--" at 3-4 are A-labels or reserved: idna checks those
+        if not _PLAIN_LABEL.match(label) or label[2:4] == "--":
+            return None
+    return lowered
+
+
+def normalize_host(host: str) -> str:
+    """A host name in the form it is compared in: IDNA (UTS-46, non-transitional) ASCII, lower
+    case; raise `idna.IDNAError` for a name that is not a valid domain name."""
+    plain = _plain_ascii(host)
+    if plain is not None:
+        return plain
+    encoded: bytes = idna.encode(host, uts46=True, std3_rules=True, transitional=False)
+    return encoded.decode("ascii").lower()
+
+
+def _ipv4_number(part: str) -> int | None:
+    """One part of an IPv4 address as WHATWG URL parsers read it: 0x.. hex, 0.. octal."""
+    base = 10
+    if part[:2] in ("0x", "0X"):
+        base, part = 16, part[2:]
+    elif len(part) > 1 and part[0] == "0":
+        base, part = 8, part[1:]
+    if part == "":
+        return 0
+    digits = {10: "0123456789", 8: "01234567", 16: "0123456789abcdefABCDEF"}[base]
+    if not all(char in digits for char in part):
+        return None
+    return int(part, base)
+
+
+def _ends_in_number(host: str) -> bool:
+    last = host.rsplit(".", 1)[-1]
+    if last.isascii() and last.isdigit():
+        return True
+    return last[:2] in ("0x", "0X") and all(char in _HEX for char in last[2:])
+
+
+def _bad_host(problem: str, policy: UrlPolicy) -> GuardFailure:
+    return GuardFailure(
+        "url_bad_host", problem, example_host=policy.hosts[0].removeprefix("*.")
+    )
+
+
+def _ipv4_literal(host: str, policy: UrlPolicy) -> ipaddress.IPv4Address | None:
+    """The address a host that ends in a number stands for (127.1, 0x7f000001, 017700000001
+    are all 127.0.0.1 to a browser), None for a name; raise for a number that is no address,
+    which a parser would refuse or read in its own way."""
+    if not _ends_in_number(host):
+        return None
+    parts = host.split(".")
+    numbers = [_ipv4_number(part) for part in parts] if len(parts) <= 4 else [None]
+    if (
+        any(n is None for n in numbers)
+        or any(n > 255 for n in numbers[:-1] if n is not None)
+        or (numbers[-1] or 0) >= 256 ** (5 - len(numbers))
+    ):
+        raise _bad_host(
+            f"host {_shown(host)} ends in a number but is not an address", policy
+        )
+    value = numbers[-1] or 0
+    for index, number in enumerate(numbers[:-1]):
+        value += (number or 0) * 256 ** (3 - index)
+    return ipaddress.IPv4Address(value)
+
+
+def _skeleton(ascii_host: str) -> str:
+    try:
+        text = idna.decode(ascii_host)
+    except (idna.IDNAError, UnicodeError):
+        text = ascii_host
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    skeleton = bare.translate(_LOOKALIKES)
+    for pair, letter in _LOOKALIKE_PAIRS:
+        skeleton = skeleton.replace(pair, letter)
+    return skeleton
+
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def _comparable(address: IPAddress) -> IPAddress:
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
+
+
+@dataclass(frozen=True, slots=True)
+class UrlPolicy:
+    """What a URL guard allows.
+
+    `hosts` lists host names (`api.example.com`), `*.example.com` for every name under
+    example.com (not example.com itself), or an IP address to allow that address. `schemes`
+    is https only unless the contract says otherwise (http and https are the schemes known
+    here). `ports` adds ports besides the scheme's default.
+    """
+
+    hosts: tuple[str, ...]
+    schemes: tuple[str, ...] = ("https",)
+    ports: tuple[int, ...] = ()
+    allow_userinfo: bool = False
+    allow_trailing_dot: bool = False
+    max_chars: int = MAX_URL_CHARS
+    _names: frozenset[str] = field(init=False, repr=False, compare=False)
+    _wildcards: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    _addresses: frozenset[IPAddress] = field(init=False, repr=False, compare=False)
+    _skeletons: tuple[tuple[str, str, bool], ...] = field(
+        init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        if not self.hosts:
+            raise ValueError("a URL policy needs at least one allowed host")
+        unknown = [s for s in self.schemes if s not in DEFAULT_PORTS]
+        if unknown or not self.schemes:
+            raise ValueError(
+                f"schemes must be among {sorted(DEFAULT_PORTS)}, got {unknown}"
+            )
+        names: set[str] = set()
+        wildcards: list[str] = []
+        addresses: set[IPAddress] = set()
+        for entry in self.hosts:
+            try:
+                addresses.add(_comparable(ipaddress.ip_address(entry.strip("[]"))))
+                continue
+            except ValueError:
+                pass
+            try:
+                if entry.startswith("*."):
+                    wildcards.append(normalize_host(entry[2:]))
+                else:
+                    names.add(normalize_host(entry))
+            except (idna.IDNAError, UnicodeError) as exc:
+                raise ValueError(
+                    f"allowed host {entry!r} is not a host name: {exc}"
+                ) from exc
+        object.__setattr__(self, "_names", frozenset(names))
+        object.__setattr__(self, "_wildcards", tuple(wildcards))
+        object.__setattr__(self, "_addresses", frozenset(addresses))
+        skeletons = [(_skeleton(n), n, False) for n in sorted(names)]
+        skeletons += [(_skeleton(w), w, True) for w in wildcards]
+        object.__setattr__(self, "_skeletons", tuple(skeletons))
+
+    def with_hosts(self, extra: Sequence[str]) -> UrlPolicy:
+        return _extended(self, tuple(extra))
+
+    @property
+    def hosts_text(self) -> str:
+        return _words([h.strip("[]") for h in self.hosts])
+
+    def allows_name(self, host: str) -> bool:
+        return host in self._names or any(
+            host.endswith("." + w) for w in self._wildcards
+        )
+
+    def allows_address(self, address: IPAddress) -> bool:
+        return _comparable(address) in self._addresses
+
+    def imitated(self, host: str) -> str | None:
+        """The allowed host that `host` imitates with look-alike characters, if any."""
+        skeleton = _skeleton(host)
+        for allowed, name, wildcard in self._skeletons:
+            if skeleton == allowed and host != name:
+                return name
+            # under a wildcard, the look-alike may be in the allowed part only
+            if (
+                wildcard
+                and skeleton.endswith("." + allowed)
+                and not host.endswith("." + name)
+            ):
+                return name
+        return None
+
+
+@functools.lru_cache(maxsize=64)
+def _extended(policy: UrlPolicy, extra: tuple[str, ...]) -> UrlPolicy:
+    return UrlPolicy(
+        hosts=tuple(dict.fromkeys(policy.hosts + extra)),
+        schemes=policy.schemes,
+        ports=policy.ports,
+        allow_userinfo=policy.allow_userinfo,
+        allow_trailing_dot=policy.allow_trailing_dot,
+        max_chars=policy.max_chars,
+    )
+
+
+# --- the URL --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedUrl:
+    """A URL that passed the guard, rebuilt from its checked parts.
+
+    `host` is ASCII (IDNA A-labels), lower case, without a trailing dot; an allowed IPv6
+    address is in brackets. `port` is always set (the scheme's default when the URL had none).
+    `text` is the URL to request: use it, never the text the model sent (`requested`).
+    """
+
+    requested: str
+    scheme: str
+    host: str
+    port: int
+    path: str
+    query: str | None
+    fragment: str | None
+    userinfo: str | None = None
+
+    @property
+    def origin(self) -> str:
+        default = DEFAULT_PORTS[self.scheme] == self.port
+        return f"{self.scheme}://{self.host}" + ("" if default else f":{self.port}")
+
+    @property
+    def target(self) -> str:
+        """What goes on the request line: the path and the query."""
+        return self.path + ("" if self.query is None else "?" + self.query)
+
+    @property
+    def text(self) -> str:
+        """The URL without its fragment (which is never sent) and without user-info (which
+        goes in a header, if allowed at all)."""
+        return self.origin + self.target
+
+    @property
+    def unicode_host(self) -> str:
+        """The host as people read it (U-labels), for messages."""
+        if self.host.startswith("["):
+            return self.host
+        try:
+            decoded: str = idna.decode(self.host)
+        except (idna.IDNAError, UnicodeError):
+            return self.host
+        return decoded
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _bad_character(text: str) -> str | None:
+    for char in text:
+        if char.isascii():
+            if ord(char) <= 0x20 or ord(char) == 0x7F or char == "\\":
+                return char
+        elif unicodedata.category(char) in ("Cc", "Cf", "Co", "Cs", "Zs", "Zl", "Zp"):
+            return char
+    return None
+
+
+def _encoded(part: str, allowed: frozenset[str]) -> str:
+    out: list[str] = []
+    index = 0
+    while index < len(part):
+        char = part[index]
+        if char == "%":
+            escape = part[index + 1 : index + 3]
+            if len(escape) != 2 or not set(escape) <= _HEX:
+                raise GuardFailure(
+                    "url_bad_character", "has a % that does not start a %XX escape"
+                )
+            out.append("%" + escape.upper())
+            index += 3
+            continue
+        if char in allowed:
+            out.append(char)
+        else:
+            out.extend(f"%{byte:02X}" for byte in char.encode("utf-8"))
+        index += 1
+    return "".join(out)
+
+
+def _split_authority(authority: str, policy: UrlPolicy) -> tuple[str, str | None]:
+    """(host, port text or None); a bracketed IPv6 host keeps its brackets."""
+    if authority.startswith("["):
+        end = authority.find("]")
+        if end == -1:
+            raise _bad_host("has a [ without its closing ]", policy)
+        after = authority[end + 1 :]
+        if after and not after.startswith(":"):
+            raise _bad_host("has characters after the ] of its address", policy)
+        return authority[: end + 1], (after[1:] if after else None)
+    host, colon, port = authority.rpartition(":")
+    return (host, port) if colon else (authority, None)
+
+
+def _checked_port(text: str | None, scheme: str, policy: UrlPolicy) -> int:
+    default = DEFAULT_PORTS[scheme]
+    if text is None:
+        return default
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 65535:
+        raise GuardFailure(
+            "url_bad_port", f"port {_shown(text)} is not from 1 to 65535"
+        )
+    port = int(text)
+    if port != default and port not in policy.ports:
+        ports = [str(p) for p in policy.ports]
+        raise GuardFailure(
+            "url_port_not_allowed",
+            f"port {port} is not allowed",
+            ports=f", or with port {_words(ports)}" if ports else "",
+        )
+    return port
+
+
+def _checked_host(raw: str, policy: UrlPolicy) -> str:
+    hosts = policy.hosts_text
+    if raw.startswith("["):
+        inner = raw[1:-1]
+        try:
+            v6 = ipaddress.IPv6Address(inner)
+        except ValueError:
+            raise _bad_host(f"{_shown(raw)} is not an IPv6 address", policy) from None
+        if v6.scope_id is None and policy.allows_address(v6):
+            return f"[{v6.compressed}]"
+        raise GuardFailure(
+            "url_ip_literal", f"host {_shown(raw)} is an IP address", hosts=hosts
+        )
+    if raw == "":
+        raise _bad_host("has no host", policy)
+    if "%" in raw:
+        raise _bad_host(f"host {_shown(raw)} is percent-encoded", policy)
+    trailing = raw.endswith(".")
+    core = raw[:-1] if trailing else raw
+    try:
+        host = normalize_host(core)
+    except (idna.IDNAError, UnicodeError):
+        raise _bad_host(
+            f"host {_shown(raw)} is not a valid host name", policy
+        ) from None
+    if host.endswith("."):  # a full stop of another script, mapped to "."
+        trailing, host = True, host.rstrip(".")
+    address = _ipv4_literal(host, policy)
+    if address is not None:
+        if policy.allows_address(address):
+            return str(address)
+        raise GuardFailure(
+            "url_ip_literal", f"host {_shown(raw)} is an IP address", hosts=hosts
+        )
+    if trailing and not policy.allow_trailing_dot:
+        raise GuardFailure("url_trailing_dot", f"host {_shown(raw)} ends with a dot")
+    if policy.allows_name(host):
+        return host
+    imitated = policy.imitated(host)
+    if imitated is not None:
+        raise GuardFailure(
+            "url_lookalike_host",
+            f"host {_shown(raw)} is not allowed: it imitates {imitated}",
+            lookalike_of=imitated,
+        )
+    raise GuardFailure(
+        "url_host_not_allowed", f"host {_shown(raw)} is not allowed", hosts=hosts
+    )
+
+
+def check_url(text: str, policy: UrlPolicy) -> CheckedUrl:
+    """Check a URL the model sent; raise `GuardFailure`."""
+    schemes = _words([s + "://" for s in policy.schemes])
+    example = f"{policy.schemes[0]}://{policy.hosts[0].removeprefix('*.')}/"
+    if len(text) > policy.max_chars:
+        raise GuardFailure(
+            "url_too_long",
+            f"has {len(text)} characters, longer than allowed",
+            max_chars=policy.max_chars,
+        )
+    bad = _bad_character(text)
+    if bad is not None:
+        raise GuardFailure("url_bad_character", f"contains {_char_name(bad)}")
+    match = _SCHEME.match(text)
+    rest = text[match.end() :] if match else ""
+    if match is None or "." in match.group(1) or rest[:1].isdigit():
+        raise GuardFailure(
+            "url_not_absolute",
+            f"{_shown(text)} does not start with a scheme such as https://",
+            schemes=schemes,
+            example=example,
+        )
+    scheme = match.group(1).lower()
+    if scheme not in policy.schemes:
+        raise GuardFailure(
+            "url_scheme_not_allowed",
+            f"scheme {scheme!r} is not allowed",
+            schemes=schemes,
+        )
+    if not rest.startswith("//"):
+        raise GuardFailure(
+            "url_not_absolute",
+            f"{_shown(text)} has no // after {scheme}:",
+            schemes=schemes,
+            example=example,
+        )
+    rest = rest[2:]
+    cut = min((i for i in (rest.find(c) for c in "/?#") if i != -1), default=len(rest))
+    authority, tail = rest[:cut], rest[cut:]
+    userinfo: str | None = None
+    if "@" in authority:
+        if not policy.allow_userinfo:
+            raise GuardFailure("url_userinfo", "has a user name or password before @")
+        userinfo, _, authority = authority.rpartition("@")
+        userinfo = _encoded(userinfo, _USERINFO_CHARS)
+    raw_host, port_text = _split_authority(authority, policy)
+    host = _checked_host(raw_host, policy)
+    port = _checked_port(port_text, scheme, policy)
+    tail, hash_mark, fragment = tail.partition("#")
+    path, question, query = tail.partition("?")
+    return CheckedUrl(
+        requested=text,
+        scheme=scheme,
+        host=host,
+        port=port,
+        path=_encoded(path, _PATH_CHARS) or "/",
+        query=_encoded(query, _QUERY_CHARS) if question else None,
+        fragment=_encoded(fragment, _QUERY_CHARS) if hash_mark else None,
+        userinfo=userinfo,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class UrlGuard:
+    """`Annotated[CheckedUrl, UrlGuard(hosts=("api.example.com",))]`: the field takes a JSON
+    string and gives a `CheckedUrl`. `hosts_from` names a list of the validation context's
+    boundaries (`Boundaries(hosts={name: (...)})`) whose hosts are allowed too."""
+
+    hosts: tuple[str, ...]
+    schemes: tuple[str, ...] = ("https",)
+    ports: tuple[int, ...] = ()
+    allow_userinfo: bool = False
+    allow_trailing_dot: bool = False
+    hosts_from: str | None = None
+    max_chars: int = MAX_URL_CHARS
+    policy: UrlPolicy = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self,
+            "policy",
+            UrlPolicy(
+                hosts=self.hosts,
+                schemes=self.schemes,
+                ports=self.ports,
+                allow_userinfo=self.allow_userinfo,
+                allow_trailing_dot=self.allow_trailing_dot,
+                max_chars=self.max_chars,
+            ),
+        )
+
+    def check(self, value: object, context: Any) -> CheckedUrl:
+        policy = self.policy
+        if self.hosts_from is not None:
+            scope = scope_of(
+                context, f"the URL guard with hosts_from={self.hosts_from!r}"
+            )
+            policy = policy.with_hosts(scope.boundaries.hosts.get(self.hosts_from, ()))
+        if not isinstance(value, str):
+            raise PydanticKnownError("string_type")
+        try:
+            return check_url(value, policy)
+        except GuardFailure as failure:
+            raise as_pydantic_error(failure) from None
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        def validate(value: object, info: core_schema.ValidationInfo) -> CheckedUrl:
+            return self.check(value, info.context)
+
+        return core_schema.with_info_plain_validator_function(
+            validate,
+            serialization=core_schema.plain_serializer_function_ser_schema(
+                lambda checked: checked.text
+            ),
+        )
