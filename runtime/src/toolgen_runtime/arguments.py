@@ -143,7 +143,11 @@ class ArgumentParser(Generic[ArgsT]):
             args = validate_json(raw)
         except ValidationError as exc:
             return _rejected(exc, raw, self.keep)
-        if may_repeat_keys(raw, len(args.model_fields_set)):
+        # The fields given are at most the distinct keys: when the colons are no more,
+        # no key repeats (may_repeat_keys says why), and the call needs nothing else.
+        if raw.count(":") > len(args.__pydantic_fields_set__) and may_repeat_keys(
+            raw, 0
+        ):
             repeats = duplicate_keys(raw)
             if repeats:
                 issues = tuple(Issue(DUPLICATE_KEY, loc) for loc in repeats)

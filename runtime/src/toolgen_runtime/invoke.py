@@ -30,7 +30,7 @@ from toolgen_runtime.errors import (
     ToolError,
     UndeclaredError,
 )
-from toolgen_runtime.results import success
+from toolgen_runtime.results import serializer_for, success
 from toolgen_runtime.threads import run_in_worker
 
 __all__ = ["Implementation", "Invoker", "make_tool"]
@@ -66,7 +66,6 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
     """`on_invoke_tool` of one generated tool: validate, call, wrap the outcome."""
 
     __slots__ = (
-        "_arguments",
         "_build_context",
         "_catalogue_context",
         "_errors",
@@ -75,6 +74,8 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         "_is_async",
         "_last_context",
         "_load_implementation",
+        "_parse",
+        "_serialize",
         "args_model",
         "result_type",
         "tool_name",
@@ -95,7 +96,8 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         self.tool_name = tool_name
         self.args_model = args_model
         self.result_type = result_type
-        self._arguments = ArgumentParser(args_model, keep=MAX_PROBLEMS)
+        self._parse = ArgumentParser(args_model, keep=MAX_PROBLEMS).parse
+        self._serialize: Callable[[object], bytes] | None = None
         self._errors = errors
         self._load_implementation = load_implementation
         self._implementation: Implementation | None = None
@@ -115,10 +117,12 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         return self._implementation
 
     async def __call__(self, ctx: ToolContext[Any], raw_json: str) -> str:
-        args = self._arguments.parse(raw_json)
+        args = self._parse(raw_json)
         if type(args) is Rejected:
             return invalid_arguments(self.tool_name, args, self._hints)
-        implementation = self._implementation or self.implementation()
+        implementation = self._implementation
+        if implementation is None:
+            implementation = self.implementation()
         try:
             # two branches rather than one call with *args: this is the path of every call
             if self._build_context is None:
@@ -139,7 +143,10 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
                 f"{self.tool_name} returned {type(outcome).__name__}, expected "
                 f"{self.result_type.__name__}"
             )
-        return success(outcome)
+        serialize = self._serialize
+        if serialize is None:  # the result class is built by now: its instance exists
+            serialize = self._serialize = serializer_for(self.result_type)
+        return success(outcome, serialize)
 
     def _context(self, ctx: ToolContext[Any]) -> ContextT:
         run_context = getattr(ctx, "context", None)
