@@ -17,6 +17,9 @@ machine can still be compared. What is measured:
 - sync body: the valid call with a plain `def` body, which both run in a worker thread.
 - concurrency: 20 concurrent calls of a sync body that sleeps 50 ms, against 20 plain threads
   that each sleep 50 ms (started and joined), and against the decorator's sync tool.
+- duplicate keys: the check a valid call goes through, for a text that counting colons
+  clears and for one whose strings hold colons (then the exact check runs), against
+  validating the same text.
 - bounded answers: calls with 100,000 extra keys, with a key of 0.9 MB, and with a value of
   10 MB (longer than the arguments may be), against `json.loads` of the same text.
 - import cost: what `import toolgen_runtime` adds once the SDK and pydantic are imported
@@ -47,6 +50,8 @@ sys.path.insert(0, str(ROOT))
 
 from agents import RunContextWrapper, function_tool  # noqa: E402
 from agents.tool_context import ToolContext  # noqa: E402
+from pydantic import AwareDatetime, BaseModel, ConfigDict  # noqa: E402
+from toolgen_runtime.duplicates import may_repeat_keys  # noqa: E402
 
 from generated.inventory import InventoryContext, create_reorder  # noqa: E402
 
@@ -278,6 +283,59 @@ def import_cost_ms(rounds: int, *, cached: bool) -> tuple[float, float]:
     return statistics.median(own), statistics.median(sdk)
 
 
+class Visit(BaseModel):
+    """A model whose valid arguments hold colons in strings (a time, a URL), so the cheap
+    duplicate-key count cannot clear them and the exact check runs."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    site: str
+    at: AwareDatetime
+    note: str | None
+
+
+WITH_COLONS = (
+    '{"site": "https://example.com:8443/a", "at": "2026-10-09T14:30:00+02:00", '
+    + ('"note": "gate 3: north"}')
+)
+
+
+def duplicate_check_us(rounds: int) -> dict[str, tuple[float, float]]:
+    """The duplicate-key check of a valid call and the validation of the same text, in
+    microseconds, for a text the cheap count clears and for one it cannot."""
+    cases = {
+        "no colon in any string (create_reorder)": (
+            create_reorder.CreateReorderArgs,
+            VALID,
+        ),
+        "colons in strings (a URL, a time)": (Visit, WITH_COLONS),
+    }
+    found: dict[str, tuple[float, float]] = {}
+    for label, (model, raw) in cases.items():
+        args = model.model_validate_json(raw)
+        fields = len(args.model_fields_set)
+
+        def check(raw: str = raw, fields: int = fields) -> None:
+            if raw.count(":") > fields:  # as ArgumentParser.parse does
+                may_repeat_keys(raw, fields)
+
+        def validate(model: type[BaseModel] = model, raw: str = raw) -> None:
+            model.model_validate_json(raw)
+
+        times: dict[str, list[float]] = {"check": [], "validate": []}
+        for _ in range(rounds):
+            for name, step in (("check", check), ("validate", validate)):
+                start = time.perf_counter()
+                for _ in range(BATCH):
+                    step()
+                times[name].append((time.perf_counter() - start) / BATCH * 1e6)
+        found[label] = (
+            statistics.median(times["check"]),
+            statistics.median(times["validate"]),
+        )
+    return found
+
+
 async def bounded(rounds: int) -> list[tuple[str, int, float, float]]:
     rows = []
     for label, raw in attack_texts().items():
@@ -318,6 +376,7 @@ async def main() -> None:
     )
     together = await concurrency(5 if QUICK else 15)
     attacks = await bounded(3 if QUICK else 7)
+    duplicates = duplicate_check_us(ROUNDS)
     imports = {
         cached: import_cost_ms(3 if QUICK else 9, cached=cached)
         for cached in (True, False)
@@ -358,6 +417,14 @@ async def main() -> None:
     ):
         seconds = together[name]
         print(f"| {label} | {seconds:.3f} s | {seconds / together['threads']:.2f} |")
+    print("\nThe duplicate-key check of a valid call, medians\n")
+    print("| arguments | check | validating the same text | ratio |")
+    print("| --- | ---: | ---: | ---: |")
+    for label, (check_us, validate_us) in duplicates.items():
+        print(
+            f"| {label} | {check_us:.2f} us | {validate_us:.2f} us | "
+            f"{check_us / validate_us:.2f} |"
+        )
     print("\nInvalid calls that try to make the answer big, medians\n")
     print("| arguments | answer | time | ratio to `json.loads` of the text |")
     print("| --- | ---: | ---: | ---: |")

@@ -145,9 +145,8 @@ class ArgumentParser(Generic[ArgsT]):
             return _rejected(exc, raw, self.keep)
         # The fields given are at most the distinct keys: when the colons are no more,
         # no key repeats (may_repeat_keys says why), and the call needs nothing else.
-        if raw.count(":") > len(args.__pydantic_fields_set__) and may_repeat_keys(
-            raw, 0
-        ):
+        fields = len(args.__pydantic_fields_set__)
+        if raw.count(":") > fields and may_repeat_keys(raw, fields):
             repeats = duplicate_keys(raw)
             if repeats:
                 issues = tuple(Issue(DUPLICATE_KEY, loc) for loc in repeats)

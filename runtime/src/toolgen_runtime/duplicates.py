@@ -6,9 +6,9 @@ would depend on an order the model did not mean. Argument text with a repeated k
 refused instead, and this module finds the repeats.
 
 Most argument texts are shown free of repeats by counting, without a second parse: every key
-of valid JSON is followed by exactly one colon outside strings, so a text whose colons number
-no more than the distinct keys of its objects has no key twice. Only when strings hold colons
-(times, URLs) or a key is repeated do the slower steps run.
+of valid JSON is followed by exactly one colon outside strings, so a text with no more colons
+(outside its strings, when strings hold some: times, URLs) than the fields its validated model
+was given has no key twice. Only nested objects, or a repeat, need the distinct keys counted.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic_core import from_json
 
-__all__ = ["Loc", "count_keys", "duplicate_keys", "may_repeat_keys"]
+__all__ = ["Loc", "count_keys", "duplicate_keys", "key_count", "may_repeat_keys"]
 
 Loc = tuple[int | str, ...]
 
@@ -42,25 +42,33 @@ def count_keys(value: object) -> int:
     return count
 
 
+def key_count(raw: str) -> int:
+    """How many keys valid JSON text gives, repeats included: its colons outside strings."""
+    if "\\" not in raw:
+        # no escapes, so every quote opens or closes a string: the even pieces are outside
+        return "".join(raw.split('"')[::2]).count(":")
+    return _STRING.sub("", raw).count(":")
+
+
 def may_repeat_keys(raw: str, fewest_keys: int) -> bool:
-    """False when `raw`, valid JSON, certainly holds no key twice in one object.
+    """Whether `raw`, valid JSON, gives a key twice in one object.
 
     `fewest_keys` is at most the number of distinct keys of its objects (the fields a
-    validated model was given is one such number): when the text has no more colons than
-    that, every colon is a key's and no key repeats, since a repeat or a colon inside a
-    string would add one. True means "look closer", not "repeated".
+    validated model was given is one such number); any such number makes the answer come
+    sooner. Every key brings one colon, so a text with no more colons than that, or no more
+    colons outside its strings, repeats no key; only when it has more are its distinct keys
+    counted, which takes a second parse.
     """
-    colons = raw.count(":")
-    if colons <= fewest_keys:
+    if raw.count(":") <= fewest_keys:
+        return False
+    keys = key_count(raw)
+    if keys <= fewest_keys:
         return False
     try:
         distinct = count_keys(from_json(raw))
     except ValueError:
         return True
-    if colons == distinct:
-        return False
-    # the exact count: colons outside strings are the keys themselves, repeats included
-    return _STRING.sub("", raw).count(":") != distinct
+    return keys != distinct
 
 
 def duplicate_keys(raw: str) -> list[Loc]:
