@@ -98,6 +98,10 @@ def test_null_means_the_default() -> None:
         ({**GOOD, "level": 3}, "level", "must be one of 1 or 2, got 3"),
         ({**GOOD, "note": "toolong"}, "note", 'must have at most 5 characters, got "toolong"'),
         ({**GOOD, "extra": 1}, "extra", "is not a parameter of this tool"),
+        ({**GOOD, "": 1}, '""', "is an empty key, which is not a parameter of this tool"),
+        ({**GOOD, "$": 1}, '"$"', "is not a parameter of this tool"),
+        ({**GOOD, "note.x": 1}, '"note.x"', "is not a parameter of this tool"),
+        ({**GOOD, " sku": 1}, '" sku"', "is not a parameter of this tool"),
         ({k: v for k, v in GOOD.items() if k != "note"}, "note",
          "is missing; send null to leave it out"),
     ],
@@ -124,6 +128,24 @@ def test_invalid_json_is_blamed_on_the_whole_arguments() -> None:
     out = invoke_raw(tool(Recorder()), "{", None)
     assert out["problems"][0]["field"] == "$"
     assert out["problems"][0]["problem"].startswith("the arguments are not valid JSON")
+
+
+@pytest.mark.parametrize(
+    ("raw", "problem"),
+    [
+        ("[]", "must be a JSON object, got []"),
+        ('"sku"', 'must be a JSON object, got "sku"'),
+        (
+            "",
+            "the arguments are not valid JSON (EOF while parsing a value at line 1 column 0)",
+        ),
+    ],
+)
+def test_only_the_arguments_as_a_whole_are_called_dollar(
+    raw: str, problem: str
+) -> None:
+    out = invoke_raw(tool(Recorder()), raw, None)
+    assert [(p["field"], p["problem"]) for p in out["problems"]] == [("$", problem)]
 
 
 def test_a_declared_error_carries_its_fix_and_details() -> None:

@@ -10,7 +10,9 @@ Which database the process uses, in order:
    see their own copy, so give them ``INVENTORY_DB``.
 
 The schema is created and the demo rows inserted the first time a database is
-opened; both steps are idempotent, so several processes may open the same file.
+opened; both steps are idempotent, so several processes may open the same file,
+even a new one at the same moment (the switch of a file to WAL, which SQLite may
+refuse at once to one of two processes doing it together, is retried).
 Every statement uses ``?`` parameters: no value is ever spliced into SQL text.
 """
 
@@ -19,6 +21,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -253,17 +256,46 @@ class Database:
         )
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA foreign_keys = ON")
-        # WAL is a property of the file: set it once. Setting it again on every open makes
-        # workers that open at the same moment fail with "database is locked" (the pragma
-        # does not always wait for the busy timeout).
-        if (
-            not self.in_memory
-            and conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal"
-        ):
-            conn.execute("PRAGMA journal_mode = WAL")
+        if not self.in_memory:
+            try:
+                _use_wal(conn)
+            except BaseException:
+                conn.close()
+                raise
         # SQLite's lower() only folds ASCII; names like "Città" need Python's.
         conn.create_function("casefold", 1, _casefold, deterministic=True)
         return conn
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    # "database is locked" is SQLITE_BUSY; the extended codes (BUSY_RECOVERY, ...) share its
+    # low byte
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF == sqlite3.SQLITE_BUSY
+
+
+def _use_wal(conn: sqlite3.Connection) -> None:
+    """Switch the file to WAL, once per file, however many processes open it at once.
+
+    The switch needs the file's exclusive lock. When two connections try it at the same
+    moment, each holds the shared lock the other must wait for, so SQLite refuses one of
+    them at once with "database is locked" instead of waiting for the busy timeout. The
+    refused one lets go of its lock when the statement ends: it retries, and by then it
+    usually finds the file already in WAL. It gives up after the busy timeout, as any other
+    statement would.
+    """
+    deadline = time.monotonic() + _BUSY_TIMEOUT_S
+    pause = 0.001
+    while True:
+        try:
+            if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                conn.execute("PRAGMA journal_mode = WAL").fetchone()
+            return
+        except sqlite3.OperationalError as exc:
+            if not _is_busy(exc) or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.05)
 
 
 def _create_and_seed(conn: sqlite3.Connection) -> None:

@@ -1,0 +1,198 @@
+"""Calling a generated tool: `Invoker` is its `on_invoke_tool`, `make_tool` its SDK tool.
+
+A call validates the arguments first (`arguments`), answers a rejection with the bounded
+envelope (`envelope`), then calls the implementation: an `async def` one on the event loop,
+a plain `def` one in a worker thread (`threads`), so it never blocks the loop. What the
+implementation returns or raises becomes the answer, or stops the run (`errors`).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Generic, TypeVar
+
+from agents import FunctionTool
+from agents.tool_context import ToolContext
+from pydantic import BaseModel
+
+from toolgen_runtime.arguments import ArgumentParser, FieldHint, Rejected
+from toolgen_runtime.envelope import (
+    MAX_PROBLEMS,
+    declared_error,
+    dumps,
+    invalid_arguments,
+)
+from toolgen_runtime.errors import (
+    ContractViolation,
+    DeclaredError,
+    MissingContext,
+    ToolError,
+    UndeclaredError,
+)
+from toolgen_runtime.results import serializer_for, success
+from toolgen_runtime.threads import run_in_worker
+
+__all__ = ["Implementation", "Invoker", "make_tool"]
+
+ArgsT = TypeVar("ArgsT", bound=BaseModel)
+ContextT = TypeVar("ContextT")
+ResultT = TypeVar("ResultT")
+
+Implementation = Callable[..., object]
+
+
+def _is_async(implementation: Implementation) -> bool:
+    return inspect.iscoroutinefunction(implementation) or (
+        # an object whose __call__ is `async def`
+        not inspect.isroutine(implementation)
+        and inspect.iscoroutinefunction(type(implementation).__call__)
+    )
+
+
+def _frozen(value: object) -> bool:
+    params = getattr(type(value), "__dataclass_params__", None)
+    return params is not None and bool(params.frozen)
+
+
+async def _in_worker(implementation: Implementation, *args: object) -> object:
+    outcome = await run_in_worker(implementation, *args)
+    if inspect.isawaitable(outcome):  # a plain callable that hands back a coroutine
+        outcome = await outcome
+    return outcome
+
+
+class Invoker(Generic[ArgsT, ContextT, ResultT]):
+    """`on_invoke_tool` of one generated tool: validate, call, wrap the outcome."""
+
+    __slots__ = (
+        "_build_context",
+        "_catalogue_context",
+        "_errors",
+        "_hints",
+        "_implementation",
+        "_is_async",
+        "_last_context",
+        "_load_implementation",
+        "_parse",
+        "_serialize",
+        "args_model",
+        "result_type",
+        "tool_name",
+    )
+
+    def __init__(
+        self,
+        *,
+        tool_name: str,
+        args_model: type[ArgsT],
+        result_type: type[ResultT],
+        errors: Mapping[str, DeclaredError],
+        load_implementation: Callable[[], Implementation],
+        catalogue_context: type[object] | None = None,
+        build_context: Callable[[Any], ContextT] | None = None,
+        hints: Mapping[str, FieldHint] | None = None,
+    ) -> None:
+        self.tool_name = tool_name
+        self.args_model = args_model
+        self.result_type = result_type
+        self._parse = ArgumentParser(args_model, keep=MAX_PROBLEMS).parse
+        self._serialize: Callable[[object], bytes] | None = None
+        self._errors = errors
+        self._load_implementation = load_implementation
+        self._implementation: Implementation | None = None
+        self._is_async = False
+        self._catalogue_context = catalogue_context
+        self._build_context = build_context
+        self._last_context: tuple[object, ContextT] | None = None
+        self._hints = hints or {}
+
+    def implementation(self) -> Implementation:
+        # resolved on the first call: importing the generated package stays cheap, and an
+        # implementation module may import its own generated types without a cycle
+        if self._implementation is None:
+            implementation = self._load_implementation()
+            self._is_async = _is_async(implementation)
+            self._implementation = implementation
+        return self._implementation
+
+    async def __call__(self, ctx: ToolContext[Any], raw_json: str) -> str:
+        args = self._parse(raw_json)
+        if type(args) is Rejected:
+            return invalid_arguments(self.tool_name, args, self._hints)
+        implementation = self._implementation
+        if implementation is None:
+            implementation = self.implementation()
+        try:
+            # two branches rather than one call with *args: this is the path of every call
+            if self._build_context is None:
+                if self._is_async:
+                    outcome = await implementation(args)  # type: ignore[misc]
+                else:
+                    outcome = await _in_worker(implementation, args)
+            else:
+                context = self._context(ctx)
+                if self._is_async:
+                    outcome = await implementation(args, context)  # type: ignore[misc]
+                else:
+                    outcome = await _in_worker(implementation, args, context)
+        except ToolError as err:
+            return dumps(self._error_envelope(err))
+        if type(outcome) is not self.result_type:
+            raise ContractViolation(
+                f"{self.tool_name} returned {type(outcome).__name__}, expected "
+                f"{self.result_type.__name__}"
+            )
+        serialize = self._serialize
+        if serialize is None:  # the result class is built by now: its instance exists
+            serialize = self._serialize = serializer_for(self.result_type)
+        return success(outcome, serialize)
+
+    def _context(self, ctx: ToolContext[Any]) -> ContextT:
+        run_context = getattr(ctx, "context", None)
+        last = self._last_context
+        if last is not None and last[0] is run_context:
+            return last[1]
+        expected = self._catalogue_context
+        if expected is not None and not isinstance(run_context, expected):
+            raise MissingContext(
+                f"{self.tool_name} reads its context from the run context, which must be a "
+                f"{expected.__module__}.{expected.__qualname__}: pass "
+                f"Runner.run(..., context={expected.__qualname__}(...)); got "
+                f"{type(run_context).__name__}"
+            )
+        assert self._build_context is not None
+        context = self._build_context(run_context)
+        # A run makes many calls with one run context. When it and the tool's context built
+        # from it are both frozen dataclasses, the next call with the same run context gets
+        # the same (immutable) tool context back without building it again.
+        if _frozen(run_context) and _frozen(context):
+            self._last_context = (run_context, context)
+        return context
+
+    def _error_envelope(self, err: ToolError) -> dict[str, object]:
+        declared = self._errors.get(err.code)
+        if declared is None:
+            raise UndeclaredError(
+                f"{self.tool_name} raised error code {err.code!r}, which its contract does not "
+                f"declare (declared: {', '.join(sorted(self._errors)) or 'none'}); declare it "
+                "in the spec or fix the implementation"
+            ) from err
+        return declared_error(self.tool_name, err, declared)
+
+
+def make_tool(
+    *,
+    name: str,
+    description: str,
+    parameters: dict[str, Any],
+    invoker: Callable[[ToolContext[Any], str], Awaitable[str]],
+) -> FunctionTool:
+    """The SDK tool: the exact schema the model sees, already strict, and our invoker."""
+    return FunctionTool(
+        name=name,
+        description=description,
+        params_json_schema=parameters,
+        on_invoke_tool=invoker,
+        strict_json_schema=True,
+    )

@@ -1,0 +1,48 @@
+"""Results: the class an implementation returns, and the JSON text the model receives for it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar, cast, dataclass_transform
+
+import pydantic.dataclasses
+from pydantic import ConfigDict
+from pydantic_core import SchemaSerializer, to_json
+
+__all__ = ["result_class", "serializer_for", "success"]
+
+_RESULT_CONFIG = ConfigDict(strict=True, defer_build=True)
+
+_T = TypeVar("_T")
+
+
+@dataclass_transform(frozen_default=True)
+def result_class(cls: type[_T]) -> type[_T]:
+    """Make a result class: a frozen, strict pydantic dataclass, so a result built with a
+    wrong type fails in the implementation, loudly, never reaching the model as `ok`."""
+    made = pydantic.dataclasses.dataclass(
+        frozen=True, slots=True, config=_RESULT_CONFIG
+    )
+    return cast("type[_T]", made(cls))
+
+
+def serializer_for(result_type: type[object]) -> Callable[[object], bytes]:
+    """What writes instances of `result_type` as JSON: the class's own pydantic serializer
+    once it is built (a little faster), else pydantic's general one."""
+    own = getattr(result_type, "__pydantic_serializer__", None)
+    if isinstance(own, SchemaSerializer):
+        return cast("Callable[[object], bytes]", own.to_json)
+    return to_json
+
+
+def success(outcome: object, serialize: Callable[[object], bytes] = to_json) -> str:
+    """`{"ok":true,...the result's fields}` as JSON text.
+
+    The result's fields were validated when the implementation built it (strict pydantic
+    dataclass), so this only writes them: pydantic's serializer, in Rust, turns dates and
+    nested results into JSON, and `ok` is put in front without a second pass.
+    """
+    fields = serialize(outcome)
+    if fields == b"{}":
+        return '{"ok":true}'
+    return fields.replace(b"{", b'{"ok":true,', 1).decode()
