@@ -268,14 +268,19 @@ def vague_parameter_name(site: ParamSite, ctx: LintContext) -> Iterator[Finding]
 
 
 def overlapping(first: Tool, second: Tool, ctx: LintContext) -> bool:
-    """Same kind of action on the same objects, under two verbs (search_order, find_order)."""
+    """One action on the same object under two synonyms (search_order, find_order).
+
+    Verbs of one kind that are not synonyms name related but different actions: get one
+    and list many, edit and move, create and fork. The objects are compared with their
+    qualifiers (get_file_info is not read_file)."""
     a, b = ctx.profiles[first.name], ctx.profiles[second.name]
+    group = words.SYNONYM_GROUP.get(a.verb)
     return (
         a.verb != b.verb
-        and not a.verb_class.startswith("verb:")
-        and a.verb_class == b.verb_class
-        and bool(a.objects)
-        and a.objects == b.objects
+        and group is not None
+        and group == words.SYNONYM_GROUP.get(b.verb)
+        and bool(a.qualified)
+        and a.qualified == b.qualified
     )
 
 
@@ -293,8 +298,11 @@ def overlapping_tool_names(pair: ToolPair, ctx: LintContext) -> Iterator[Finding
     """Two tools that name the same action on the same object.
 
     ## What it does
-    Reports two tools whose verbs are synonyms (search, find, get, list, lookup, ...) and
-    whose objects are the same words (`search_order` and `find_order`).
+    Reports two tools whose verbs are synonyms (search, find, list; get, read, fetch;
+    update, edit, modify; ...) and whose objects are the same words (`search_order` and
+    `find_order`). Related actions are not synonyms: `get_commit` (one, by its id) and
+    `list_commits` (a listing), `merge_pull_request` and `update_pull_request`, `edit_file`
+    and `move_file` are different tools.
 
     ## Why is this bad?
     One intention under two names guarantees random choices: the model cannot know which one
