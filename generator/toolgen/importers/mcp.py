@@ -5,8 +5,9 @@ Accepted shapes: the JSON-RPC response (`{"result": {"tools": [...]}}`), its res
 
 The annotations map to the effect as the MCP specification defines them: `readOnlyHint`
 (default false) true is `read`; otherwise `destructiveHint` (default true) decides between
-`destructive` and `write`. A tool with neither hint leaves its effect to a person: the
-defaults describe what a client must assume, not what the tool does.
+`destructive` and `write`, and `openWorldHint` (default true) is `open_world`. A tool with
+neither readOnlyHint nor destructiveHint leaves its effect to a person: the defaults
+describe what a client must assume of a tool that says nothing, not what the tool does.
 """
 
 from __future__ import annotations
@@ -86,6 +87,10 @@ def _tool(entry: object, index: int) -> SourceTool:
             Loss("the tool", f"annotation {key!r}", "the format has no such annotation")
         )
     effect, basis = _effect(annotations)
+    open_world = _flag(annotations, "openWorldHint")
+    if open_world is None and effect is not None:
+        open_world = True  # MCP's default, for a tool that states its hints
+        basis += "; openWorldHint absent (MCP's default is true)"
     idempotent = _flag(annotations, "idempotentHint")
     if idempotent and effect == "read":
         idempotent = (
@@ -102,7 +107,7 @@ def _tool(entry: object, index: int) -> SourceTool:
         effect=effect,
         effect_basis=basis,
         idempotent=idempotent,
-        open_world=_flag(annotations, "openWorldHint"),
+        open_world=open_world,
         losses=tuple(losses),
     )
 

@@ -218,6 +218,15 @@ class LintContext:
         return found
 
     @functools.cached_property
+    def object_counts(self) -> Counter[str]:
+        """How many tools of the catalogue act on each object word (stemmed)."""
+        return Counter(w for p in self.profiles.values() for w in p.objects)
+
+    @functools.cached_property
+    def object_words(self) -> frozenset[str]:
+        return frozenset(self.object_counts)
+
+    @functools.cached_property
     def common_params(self) -> frozenset[str]:
         """Parameter names a quarter of the tools or more take (owner, repo, order_id): they
         say which object, not what a tool does with it."""

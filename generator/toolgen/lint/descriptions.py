@@ -486,7 +486,12 @@ IMPLEMENTATION = Scanner(
     ("select", r"\bselect\b[^.]{0,80}\bfrom\b"),
     ("insert into", r"\binsert into\b"),
     ("delete from", r"\bdelete from\b"),
-    ("table", r"\b\w+s? table\b(?! of contents)"),
+    # "the orders table" is a store; "reserve a table", "a table for two" are the user's
+    (
+        "table",
+        r"\b(?!(?:a|an|the|your|my|our|this|that|one|same|which|any)\b)\w+s? table\b"
+        r"(?! of contents)",
+    ),
     ("join", r"\bjoin(s|ed|ing)? (on|with) (the )?\w+"),
     (" key", r"\b(foreign|primary) keys?\b"),
     ("stored procedure", r"\bstored procedures?\b"),
@@ -516,7 +521,9 @@ def implementation_details(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
     ## What it does
     Reports SQL, table names, joins, keys and storage products (PostgreSQL, Redis, ...) in the
-    intent, use_when, not_when, parameter descriptions and how-to-fix texts.
+    intent, use_when, not_when, parameter descriptions and how-to-fix texts. A product the
+    tool or the catalogue is named after is its subject, not a detail (`redis_get` may say
+    Redis), and a table the user books ("reserve a table for two") is not a store's.
 
     ## Why is this bad?
     The model pays for these words on every turn and no decision of its changes with them;
@@ -533,9 +540,20 @@ def implementation_details(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     intent: List the current customer's return requests made on or after a day.
     ```
     """
+    subject = set(ctx.profiles[tool.name].name_words) | set(
+        words.name_words(ctx.catalogue.name)
+    )
     for piece in ctx.prose(tool):
-        found = IMPLEMENTATION.first(piece.text)
+        found = next(
+            (
+                m.group(0)
+                for m in IMPLEMENTATION.finditer(piece.text)
+                if not set(words.name_words(m.group(0))) <= subject
+            ),
+            None,
+        )
         if found:
+            found = " ".join(found.split())
             yield Finding(
                 f"{piece.where} mentions {found!r}, an implementation detail; expected what "
                 "the tool does for the user",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from toolgen.diagnostics import Severity
@@ -76,6 +77,9 @@ DATE_WORDS = words.wordset(
 )
 
 
+_RELATIVE = re.compile(r"\brelative\b|\bago\b|\byesterday\b|natural[- ]language", re.I)
+
+
 @rule(
     ParamSite,
     id="TG502",
@@ -91,7 +95,8 @@ def date_as_free_string(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
 
     ## What it does
     Reports a string parameter without a pattern named like a date or a time
-    (`date`, `since`, `until`, `deadline`, `*_at`, `*_on`).
+    (`date`, `since`, `until`, `deadline`, `*_at`, `*_on`), unless its description says it
+    also takes relative dates ("2 weeks ago", "yesterday"), which no date type can hold.
 
     ## Why is this bad?
     The model writes "09/10/2026", "yesterday" or "Oct 9": each one parses differently or not
@@ -112,7 +117,7 @@ def date_as_free_string(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     if not is_free_string(node) or not parts:
         return
     datelike = parts[-1] in DATE_WORDS or (len(parts) > 1 and parts[-1] in ("at", "on"))
-    if datelike:
+    if datelike and not _RELATIVE.search(site.param.description):
         yield Finding(
             f"parameter {site.dotted!r} is a date as a free string; expected type: date or "
             "type: datetime"
@@ -164,6 +169,15 @@ def contact_as_free_string(site: ParamSite, ctx: LintContext) -> Iterator[Findin
         )
 
 
+POSITION_WORDS = words.wordset("id ids number num no page offset index position cursor")
+
+
+def _identifier_or_position(name: str) -> bool:
+    """issue_number, pullNumber, user_id, page, start_index: which one, not how much."""
+    parts = words.name_words(name)
+    return bool(parts) and parts[-1] in POSITION_WORDS
+
+
 @rule(
     ParamSite,
     id="TG504",
@@ -179,7 +193,8 @@ def unbounded_number(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
 
     ## What it does
     Reports an integer or number parameter (or array items) without `min` or without `max`,
-    unless it has an enum.
+    unless it has an enum or names an identifier or a position (`issue_number`, `order_id`,
+    `page`, `start_index`): those say which one, not how much, and have no business range.
 
     ## Why is this bad?
     The model writes any number it can imagine: a quantity of 0, -5 or 10,000,000. Bounds put
@@ -199,6 +214,8 @@ def unbounded_number(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     c = node.constraints
     if node.type not in ("integer", "number") or c.enum is not None:
         return
+    if _identifier_or_position(site.param.name):
+        return  # an id or a page number has no business range; the implementation checks it
     missing = [k for k, v in (("min", c.minimum), ("max", c.maximum)) if v is None]
     if missing:
         yield Finding(

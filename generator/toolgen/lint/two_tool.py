@@ -167,6 +167,13 @@ FREEFORM_PARAMS = words.wordset(
 )
 
 
+# A "body" that is the text of a message is prose for people, not a payload of fields.
+_PROSE = re.compile(
+    r"\b(markdown|text|content|comment|message|description|prose)\b(?![^.]*\bjson\b)",
+    re.I,
+)
+
+
 @rule(
     Tool,
     id="TG403",
@@ -182,7 +189,8 @@ def too_generic_tool(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     ## What it does
     Reports a dispatcher name made only of generic words (`run_operation`, `execute_action`,
     `call_api`) and parameters that carry free-form data: an object without properties, or a
-    string named like `params`, `payload`, `options` or `json` without a pattern.
+    string named like `params`, `payload`, `options` or `json` without a pattern (a `body`
+    whose description says it is text, markdown or a comment is prose and passes).
 
     ## Why is this bad?
     The schema says nothing, the model does not know what it can ask for, and all the
@@ -217,6 +225,7 @@ def too_generic_tool(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
             and param.name.lower() in FREEFORM_PARAMS
             and param.constraints.pattern is None
             and param.constraints.enum is None
+            and not _PROSE.search(param.description)
         )
         if free_object or free_string:
             kind = (

@@ -88,6 +88,10 @@ EMPHASIS = wordset(
     none exactly strictly absolutely forbidden prohibited deprecated immediately stop
     please remember careful"""
 )
+# Words that qualify an object and never name an action: a name opening with one has no verb.
+QUALIFIERS = wordset(
+    "next previous prev last first latest recent current new old default all my our any every"
+)
 # A name word after one of these qualifies the object (find_customer_by_email).
 PREPOSITIONS = wordset("by with for from using via in on at to into of")
 # A marker of unfinished text: TODO:, FIXME:, TODO(someone):
