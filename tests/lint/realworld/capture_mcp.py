@@ -22,14 +22,18 @@ from mcp.client.stdio import stdio_client
 async def capture(command: list[str]) -> list[dict[str, object]]:
     server = StdioServerParameters(command=command[0], args=command[1:])
     tools: list[dict[str, object]] = []
-    async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
+    async with (
+        stdio_client(server) as (read, write),
+        ClientSession(read, write) as session,
+    ):
         await session.initialize()
         cursor: str | None = None
         while True:
             asked = types.PaginatedRequestParams(cursor=cursor) if cursor else None
             page = await session.list_tools(params=asked)
             tools.extend(
-                t.model_dump(mode="json", exclude_none=True, by_alias=True) for t in page.tools
+                t.model_dump(mode="json", exclude_none=True, by_alias=True)
+                for t in page.tools
             )
             cursor = page.next_cursor
             if not cursor:

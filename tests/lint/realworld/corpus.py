@@ -1,8 +1,9 @@
 """The real-world lint corpus: its catalogues, their findings, and the reviewer's labels.
 
-A finding is keyed by its rule and its place (`catalogue/tools/file.yaml:line:col`), which
-the committed catalogues keep stable; labels.tsv gives each one a verdict (right, wrong, or
-todo: a finding caused by a TODO the importer left) and a short reason.
+A finding is keyed by its rule, its place (`catalogue/tools/file.yaml:line:col`, which the
+committed catalogues keep stable) and its message (a pair of tools is reported at the
+second tool, so one place can hold several); labels.tsv gives each one a verdict (right,
+wrong, or todo: a finding caused by a TODO the importer left) and a short reason.
 
     python tests/lint/realworld/corpus.py            # per-rule figures
     python tests/lint/realworld/corpus.py --unlabelled   # findings without a label, as TSV
@@ -33,8 +34,8 @@ class Finding:
     message: str
 
     @property
-    def key(self) -> tuple[str, str]:
-        return self.rule, self.location
+    def key(self) -> tuple[str, str, str]:
+        return self.rule, self.location, self.message
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,10 +44,11 @@ class Label:
     location: str
     verdict: str
     reason: str
+    message: str
 
     @property
-    def key(self) -> tuple[str, str]:
-        return self.rule, self.location
+    def key(self) -> tuple[str, str, str]:
+        return self.rule, self.location, self.message
 
 
 def findings() -> list[Finding]:
@@ -57,22 +59,30 @@ def findings() -> list[Finding]:
         assert result.catalogue is not None, folder
         for d in result.diagnostics:
             if d.code not in REGISTRY:
-                raise AssertionError(f"a corpus catalogue has a format error: {d.format_text()}")
-            place = f"{d.span.file.split('catalogues/', 1)[1]}:{d.span.line}:{d.span.col}"
+                raise AssertionError(
+                    f"a corpus catalogue has a format error: {d.format_text()}"
+                )
+            place = (
+                f"{d.span.file.split('catalogues/', 1)[1]}:{d.span.line}:{d.span.col}"
+            )
             found.append(Finding(d.code, place, d.message))
     return found
 
 
-def labels(path: Path = LABELS) -> dict[tuple[str, str], Label]:
+def labels(path: Path = LABELS) -> dict[tuple[str, str, str], Label]:
     if not path.exists():
         return {}
     with path.open(encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle, delimiter="\t"))
-    found: dict[tuple[str, str], Label] = {}
+    found: dict[tuple[str, str, str], Label] = {}
     for row in rows:
-        label = Label(row["rule"], row["location"], row["verdict"], row["reason"])
+        label = Label(
+            row["rule"], row["location"], row["verdict"], row["reason"], row["message"]
+        )
         if label.verdict not in VERDICTS or not label.reason.strip():
-            raise ValueError(f"label {label.key} needs a verdict in {VERDICTS} and a reason")
+            raise ValueError(
+                f"label {label.key} needs a verdict in {VERDICTS} and a reason"
+            )
         if label.key in found:
             raise ValueError(f"label {label.key} is given twice")
         found[label.key] = label
@@ -98,7 +108,7 @@ class Figures:
 
 
 def figures(
-    found: list[Finding], given: dict[tuple[str, str], Label]
+    found: list[Finding], given: dict[tuple[str, str, str], Label]
 ) -> dict[str, Figures]:
     per_rule: dict[str, Counter[str]] = {}
     for f in found:
