@@ -609,7 +609,7 @@ _bad = _one_param(
 )
 case(
     "TG501",
-    files(_bad),
+    files(_bad, catalogue=catalogue("lint:\n  preview: true\n")),
     {
         tool_file(_bad): _one_param(
             "status",

@@ -70,7 +70,11 @@ def profile(tool: Tool, namespaces: frozenset[str] = frozenset()) -> ToolProfile
     for w in others:
         if w in words.PREPOSITIONS:
             break
-        if w not in words.FILLER_NAME_WORDS and not w.isdigit():
+        if (
+            w not in words.FILLER_NAME_WORDS
+            and not w.isdigit()
+            and not words.participle(w)
+        ):
             before.append(w)
     meaningful = [words.stem(w) for w in parts if w not in words.FILLER_NAME_WORDS]
     cut = next(

@@ -122,8 +122,9 @@ def neighbour_without_not_when(pair: ToolPair, ctx: LintContext) -> Iterator[Fin
     ## What it does
     Reports two tools that a request could fit both of, when neither has a `not_when` (or
     `requires`) naming the other: tools about the same object (the last word of both names,
-    `get_current_weather` and `get_weather_forecast`) whose actions are of one kind (both
-    look something up, both change it) or whose intents say mostly the same. Tools that
+    `get_current_weather` and `get_weather_forecast`) that both look it up, or change it
+    under synonymous verbs (`add_sub_issue`, `create_issue`), or, for a verb the vocabulary
+    does not know, whose intents say mostly the same. Tools that
     only share a word are not neighbours: `read_order` and `cancel_order` are told apart by
     their verbs, `add_issue_comment` and `create_issue` by their objects. Twins and
     overlapping names are reported by their own rules.
@@ -171,17 +172,32 @@ def neighbour_without_not_when(pair: ToolPair, ctx: LintContext) -> Iterator[Fin
 
 
 NEIGHBOUR_INTENTS = 0.3
+NEIGHBOUR_OBJECTS = 0.5
 
 
 def neighbours(a: ToolProfile, b: ToolProfile) -> bool:
     """Two tools a request could fit both of: the same object (the head of both names) and
-    the same kind of action, or intents that say mostly the same. Sharing a word is not
-    enough: read_order and cancel_order are told apart by their verbs, add_issue_comment
-    and create_issue by their objects."""
-    same_object = bool(a.head) and a.head == b.head
-    same_action = a.verb_class == b.verb_class
+    the same kind of action. Sharing a word is not enough: read_order and cancel_order are
+    told apart by their verbs (so are star and unstar), add_issue_comment and create_issue
+    by their objects, set_battery_saver_mode and set_follow_me_mode by what the mode is.
+    Two reads may answer one question whatever their verbs (read_file, search_files); two
+    changes under verbs that are not synonyms are different changes (edit_file,
+    move_file). A verb the vocabulary does not know (exchange, return) is judged by the
+    intents."""
+    if not a.head or a.head != b.head or words.opposite_verbs(a.verb, b.verb):
+        return False
     alike = words.jaccard(a.intent, b.intent) >= NEIGHBOUR_INTENTS
-    return same_object and (same_action or alike)
+    if a.verb_class.startswith("verb:") or b.verb_class.startswith("verb:"):
+        return alike
+    if a.verb_class != b.verb_class:
+        return False
+    if a.verb_class != "lookup" and words.SYNONYM_GROUP.get(a.verb, a.verb) != (
+        words.SYNONYM_GROUP.get(b.verb, b.verb)
+    ):
+        return (
+            False  # two changes under two verbs are two changes: edit_file, move_file
+        )
+    return alike or words.jaccard(a.objects, b.objects) >= NEIGHBOUR_OBJECTS
 
 
 @rule(

@@ -298,7 +298,8 @@ def code_name(name: str, description: str = "") -> bool:
     if CODE_WORDS - SEARCH_WORDS & set(parts):
         return True
     if SEARCH_WORDS & set(parts):
-        return _LANGUAGE.search(description) is not None
+        # qualifiers of a search syntax (language:python, in:name) name no language
+        return _LANGUAGE.search(re.sub(r"\b\w+:\S+", "", description)) is not None
     return parts[-1:] == ("code",) and (len(parts) == 1 or parts[-2] in _CODE_KINDS)
 
 

@@ -305,7 +305,12 @@ def vague_parameter_name(site: ParamSite, ctx: LintContext) -> Iterator[Finding]
       order_number: {type: string, pattern: '^ORD-\\d{6}$', description: The order's number.}
     ```
     """
-    siblings = {p.name.lower() for p in site.siblings}
+    siblings = {
+        w
+        for p in site.siblings
+        if p is not site.param
+        for w in words.name_words(p.name)
+    }
     if site.param.name.lower() == "value" and siblings & PAIR_KEYS:
         return  # {field, value}: the sibling says what the value is
     if site.param.name.lower() in VAGUE_PARAMS:

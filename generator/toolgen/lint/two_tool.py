@@ -29,7 +29,9 @@ def twins(
     (find_customer_by_name, find_customer_by_email; git_diff_staged, git_diff_unstaged):
     half their name words are the same, and either the names differ only in the key after
     `by` (or `with`, `for`, ...) or the parameters that tell them apart are mostly the same
-    too, beside alike intents. Tools that change different parts of an object
+    too, beside alike intents, and the names are about the same object (their last word
+    before a preposition, qualifiers such as `staged` aside). Tools that change different
+    parts of an object
     (update_reservation_flights, update_reservation_passengers) take different parameters:
     they are neighbours, not twins."""
     a, b = ctx.profiles[first.name], ctx.profiles[second.name]
@@ -40,8 +42,8 @@ def twins(
     by_name = words.jaccard(a.name_set, b.name_set)
     by_intent = words.jaccard(a.intent, b.intent)
     by_params = words.jaccard(a.params, b.params) if a.params and b.params else 0.0
-    if by_name < NAME_SIMILARITY:
-        return None
+    if by_name < NAME_SIMILARITY or (a.head and b.head and a.head != b.head):
+        return None  # different heads: update_issue_labels and update_issue_title
     keyed = a.keyed[0] == b.keyed[0] and bool(a.keyed[1]) and bool(b.keyed[1])
     own_a, own_b = a.params - ctx.common_params, b.params - ctx.common_params
     own = (

@@ -182,6 +182,19 @@ def jaccard(first: frozenset[str], second: frozenset[str]) -> float:
     return len(first & second) / len(first | second)
 
 
+def opposite_verbs(first: str, second: str) -> bool:
+    """star and unstar, enable and disable, lock and unlock: one undoes the other."""
+    for prefix in ("un", "dis", "de"):
+        if first == prefix + second or second == prefix + first:
+            return True
+    return False
+
+
+def participle(word: str) -> bool:
+    """staged, unstaged, archived: a word that qualifies a name's object, not the object."""
+    return len(word) > 4 and word.endswith("ed") and not word.endswith("eed")
+
+
 def verb_class(verb: str) -> str:
     """The class of a verb, or the verb itself when it is not a known verb."""
     return VERB_CLASS.get(verb, "verb:" + verb)
