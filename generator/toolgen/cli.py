@@ -19,6 +19,7 @@ from pathlib import Path
 from toolgen import (
     __version__,
     implcheck,
+    importers,
     pipeline,
     project,
     report,
@@ -100,6 +101,22 @@ def _parser() -> argparse.ArgumentParser:
         help=f"exit 1 with a diff when {docs.DOCS_PATH} is stale",
     )
     rules.add_argument("--format", choices=("text", "json"), default="text")
+    imported = commands.add_parser(
+        "import",
+        help="draft contracts from existing tool definitions (never overwrites)",
+    )
+    imported.add_argument(
+        "--from", dest="source_kind", choices=sorted(importers.SOURCES), required=True
+    )
+    imported.add_argument(
+        "file", type=Path, metavar="FILE", help="the definitions (JSON)"
+    )
+    imported.add_argument(
+        "--out",
+        type=Path,
+        required=True,
+        help="the catalogue folder, such as spec/<name>",
+    )
     rules.add_argument(
         "--root",
         type=Path,
@@ -352,6 +369,31 @@ def _run_rules(args: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
+def _run_import(args: argparse.Namespace) -> int:
+    """Exit 0 when everything the source states was carried, 1 when something was not."""
+    try:
+        done = importers.import_file(args.source_kind, args.file, args.out)
+    except (OSError, importers.SourceError, importers.Refused) as exc:
+        raise UsageError(f"import {args.file}: {exc}") from exc
+    for d in done.drafts:
+        lost = "; ".join(f"{x.where}: {x.what} ({x.reason})" for x in d.losses)
+        line = f"{args.out / 'tools' / (d.name + '.yaml')}: TODO {', '.join(d.todos)}"
+        print(line + (f"; not carried: {lost}" if lost else ""), file=sys.stderr)
+    for name, why in done.skipped:
+        print(f"{args.file}: tool {name!r} not imported: {why}", file=sys.stderr)
+    # what the format check says of the drafts: anything here is a contract that cannot build
+    checked = pipeline.check_catalogue(args.out, Path.cwd(), implementations=False)
+    broken = [d for d in checked.diagnostics if d.code < "TG200"]
+    _print_diagnostics(broken, "text")
+    print(
+        f"{args.out}: {len(done.drafts)} tools imported, {len(done.skipped)} skipped, "
+        f"{done.losses} source features not carried, {len(broken)} format errors, "
+        f"{done.todos} TODOs to write (toolgen check lists them)",
+        file=sys.stderr,
+    )
+    return EXIT_FINDINGS if done.losses or done.skipped or broken else EXIT_CLEAN
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     try:
@@ -366,6 +408,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run_rules(args)
         if args.command == "check":
             return _run_check(args)
+        if args.command == "import":
+            return _run_import(args)
         return _run_build(args)
     except UsageError as exc:
         print(f"toolgen: {exc}", file=sys.stderr)

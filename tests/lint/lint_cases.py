@@ -244,9 +244,26 @@ _cancel_order = tool(
           description: False when the order was already cancelled."""),
     examples=block("- args: {order_number: ORD-000123}"),
 )
+_track_order = tool(
+    name="track_order",
+    intent="Track where one of the customer's shipped orders is on its way.",
+    use_when="The user asks where a shipped order is now.",
+    context="[customer_id]",
+    params=block("""
+        order_number:
+          type: string
+          pattern: '^ORD-\\d{6}$'
+          description: The order's number."""),
+    returns=block("""
+        location:
+          type: string
+          enum: [warehouse, in_transit, delivered]
+          description: Where the order is."""),
+    examples=block("- args: {order_number: ORD-000123}"),
+)
 case(
     "TG303",
-    files(_cancel_order, swap(_read_order, "name: read_order", "name: ▸read_order")),
+    files(swap(_track_order, "name: track_order", "name: ▸track_order"), _read_order),
     {
         "tools/read_order.yaml": tool(
             **{
@@ -254,8 +271,8 @@ case(
                 "intent": "Read the status, lines and total of one of the customer's orders.",
                 "use_when": "The user asks about one order by its number.",
                 "not_when": block("""
-                    - when: The user wants to cancel the order.
-                      use: cancel_order"""),
+                    - when: The user asks where a shipped order is now.
+                      use: track_order"""),
                 "context": "[customer_id]",
                 "params": block("""
                     order_number:
@@ -272,7 +289,6 @@ case(
         )
     },
 )
-
 _supplier = tool(
     name="find_supplier",
     intent="Look up a supplier of the shop by its exact registered name.",
@@ -409,6 +425,11 @@ case(
         )
     },
 )
+
+_bad = tool(
+    use_when="▸'TODO(toolgen import): the user''s request that should make the model pick it.'"
+)
+case("TG313", files(_bad), {tool_file(_bad): tool()})
 
 # --- two-tool -------------------------------------------------------------------------------
 
@@ -588,7 +609,7 @@ _bad = _one_param(
 )
 case(
     "TG501",
-    files(_bad),
+    files(_bad, catalogue=catalogue("lint:\n  preview: true\n")),
     {
         tool_file(_bad): _one_param(
             "status",

@@ -39,7 +39,7 @@ def test_rules_lists_id_name_category_severity_lifecycle(
     ]
     assert lines[0].index("tool-name") == lines[-1].index("unused-suppression")
     assert "TG808  open-world-free-text-result" in "\n".join(lines)
-    assert [line.split()[-1] for line in lines].count("preview") == 2
+    assert [line.split()[-1] for line in lines].count("preview") == 3
 
 
 def test_rules_as_json(capsys: pytest.CaptureFixture[str]) -> None:

@@ -44,6 +44,7 @@ IDS = {
     "TG310": "parameter-without-description",
     "TG311": "return-field-without-description",
     "TG312": "options-listed-without-enum",
+    "TG313": "todo-left-in-contract",
     "TG401": "near-twin-tools",
     "TG402": "action-spans-read-and-write",
     "TG403": "too-generic-tool",

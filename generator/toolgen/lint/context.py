@@ -9,7 +9,7 @@ half million that exist.
 from __future__ import annotations
 
 import functools
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
@@ -28,33 +28,84 @@ class ToolProfile:
 
     name_words: tuple[str, ...]
     normalized: str  # the name without case and separators
-    verb: str  # the first word of the name
+    verb: str  # the action word: the first word after a namespace, or a trailing verb
     verb_class: str
-    objects: frozenset[str]  # stemmed name words after the verb, fillers removed
+    objects: frozenset[str]  # stemmed name words besides the verb, fillers removed
+    head: str  # the object the name is about: its last word before a preposition
+    qualified: frozenset[
+        str
+    ]  # stemmed words besides the verb, fillers kept (file, info)
+    keyed: tuple[
+        tuple[str, ...], tuple[str, ...]
+    ]  # (before, after) a preposition: by_email
     name_set: frozenset[str]  # stemmed name words, fillers removed
     intent: frozenset[str]  # content words of intent and use_when
     params: frozenset[str]  # top-level parameter names
     not_when_targets: frozenset[str]
+    namespace: str = ""  # a first word most of the catalogue's names share (git_, gh_)
 
 
-def profile(tool: Tool) -> ToolProfile:
+def _prose_words(*texts: str) -> frozenset[str]:
+    """Content words of prose, leaving out unfinished text (a TODO is no description)."""
+    return words.content_words(
+        " ".join(t for t in texts if not words.TODO_MARKER.search(t))
+    )
+
+
+def profile(tool: Tool, namespaces: frozenset[str] = frozenset()) -> ToolProfile:
     parts = words.name_words(tool.name)
-    verb = parts[0] if parts else ""
+    namespace = parts[0] if len(parts) > 1 and parts[0] in namespaces else ""
+    rest = parts[1:] if namespace else parts
+    verb = rest[0] if rest else ""
+    others = list(rest[1:])
+    if (
+        rest
+        and verb not in words.VERB_CLASS
+        and len(rest) > 1
+        and rest[-1] in words.VERB_CLASS
+    ):
+        verb, others = rest[-1], list(rest[:-1])  # issue_read, stock_level_get
+    kept = [w for w in others if w not in words.FILLER_NAME_WORDS and not w.isdigit()]
+    before = []
+    for w in others:
+        if w in words.PREPOSITIONS:
+            break
+        if (
+            w not in words.FILLER_NAME_WORDS
+            and not w.isdigit()
+            and not words.participle(w)
+        ):
+            before.append(w)
     meaningful = [words.stem(w) for w in parts if w not in words.FILLER_NAME_WORDS]
+    cut = next(
+        (i for i, w in enumerate(others) if w in words.PREPOSITIONS), len(others)
+    )
     return ToolProfile(
         name_words=parts,
         normalized="".join(parts),
         verb=verb,
         verb_class=words.verb_class(verb),
-        objects=frozenset(
-            words.stem(w)
-            for w in parts[1:]
-            if w not in words.FILLER_NAME_WORDS and not w.isdigit()
-        ),
+        objects=frozenset(words.stem(w) for w in kept),
+        head=words.stem(before[-1]) if before else "",
+        qualified=frozenset(words.stem(w) for w in others if w not in words.STOPWORDS),
+        keyed=(tuple(others[:cut]), tuple(others[cut + 1 :])),
         name_set=frozenset(meaningful),
-        intent=words.content_words(f"{tool.intent} {tool.use_when}"),
+        intent=_prose_words(tool.intent, tool.use_when),
         params=frozenset(p.name for p in tool.params),
         not_when_targets=frozenset(n.use for n in tool.not_when),
+        namespace=namespace,
+    )
+
+
+def namespaces(tools: tuple[Tool, ...]) -> frozenset[str]:
+    """First words that most names of the catalogue share: a prefix, not an action."""
+    firsts = Counter(
+        words.name_words(t.name)[0] for t in tools if "_" in t.name or "-" in t.name
+    )
+    return frozenset(
+        w
+        for w, n in firsts.items()
+        if n >= 3 and n * 2 >= len(tools) and w not in words.VERB_CLASS
     )
 
 
@@ -127,7 +178,8 @@ class LintContext:
 
     @functools.cached_property
     def profiles(self) -> dict[str, ToolProfile]:
-        return {t.name: profile(t) for t in self.catalogue.tools}
+        prefixes = namespaces(self.catalogue.tools)
+        return {t.name: profile(t, prefixes) for t in self.catalogue.tools}
 
     def schema_size(self, tool: Tool) -> targets.SchemaSize:
         """The size of a tool's exposed schema, measured once per tool."""
@@ -168,6 +220,23 @@ class LintContext:
                     found.setdefault(words.name_words(param.name), (index, param))
             self._booleans[key] = found
         return found
+
+    @functools.cached_property
+    def object_counts(self) -> Counter[str]:
+        """How many tools of the catalogue act on each object word (stemmed)."""
+        return Counter(w for p in self.profiles.values() for w in p.objects)
+
+    @functools.cached_property
+    def object_words(self) -> frozenset[str]:
+        return frozenset(self.object_counts)
+
+    @functools.cached_property
+    def common_params(self) -> frozenset[str]:
+        """Parameter names a quarter of the tools or more take (owner, repo, order_id): they
+        say which object, not what a tool does with it."""
+        counts = Counter(p.name for t in self.catalogue.tools for p in t.params)
+        floor = max(3, len(self.catalogue.tools) / 4)
+        return frozenset(name for name, n in counts.items() if n >= floor)
 
     @functools.cached_property
     def tokens(self) -> tokens.TokenReport:

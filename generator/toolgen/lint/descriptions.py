@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from toolgen.diagnostics import Severity
 from toolgen.lint import words
-from toolgen.lint.context import LintContext
+from toolgen.lint.context import LintContext, ToolProfile
 from toolgen.lint.names import overlapping
 from toolgen.lint.prose import Scanner
 from toolgen.lint.registry import (
@@ -15,6 +15,7 @@ from toolgen.lint.registry import (
     Finding,
     ParamSite,
     ReturnSite,
+    SpecText,
     ToolPair,
     rule,
 )
@@ -119,9 +120,14 @@ def neighbour_without_not_when(pair: ToolPair, ctx: LintContext) -> Iterator[Fin
     """Two neighbouring tools and no when-not between them.
 
     ## What it does
-    Reports two tools that act on the same object (`read_order` and `cancel_order`) when
-    neither has a `not_when` (or `requires`) naming the other. Twins and overlapping names
-    are reported by their own rules.
+    Reports two tools that a request could fit both of, when neither has a `not_when` (or
+    `requires`) naming the other: tools about the same object (the last word of both names,
+    `get_current_weather` and `get_weather_forecast`) that both look it up, or change it
+    under synonymous verbs (`add_sub_issue`, `create_issue`), or, for a verb the vocabulary
+    does not know, whose intents say mostly the same. Tools that
+    only share a word are not neighbours: `read_order` and `cancel_order` are told apart by
+    their verbs, `add_issue_comment` and `create_issue` by their objects. Twins and
+    overlapping names are reported by their own rules.
 
     ## Why is this bad?
     Neighbours are where the model hesitates. The boundary stated where the model looks while
@@ -132,6 +138,7 @@ def neighbour_without_not_when(pair: ToolPair, ctx: LintContext) -> Iterator[Fin
     ```yaml
     name: read_order
     intent: Read the status, lines and total of one of the customer's orders.
+    # beside search_orders: List the customer's orders, newest first.
     ```
 
     ## Use instead
@@ -139,8 +146,8 @@ def neighbour_without_not_when(pair: ToolPair, ctx: LintContext) -> Iterator[Fin
     name: read_order
     intent: Read the status, lines and total of one of the customer's orders.
     not_when:
-      - when: The user wants to cancel the order.
-        use: cancel_order
+      - when: The user asks about their orders in general, without an order number.
+        use: search_orders
     ```
     """
     first, second = pair.first, pair.second
@@ -148,7 +155,7 @@ def neighbour_without_not_when(pair: ToolPair, ctx: LintContext) -> Iterator[Fin
     shared = a.objects & b.objects
     if not shared or overlapping(first, second, ctx) or twins(first, second, ctx):
         return
-    if a.normalized == b.normalized:
+    if a.normalized == b.normalized or not neighbours(a, b):
         return
     related = (
         second.name in a.not_when_targets
@@ -162,6 +169,35 @@ def neighbour_without_not_when(pair: ToolPair, ctx: LintContext) -> Iterator[Fin
             f"{words.quoted(sorted(shared))} and neither has a not_when naming the other; "
             "expected a not_when that tells the model when to use the other one"
         )
+
+
+NEIGHBOUR_INTENTS = 0.3
+NEIGHBOUR_OBJECTS = 0.5
+
+
+def neighbours(a: ToolProfile, b: ToolProfile) -> bool:
+    """Two tools a request could fit both of: the same object (the head of both names) and
+    the same kind of action. Sharing a word is not enough: read_order and cancel_order are
+    told apart by their verbs (so are star and unstar), add_issue_comment and create_issue
+    by their objects, set_battery_saver_mode and set_follow_me_mode by what the mode is.
+    Two reads may answer one question whatever their verbs (read_file, search_files); two
+    changes under verbs that are not synonyms are different changes (edit_file,
+    move_file). A verb the vocabulary does not know (exchange, return) is judged by the
+    intents."""
+    if not a.head or a.head != b.head or words.opposite_verbs(a.verb, b.verb):
+        return False
+    alike = words.jaccard(a.intent, b.intent) >= NEIGHBOUR_INTENTS
+    if a.verb_class.startswith("verb:") or b.verb_class.startswith("verb:"):
+        return alike
+    if a.verb_class != b.verb_class:
+        return False
+    if a.verb_class != "lookup" and words.SYNONYM_GROUP.get(a.verb, a.verb) != (
+        words.SYNONYM_GROUP.get(b.verb, b.verb)
+    ):
+        return (
+            False  # two changes under two verbs are two changes: edit_file, move_file
+        )
+    return alike or words.jaccard(a.objects, b.objects) >= NEIGHBOUR_OBJECTS
 
 
 @rule(
@@ -390,22 +426,29 @@ THREATS = Scanner(
     ("never ever", r"\bnever ever\b"),
     ("!!", r"!{2,}"),
 )
-# Upper-case words of four letters or more that are names, not shouting.
-ACRONYMS = words.wordset(
-    """JSON HTTP HTTPS UUID YAML HTML ASCII IBAN SWIFT ISBN GTIN EORI OAUTH SAML REST GDPR
-    HIPAA UTF8 NULL TRUE FALSE CSV"""
-)
-_CAPS = re.compile(r"\b[A-Z]{4,}\b")
+_CAPS = re.compile(r"(?<![\w'\"`\[(/-])[A-Z][A-Z']+(?![\w'\"`\])/-])")
 
 
 def _shouting(text: str) -> str | None:
+    """A threat, or an emphasis word in capitals (NEVER, MUST, IMPORTANT, DO NOT).
+
+    Capitals are also how names are written: acronyms (IATA, NASDAQ, RSVP), formats
+    (YYYY-MM-DD), values quoted from an enum (LOW, MEDIUM or HIGH) and markers (TODO:).
+    Only the words that carry emphasis in any sentence count; a word written against
+    quotes, brackets or separators is a literal and never does."""
     threat = THREATS.first(text)
     if threat:
         return threat
     for found in _CAPS.finditer(text):
-        if found.group(0) not in ACRONYMS:
-            return found.group(0)
+        word = found.group(0)
+        if word.lower() in words.EMPHASIS and not _marker(text, found.end()):
+            return word
     return None
+
+
+def _marker(text: str, end: int) -> bool:
+    """TODO: and FIXME(...): are markers (TG313), not emphasis."""
+    return words.TODO_MARKER.match(text, max(0, end - 5)) is not None
 
 
 @rule(
@@ -423,9 +466,12 @@ def shouting_or_threats(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     """Threats and shouting in what the model reads.
 
     ## What it does
-    Reports words in capitals ("NEVER", "IMPORTANT", "MUST"), runs of exclamation marks and
-    threats ("or else", "under no circumstances") in the intent, use_when, not_when,
-    parameter descriptions and how-to-fix texts. Known acronyms (JSON, HTTP, UUID) pass.
+    Reports emphasis words written in capitals ("NEVER", "IMPORTANT", "MUST", "DO NOT"),
+    runs of exclamation marks and threats ("or else", "under no circumstances") in the
+    intent, use_when, not_when, parameter descriptions and how-to-fix texts. Capitals that
+    are names pass, whatever the word: acronyms (IATA, NASDAQ, JSON), formats
+    (`YYYY-MM-DD`, `MM/DD/YYYY`), values (`LOW`, `MEDIUM` or `HIGH`) and anything quoted
+    or bracketed.
 
     ## Why is this bad?
     Emphasis is not a control: the model cannot count its calls and will not reliably obey
@@ -456,7 +502,12 @@ IMPLEMENTATION = Scanner(
     ("select", r"\bselect\b[^.]{0,80}\bfrom\b"),
     ("insert into", r"\binsert into\b"),
     ("delete from", r"\bdelete from\b"),
-    ("table", r"\b\w+s? table\b(?! of contents)"),
+    # "the orders table" is a store; "reserve a table", "a table for two" are the user's
+    (
+        "table",
+        r"\b(?!(?:a|an|the|your|my|our|this|that|one|same|which|any)\b)\w+s? table\b"
+        r"(?! of contents)",
+    ),
     ("join", r"\bjoin(s|ed|ing)? (on|with) (the )?\w+"),
     (" key", r"\b(foreign|primary) keys?\b"),
     ("stored procedure", r"\bstored procedures?\b"),
@@ -486,7 +537,9 @@ def implementation_details(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
     ## What it does
     Reports SQL, table names, joins, keys and storage products (PostgreSQL, Redis, ...) in the
-    intent, use_when, not_when, parameter descriptions and how-to-fix texts.
+    intent, use_when, not_when, parameter descriptions and how-to-fix texts. A product the
+    tool or the catalogue is named after is its subject, not a detail (`redis_get` may say
+    Redis), and a table the user books ("reserve a table for two") is not a store's.
 
     ## Why is this bad?
     The model pays for these words on every turn and no decision of its changes with them;
@@ -503,9 +556,20 @@ def implementation_details(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     intent: List the current customer's return requests made on or after a day.
     ```
     """
+    subject = set(ctx.profiles[tool.name].name_words) | set(
+        words.name_words(ctx.catalogue.name)
+    )
     for piece in ctx.prose(tool):
-        found = IMPLEMENTATION.first(piece.text)
+        found = next(
+            (
+                m.group(0)
+                for m in IMPLEMENTATION.finditer(piece.text)
+                if not set(words.name_words(m.group(0))) <= subject
+            ),
+            None,
+        )
         if found:
+            found = " ".join(found.split())
             yield Finding(
                 f"{piece.where} mentions {found!r}, an implementation detail; expected what "
                 "the tool does for the user",
@@ -652,4 +716,51 @@ def options_listed_without_enum(site: ParamSite, ctx: LintContext) -> Iterator[F
             f"description of parameter {site.dotted!r} lists options ({found!r}) but the "
             "parameter has no enum; expected enum: [...]",
             span=site.param.origin.span("description"),
+        )
+
+
+@rule(
+    SpecText,
+    id="TG313",
+    name="todo-left-in-contract",
+    category=Category.DESCRIPTIONS,
+    severity=Severity.ERROR,
+    fix="Write what the TODO asks for (toolgen import leaves one for each thing the source "
+    "does not say), then delete the marker.",
+    source="toolgen import: what a contract needs and the source lacks is left for a person, "
+    "never invented",
+)
+def todo_left_in_contract(text: SpecText, ctx: LintContext) -> Iterator[Finding]:
+    """A TODO left in the spec.
+
+    ## What it does
+    Reports every string of the spec that holds a `TODO:`, `FIXME:` or `TODO(...):` marker,
+    such as the `TODO(toolgen import): ...` texts `toolgen import` writes where the source
+    says nothing: the use_when, the intent of a tool without a description, the example
+    (its arguments are placeholders) and, when the source does not state what a call does,
+    the effect (the example's note says `effect: write` is a placeholder too).
+
+    ## Why is this bad?
+    An unfinished contract compiles into a tool whose description tells the model "TODO",
+    and whose placeholder effect and example test nothing real. The rule is an error, so a
+    build refuses the catalogue until a person has written what is missing.
+
+    ## Example
+    ```yaml
+    use_when: "TODO(toolgen import): the user's request that should make the model pick this tool."
+    ```
+
+    ## Use instead
+    ```yaml
+    use_when: The user asks how many pieces of a product are in stock.
+    ```
+    """
+    if text.is_key:
+        return
+    found = words.TODO_MARKER.search(text.text)
+    if found:
+        rest = text.text[found.end() :].strip()
+        shown = rest if len(rest) <= 80 else rest[:77] + "..."
+        yield Finding(
+            f"unfinished text ({found.group(0)} {shown}); expected it written"
         )

@@ -6,6 +6,7 @@ the spec declares, so a reserved value counts as declared and only TG127 reports
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from toolgen.diagnostics import Severity
@@ -15,6 +16,22 @@ from toolgen.lint.registry import Category, Finding, rule
 from toolgen.model import Tool
 
 _LESSON = "toolgen seeds: Tools lesson"
+
+
+def _segments(name: str) -> list[str]:
+    """The words of a name as its author separated them: a CamelCase run inside a snake_case
+    name (get_OpenWeatherMap_forecast) is one proper noun, and the leading word of a
+    camelCase name (sendReminder) is its verb."""
+    found = []
+    for index, segment in enumerate(re.split(r"[^A-Za-z0-9]+", name)):
+        if not segment:
+            continue
+        camel = words.name_words(segment)
+        if index == 0 and segment[:1].islower():
+            found.append(camel[0])
+        else:
+            found.append(segment.lower())
+    return found
 
 
 def declared_idempotency(tool: Tool) -> str:
@@ -130,7 +147,9 @@ def read_tool_with_write_name(tool: Tool, ctx: LintContext) -> Iterator[Finding]
 
     ## What it does
     Reports a tool with `effect: read` whose name starts with a write verb or contains
-    delete, remove, send, pay, transfer or revoke.
+    delete, remove, send, pay, transfer or revoke as a word of its own. A word inside a
+    proper noun (`OpenWeatherMap`, `SendGrid`) is not a verb, and neither is a verb whose
+    effect depends on its object (`open`, `issue`, `record`, `check`).
 
     ## Why is this bad?
     Either the effect is wrong, and the tool gets no idempotency check, no confirmation and a
@@ -153,8 +172,11 @@ def read_tool_with_write_name(tool: Tool, ctx: LintContext) -> Iterator[Finding]
     if tool.effect != "read":
         return
     prof = ctx.profiles[tool.name]
-    says = [w for w in prof.name_words if w in words.STRONG_WRITE_VERBS]
-    if prof.verb_class in words.WRITE_CLASSES:
+    says = [w for w in _segments(tool.name) if w in words.STRONG_WRITE_VERBS]
+    if (
+        prof.verb_class in words.WRITE_CLASSES
+        and prof.verb not in words.AMBIGUOUS_VERBS
+    ):
         says = [prof.verb, *says]
     if says:
         yield Finding(
@@ -279,7 +301,11 @@ def write_tool_with_read_name(tool: Tool, ctx: LintContext) -> Iterator[Finding]
     ```
     """
     prof = ctx.profiles[tool.name]
-    if tool.effect != "read" and prof.verb_class == "lookup":
+    if (
+        tool.effect != "read"
+        and prof.verb_class == "lookup"
+        and prof.verb not in words.AMBIGUOUS_VERBS
+    ):
         yield Finding(
             f"tool {tool.name!r} changes data (effect: {tool.effect}) but its name starts "
             f"with {prof.verb!r}; expected a verb that says what it changes",

@@ -62,6 +62,13 @@ IDENTITY_NAMES = words.wordset(
 )
 
 
+_OTHER_PARTY = re.compile(
+    r"\b(omit|leave (it )?(empty|out|blank)|null|defaults?)\b[^.]*\b(authenticated|current|"
+    r"logged[- ]in|your own)\b|\b(another|other|any) (user|account|customer)s?\b",
+    re.IGNORECASE,
+)
+
+
 @rule(
     ParamSite,
     id="TG602",
@@ -78,7 +85,9 @@ def identity_parameter(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
 
     ## What it does
     Reports a parameter named like an identity (`customer_id`, `user_id`, `tenant`,
-    `account_id`, `session_id`, ...) that is not a context field (TG601 covers those).
+    `account_id`, `session_id`, ...) that is not a context field (TG601 covers those),
+    unless its description says it names another party ("omit for the authenticated user",
+    "any user").
 
     ## Why is this bad?
     Whoever fills the field decides whose data the call touches, and here the model fills it,
@@ -101,6 +110,8 @@ def identity_parameter(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     ```
     """
     name = site.param.name.lower()
+    if _OTHER_PARTY.search(site.param.description):
+        return  # the description says the value names someone else (or defaults to the caller)
     if name in IDENTITY_NAMES and site.param.name not in ctx.context_names:
         yield Finding(
             f"parameter {site.dotted!r} names the caller's identity; expected it in the run "
@@ -271,10 +282,24 @@ _CODE_KINDS = frozenset(
 )
 
 
-def code_name(name: str) -> bool:
+# Names that are code only when the description names a language: a search box takes a
+# phrase ("The search query for the song"), a SQL console takes SQL.
+SEARCH_WORDS = words.wordset("query q search keywords terms")
+_LANGUAGE = re.compile(
+    r"\b(sql|select\b.*\bfrom|graphql|cypher|sparql|gremlin|jq|jsonpath|xpath|javascript|"
+    r"python|shell|bash|script|regex|regular expression|lucene|elasticsearch "
+    r"query dsl|query language|mongodb)\b",
+    re.IGNORECASE,
+)
+
+
+def code_name(name: str, description: str = "") -> bool:
     parts = words.name_words(name)
-    if CODE_WORDS & set(parts):
+    if CODE_WORDS - SEARCH_WORDS & set(parts):
         return True
+    if SEARCH_WORDS & set(parts):
+        # qualifiers of a search syntax (language:python, in:name) name no language
+        return _LANGUAGE.search(re.sub(r"\b\w+:\S+", "", description)) is not None
     return parts[-1:] == ("code",) and (len(parts) == 1 or parts[-2] in _CODE_KINDS)
 
 
@@ -292,8 +317,10 @@ def raw_code_parameter(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     """Raw SQL or code as a parameter.
 
     ## What it does
-    Reports a string parameter without pattern or enum named `sql`, `query`, `code`,
-    `script`, `command`, `expression`, `formula` and the like.
+    Reports a string parameter without pattern or enum named `sql`, `code`, `script`,
+    `command`, `expression`, `formula` and the like; and one named `query` or `search` when
+    its description names a language (SQL, GraphQL, a script, an expression). A search
+    phrase ("The search query for the song") is text to match, not code to run.
 
     ## Why is this bad?
     You give a text generator the ability to write arbitrary commands, steered by whatever
@@ -316,7 +343,9 @@ def raw_code_parameter(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
       since: {type: date, description: Only orders placed on or after this day.}
     ```
     """
-    if is_free_string(site.scalar) and code_name(site.param.name):
+    if is_free_string(site.scalar) and code_name(
+        site.param.name, site.param.description
+    ):
         yield Finding(
             f"parameter {site.dotted!r} takes raw code or a query as free text; expected "
             "typed filters the implementation turns into a query"
@@ -343,7 +372,8 @@ def path_parameter_as_string(site: ParamSite, ctx: LintContext) -> Iterator[Find
 
     ## What it does
     Reports a string parameter without a pattern named `path`, `file`, `filename`, `dir`,
-    `folder` or similar.
+    `folder` or similar, in a tool that is not `open_world` (a path in a remote system, such
+    as a file of a hosted repository, is resolved by that system's API, not on your disk).
 
     ## Why is this bad?
     `../../etc/passwd`, an absolute path or a symbolic link is enough to read outside the
@@ -366,6 +396,8 @@ def path_parameter_as_string(site: ParamSite, ctx: LintContext) -> Iterator[Find
     ```
     """
     parts = set(words.name_words(site.param.name))
+    if site.tool.open_world:
+        return  # a path in a remote system (a repository, a bucket), resolved by its API
     if is_free_string(site.scalar) and parts & PATH_WORDS:
         yield Finding(
             f"parameter {site.dotted!r} is a file path as a plain string; expected a pattern "

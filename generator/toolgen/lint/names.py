@@ -39,6 +39,9 @@ VAGUE_PARAMS = words.wordset(
 )
 
 
+PAIR_KEYS = words.wordset("field name key property attribute column setting")
+
+
 def is_generic_name(name: str) -> bool:
     """search, get, run, tool, get_data: names with no object the model can match."""
     parts = words.name_words(name)
@@ -133,6 +136,35 @@ def names_differ_only_in_case(pair: ToolPair, ctx: LintContext) -> Iterator[Find
         )
 
 
+def _not_a_verb(rest: tuple[str, ...], tool: Tool, ctx: LintContext) -> bool:
+    """Whether the first word (after a namespace) is, on the evidence, not a verb.
+
+    The verb vocabulary is not English: calibrate, fork, star and takeoff are verbs it
+    lacks. So an unknown first word counts as a noun only with evidence: a known verb later
+    in the name (pull_request_read), a qualifier (next_batch), an intent that opens with
+    another verb and uses the word as its object ("Read the current stock" for
+    stock_level), or the word used as an object elsewhere in the catalogue (directory_tree
+    beside list_directory), unless the intent opens with it ("Request a review" makes
+    request_copilot_review a verb_noun name)."""
+    first = rest[0]
+    if first in words.VERB_CLASS:
+        return False
+    if first in words.QUALIFIERS:
+        return True
+    if any(w in words.VERB_CLASS for w in rest[1:]):
+        return True
+    opening = re.match(r"[A-Za-z]+", tool.intent)
+    said = opening.group(0).lower() if opening else ""
+    if said in (first, first + "s", first + "es"):
+        return False
+    opens_with_verb = any(
+        v in words.VERB_CLASS for v in (said, said[:-1], said[:-2]) if v
+    )
+    if opens_with_verb and words.stem(first) in words.content_words(tool.intent):
+        return True
+    return words.stem(first) in ctx.object_words
+
+
 @rule(
     Tool,
     id="TG203",
@@ -148,7 +180,13 @@ def tool_name_not_verb_noun(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
     ## What it does
     Checks that a tool's name is lower-case words joined by `_`, the first word a verb
-    (`read_stock`, `create_reorder`, `search_orders`).
+    (`read_stock`, `create_reorder`, `search_orders`). A prefix most of the catalogue's
+    names share (`git_add`, `git_log`) is a namespace and is skipped. A first word the
+    verb vocabulary does not know counts as a noun only on evidence: a verb later in the
+    name (`stock_level_get`), a qualifier (`next_batch`), an intent that opens with another
+    verb and names the word as its object, or the word used as an object by other tools
+    of the catalogue (`directory_tree` beside `list_directory`), unless the intent opens
+    with the word itself.
 
     ## Why is this bad?
     The name is the first thing the model matches against the user's request. A name that
@@ -175,8 +213,11 @@ def tool_name_not_verb_noun(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
             f"joined by '_', such as {snake if len(parts) > 1 else 'get_' + snake!r}"
         )
         return
-    if parts[0] not in words.VERB_CLASS:
-        later = [w for w in parts[1:] if w in words.VERB_CLASS]
+    rest = parts[1:] if ctx.profiles[tool.name].namespace else parts
+    if not _not_a_verb(rest, tool, ctx):
+        return
+    if True:
+        later = [w for w in rest[1:] if w in words.VERB_CLASS]
         if later:
             example = "_".join([later[0], *(w for w in parts if w != later[0])])
         elif tool.effect == "read":
@@ -184,7 +225,7 @@ def tool_name_not_verb_noun(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
         else:
             example = "create_" + tool.name  # or update_, send_: the verb of the effect
         yield Finding(
-            f"tool name {tool.name!r} does not start with a verb ({parts[0]!r}); expected "
+            f"tool name {tool.name!r} does not start with a verb ({rest[0]!r}); expected "
             f"verb_noun, such as {example!r}"
         )
 
@@ -204,7 +245,9 @@ def generic_tool_name(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
     ## What it does
     Reports a tool named with a bare verb or a verb and a generic object (`search`, `get`,
-    `run`, `get_data`, `fetch_info`) in a catalogue with more than one tool.
+    `run`, `get_data`, `fetch_info`) in a catalogue with more than one tool. A generic word
+    that several tools of the catalogue act on is the catalogue's own object
+    (`create_entities` and `delete_entities` of a knowledge graph) and passes.
 
     ## Why is this bad?
     Next to other tools (and other servers' tools) a generic name matches every request a
@@ -220,7 +263,9 @@ def generic_tool_name(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     name: search_orders
     ```
     """
-    if len(ctx.catalogue.tools) > 1 and is_generic_name(tool.name):
+    parts = words.name_words(tool.name)
+    domain = len(parts) == 2 and ctx.object_counts[words.stem(parts[1])] >= 2
+    if len(ctx.catalogue.tools) > 1 and is_generic_name(tool.name) and not domain:
         yield Finding(
             f"tool name {tool.name!r} is generic in a catalogue of "
             f"{len(ctx.catalogue.tools)} tools; expected the object it acts on, such as "
@@ -260,6 +305,14 @@ def vague_parameter_name(site: ParamSite, ctx: LintContext) -> Iterator[Finding]
       order_number: {type: string, pattern: '^ORD-\\d{6}$', description: The order's number.}
     ```
     """
+    siblings = {
+        w
+        for p in site.siblings
+        if p is not site.param
+        for w in words.name_words(p.name)
+    }
+    if site.param.name.lower() == "value" and siblings & PAIR_KEYS:
+        return  # {field, value}: the sibling says what the value is
     if site.param.name.lower() in VAGUE_PARAMS:
         yield Finding(
             f"parameter {site.dotted!r} has a vague name; expected a name that says what the "
@@ -268,14 +321,19 @@ def vague_parameter_name(site: ParamSite, ctx: LintContext) -> Iterator[Finding]
 
 
 def overlapping(first: Tool, second: Tool, ctx: LintContext) -> bool:
-    """Same kind of action on the same objects, under two verbs (search_order, find_order)."""
+    """One action on the same object under two synonyms (search_order, find_order).
+
+    Verbs of one kind that are not synonyms name related but different actions: get one
+    and list many, edit and move, create and fork. The objects are compared with their
+    qualifiers (get_file_info is not read_file)."""
     a, b = ctx.profiles[first.name], ctx.profiles[second.name]
+    group = words.SYNONYM_GROUP.get(a.verb)
     return (
         a.verb != b.verb
-        and not a.verb_class.startswith("verb:")
-        and a.verb_class == b.verb_class
-        and bool(a.objects)
-        and a.objects == b.objects
+        and group is not None
+        and group == words.SYNONYM_GROUP.get(b.verb)
+        and bool(a.qualified)
+        and a.qualified == b.qualified
     )
 
 
@@ -293,8 +351,11 @@ def overlapping_tool_names(pair: ToolPair, ctx: LintContext) -> Iterator[Finding
     """Two tools that name the same action on the same object.
 
     ## What it does
-    Reports two tools whose verbs are synonyms (search, find, get, list, lookup, ...) and
-    whose objects are the same words (`search_order` and `find_order`).
+    Reports two tools whose verbs are synonyms (search, find, list; get, read, fetch;
+    update, edit, modify; ...) and whose objects are the same words (`search_order` and
+    `find_order`). Related actions are not synonyms: `get_commit` (one, by its id) and
+    `list_commits` (a listing), `merge_pull_request` and `update_pull_request`, `edit_file`
+    and `move_file` are different tools.
 
     ## Why is this bad?
     One intention under two names guarantees random choices: the model cannot know which one

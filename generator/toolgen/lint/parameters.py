@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import LintContext
-from toolgen.lint.registry import Category, Finding, ParamSite, rule
+from toolgen.lint.registry import Category, Finding, Lifecycle, ParamSite, rule
 from toolgen.model import Param, Tool
 
 _LESSON = "toolgen seeds: Tools lesson"
@@ -27,12 +28,18 @@ ENUMISH = words.wordset(
 )
 
 
+ADDRESS_WORDS = words.wordset(
+    "city zip postal postcode country street address1 address"
+)
+
+
 @rule(
     ParamSite,
     id="TG501",
     name="free-string-should-be-enum",
     category=Category.PARAMETERS,
     severity=Severity.WARNING,
+    lifecycle=Lifecycle.PREVIEW,
     fix="List the accepted values in enum: [...].",
     source=f"{_LESSON}: an enum that had stayed a free string; an argument status: str will "
     "reach you as 'in progress', 'OPEN', 'open?'",
@@ -49,6 +56,13 @@ def free_string_should_be_enum(site: ParamSite, ctx: LintContext) -> Iterator[Fi
     A closed set written as a free string reaches you as "in progress", "OPEN" and "open?";
     the enum closes the space of answers before your code runs.
 
+    ## Why preview
+    On the real-world corpus (tests/lint/realworld) most of its findings were open
+    vocabularies that only the name made look closed (the entity and relation types of a
+    knowledge graph, the issue types an organisation defines): a name cannot tell the two
+    apart. It runs when `preview: true` or selected by id; TG312 reports the closed sets a
+    description lists.
+
     ## Example
     ```yaml
     status: {type: string, description: Only orders in this status.}
@@ -64,6 +78,9 @@ def free_string_should_be_enum(site: ParamSite, ctx: LintContext) -> Iterator[Fi
     """
     node = site.scalar
     parts = words.name_words(site.param.name)
+    beside = {w for p in site.siblings for w in words.name_words(p.name)}
+    if parts[-1:] == ("state",) and beside & ADDRESS_WORDS:
+        return  # the state of a postal address, a place
     if is_free_string(node) and parts and words.stem(parts[-1]) in ENUMISH:
         yield Finding(
             f"string parameter {site.dotted!r} takes any text; expected enum: [...] with the "
@@ -74,6 +91,9 @@ def free_string_should_be_enum(site: ParamSite, ctx: LintContext) -> Iterator[Fi
 DATE_WORDS = words.wordset(
     "date day dob birthday birthdate deadline since until timestamp datetime"
 )
+
+
+_RELATIVE = re.compile(r"\brelative\b|\bago\b|\byesterday\b|natural[- ]language", re.I)
 
 
 @rule(
@@ -91,7 +111,8 @@ def date_as_free_string(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
 
     ## What it does
     Reports a string parameter without a pattern named like a date or a time
-    (`date`, `since`, `until`, `deadline`, `*_at`, `*_on`).
+    (`date`, `since`, `until`, `deadline`, `*_at`, `*_on`), unless its description says it
+    also takes relative dates ("2 weeks ago", "yesterday"), which no date type can hold.
 
     ## Why is this bad?
     The model writes "09/10/2026", "yesterday" or "Oct 9": each one parses differently or not
@@ -112,7 +133,7 @@ def date_as_free_string(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     if not is_free_string(node) or not parts:
         return
     datelike = parts[-1] in DATE_WORDS or (len(parts) > 1 and parts[-1] in ("at", "on"))
-    if datelike:
+    if datelike and not _RELATIVE.search(site.param.description):
         yield Finding(
             f"parameter {site.dotted!r} is a date as a free string; expected type: date or "
             "type: datetime"
@@ -164,6 +185,20 @@ def contact_as_free_string(site: ParamSite, ctx: LintContext) -> Iterator[Findin
         )
 
 
+POSITION_WORDS = words.wordset("id ids number num no page offset index position cursor")
+
+
+# "Issue number that this issue duplicates", "Milestone number", "The order's id"; not
+# "the number of days"
+_IDENTIFIER = re.compile(r"\b(?:number|id|ID|identifier)\b(?! of\b)")
+
+
+def _identifier_or_position(name: str) -> bool:
+    """issue_number, pullNumber, user_id, page, start_index: which one, not how much."""
+    parts = words.name_words(name)
+    return bool(parts) and parts[-1] in POSITION_WORDS
+
+
 @rule(
     ParamSite,
     id="TG504",
@@ -179,7 +214,9 @@ def unbounded_number(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
 
     ## What it does
     Reports an integer or number parameter (or array items) without `min` or without `max`,
-    unless it has an enum.
+    unless it has an enum or names an identifier or a position (`issue_number`, `order_id`,
+    `page`, `start_index`, or a description such as "Milestone number"): those say which
+    one, not how much, and have no business range.
 
     ## Why is this bad?
     The model writes any number it can imagine: a quantity of 0, -5 or 10,000,000. Bounds put
@@ -199,6 +236,10 @@ def unbounded_number(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     c = node.constraints
     if node.type not in ("integer", "number") or c.enum is not None:
         return
+    if _identifier_or_position(site.param.name) or _IDENTIFIER.search(
+        site.param.description
+    ):
+        return  # an id or a page number has no business range; the implementation checks it
     missing = [k for k, v in (("min", c.minimum), ("max", c.maximum)) if v is None]
     if missing:
         yield Finding(

@@ -23,7 +23,17 @@ _LESSON = "toolgen seeds: Tools lesson"
 _CONTEXT = f"{_LESSON}, 'The return value is context, and context is paid n times'"
 
 TOTAL_FIELDS = frozenset({"total_available", "total", "total_count", "total_matching"})
-HINT_FIELDS = frozenset({"note", "next_cursor", "cursor", "truncated", "has_more"})
+HINT_FIELDS = frozenset(
+    {
+        "note",
+        "next_cursor",
+        "cursor",
+        "truncated",
+        "has_more",
+        "next_page",
+        "next_page_token",
+    }
+)
 
 
 @rule(
@@ -40,8 +50,10 @@ def list_without_pagination(site: ReturnSite, ctx: LintContext) -> Iterator[Find
     """A list without pagination and a truncation hint.
 
     ## What it does
-    Reports a top-level list in the returns when its siblings lack a total
-    (`total_available`) or a truncation hint (`note`, `next_cursor`, `truncated`).
+    Reports a top-level list in the returns when its siblings have neither a total
+    (`total_available`) nor a truncation hint (`note`, `next_cursor`, `truncated`,
+    `has_more`): either one tells the model there may be more. A tool that takes a list
+    (one answer per item asked for) is bounded by its own call and passes.
 
     ## Why is this bad?
     If the tool returns ten results out of 428 and does not say so, the model concludes there
@@ -64,18 +76,16 @@ def list_without_pagination(site: ReturnSite, ctx: LintContext) -> Iterator[Find
     """
     if len(site.path) != 1 or site.field.type != "array":
         return
+    if any(p.type == "array" for p in site.tool.params):
+        return  # one item per item asked for: the call's own list bounds the answer
     names = {f.name for f in site.siblings}
-    missing = []
-    if not names & TOTAL_FIELDS:
-        missing.append("total_available")
-    if not names & HINT_FIELDS:
-        missing.append("a note (or next_cursor)")
-    if missing:
-        yield Finding(
-            f"list {site.field.name!r} of {site.tool.name!r} comes without "
-            f"{' and '.join(missing)}; expected the model to know when it sees only part of "
-            "the results"
-        )
+    if names & TOTAL_FIELDS or names & HINT_FIELDS:
+        return
+    yield Finding(
+        f"list {site.field.name!r} of {site.tool.name!r} comes without a total "
+        "(total_available) or a truncation hint (next_cursor, note, truncated); expected the "
+        "model to know when it sees only part of the results"
+    )
 
 
 QUANTITY_WORDS = words.wordset(
@@ -395,6 +405,11 @@ FREE_TEXT_RESULTS = words.wordset(
 )
 
 
+TEXT_OBJECTS = words.wordset(
+    "file text content document page article body source readme transcript contents"
+)
+
+
 @rule(
     Tool,
     id="TG807",
@@ -409,7 +424,8 @@ def free_text_result(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
     ## What it does
     Reports a tool whose only return field is a string named `result`, `message`, `text`,
-    `output`, `summary` or similar.
+    `output`, `summary` or similar, unless the tool reads a text (`read_file`,
+    `fetch_page`): there the text is the data.
 
     ## Why is this bad?
     "I found three orders, the most recent is from Tuesday" forces the model to re-parse
@@ -430,6 +446,9 @@ def free_text_result(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     """
     if len(tool.returns) != 1:
         return
+    prof = ctx.profiles[tool.name]
+    if prof.verb_class == "lookup" and prof.objects & TEXT_OBJECTS:
+        return  # reading a file or a page: the text is the data the tool exists for
     only = tool.returns[0]
     if (
         only.type == "string"

@@ -170,6 +170,75 @@ _CONFUSABLE_SCRIPTS = frozenset(
 _WORD = re.compile(r"[^\W\d_]+(?:[_\d]*[^\W\d_]+)*")
 
 
+# Greek and Cyrillic letters a reader takes for Latin ones (Unicode TR39 confusables), by
+# code point. The others (Greek delta, lambda, mu, sigma; Cyrillic zhe, ya) read as
+# themselves, as they do in a formula or a name: a word holding only those hides nothing.
+_LATIN_LOOKALIKES = frozenset(
+    chr(code)
+    for code in (
+        0x410,
+        0x412,
+        0x415,
+        0x405,
+        0x406,
+        0x408,
+        0x41A,
+        0x41C,
+        0x41D,
+        0x41E,
+        0x420,
+        0x421,
+        0x422,
+        0x425,
+        0x423,
+        0x430,
+        0x435,
+        0x455,
+        0x456,
+        0x458,
+        0x43E,
+        0x440,
+        0x441,
+        0x443,
+        0x445,
+        0x501,
+        0x51B,
+        0x51D,
+        0x4BB,
+        0x4CF,
+        0x391,
+        0x392,
+        0x395,
+        0x396,
+        0x397,
+        0x399,
+        0x39A,
+        0x39C,
+        0x39D,
+        0x39F,
+        0x3A1,
+        0x3A4,
+        0x3A5,
+        0x3A7,
+        0x3BF,
+        0x3B9,
+        0x3BD,
+        0x3C1,
+        0x3C5,
+        0x3BA,
+    )
+)
+
+
+def _looks_latin(char: str) -> bool:
+    if char.isascii():
+        return True
+    script = _script(char)
+    if script in ("GREEK", "CYRILLIC"):
+        return char in _LATIN_LOOKALIKES
+    return True
+
+
 def _script(char: str) -> str:
     if char.isascii():
         return "LATIN"
@@ -192,9 +261,12 @@ def mixed_script_lookalike(text: SpecText, ctx: LintContext) -> Iterator[Finding
     """Words that mix look-alike scripts.
 
     ## What it does
-    Reports a word of the spec that mixes Latin letters with Cyrillic, Greek, Armenian,
-    Cherokee, mathematical or full-width look-alikes (`r\u0435ad_stock` with a Cyrillic
-    `\u0435`).
+    Reports a word of the spec that mixes Latin letters with Cyrillic or Greek letters
+    that look like Latin ones (Cyrillic `\u0430`, `\u0435`, `\u043e`, Greek `\u03bf`,
+    `\u03bd`), or with Armenian, Cherokee, mathematical or full-width look-alikes: the
+    trap is `r\u0435ad_stock` with a Cyrillic `\u0435`. Greek and Cyrillic letters that
+    look like nothing Latin (`\u0394`, `\u03bb`, `\u03bc`, `\u0436`) pass: a formula
+    such as `\u0394x` hides no word.
 
     ## Why is this bad?
     To a reviewer the word is the one they know; to the model and to every string comparison
@@ -220,7 +292,8 @@ def mixed_script_lookalike(text: SpecText, ctx: LintContext) -> Iterator[Finding
         word = found.group(0)
         if word.isascii():
             continue
-        scripts = {_script(c) for c in word if c.isalpha()} & _CONFUSABLE_SCRIPTS
+        scripts = {_script(c) for c in word if c.isalpha() and _looks_latin(c)}
+        scripts &= _CONFUSABLE_SCRIPTS
         if "LATIN" in scripts and len(scripts) > 1:
             others = sorted(s.title() for s in scripts - {"LATIN"})
             yield Finding(
@@ -231,7 +304,7 @@ def mixed_script_lookalike(text: SpecText, ctx: LintContext) -> Iterator[Finding
 
 
 OTHER_TOOLS = Scanner(
-    ("tool", r"\b(all|any|every|other|another) (other )?tools?\b"),
+    ("tool", r"\b(all|any|every|other|another) (other )?tools?\b(?!\s+calls?\b)"),
     (
         "tool",
         r"\b(?:when|whenever|if|before|after) (?:you )?(?:use|call|using|calling|invoke"

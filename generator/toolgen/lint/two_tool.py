@@ -17,6 +17,7 @@ _TEST = "toolgen seeds: Tools lesson, 'Designing the catalogue: the two-tool tes
 NAME_SIMILARITY = 0.5
 INTENT_SIMILARITY = 0.5
 PARAM_SIMILARITY = 0.67
+OWN_PARAM_SIMILARITY = 0.5
 
 
 def twins(
@@ -25,19 +26,31 @@ def twins(
     """(name, intent, parameter) similarity of two near-twin tools, or None.
 
     Near twins do the same kind of thing to the same object with a different key or variant
-    (find_customer_by_name, find_customer_by_email): half their name words and half their
-    intent words (or two thirds of their parameters) are the same."""
+    (find_customer_by_name, find_customer_by_email; git_diff_staged, git_diff_unstaged):
+    half their name words are the same, and either the names differ only in the key after
+    `by` (or `with`, `for`, ...) or the parameters that tell them apart are mostly the same
+    too, beside alike intents, and the names are about the same object (their last word
+    before a preposition, qualifiers such as `staged` aside). Tools that change different
+    parts of an object
+    (update_reservation_flights, update_reservation_passengers) take different parameters:
+    they are neighbours, not twins."""
     a, b = ctx.profiles[first.name], ctx.profiles[second.name]
-    if a.verb_class != b.verb_class or not a.objects & b.objects:
+    if a.verb_class != b.verb_class or not (a.objects & b.objects or a.verb == b.verb):
         return None
     if overlapping(first, second, ctx) or a.name_set == b.name_set:
         return None  # TG206 / TG202
     by_name = words.jaccard(a.name_set, b.name_set)
     by_intent = words.jaccard(a.intent, b.intent)
     by_params = words.jaccard(a.params, b.params) if a.params and b.params else 0.0
-    if by_name >= NAME_SIMILARITY and (
-        by_intent >= INTENT_SIMILARITY or by_params >= PARAM_SIMILARITY
-    ):
+    if by_name < NAME_SIMILARITY or (a.head and b.head and a.head != b.head):
+        return None  # different heads: update_issue_labels and update_issue_title
+    keyed = a.keyed[0] == b.keyed[0] and bool(a.keyed[1]) and bool(b.keyed[1])
+    own_a, own_b = a.params - ctx.common_params, b.params - ctx.common_params
+    own = (
+        1.0 if own_a == own_b or not own_a or not own_b else words.jaccard(own_a, own_b)
+    )
+    alike = by_intent >= INTENT_SIMILARITY or by_params >= PARAM_SIMILARITY
+    if keyed or (own >= OWN_PARAM_SIMILARITY and alike):
         return by_name, by_intent, by_params
     return None
 
@@ -56,8 +69,13 @@ def near_twin_tools(pair: ToolPair, ctx: LintContext) -> Iterator[Finding]:
     """Near-twin tools.
 
     ## What it does
-    Reports two tools of the same kind of action on the same object whose names, intents or
-    parameters are mostly the same (`find_customer_by_name`, `find_customer_by_email`).
+    Reports two tools of the same kind of action on the same object whose names are mostly
+    the same and that differ only in a key or a variant: the names differ only after `by`
+    (`find_customer_by_name`, `find_customer_by_email`), or the intents are alike and the
+    parameters that set the two apart (those most of the catalogue's tools do not share)
+    are mostly the same. Tools that change different parts of one object
+    (`update_reservation_flights`, `update_reservation_passengers`) or do opposite things
+    are not twins.
 
     ## Why is this bad?
     Each twin takes up context on every turn, and the model has to make a choice that adds no
@@ -151,6 +169,13 @@ FREEFORM_PARAMS = words.wordset(
 )
 
 
+# A "body" that is the text of a message is prose for people, not a payload of fields.
+_PROSE = re.compile(
+    r"\b(markdown|text|content|comment|message|description|prose)\b(?![^.]*\bjson\b)",
+    re.I,
+)
+
+
 @rule(
     Tool,
     id="TG403",
@@ -166,7 +191,8 @@ def too_generic_tool(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     ## What it does
     Reports a dispatcher name made only of generic words (`run_operation`, `execute_action`,
     `call_api`) and parameters that carry free-form data: an object without properties, or a
-    string named like `params`, `payload`, `options` or `json` without a pattern.
+    string named like `params`, `payload`, `options` or `json` without a pattern (a `body`
+    whose description says it is text, markdown or a comment is prose and passes).
 
     ## Why is this bad?
     The schema says nothing, the model does not know what it can ask for, and all the
@@ -201,6 +227,7 @@ def too_generic_tool(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
             and param.name.lower() in FREEFORM_PARAMS
             and param.constraints.pattern is None
             and param.constraints.enum is None
+            and not _PROSE.search(param.description)
         )
         if free_object or free_string:
             kind = (

@@ -55,6 +55,47 @@ VERB_CLASSES: Mapping[str, frozenset[str]] = {
     "pay": wordset("pay charge refund transfer withdraw deposit bill capture settle"),
 }
 WRITE_CLASSES = frozenset({"create", "update", "delete", "send", "pay"})
+# Verbs whose effect depends on their object (open a file, open an account; issue a refund,
+# the issue of a repository; record a sale, a record): a name that leads with one says
+# nothing certain about reading or writing.
+AMBIGUOUS_VERBS = wordset("open issue record log book order post file note check mark")
+# Near-synonyms: two verbs of one group name the same action (search_order, find_order).
+# Verbs of one class but different groups (get one, list many; edit, move; create, fork)
+# are related actions, not one action under two names.
+SYNONYMS: tuple[frozenset[str], ...] = tuple(
+    wordset(group)
+    for group in (
+        "get read fetch retrieve obtain load show view describe",
+        "list browse enumerate search find query lookup look locate",
+        "create add new insert make register",
+        "update edit modify change patch amend adjust alter",
+        "delete remove erase destroy drop purge wipe",
+        "cancel revoke void abort",
+        "send email mail dispatch",
+        "run execute exec invoke perform trigger",
+        "calculate compute",
+        "summarize summarise",
+        "analyze analyse",
+    )
+)
+SYNONYM_GROUP: Mapping[str, int] = {
+    verb: index for index, group in enumerate(SYNONYMS) for verb in group
+}
+# Words in capitals that are emphasis rather than names: what "shouting" is made of.
+EMPHASIS = wordset(
+    """never always must should shall not do dont don't only important critical warning
+    caution attention note notice required mandatory essential urgent entire every all no
+    none exactly strictly absolutely forbidden prohibited deprecated immediately stop
+    please remember careful"""
+)
+# Words that qualify an object and never name an action: a name opening with one has no verb.
+QUALIFIERS = wordset(
+    "next previous prev last first latest recent current new old default all my our any every"
+)
+# A name word after one of these qualifies the object (find_customer_by_email).
+PREPOSITIONS = wordset("by with for from using via in on at to into of")
+# A marker of unfinished text: TODO:, FIXME:, TODO(someone):
+TODO_MARKER = re.compile(r"\b(?:TODO|FIXME|XXX)(?:\([^)]*\))?:")
 VERB_CLASS: Mapping[str, str] = {
     verb: name for name, verbs in VERB_CLASSES.items() for verb in verbs
 }
@@ -139,6 +180,19 @@ def jaccard(first: frozenset[str], second: frozenset[str]) -> float:
     if not first and not second:
         return 1.0
     return len(first & second) / len(first | second)
+
+
+def opposite_verbs(first: str, second: str) -> bool:
+    """star and unstar, enable and disable, lock and unlock: one undoes the other."""
+    for prefix in ("un", "dis", "de"):
+        if first == prefix + second or second == prefix + first:
+            return True
+    return False
+
+
+def participle(word: str) -> bool:
+    """staged, unstaged, archived: a word that qualifies a name's object, not the object."""
+    return len(word) > 4 and word.endswith("ed") and not word.endswith("eed")
 
 
 def verb_class(verb: str) -> str:

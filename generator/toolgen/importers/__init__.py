@@ -1,0 +1,179 @@
+"""`toolgen import`: existing tool definitions into contract drafts.
+
+One reader per source format (`openai`: function definitions; `mcp`: a server's `tools/list`
+output) turns a file into `SourceTool`s; `draft` turns each into a contract that carries
+what the source states and marks the rest TODO; this module writes the catalogue. A later
+source (OpenAPI operations, a module of `@function_tool` functions) is one more reader in
+`SOURCES`.
+
+Nothing is overwritten: an existing tool file stops the import before anything is written,
+and an existing catalogue.yaml is kept (the tools join that catalogue). Every file is read
+back with toolgen's own loader before it is moved into place.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import toolgen
+from toolgen.importers import emit, mcp, openai
+from toolgen.importers.draft import TODO, Draft, draft, unusable_name
+from toolgen.importers.source import Loss, SourceError, SourceFile
+from toolgen.load import load_document
+from toolgen.model import IDENTIFIER_RE
+
+__all__ = [
+    "SOURCES",
+    "ImportReport",
+    "Refused",
+    "SourceError",
+    "import_file",
+    "read_source",
+]
+
+SOURCES: Mapping[str, Callable[[object], SourceFile]] = {
+    openai.KIND: openai.read,
+    mcp.KIND: mcp.read,
+}
+TODO_CATALOGUE = f"{TODO}: what this catalogue is for, in a sentence."
+_SCHEMAS = Path(toolgen.__file__).resolve().parent / "schemas"
+
+
+class Refused(Exception):
+    """The import would overwrite a file or cannot name the catalogue; nothing was written."""
+
+
+@dataclass(frozen=True, slots=True)
+class ImportReport:
+    folder: Path
+    drafts: tuple[Draft, ...]
+    skipped: tuple[tuple[str, str], ...]  # (tool name, why it was not imported)
+    catalogue_written: bool
+
+    @property
+    def losses(self) -> int:
+        return sum(len(d.losses) for d in self.drafts)
+
+    @property
+    def todos(self) -> int:
+        return sum(len(d.todos) for d in self.drafts) + (
+            1 if self.catalogue_written else 0
+        )
+
+
+def _no_constants(name: str) -> object:
+    raise SourceError(f"{name} is not a JSON number")
+
+
+def read_source(kind: str, text: str) -> SourceFile:
+    try:
+        data = json.loads(text, parse_constant=_no_constants)
+    except json.JSONDecodeError as exc:
+        raise SourceError(f"not JSON: {exc}") from exc
+    return SOURCES[kind](data)
+
+
+def _schema_line(folder: Path, schema: str) -> str:
+    relative = os.path.relpath(_SCHEMAS / schema, folder.resolve()).replace(os.sep, "/")
+    return f"# yaml-language-server: $schema={relative}"
+
+
+def _losses_comment(losses: tuple[Loss, ...]) -> list[str]:
+    if not losses:
+        return []
+    found = ["# Not carried (the format cannot express it):"]
+    found.extend(f"#   {loss.where}: {loss.what}: {loss.reason}" for loss in losses)
+    return found
+
+
+def _tool_text(d: Draft, folder: Path, origin: str, kind: str) -> str:
+    header = [
+        _schema_line(folder / "tools", "tool.v1.json"),
+        f"# Imported by `toolgen import --from {kind}` from {origin}.",
+        f"# {TODO} marks what the source does not say: `toolgen check` reports",
+        "# each one (TG313) until a person writes it.",
+    ]
+    if d.effect_basis:
+        header.append(f"# effect {d.document['effect']}: {d.effect_basis}.")
+    header.extend(_losses_comment(d.losses))
+    return "\n".join([*header, *emit.lines(d.document, comments=d.comments)]) + "\n"
+
+
+def _catalogue_text(
+    name: str, folder: Path, origin: str, kind: str
+) -> tuple[str, object]:
+    data = {"format": 1, "name": name, "description": TODO_CATALOGUE}
+    header = [
+        _schema_line(folder, "catalogue.v1.json"),
+        f"# Imported by `toolgen import --from {kind}` from {origin}.",
+    ]
+    return "\n".join([*header, *emit.lines(data)]) + "\n", data
+
+
+def _written_back(path: Path, expected: object) -> None:
+    document, problems = load_document(path, path.name)
+    if document is None or problems or document.data != expected:
+        raise RuntimeError(
+            f"toolgen import wrote {path.name} that does not read back as written"
+        )
+
+
+def import_file(kind: str, source: Path, out: Path) -> ImportReport:
+    """Read `source` as `kind` and write its tools under `out` (a catalogue folder)."""
+    name = out.resolve().name
+    if not IDENTIFIER_RE.fullmatch(name):
+        raise Refused(
+            f"the catalogue folder {out} must be named like a Python identifier "
+            "(it names the catalogue)"
+        )
+    read = read_source(kind, source.read_text(encoding="utf-8"))
+    skipped: list[tuple[str, str]] = []
+    drafts: list[Draft] = []
+    modules: dict[str, str] = {}
+    for tool in read.tools:
+        why = unusable_name(tool.name)
+        module = tool.name.replace("-", "_").lower()
+        if why is None and module in modules:
+            why = f"it would share a Python module with {modules[module]!r}"
+        if why is not None:
+            skipped.append((tool.name, why))
+            continue
+        modules[module] = tool.name
+        drafts.append(draft(tool))
+    tools_dir = out / "tools"
+    clashes = [tools_dir / f"{d.name}.yaml" for d in drafts]
+    clashes = [p for p in clashes if p.exists() or p.with_suffix(".yml").exists()]
+    if clashes:
+        raise Refused(
+            "these files exist and are never overwritten: "
+            + ", ".join(str(p) for p in clashes)
+        )
+    write_catalogue = not (out / "catalogue.yaml").exists()
+    staged: list[tuple[Path, str, object]] = []
+    if write_catalogue:
+        text, data = _catalogue_text(name, out, source.name, kind)
+        staged.append((out / "catalogue.yaml", text, data))
+    for d in drafts:
+        staged.append(
+            (
+                tools_dir / f"{d.name}.yaml",
+                _tool_text(d, out, source.name, kind),
+                d.document,
+            )
+        )
+    tools_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=out) as scratch:
+        for target, text, data in staged:
+            trial = Path(scratch) / target.relative_to(out)
+            trial.parent.mkdir(parents=True, exist_ok=True)
+            trial.write_text(text, encoding="utf-8")
+            _written_back(trial, data)
+        for target, _, _ in staged:
+            shutil.move(Path(scratch) / target.relative_to(out), target)
+    return ImportReport(out, tuple(drafts), tuple(skipped), write_catalogue)

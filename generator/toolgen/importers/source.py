@@ -1,0 +1,57 @@
+"""What every importer reads a source into: tools as their source states them.
+
+A reader (one module per source format) turns a file into `SourceTool`s and keeps the
+source's words: the name, the description, the JSON Schema of the arguments and of the
+result, and what the source says about the effect. What the source leaves unsaid stays
+None; nothing here guesses. Later sources (OpenAPI operations, a Python module of
+`@function_tool` functions) produce the same `SourceTool`s, so the conversion to a contract
+is written once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+Effect = Literal["read", "write", "destructive"]
+
+
+class SourceError(Exception):
+    """The file is not in the format its reader expects (the import stops, nothing is
+    written)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Loss:
+    """Something the source states that the contract format cannot express."""
+
+    where: str  # "parameter 'coordinates'", "the tool", "return field 'items'"
+    what: str  # the source feature: "format 'uri'", "title 'Create Issue'"
+    reason: str  # why it is not carried
+
+
+@dataclass(frozen=True, slots=True)
+class SourceTool:
+    name: str
+    description: str | None  # None: the source has none
+    input_schema: Mapping[str, object] | None
+    output_schema: Mapping[str, object] | None = None
+    effect: Effect | None = None  # None: the source does not say
+    effect_basis: str = (
+        ""  # how the effect follows from the source, for the file's header
+    )
+    idempotent: bool | None = None
+    open_world: bool | None = None
+    losses: tuple[Loss, ...] = field(
+        default_factory=tuple
+    )  # tool-level features not carried
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """One source file read: its tools, and what it said that applies to none of them."""
+
+    kind: str  # "openai", "mcp"
+    label: str  # how the file's header names the source format
+    tools: tuple[SourceTool, ...]

@@ -1,0 +1,174 @@
+"""toolgen import: what the source states is carried exactly, the rest is a reported TODO."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from toolgen import cli, load, pipeline
+from toolgen.importers import Refused, SourceError, import_file, read_source
+from toolgen.importers.draft import draft
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _doc_block(kind: str) -> str:
+    text = (ROOT / "docs" / "import.md").read_text(encoding="utf-8")
+    found = re.search(rf"```{kind}\n(.*?)```", text, re.DOTALL)
+    assert found, kind
+    return found.group(1)
+
+
+def _data(path: Path) -> object:
+    document, problems = load.load_document(path, path.name)
+    assert document is not None and problems == []
+    return document.data
+
+
+def test_the_documented_example_is_what_the_import_writes(tmp_path: Path) -> None:
+    source = tmp_path / "tools.json"
+    source.write_text(_doc_block("json source"), encoding="utf-8")
+    out = tmp_path / "weather"
+    assert cli.main(["import", "--from", "mcp", str(source), "--out", str(out)]) == 1
+    written = (out / "tools" / "get_forecast.yaml").read_text(encoding="utf-8")
+    body = "\n".join(line for line in written.splitlines() if not line.startswith("#"))
+    assert body + "\n" == _doc_block("yaml draft")
+    assert "title 'Forecast'" in written and "format 'uri'" in written
+    result = pipeline.check_catalogue(out, tmp_path, implementations=False)
+    assert (
+        sorted(d.code for d in result.diagnostics if d.code < "TG900") == ["TG313"] * 3
+    )
+
+
+def test_openai_shapes_carry_types_enums_bounds_and_required(tmp_path: Path) -> None:
+    chat = {
+        "type": "function",
+        "function": {
+            "name": "create_reorder",
+            "description": "Create a reorder proposal.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "sku": {"type": "string", "pattern": "^SKU-\\d{2,6}$"},
+                    "quantity": {
+                        "type": "integer",
+                        "exclusiveMinimum": 0,
+                        "maximum": 1000,
+                    },
+                    "when": {"type": ["string", "null"], "format": "date"},
+                    "tags": {
+                        "type": "array",
+                        "items": {"type": "string"},
+                        "maxItems": 5,
+                    },
+                },
+                "required": ["sku", "quantity", "when"],
+                "additionalProperties": False,
+            },
+            "strict": True,
+        },
+    }
+    responses = {"type": "function", "name": "read_stock", "parameters": {}}
+    read = read_source("openai", json.dumps([chat, responses]))
+    assert [t.name for t in read.tools] == ["create_reorder", "read_stock"]
+    d = draft(read.tools[0])
+    params = d.document["params"]
+    assert params == {
+        "sku": {"type": "string", "pattern": "^SKU-\\d{2,6}$"},
+        "quantity": {"type": "integer", "min": 1, "max": 1000},
+        "when": {"type": "date", "optional": True},
+        "tags": {
+            "type": "array",
+            "max_items": 5,
+            "optional": True,
+            "items": {"type": "string"},
+        },
+    }
+    assert d.document["effect"] == "write" and "effect" in d.todos
+    assert d.losses == ()
+    intent = draft(read.tools[1]).document["intent"]
+    assert isinstance(intent, str) and intent.startswith("TODO(toolgen import)")
+
+
+@pytest.mark.parametrize(
+    ("annotations", "effect"),
+    [
+        ({"readOnlyHint": True}, "read"),
+        ({"readOnlyHint": False, "destructiveHint": False}, "write"),
+        ({"readOnlyHint": False}, "destructive"),
+        ({"destructiveHint": True}, "destructive"),
+        ({"title": "only a title"}, None),
+    ],
+)
+def test_mcp_annotations_map_to_the_effect(
+    annotations: object, effect: str | None
+) -> None:
+    tool = {"name": "t", "inputSchema": {"type": "object"}, "annotations": annotations}
+    read = read_source("mcp", json.dumps({"result": {"tools": [tool]}}))
+    assert read.tools[0].effect == effect
+
+
+def test_what_the_format_cannot_hold_is_reported_and_left_out() -> None:
+    tool = {
+        "name": "land_drone",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "coordinates": {"type": "object", "description": "GPS coordinates."},
+                "mode": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+                "speed": {"type": "number", "exclusiveMaximum": 10},
+                "units": {"type": "string", "default": "metric"},
+            },
+            "required": ["units"],
+        },
+    }
+    d = draft(read_source("mcp", json.dumps([tool])).tools[0])
+    assert d.document["params"] == {
+        "speed": {"type": "number", "optional": True},
+        "units": {"type": "string"},
+    }
+    lost = {(x.where, x.what) for x in d.losses}
+    assert ("parameter 'coordinates'", "the parameter") in lost
+    assert ("parameter 'mode'", "anyOf") in lost
+    assert ("parameter 'speed'", "exclusiveMaximum 10") in lost
+    assert ("parameter 'units'", "default 'metric'") in lost
+
+
+def test_import_refuses_to_overwrite_and_skips_unusable_names(tmp_path: Path) -> None:
+    source = tmp_path / "tools.json"
+    tools = [
+        {"name": "a.b", "inputSchema": {}},
+        {"name": "get_time", "inputSchema": {}},
+    ]
+    source.write_text(json.dumps(tools), encoding="utf-8")
+    report = import_file("mcp", source, tmp_path / "clock")
+    assert [d.name for d in report.drafts] == ["get_time"]
+    assert [name for name, _ in report.skipped] == ["a.b"]
+    before = (tmp_path / "clock" / "tools" / "get_time.yaml").read_text(
+        encoding="utf-8"
+    )
+    with pytest.raises(Refused):
+        import_file("mcp", source, tmp_path / "clock")
+    assert (tmp_path / "clock" / "tools" / "get_time.yaml").read_text(
+        encoding="utf-8"
+    ) == before
+    with pytest.raises(SourceError):
+        read_source("mcp", "not json")
+    assert (
+        cli.main(
+            ["import", "--from", "mcp", str(source), "--out", str(tmp_path / "clock")]
+        )
+        == 2
+    )
+
+
+def test_every_written_file_reads_back_as_its_data(tmp_path: Path) -> None:
+    source = (
+        ROOT / "tests" / "lint" / "realworld" / "sources" / "server-filesystem.mcp.json"
+    )
+    report = import_file("mcp", source, tmp_path / "fs")
+    for d in report.drafts:
+        assert _data(tmp_path / "fs" / "tools" / f"{d.name}.yaml") == d.document
