@@ -1,0 +1,51 @@
+"""The snapshot: a catalogue as stable data (what the lockfile, the review page, diff and
+export read)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+
+from toolgen import boundary, pipeline, snapshot, tokens
+
+ROOT = Path(__file__).parent.parent
+
+
+def _inventory() -> pipeline.CheckResult:
+    result = pipeline.check_catalogue(ROOT / "spec/inventory", ROOT)
+    assert result.catalogue is not None
+    return result
+
+
+def test_each_tool_carries_what_the_model_sees_and_its_digest() -> None:
+    catalogue = _inventory().catalogue
+    assert catalogue is not None
+    data = snapshot.catalogue_snapshot(catalogue)
+    assert [t["name"] for t in data["tools"]] == [t.name for t in catalogue.tools]
+    for tool, shot in zip(catalogue.tools, data["tools"], strict=True):
+        assert shot["model"] == tokens.tool_payload(tool)
+        assert shot["digest"] == snapshot.digest(shot["model"])
+    assert data["tokens"] == tokens.measure(catalogue).total
+
+
+def test_the_returns_schema_accepts_a_real_answer_and_refuses_a_wrong_one() -> None:
+    catalogue = _inventory().catalogue
+    assert catalogue is not None
+    for tool, shot in zip(
+        catalogue.tools, snapshot.catalogue_snapshot(catalogue)["tools"], strict=True
+    ):
+        sample = boundary.sample_result_json(tool)
+        jsonschema.validate(sample, shot["returns"])
+        wrong = {**sample, "not_declared": 1}
+        assert not jsonschema.Draft202012Validator(shot["returns"]).is_valid(wrong)
+
+
+def test_the_snapshot_is_plain_json_and_stable() -> None:
+    catalogue = _inventory().catalogue
+    assert catalogue is not None
+    first = snapshot.canonical_json(snapshot.catalogue_snapshot(catalogue))
+    again = snapshot.canonical_json(snapshot.catalogue_snapshot(_inventory().catalogue))  # type: ignore[arg-type]
+    assert first == again
+    assert json.loads(first)["snapshot_format"] == snapshot.SNAPSHOT_FORMAT
