@@ -22,7 +22,7 @@ build: setup
 check: setup
 	$(BIN)/toolgen check
 	$(BIN)/toolgen build --check
-	$(BIN)/toolgen rules --check-docs
+	$(BIN)/python -m toolgen.refdocs --check
 
 lint: setup
 	$(BIN)/ruff check .

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import difflib
 import json
 import os
 import sys
@@ -89,40 +88,12 @@ def _parser() -> argparse.ArgumentParser:
     rules = commands.add_parser(
         "rules", help="list the lint rules, or print their reference"
     )
-    shown = rules.add_mutually_exclusive_group()
-    shown.add_argument(
+    rules.add_argument(
         "--docs",
         action="store_true",
-        help=f"print {docs.DOCS_PATH}, generated from the rules",
-    )
-    shown.add_argument(
-        "--check-docs",
-        action="store_true",
-        help=f"exit 1 with a diff when {docs.DOCS_PATH} is stale",
+        help="print the rules' reference (docs/rules.md of toolgen) as Markdown",
     )
     rules.add_argument("--format", choices=("text", "json"), default="text")
-    imported = commands.add_parser(
-        "import",
-        help="draft contracts from existing tool definitions (never overwrites)",
-    )
-    imported.add_argument(
-        "--from", dest="source_kind", choices=sorted(importers.SOURCES), required=True
-    )
-    imported.add_argument(
-        "file", type=Path, metavar="FILE", help="the definitions (JSON)"
-    )
-    imported.add_argument(
-        "--out",
-        type=Path,
-        required=True,
-        help="the catalogue folder, such as spec/<name>",
-    )
-    rules.add_argument(
-        "--root",
-        type=Path,
-        default=Path.cwd(),
-        help=f"project root that holds {docs.DOCS_PATH} (default: .)",
-    )
     return parser
 
 
@@ -324,25 +295,6 @@ def _run_rules(args: argparse.Namespace) -> int:
     if args.docs:
         sys.stdout.write(docs.rules_markdown())
         return EXIT_CLEAN
-    if args.check_docs:
-        path = args.root.resolve() / docs.DOCS_PATH
-        current = path.read_text(encoding="utf-8") if path.is_file() else ""
-        wanted = docs.rules_markdown()
-        if current == wanted:
-            print(f"{docs.DOCS_PATH} is up to date", file=sys.stderr)
-            return EXIT_CLEAN
-        diff = difflib.unified_diff(
-            current.splitlines(keepends=True),
-            wanted.splitlines(keepends=True),
-            f"a/{docs.DOCS_PATH}",
-            f"b/{docs.DOCS_PATH}",
-        )
-        sys.stdout.writelines(diff)
-        print(
-            f"{docs.DOCS_PATH} is stale; run: toolgen rules --docs > {docs.DOCS_PATH}",
-            file=sys.stderr,
-        )
-        return EXIT_FINDINGS
     rules = all_rules()
     if args.format == "json":
         payload = [

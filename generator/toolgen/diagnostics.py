@@ -6,21 +6,11 @@ expected, a separate hint, and the place in a spec file (1-based line and column
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 
+from toolgen.codes import Severity, known
 
-class Severity(enum.Enum):
-    ERROR = "error"
-    WARNING = "warning"
-    INFO = "info"
-
-    @property
-    def rank(self) -> int:
-        return _RANK[self]
-
-
-_RANK = {Severity.ERROR: 2, Severity.WARNING: 1, Severity.INFO: 0}
+__all__ = ["Diagnostic", "Severity", "Span", "error", "has_errors", "make"]
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -54,7 +44,14 @@ class Diagnostic:
         return head + (f"\n  help: {self.hint}" if self.hint else "")
 
 
+def make(code: str, message: str, span: Span, hint: str = "") -> Diagnostic:
+    """A diagnostic of a code in the table (codes.py), at the code's own severity."""
+    return Diagnostic(code, known(code).severity, message, span, hint)
+
+
 def error(code: str, message: str, span: Span, hint: str = "") -> Diagnostic:
+    """A diagnostic of a code in the table that is an error whatever its default."""
+    known(code)
     return Diagnostic(code, Severity.ERROR, message, span, hint)
 
 

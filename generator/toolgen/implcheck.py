@@ -12,7 +12,7 @@ import ast
 import os
 from pathlib import Path
 
-from toolgen.diagnostics import Diagnostic, Severity, Span
+from toolgen.diagnostics import Diagnostic, Span, make
 from toolgen.model import MODEL_NAME_RE, Catalogue, Tool, is_module_path
 from toolgen.paths import package_dir, read_regular
 
@@ -64,9 +64,8 @@ def check_tool(catalogue: Catalogue, tool: Tool, root: Path) -> list[Diagnostic]
     path = root / rel
     if not os.path.lexists(path):
         return [
-            Diagnostic(
+            make(
                 "TG151",
-                Severity.INFO,
                 f"{tool.name} has no implementation yet",
                 Span(rel),
                 "toolgen build creates the stub; then write the business logic there.",
@@ -77,9 +76,8 @@ def check_tool(catalogue: Catalogue, tool: Tool, root: Path) -> list[Diagnostic]
         tree = ast.parse(source, filename=rel)
     except OSError as exc:
         return [
-            Diagnostic(
+            make(
                 "TG150",
-                Severity.ERROR,
                 f"cannot read the implementation of {tool.name}: "
                 f"{exc.strerror or exc.__class__.__name__}",
                 Span(rel),
@@ -89,9 +87,8 @@ def check_tool(catalogue: Catalogue, tool: Tool, root: Path) -> list[Diagnostic]
     except SyntaxError as exc:
         # str(exc) repeats the file's name and line, which the span already gives
         return [
-            Diagnostic(
+            make(
                 "TG150",
-                Severity.ERROR,
                 f"implementation of {tool.name} does not parse: {exc.msg}",
                 Span(rel, exc.lineno or 1, exc.offset or 1),
                 "Fix the syntax error.",
@@ -99,9 +96,8 @@ def check_tool(catalogue: Catalogue, tool: Tool, root: Path) -> list[Diagnostic]
         ]
     except UnicodeDecodeError as exc:
         return [
-            Diagnostic(
+            make(
                 "TG150",
-                Severity.ERROR,
                 f"implementation of {tool.name} is not UTF-8 text: {exc.reason}",
                 Span(rel),
                 "Save the file with UTF-8 encoding.",
@@ -118,9 +114,8 @@ def check_tool(catalogue: Catalogue, tool: Tool, root: Path) -> list[Diagnostic]
     )
     if function is None:
         return [
-            Diagnostic(
+            make(
                 "TG152",
-                Severity.ERROR,
                 f"{rel} does not define the function {tool.py.module}",
                 Span(rel),
                 f"Define def {tool.py.module}{_expected(tool)}.",
@@ -148,9 +143,8 @@ def check_tool(catalogue: Catalogue, tool: Tool, root: Path) -> list[Diagnostic]
         or keyword_only
     ):
         found.append(
-            Diagnostic(
+            make(
                 "TG150",
-                Severity.ERROR,
                 f"{tool.py.module} has the signature ({_parameters(args)}) -> {got_return}, "
                 f"but its contract needs {_expected(tool)}",
                 span,
@@ -160,9 +154,8 @@ def check_tool(catalogue: Catalogue, tool: Tool, root: Path) -> list[Diagnostic]
         )
     if _is_stub(function):
         found.append(
-            Diagnostic(
+            make(
                 "TG151",
-                Severity.INFO,
                 f"{tool.name} is still the stub: a call stops the run",
                 span,
                 f"Write its business logic in {rel}.",

@@ -1,8 +1,8 @@
 """Diagnostics as text, JSON, GitHub annotations or SARIF 2.1.0: one function per format.
 
 Every format carries the same facts (id, severity, message, hint, file, line, column); the
-SARIF log also describes every lint rule, with a link to its section of docs/rules.md, so a
-code-scanning dashboard can show what a rule is for.
+SARIF log also describes every code of the table (codes.py), with a link to its section of
+docs/codes.md or docs/rules.md, so a code-scanning dashboard can show what each is for.
 """
 
 from __future__ import annotations
@@ -11,11 +11,12 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 
 from toolgen import __version__
+from toolgen.codes import CODES, Code
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.lint.registry import REGISTRY, Rule, all_rules
+from toolgen.lint.registry import REGISTRY, all_rules
 
 FORMATS = ("text", "json", "github", "sarif")
-DOCS_URL = "https://toolgen.dev/docs/rules.md"
+DOCS_URL = "https://toolgen.dev/docs"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _SARIF_LEVEL = {
     Severity.ERROR: "error",
@@ -78,42 +79,45 @@ def format_github(diagnostics: Sequence[Diagnostic]) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def _rule_descriptor(rule_: Rule) -> dict[str, object]:
-    return {
-        "id": rule_.id,
-        "name": rule_.name,
-        "shortDescription": {"text": rule_.summary},
-        "fullDescription": {"text": rule_.doc},
-        "help": {"text": rule_.fix, "markdown": rule_.doc + f"\n\n## Fix\n{rule_.fix}"},
-        "helpUri": f"{DOCS_URL}#{rule_.id}",
-        "defaultConfiguration": {"level": _SARIF_LEVEL[rule_.severity]},
-        "properties": {
+def _descriptor(code: Code) -> dict[str, object]:
+    """A SARIF rule descriptor of one code of the table: a lint rule with its whole
+    documentation, a check with its summary and fix."""
+    rule_ = REGISTRY.get(code.id)
+    page = "rules.md" if rule_ is not None else "codes.md"
+    descriptor: dict[str, object] = {
+        "id": code.id,
+        "name": code.name,
+        "shortDescription": {"text": code.summary},
+        "help": {
+            "text": code.fix,
+            "markdown": f"{code.summary}\n\n**Fix:** {code.fix}",
+        },
+        "helpUri": f"{DOCS_URL}/{page}#{code.id}",
+        "defaultConfiguration": {"level": _SARIF_LEVEL[code.severity]},
+        "properties": {"stage": code.stage.value},
+    }
+    if rule_ is not None:
+        descriptor["fullDescription"] = {"text": rule_.doc}
+        descriptor["help"] = {
+            "text": rule_.fix,
+            "markdown": rule_.doc + f"\n\n## Fix\n{rule_.fix}",
+        }
+        descriptor["properties"] = {
+            "stage": code.stage.value,
             "tags": [rule_.category.value],
             "category": rule_.category.value,
             "lifecycle": rule_.lifecycle.value,
             "source": rule_.source,
-        },
-    }
-
-
-def _spec_descriptor(code: str) -> dict[str, object]:
-    """Load and format errors (TG0xx, TG1xx) are not lint rules but still need an entry."""
-    return {
-        "id": code,
-        "shortDescription": {
-            "text": "toolgen spec check (load, format or semantic error)"
-        },
-        "defaultConfiguration": {"level": "error"},
-    }
+        }
+    return descriptor
 
 
 def format_sarif(diagnostics: Sequence[Diagnostic]) -> str:
-    """A SARIF 2.1.0 log with one run: every lint rule described, every diagnostic a result."""
-    descriptors = [_rule_descriptor(r) for r in all_rules()]
-    index = {r.id: i for i, r in enumerate(all_rules())}
-    for code in sorted({d.code for d in diagnostics} - set(REGISTRY)):
-        index[code] = len(descriptors)
-        descriptors.append(_spec_descriptor(code))
+    """A SARIF 2.1.0 log with one run: every code described, every diagnostic a result."""
+    all_rules()  # the lint rules enter the table of codes when their modules load
+    table = sorted(CODES.values(), key=lambda c: c.id)
+    descriptors = [_descriptor(c) for c in table]
+    index = {c.id: i for i, c in enumerate(table)}
     results = []
     for d in diagnostics:
         text = d.message + (f"\nhelp: {d.hint}" if d.hint else "")

@@ -9,7 +9,7 @@ import pytest
 from lint_cases import catalogue
 from lint_fixtures import block, files, tool, write
 
-from toolgen import cli, pipeline, tokens
+from toolgen import cli, pipeline, refdocs, tokens
 from toolgen.lint import docs
 from toolgen.lint.registry import all_rules
 
@@ -60,25 +60,29 @@ def test_rules_docs_prints_the_reference(capsys: pytest.CaptureFixture[str]) -> 
     assert capsys.readouterr().out == docs.rules_markdown()
 
 
-def test_check_docs_fails_on_a_stale_reference(
+def test_refdocs_check_fails_on_a_stale_reference(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tmp_path / "docs").mkdir()
+    assert refdocs.main(["--root", str(tmp_path)]) == 0  # writes both pages
+    assert refdocs.main(["--check", "--root", str(tmp_path)]) == 0
     stale = docs.rules_markdown().replace("Vague parameter name.", "Vague name.")
     (tmp_path / docs.DOCS_PATH).write_text(stale, encoding="utf-8")
-    assert cli.main(["rules", "--check-docs", "--root", str(tmp_path)]) == 1
-    captured = capsys.readouterr()
-    assert "-Vague name.\n+Vague parameter name.\n" in captured.out
-    assert (
-        "docs/rules.md is stale; run: toolgen rules --docs > docs/rules.md"
-        in captured.err
-    )
-    (tmp_path / docs.DOCS_PATH).write_text(docs.rules_markdown(), encoding="utf-8")
-    assert cli.main(["rules", "--check-docs", "--root", str(tmp_path)]) == 0
+    assert refdocs.main(["--check", "--root", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "docs/rules.md is stale (" in out
+    assert "run: python -m toolgen.refdocs" in out
+    assert refdocs.stale(tmp_path)[0][0] == "docs/rules.md"
+    assert "-Vague name.\n+Vague parameter name.\n" in refdocs.stale(tmp_path)[0][1]
 
 
-def test_the_committed_reference_passes_check_docs() -> None:
-    assert cli.main(["rules", "--check-docs", "--root", str(ROOT)]) == 0
+def test_the_committed_references_are_current() -> None:
+    assert refdocs.stale(ROOT) == []
+
+
+def test_users_are_not_offered_the_maintainers_check() -> None:
+    with pytest.raises(SystemExit):
+        cli._parser().parse_args(["rules", "--check-docs"])
 
 
 def test_check_prints_the_token_total_and_the_most_expensive_tools(

@@ -1,7 +1,7 @@
 """docs/rules.md, generated from the rules' own documentation.
 
-`toolgen rules --docs` prints it; `toolgen rules --check-docs` fails when the committed file
-differs, so the reference can never drift from the code.
+`toolgen rules --docs` prints it; `python -m toolgen.refdocs --check` (what CI runs) fails when
+the committed file differs, so the reference can never drift from the code.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ DOCS_PATH = "docs/rules.md"
 _INTRO = """\
 # Lint rules
 
-<!-- Generated from the rules' docstrings by `toolgen rules --docs`; do not edit by hand.
-     `toolgen rules --check-docs` fails when this file is stale. -->
+<!-- Generated from the rules' docstrings by `python -m toolgen.refdocs`; do not edit by
+     hand. `python -m toolgen.refdocs --check` fails when this file is stale. -->
 
 `toolgen check` and `toolgen build` lint every catalogue after validating it: the design traps
 of tool contracts, the published guidance of the model vendors, the limits of each target and

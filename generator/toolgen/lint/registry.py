@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from toolgen import codes
 from toolgen.diagnostics import Severity, Span
 from toolgen.load import Document, PathKey
 from toolgen.model import Catalogue, ErrorCode, Param, ReturnField, Tool
@@ -226,6 +227,16 @@ def _register(rule_: Rule) -> None:
     if any(r.name == rule_.name for r in REGISTRY.values()):
         raise ValueError(f"lint rule name {rule_.name!r} is already taken")
     REGISTRY[rule_.id] = rule_
+    codes.register(
+        codes.Code(
+            rule_.id,
+            rule_.name,
+            codes.Stage.LINT,
+            rule_.severity,
+            rule_.summary,
+            rule_.fix,
+        )
+    )
 
 
 def rule(
