@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from toolgen import boundary, pipeline, toolschema
-from toolgen.model import Catalogue
+from toolgen.ir import Catalogue
 
 ROOT = Path(__file__).parent.parent
 GOLDEN = ROOT / "tests/golden/kitchen_sink"
@@ -30,7 +30,7 @@ TOOLS = [(c, t) for c in CATALOGUES for t in c.tools]
 
 @pytest.mark.parametrize(("cat", "tool"), TOOLS, ids=[t.name for _, t in TOOLS])
 def test_every_case_is_rejected_on_its_field(cat: Catalogue, tool: object) -> None:
-    from toolgen.model import Tool
+    from toolgen.ir import Tool
 
     assert isinstance(tool, Tool)
     schema = toolschema.parameters_schema(tool.params, full=True)

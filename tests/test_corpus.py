@@ -57,7 +57,7 @@ CASES = sorted(
 UPDATE = os.environ.get("UPDATE_CORPUS") == "1"
 # the command the python tag case would run if toolgen ever built objects from tags
 SENTINEL = Path("/tmp/toolgen-corpus-sentinel")
-STAGES = ("load", "validate", "model", "layout", "implcheck")
+STAGES = ("load", "validate", "model", "checks/*", "layout", "implcheck")
 
 _DIAGNOSTIC = re.compile(
     r"^(?P<where>.+?:\d+:\d+): (?P<code>TG\d{3}) (?:\[(?P<severity>warning|info)\] )?"
@@ -278,8 +278,8 @@ def test_every_case_in_one_subprocess_without_a_traceback() -> None:
 def _ids_in_code() -> set[str]:
     found: set[str] = set()
     for stage in STAGES:
-        text = (ROOT / "generator" / "toolgen" / f"{stage}.py").read_text("utf-8")
-        found |= set(re.findall(r'"(TG\d{3})"', text))
+        for path in sorted((ROOT / "generator" / "toolgen").glob(f"{stage}.py")):
+            found |= set(re.findall(r'"(TG\d{3})"', path.read_text("utf-8")))
     return found
 
 

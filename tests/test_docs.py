@@ -55,9 +55,9 @@ import pytest
 from toolgen import pipeline
 from toolgen.codes import CODES
 from toolgen.diagnostics import Diagnostic
+from toolgen.ir import Tool
 from toolgen.lint.registry import all_rules
 from toolgen.load import load_document
-from toolgen.model import Tool
 from toolgen.render import RenderedFiles, render_catalogue
 
 ROOT = Path(__file__).resolve().parent.parent

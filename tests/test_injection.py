@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from toolgen import load, model, validate
+from toolgen import checks, load, model, validate
 from toolgen.render import render_catalogue
 from toolgen.write import write_outputs
 
@@ -89,11 +89,13 @@ def test_hostile_text_stays_data(tmp_path: Path) -> None:
         checked.catalogue,
         checked.tools,
         folder="spec/hostile",
-        known_tool_names=checked.tool_names,
+        broken_tools=checked.broken,
     )
+    assert built.catalogue is not None
+    found = checks.run_checks(built.catalogue)
     assert [
         d.format_text()
-        for d in [*loaded.diagnostics, *checked.diagnostics, *built.diagnostics]
+        for d in [*loaded.diagnostics, *checked.diagnostics, *built.diagnostics, *found]
     ] == []
     assert built.catalogue is not None
     write_outputs(render_catalogue(built.catalogue), tmp_path)

@@ -12,10 +12,12 @@ from typing import Any, cast
 
 import pytest
 
-from toolgen import model, toolschema
+from toolgen import checks, model, toolschema
 from toolgen.diagnostics import Diagnostic
+from toolgen.ir import Param, Tool
 from toolgen.load import load_catalogue
-from toolgen.model import ModelResult, Param, Tool, module_name, pascal, python_name
+from toolgen.model import ModelResult
+from toolgen.names import MODULE_NAMES, module_name, pascal, python_name
 from toolgen.render import render_tool_module
 from toolgen.validate import validate
 
@@ -45,12 +47,14 @@ def build(tmp_path: Path, *tools: str, catalogue: str = CATALOGUE) -> ModelResul
     loaded = load_catalogue(folder, "cat")
     validated = validate(loaded)
     assert loaded.diagnostics == () and validated.diagnostics == ()
-    return model.build_model(
+    built = model.build_model(
         validated.catalogue,
         validated.tools,
         folder="cat",
-        known_tool_names=validated.tool_names,
+        broken_tools=validated.broken,
     )
+    found = checks.run_checks(built.catalogue) if built.catalogue is not None else []
+    return ModelResult(built.catalogue, (*built.diagnostics, *found))
 
 
 def only_tool(result: ModelResult) -> Tool:
@@ -694,4 +698,4 @@ def test_the_module_names_model_reserves_are_those_render_imports(
         if isinstance(target, ast.Name)
     }
     class_like = {n for n in names if n[:1].isupper() and not n.isupper()}
-    assert class_like - {result.catalogue.context_class} <= model._MODULE_NAMES
+    assert class_like - {result.catalogue.context_class} <= MODULE_NAMES

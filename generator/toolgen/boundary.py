@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from toolgen.model import Catalogue, ContextField, JsonValue, Param, ReturnField, Tool
+from toolgen.ir import Catalogue, ContextField, JsonValue, Param, ReturnField, Tool
 from toolgen.pyliteral import py_literal, py_str
 from toolgen.toolschema import compiled
 

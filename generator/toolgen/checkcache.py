@@ -1,10 +1,11 @@
-"""Which tool documents already passed the checks that depend on nothing but themselves.
+"""Which tool files already passed the checks that depend on nothing but themselves.
 
-Checking a document against the format's JSON Schema, and its examples against its own
-contract, are the slow parts of `check` and depend only on the document's content (and on
-toolgen). A build remembers the documents that passed both with no diagnostic at all, by a
-digest of their content and of toolgen's own code; the next build skips those two checks for
-them. Everything else (references between tools, context fields, lint) runs every time.
+Checking a document against the format's JSON Schema, and the per-file semantic checks (its
+names, its defaults and examples against its own contract) are the slow parts of `check` and
+depend only on the file's content (and on toolgen). A build remembers the files that passed
+them with no diagnostic at all, by a digest of their content and of toolgen's own code; the
+pipeline then skips those checks for them. Everything else (references between tools, context
+fields, layout, lint) runs every time.
 
 The record lives in `.toolgen-cache/` beside the render cache and is written by `build` only:
 `check` and `build --check` read nothing from it and write nothing.
@@ -20,13 +21,13 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from toolgen.diagnostics import Diagnostic
-from toolgen.load import Document
 from toolgen.paths import CACHE_DIR, toolgen_digest
 
 
-def document_key(document: Document) -> str:
-    text = json.dumps(document.data, sort_keys=True, ensure_ascii=False, default=str)
-    return hashlib.sha256(f"{toolgen_digest()}\n{text}".encode()).hexdigest()[:24]
+def file_key(content_digest: str) -> str:
+    return hashlib.sha256(f"{toolgen_digest()}\n{content_digest}".encode()).hexdigest()[
+        :24
+    ]
 
 
 class CheckCache:
@@ -42,8 +43,8 @@ class CheckCache:
             self.passed = frozenset()
 
     def save(self, keys: Mapping[str, str], diagnostics: Iterable[Diagnostic]) -> bool:
-        """Remember the documents (`keys`: file -> document_key) with no diagnostic at all
-        in their file; False when the cache cannot be written (which only costs time)."""
+        """Remember the files (`keys`: file -> file_key) with no diagnostic at all in them;
+        False when the cache cannot be written (which only costs time)."""
         blamed = {d.span.file for d in diagnostics}
         passed = sorted(key for file, key in keys.items() if file not in blamed)
         temp = self.path.with_name(f"{self.path.stem}.{os.getpid()}.tmp")

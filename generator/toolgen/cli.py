@@ -17,17 +17,14 @@ from pathlib import Path
 
 from toolgen import (
     __version__,
-    implcheck,
     importers,
     pipeline,
     project,
     report,
     tokens,
     validate,
-    write,
 )
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.formatting import FormattingError
 from toolgen.lint import docs
 from toolgen.lint.registry import all_rules
 
@@ -94,6 +91,22 @@ def _parser() -> argparse.ArgumentParser:
         help="print the rules' reference (docs/rules.md of toolgen) as Markdown",
     )
     rules.add_argument("--format", choices=("text", "json"), default="text")
+    imported = commands.add_parser(
+        "import",
+        help="draft contracts from existing tool definitions (never overwrites)",
+    )
+    imported.add_argument(
+        "--from", dest="source_kind", choices=sorted(importers.SOURCES), required=True
+    )
+    imported.add_argument(
+        "file", type=Path, metavar="FILE", help="the definitions (JSON)"
+    )
+    imported.add_argument(
+        "--out",
+        type=Path,
+        required=True,
+        help="the catalogue folder, such as spec/<name>",
+    )
     return parser
 
 
@@ -153,18 +166,10 @@ def _warn(message: str) -> None:
 
 
 def _check_one(
-    target: project.Target,
-    others: dict[Path, list[project.Placement]],
-    *,
-    implementations: bool = True,
-    cache: bool = False,
+    target: project.Target, others: dict[Path, list[project.Placement]]
 ) -> pipeline.CheckResult:
     result = pipeline.check_catalogue(
-        target.folder,
-        target.root,
-        implementations=implementations,
-        cache=cache,
-        others=others[target.root],
+        target.folder, target.root, others=others[target.root]
     )
     for note in result.notes:
         _warn(note)
@@ -215,15 +220,24 @@ def _run_build(args: argparse.Namespace) -> int:
     messages: list[str] = []
     for root in dict.fromkeys(t.root for t in chosen):
         mine = [t for t in chosen if t.root == root]
-        lock = contextlib.nullcontext() if args.check else write.build_lock(root)
-        with lock:
-            if not args.check:
-                for leftover in write.recover(root):
-                    _warn(f"removed {leftover}, left by an interrupted build")
+        if args.check:
+            session: contextlib.AbstractContextManager[list[str]] = (
+                contextlib.nullcontext([])
+            )
+        else:
+            session = pipeline.building(root)
+        with session as leftovers:
+            for leftover in leftovers:
+                _warn(f"removed {leftover}, left by an interrupted build")
             for target in mine:
+                built = pipeline.build_catalogue(
+                    target.folder,
+                    target.root,
+                    check_only=args.check,
+                    others=others[root],
+                )
                 status = max(
-                    status,
-                    _build_one(target, others, args, all_diagnostics, messages),
+                    status, _report_build(built, args, all_diagnostics, messages)
                 )
     _print_diagnostics(all_diagnostics, args.format)
     if args.format == "text":
@@ -232,46 +246,27 @@ def _run_build(args: argparse.Namespace) -> int:
     return status
 
 
-def _build_one(
-    target: project.Target,
-    others: dict[Path, list[project.Placement]],
+def _report_build(
+    built: pipeline.BuildResult,
     args: argparse.Namespace,
     all_diagnostics: list[Diagnostic],
     messages: list[str],
 ) -> int:
-    # a build creates missing stubs: implementations are checked after it writes
-    result = _check_one(
-        target, others, implementations=args.check, cache=not args.check
-    )
-    diagnostics = list(result.diagnostics)
-    status = EXIT_FINDINGS if _findings(diagnostics) else EXIT_CLEAN
-    try:
-        files = pipeline.render(result, None if args.check else target.root)
-    except FormattingError as exc:
-        all_diagnostics.extend(diagnostics)
-        print(f"toolgen: error: {exc}", file=sys.stderr)
+    result = built.check
+    for note in result.notes:
+        _warn(note)
+    all_diagnostics.extend(result.diagnostics)
+    status = EXIT_FINDINGS if _findings(result.diagnostics) else EXIT_CLEAN
+    written = built.report
+    if built.failure is not None:
+        print(f"toolgen: error: {built.failure}", file=sys.stderr)
         messages.append(f"{result.folder}: not built")
         return EXIT_FINDINGS
-    if files is None:
-        all_diagnostics.extend(diagnostics)
+    if written is None:
         messages.append(f"{result.folder}: not built, fix the errors above")
         return status
-    try:
-        if args.check:
-            written = write.check_outputs(files, target.root)
-        else:
-            written = write.write_outputs(files, target.root)
-    except write.WriteError as exc:
-        all_diagnostics.extend(diagnostics)
-        print(f"toolgen: error: {exc}", file=sys.stderr)
-        messages.append(f"{result.folder}: not built")
-        return EXIT_FINDINGS
     for warning in written.warnings:
         _warn(warning)
-    if not args.check and result.catalogue is not None:
-        diagnostics += implcheck.check_implementations(result.catalogue, target.root)
-        status = EXIT_FINDINGS if _findings(diagnostics) else status
-    all_diagnostics.extend(sorted(diagnostics, key=lambda d: d.sort_key))
     if args.check:
         if written.changed:
             # the diff goes to stdout in text mode only: other formats are machine-read

@@ -2,36 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from toolgen import templating
-
-if TYPE_CHECKING:
-    from toolgen.model import Tool
-
-
-def _sentence(text: str) -> str:
-    text = " ".join(text.split())
-    return text if not text or text[-1] in ".!?" else text + "."
-
-
-def _listing(names: tuple[str, ...]) -> str:
-    """a; a and b; a, b and c."""
-    return (
-        " and ".join(names)
-        if len(names) < 3
-        else f"{', '.join(names[:-1])} and {names[-1]}"
-    )
+from toolgen.ir import Tool
+from toolgen.text import listing, sentence
 
 
 def tool_description(tool: Tool) -> str:
     text = templating.render(
         "description.txt.jinja",
-        intent=_sentence(tool.intent),
-        use_when=_sentence(tool.use_when),
-        not_when=[{"when": _sentence(n.when), "use": n.use} for n in tool.not_when],
-        requires=_listing(tool.requires),
+        intent=sentence(tool.intent),
+        use_when=sentence(tool.use_when),
+        not_when=[{"when": sentence(n.when), "use": n.use} for n in tool.not_when],
+        requires=listing(tool.requires),
         effect=tool.effect,
-        idempotency=tool.idempotency,
+        idempotency=tool.idempotency.kind,
     )
     return text.strip()

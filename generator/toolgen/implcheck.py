@@ -13,7 +13,8 @@ import os
 from pathlib import Path
 
 from toolgen.diagnostics import Diagnostic, Span, make
-from toolgen.model import MODEL_NAME_RE, Catalogue, Tool, is_module_path
+from toolgen.ir import Catalogue, Tool
+from toolgen.names import MODEL_NAME_RE, is_module_path
 from toolgen.paths import package_dir, read_regular
 
 # an implementation module is read whole to check its signature; none is this big
@@ -181,9 +182,11 @@ def check_implementations(catalogue: Catalogue, root: Path) -> list[Diagnostic]:
         # TG140 reports it; a path like ../x must never lead the check out of the project
         return []
     found = []
+    modules: set[str] = set()
     for tool in catalogue.tools:
         # TG110 reports a name nothing can be generated under (it may not even fit in a
-        # file name); there is no implementation to look for
-        if MODEL_NAME_RE.fullmatch(tool.name):
+        # file name), and TG112 two tools of one module: no implementation to look for
+        if MODEL_NAME_RE.fullmatch(tool.name) and tool.py.module not in modules:
+            modules.add(tool.py.module)
             found.extend(check_tool(catalogue, tool, root))
     return found

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from toolgen.diagnostics import Diagnostic, Span, error
+from toolgen.ir import Catalogue
 from toolgen.manifest import MANIFEST_NAME, read_package
-from toolgen.model import Catalogue
 from toolgen.paths import CACHE_DIR, package_dir
 from toolgen.project import SPEC_DIR, Placement
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 import gc
+import hashlib
 import math
 import os
 import re
@@ -35,6 +36,7 @@ __all__ = [
     "Document",
     "LoadedCatalogue",
     "PathKey",
+    "SourceMap",
     "load_catalogue",
     "load_document",
 ]
@@ -76,15 +78,17 @@ class _SpanTable(Mapping[PathKey, Span]):
         return f"_SpanTable({self._file!r}, {len(self._places)} entries)"
 
 
-@dataclass(frozen=True, slots=True)
-class Document:
-    """One parsed spec file: plain data plus the place of every node in it."""
+@dataclass(frozen=True, slots=True, eq=False)
+class SourceMap:
+    """Where every key and value of one file starts: the places, not the data.
+
+    The model keeps one per document so that every later stage can point into the file
+    without holding what the file said.
+    """
 
     file: str
-    data: object
     value_spans: Mapping[PathKey, Span]
     key_spans: Mapping[PathKey, Span]
-    size: int = 0  # characters of the source text
 
     def span(self, path: Sequence[str | int], *, key: bool = False) -> Span:
         """Best place to point at for ``path``.
@@ -101,6 +105,30 @@ class Document:
             if prefix in self.value_spans:
                 return self.value_spans[prefix]
         return Span(self.file, 1, 1)
+
+    def has(self, path: Sequence[str | int]) -> bool:
+        """Whether the file wrote a value at ``path``."""
+        return tuple(path) in self.value_spans
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """One parsed spec file: plain data, the place of every node in it, and a digest of the
+    text it was read from."""
+
+    file: str
+    data: object
+    value_spans: Mapping[PathKey, Span]
+    key_spans: Mapping[PathKey, Span]
+    size: int = 0  # characters of the source text
+    digest: str = ""  # of the source text
+
+    @property
+    def source(self) -> SourceMap:
+        return SourceMap(self.file, self.value_spans, self.key_spans)
+
+    def span(self, path: Sequence[str | int], *, key: bool = False) -> Span:
+        return self.source.span(path, key=key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -901,6 +929,7 @@ def _build(
         value_spans=_SpanTable(file, walker.value_places),
         key_spans=_SpanTable(file, walker.key_places),
         size=len(text),
+        digest=hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32],
     )
     return document, diagnostics
 

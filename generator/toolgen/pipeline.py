@@ -1,25 +1,28 @@
-"""The pipeline in one place: load -> validate -> model -> lint -> render.
+"""The pipeline in one place: load -> validate -> model (+ checks) -> layout -> lint -> render
+-> write -> implementations.
 
-Each stage is its own module with one public function; this module only runs them in order and
-gathers their diagnostics. A stage that cannot go on (no catalogue file, format errors) stops
-the later stages for that document, never the report: every problem found so far is returned.
+Each stage is its own module with one public function, a pure function of its inputs; this
+module runs them in order, decides what an earlier build lets it skip (the check cache, the
+render cache), and gathers their diagnostics. A stage that cannot go on (no catalogue file,
+format errors) stops the later stages for that document, never the report: every problem found
+so far is returned.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from toolgen import implcheck, layout, lint, load, model, validate
-from toolgen.checkcache import CheckCache, document_key
+from toolgen import checks, implcheck, layout, lint, load, model, validate, write
+from toolgen.checkcache import CheckCache, file_key
 from toolgen.diagnostics import Diagnostic, has_errors
-from toolgen.load import Document
-from toolgen.model import Catalogue
+from toolgen.formatting import FormattingError
+from toolgen.ir import Catalogue
 from toolgen.paths import display_path
 from toolgen.project import Placement
 from toolgen.render import render_catalogue
-from toolgen.write import RenderedFiles
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,9 +30,8 @@ class CheckResult:
     folder: str
     catalogue: Catalogue | None
     diagnostics: tuple[Diagnostic, ...]
-    notes: tuple[
-        str, ...
-    ] = ()  # about the environment, not the spec (a cache not written)
+    # about the environment, not the spec (a cache that could not be written)
+    notes: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -47,31 +49,30 @@ def check_catalogue(
     """Everything `toolgen check` does for one catalogue folder of the project at `root`.
 
     `others` are the other catalogues of the project, whose folders a build must not write
-    into. With `cache` (what `build` passes), the schema and example checks of tool documents
-    that passed them in an earlier build with the same content are skipped (see checkcache).
+    into. With `cache` (what `build` passes), the format check and the per-file semantic
+    checks are skipped for tool files that passed them in an earlier build with the same
+    content (see checkcache).
     """
     shown = display_path(folder, root)
     loaded = load.load_catalogue(folder, shown, root)
     record = CheckCache(root, shown) if cache else None
+    keys = {d.file: file_key(d.digest) for d in loaded.tools}
     blamed_by_load = {d.span.file for d in loaded.diagnostics}
-    keys = {d.file: document_key(d) for d in loaded.tools} if record is not None else {}
-
-    def trusted(document: Document) -> bool:
-        return (
-            record is not None
-            and document.file not in blamed_by_load
-            and keys.get(document.file) in record.passed
-        )
-
-    validated = validate.validate(loaded, trusted)
+    passed = frozenset(
+        file
+        for file, key in keys.items()
+        if record is not None and key in record.passed and file not in blamed_by_load
+    )
+    validated = validate.validate(loaded, skip=passed)
     built = model.build_model(
         validated.catalogue,
         validated.tools,
         folder=shown,
-        known_tool_names=validated.tool_names,
-        trusted=trusted,
+        broken_tools=validated.broken,
     )
     diagnostics = [*loaded.diagnostics, *validated.diagnostics, *built.diagnostics]
+    if built.catalogue is not None:
+        diagnostics.extend(checks.run_checks(built.catalogue, passed=passed))
     notes: list[str] = []
     if record is not None and not record.save(keys, diagnostics):
         notes.append(
@@ -87,12 +88,63 @@ def check_catalogue(
     return CheckResult(shown, built.catalogue, tuple(unique), tuple(notes))
 
 
-def render(result: CheckResult, root: Path | None = None) -> RenderedFiles | None:
-    """The files of a build, or None when the catalogue has errors.
-
-    With `root`, what did not change since the last build is reused rather than rendered
-    again (see `render_catalogue`); `build --check` passes no root and renders everything.
-    """
+def render(result: CheckResult, root: Path | None = None) -> write.RenderedFiles | None:
+    """The files of a build, or None when the catalogue has errors. With `root`, what did
+    not change since the last build there is reused (the render cache); without it,
+    everything is rendered (what `build --check` does)."""
     if not result.ok or result.catalogue is None:
         return None
     return render_catalogue(result.catalogue, root)
+
+
+@dataclass(frozen=True, slots=True)
+class BuildResult:
+    """One catalogue's build: its check, what was written (None when nothing could be),
+    and the one-line reason when writing failed."""
+
+    check: CheckResult
+    report: write.WriteReport | None
+    failure: str | None = None
+
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]:
+        return self.check.diagnostics
+
+
+def build_catalogue(
+    folder: Path,
+    root: Path,
+    *,
+    check_only: bool = False,
+    others: Sequence[Placement] = (),
+) -> BuildResult:
+    """Check, render and write one catalogue (with `check_only`, compare instead of write).
+
+    A catalogue with errors is not rendered and nothing is written. A real build reuses the
+    check and render caches and checks the implementations after writing, since it creates
+    the missing stubs; `check_only` uses no cache and checks them first.
+    """
+    result = check_catalogue(
+        folder, root, implementations=check_only, cache=not check_only, others=others
+    )
+    try:
+        files = render(result, None if check_only else root)
+        if files is None or result.catalogue is None:
+            return BuildResult(result, None)
+        if check_only:
+            return BuildResult(result, write.check_outputs(files, root))
+        report = write.write_outputs(files, root)
+    except (FormattingError, write.WriteError) as exc:
+        return BuildResult(result, None, str(exc))
+    found = implcheck.check_implementations(result.catalogue, root)
+    merged = sorted({*result.diagnostics, *found}, key=lambda d: d.sort_key)
+    checked = CheckResult(result.folder, result.catalogue, tuple(merged), result.notes)
+    return BuildResult(checked, report)
+
+
+@contextmanager
+def building(root: Path) -> Iterator[list[str]]:
+    """Hold the project's build lock, after cleaning up what an interrupted build left
+    (yielded: the paths removed)."""
+    with write.build_lock(root):
+        yield write.recover(root)

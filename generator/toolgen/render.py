@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from toolgen import boundary, formatting, templating
-from toolgen.model import Catalogue, JsonValue, Param, ReturnField, Tool
+from toolgen.ir import Catalogue, JsonValue, Param, ReturnField, Tool
 from toolgen.paths import CACHE_DIR, package_dir, toolgen_digest
 from toolgen.pyliteral import py_literal, py_str
 from toolgen.toolschema import python_pattern
@@ -409,16 +409,16 @@ def render_tool_module(catalogue: Catalogue, tool: Tool) -> str:
 
 
 def tool_fingerprint(catalogue: Catalogue, tool: Tool) -> str:
-    """Everything a tool's files are made from: its spec, the catalogue file, toolgen."""
-    payload = {
-        "tool": tool.raw,
-        "file": tool.file,
-        "catalogue": catalogue.origin.document.data,
-        "folder": catalogue.folder,
-        "toolgen": toolgen_digest(),
-    }
-    text = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    """Everything a tool's files are made from: its spec file, the catalogue file, where
+    they are, and toolgen itself."""
+    parts = (
+        tool.digest,
+        tool.file,
+        catalogue.digest,
+        catalogue.folder,
+        toolgen_digest(),
+    )
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
 
 
 def _sha(text: str) -> str:

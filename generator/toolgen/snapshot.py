@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from toolgen import tokens
-from toolgen.model import Catalogue, ReturnField, Tool
+from toolgen.ir import Catalogue, ReturnField, Tool
 
 SNAPSHOT_FORMAT = 1
 
@@ -83,7 +83,15 @@ def returns_schema(fields: tuple[ReturnField, ...]) -> dict[str, Any]:
 
 
 def _idempotency(tool: Tool) -> dict[str, Any]:
-    return {"kind": tool.idempotency}
+    declared = tool.idempotency
+    if declared.kind != "key":
+        return {"kind": declared.kind}
+    return {
+        "kind": "key",
+        "arguments": list(declared.arguments),
+        "context": list(declared.context),
+        "retention_s": declared.retention_s,
+    }
 
 
 def tool_snapshot(tool: Tool, cost: int | None = None) -> dict[str, Any]:

@@ -21,10 +21,9 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import Protocol, cast
 
-if TYPE_CHECKING:
-    from toolgen.model import Catalogue, Tool
+from toolgen.ir import Catalogue, Tool
 
 ENCODING = "o200k_base"
 

@@ -16,15 +16,16 @@ import functools
 import json
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
 import jsonschema
 import jsonschema.validators
 
+from toolgen.ir import JsonValue, Param
+
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
-
-    from toolgen.model import JsonValue, Param
 
 _JSON_TYPE = {
     "string": "string",
@@ -269,3 +270,10 @@ def problems(schema: dict[str, object], value: object) -> list[tuple[FieldPath, 
 def dotted(path: FieldPath) -> str:
     """("filter", "status") -> "filter.status"; the root is "$"."""
     return ".".join(str(part) for part in path) or "$"
+
+
+def first_problem(param: Param, value: object) -> str | None:
+    """Why `value` breaks the parameter's own constraints (null not allowed), or None."""
+    schema = param_schema(replace(param, optional=False), full=True)
+    found = problems(schema, value)
+    return found[0][1] if found else None

@@ -12,7 +12,6 @@ import difflib
 import functools
 import json
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Final, Literal, cast
@@ -42,15 +41,21 @@ def _validator(kind: SchemaKind) -> jsonschema.Draft202012Validator:
 class ValidationResult:
     catalogue: Document | None  # None when missing or broken
     tools: tuple[Document, ...]  # the tool documents that passed
-    tool_names: tuple[str, ...]  # the names of every tool document, passed or not
+    # the tool files that did not pass or could not be read, by the name they give (their
+    # file name without suffix when they give none): the model knows them as broken
+    broken: tuple[str, ...]
     diagnostics: tuple[Diagnostic, ...]
 
 
+def _stem(file: str) -> str:
+    return file.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+
+
 def validate(
-    loaded: LoadedCatalogue, trusted: Callable[[Document], bool] = lambda _: False
+    loaded: LoadedCatalogue, skip: frozenset[str] = frozenset()
 ) -> ValidationResult:
-    """Check every document; a tool document `trusted` says already passed is not checked
-    again (see checkcache)."""
+    """Check every document against the format; the tool files in `skip` passed this check
+    before with the same content (the pipeline's check cache) and are not checked again."""
     diagnostics: list[Diagnostic] = []
     # A value load already reported (a foreign tag, an alias, a misfit) is read as null;
     # saying so again here would blame the reader for a null they never wrote.
@@ -61,17 +66,19 @@ def validate(
         diagnostics.extend(d for d in found if d.span not in reported)
         catalogue = None if found else loaded.catalogue
     tools = []
-    names = []
+    broken = {_stem(file) for file in loaded.tool_files}
     for document in loaded.tools:
-        found = [] if trusted(document) else check_document(document, "tool")
+        found = [] if document.file in skip else check_document(document, "tool")
         diagnostics.extend(d for d in found if d.span not in reported)
+        broken.discard(_stem(document.file))
         if not found:
             tools.append(document)
-        if isinstance(document.data, dict) and isinstance(
-            document.data.get("name"), str
-        ):
-            names.append(document.data["name"])
-    return ValidationResult(catalogue, tuple(tools), tuple(names), tuple(diagnostics))
+            continue
+        name = document.data.get("name") if isinstance(document.data, dict) else None
+        broken.add(name if isinstance(name, str) else _stem(document.file))
+    return ValidationResult(
+        catalogue, tuple(tools), tuple(sorted(broken)), tuple(diagnostics)
+    )
 
 
 def check_document(document: Document, kind: SchemaKind) -> list[Diagnostic]:

@@ -31,7 +31,7 @@ def main(count: int) -> None:
             checked.catalogue,
             checked.tools,
             folder="synthetic",
-            known_tool_names=checked.tool_names,
+            broken_tools=checked.broken,
         )
         catalogue = built.catalogue
         assert catalogue is not None

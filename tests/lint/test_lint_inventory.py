@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from toolgen import lint, pipeline
-from toolgen.model import Catalogue, LintConfig
+from toolgen.ir import Catalogue, LintConfig
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -17,7 +17,7 @@ from lint_cases import CASES, Case
 from lint_fixtures import write
 
 from toolgen import pipeline
-from toolgen.model import Tool
+from toolgen.ir import Tool
 
 ROOT = Path(__file__).resolve().parents[2]
 SUPPORTED = {

@@ -13,8 +13,8 @@ from agents.models.openai_responses import Converter
 from synthetic import write_catalogue
 
 from toolgen import pipeline, tokens
+from toolgen.ir import Catalogue
 from toolgen.lint import engine
-from toolgen.model import Catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,7 +29,7 @@ def _inventory() -> Catalogue:
 
 @pytest.mark.parametrize("tool", _inventory().tools, ids=lambda t: t.name)
 def test_the_payload_is_what_the_sdk_sends_to_the_responses_api(tool: object) -> None:
-    from toolgen.model import Tool
+    from toolgen.ir import Tool
 
     assert isinstance(tool, Tool)
     module = importlib.import_module(f"generated.inventory.{tool.py.module}")

@@ -71,7 +71,8 @@ class Session:
 
 @pytest.fixture
 def db(tmp_path: Path) -> Iterator[sqlite3.Connection]:
-    connection = sqlite3.connect(tmp_path / "orders.db")
+    # the implementations are plain functions: they run in worker threads
+    connection = sqlite3.connect(tmp_path / "orders.db", check_same_thread=False)
     connection.execute(
         "CREATE TABLE orders (order_id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL,"
         " status TEXT NOT NULL, score INTEGER NOT NULL)"

@@ -26,7 +26,7 @@ from toolgen.importers import emit, mcp, openai
 from toolgen.importers.draft import TODO, Draft, draft, unusable_name
 from toolgen.importers.source import Loss, SourceError, SourceFile
 from toolgen.load import load_document
-from toolgen.model import IDENTIFIER_RE
+from toolgen.names import IDENTIFIER_RE
 
 __all__ = [
     "SOURCES",

@@ -9,8 +9,8 @@ in `registry.REGISTRY`; `docs.rules_markdown()` renders docs/rules.md from them.
 from __future__ import annotations
 
 from toolgen.diagnostics import Diagnostic
+from toolgen.ir import Catalogue
 from toolgen.lint.engine import LintResult, run
-from toolgen.model import Catalogue
 
 __all__ = ["LintResult", "lint", "run"]
 

@@ -6,9 +6,9 @@ from collections.abc import Iterator
 
 from toolgen import tokens
 from toolgen.diagnostics import Severity
+from toolgen.ir import Catalogue, Tool
 from toolgen.lint.context import LintContext
 from toolgen.lint.registry import Category, Finding, rule
-from toolgen.model import Catalogue, Tool
 
 _LESSON = (
     "toolgen seeds: Tools lesson, 'Trade-offs': each description is sent at every turn"

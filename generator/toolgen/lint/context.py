@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from toolgen import tokens
+from toolgen.ir import Catalogue, Param, ReturnField, TextAt, Tool
 from toolgen.lint import targets, words
 from toolgen.lint.prose import Prose, tool_prose
 from toolgen.lint.registry import ErrorSite, ParamSite, ReturnSite, SpecText, ToolPair
-from toolgen.load import Document, PathKey
-from toolgen.model import Catalogue, Param, ReturnField, Tool
+from toolgen.load import PathKey, SourceMap
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,31 +133,6 @@ def _return_sites(
         yield from _return_sites(tool, node.properties, path)
 
 
-def _strings(data: object) -> Iterator[tuple[PathKey, str, bool]]:
-    """Every string of a document, keys included, with its path (iterative: documents of
-    thousands of nodes make recursive generators the slowest part of a lint run)."""
-    stack: list[tuple[PathKey, object]] = [((), data)]
-    while stack:
-        path, node = stack.pop()
-        if isinstance(node, str):
-            yield path, node, False
-        elif isinstance(node, dict):
-            for key, value in node.items():
-                here = (*path, key)
-                if isinstance(key, str):
-                    yield here, key, True
-                if isinstance(value, str):
-                    yield here, value, False
-                elif isinstance(value, dict | list):
-                    stack.append((here, value))
-        elif isinstance(node, list):
-            for index, value in enumerate(node):
-                if isinstance(value, str):
-                    yield (*path, index), value, False
-                elif isinstance(value, dict | list):
-                    stack.append(((*path, index), value))
-
-
 class LintContext:
     """The catalogue under lint and everything derived from it that rules share."""
 
@@ -262,18 +237,18 @@ class LintContext:
                 yield ErrorSite(tool, error)
 
     def texts(self) -> Iterator[SpecText]:
-        for document, tool, path, text, is_key in self.text_items():
-            yield SpecText(document, path, text, is_key, tool)
+        for source, tool, path, text, is_key in self.text_items():
+            yield SpecText(source, path, text, is_key, tool)
 
-    def text_items(self) -> Iterator[tuple[Document, Tool | None, PathKey, str, bool]]:
+    def text_items(self) -> Iterator[tuple[SourceMap, Tool | None, PathKey, str, bool]]:
         """Every string of every spec file, without building an element for each."""
-        owners: list[tuple[Document, Tool | None]] = [
-            (self.catalogue.origin.document, None)
+        owners: list[tuple[SourceMap, tuple[TextAt, ...], Tool | None]] = [
+            (self.catalogue.origin.source, self.catalogue.texts, None)
         ]
-        owners.extend((t.origin.document, t) for t in self.catalogue.tools)
-        for document, tool in owners:
-            for path, text, is_key in _strings(document.data):
-                yield document, tool, path, text, is_key
+        owners.extend((t.origin.source, t.texts, t) for t in self.catalogue.tools)
+        for source, texts, tool in owners:
+            for item in texts:
+                yield source, tool, item.path, item.text, item.is_key
 
     def pairs(self) -> Iterator[ToolPair]:
         """Pairs of tools whose names share an object word, or differ only in case."""

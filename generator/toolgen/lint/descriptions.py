@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 
 from toolgen.diagnostics import Severity
+from toolgen.ir import Tool
 from toolgen.lint import words
 from toolgen.lint.context import LintContext, ToolProfile
 from toolgen.lint.names import overlapping
@@ -20,7 +21,6 @@ from toolgen.lint.registry import (
     rule,
 )
 from toolgen.lint.two_tool import twins
-from toolgen.model import Tool
 
 _LESSON = "toolgen seeds: Tools lesson"
 _SEEDS = f"{_LESSON}, 'Why the docstring is production code'"

@@ -10,10 +10,10 @@ import re
 from collections.abc import Iterator
 
 from toolgen.diagnostics import Severity
+from toolgen.ir import Tool
 from toolgen.lint import words
 from toolgen.lint.context import LintContext
 from toolgen.lint.registry import Category, Finding, rule
-from toolgen.model import Tool
 
 _LESSON = "toolgen seeds: Tools lesson"
 
@@ -35,13 +35,11 @@ def _segments(name: str) -> list[str]:
 
 
 def declared_idempotency(tool: Tool) -> str:
-    value = tool.raw.get("idempotency", "none")
-    return value if isinstance(value, str) else "key"
+    return tool.idempotency.kind
 
 
 def declared_confirmation(tool: Tool) -> str:
-    value = tool.raw.get("confirmation", "none")
-    return value if isinstance(value, str) else "custom"
+    return tool.confirmation
 
 
 @rule(

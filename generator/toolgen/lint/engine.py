@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from toolgen.diagnostics import Diagnostic, Severity, Span
+from toolgen.ir import Catalogue, Tool
 from toolgen.lint import config
 from toolgen.lint.context import LintContext
 from toolgen.lint.registry import (
@@ -27,7 +28,6 @@ from toolgen.lint.registry import (
     ToolPair,
     all_rules,
 )
-from toolgen.model import Catalogue, Tool
 from toolgen.tokens import TokenReport
 
 
@@ -113,14 +113,14 @@ def _text_hits(group: list[Rule], ctx: LintContext) -> Iterator[_Hit]:
     """Text rules depend on the text only, and strings repeat across a catalogue (types,
     enum values, shared wording): each distinct string is checked once."""
     memo: dict[tuple[str, bool], list[tuple[Rule, Finding]]] = {}
-    for document, tool, path, text, is_key in ctx.text_items():
+    for source, tool, path, text, is_key in ctx.text_items():
         found = memo.get((text, is_key))
         if found is None:
-            element = SpecText(document, path, text, is_key, tool)
+            element = SpecText(source, path, text, is_key, tool)
             found = [(r, f) for r in group for f in _check(r, element, ctx)]
             memo[(text, is_key)] = found
         if found:
-            element = SpecText(document, path, text, is_key, tool)
+            element = SpecText(source, path, text, is_key, tool)
             for r, f in found:
                 yield _Hit(r, f, element.default_span, _owners(element))
 

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from toolgen import codes
 from toolgen.diagnostics import Severity, Span
-from toolgen.load import Document, PathKey
-from toolgen.model import Catalogue, ErrorCode, Param, ReturnField, Tool
+from toolgen.ir import Catalogue, ErrorCode, Param, ReturnField, Tool
+from toolgen.load import PathKey, SourceMap
 
 if TYPE_CHECKING:
     from toolgen.lint.context import LintContext
@@ -145,7 +145,7 @@ class SpecText:
     A check over it must depend on the text and `is_key` only (the engine may reuse results
     for repeated strings)."""
 
-    document: Document
+    source: SourceMap
     path: PathKey
     text: str
     is_key: bool
@@ -153,7 +153,7 @@ class SpecText:
 
     @property
     def default_span(self) -> Span:
-        return self.document.span(self.path, key=self.is_key)
+        return self.source.span(self.path, key=self.is_key)
 
 
 Element = Catalogue | Tool | ParamSite | ReturnSite | ErrorSite | ToolPair | SpecText

@@ -129,8 +129,11 @@ class ArgumentParser(Generic[ArgsT]):
         self.max_chars = max_chars
         self._validate_json: Callable[[str], ArgsT] | None = None
 
-    def parse(self, raw: str) -> ArgsT | Rejected:
-        """The validated arguments, or the first `keep` issues and the count of all."""
+    def parse(
+        self, raw: str, context: Mapping[str, object] | None = None
+    ) -> ArgsT | Rejected:
+        """The validated arguments, or the first `keep` issues and the count of all.
+        `context` is pydantic's validation context (what guards and cursors read)."""
         if len(raw) > self.max_chars:
             too_long = Issue(
                 ARGUMENTS_TOO_LONG,
@@ -140,7 +143,7 @@ class ArgumentParser(Generic[ArgsT]):
             return Rejected((too_long,), 1)
         validate_json = self._validate_json or self._validator()
         try:
-            args = validate_json(raw)
+            args = validate_json(raw) if context is None else self._with(raw, context)
         except ValidationError as exc:
             return _rejected(exc, raw, self.keep)
         # The fields given are at most the distinct keys: when the colons are no more,
@@ -152,6 +155,10 @@ class ArgumentParser(Generic[ArgsT]):
                 issues = tuple(Issue(DUPLICATE_KEY, loc) for loc in repeats)
                 return Rejected(issues[: self.keep], len(issues))
         return args
+
+    def _with(self, raw: str, context: Mapping[str, object]) -> ArgsT:
+        validator = self.model.__pydantic_validator__
+        return cast(ArgsT, validator.validate_json(raw, context=context))
 
     def _validator(self) -> Callable[[str], ArgsT]:
         # What model_validate_json calls, without its per-call argument checks. Generated

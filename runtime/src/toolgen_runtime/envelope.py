@@ -24,6 +24,7 @@ from toolgen_runtime.arguments import (
 )
 from toolgen_runtime.duplicates import Loc
 from toolgen_runtime.errors import ContractViolation, DeclaredError, ToolError
+from toolgen_runtime.guards.codes import CODES as GUARD_CODES
 
 __all__ = [
     "INVALID_ARGUMENTS",
@@ -246,6 +247,10 @@ def _problem(issue: Issue, hints: Mapping[str, FieldHint]) -> dict[str, object]:
         and _short_example(hint.example)
     ):
         problem["example"] = hint.example
+    if issue.kind in GUARD_CODES and issue.ctx and "how_to_fix" in issue.ctx:
+        # a boundary check's own code and fix (a path outside its root, a host not allowed)
+        problem["code"] = issue.kind
+        problem["how_to_fix"] = _cut(str(issue.ctx["how_to_fix"]), MAX_PROBLEM_CHARS)
     return problem
 
 

@@ -9,6 +9,7 @@ implementation returns or raises becomes the answer, or stops the run (`errors`)
 from __future__ import annotations
 
 import inspect
+import json
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Generic, TypeVar
 
@@ -30,6 +31,15 @@ from toolgen_runtime.errors import (
     ToolError,
     UndeclaredError,
 )
+from toolgen_runtime.guards.scope import Boundaries
+from toolgen_runtime.output import (
+    OutputContract,
+    find_sensitive,
+    redact_exception,
+    redacted_details,
+    sensitive_values,
+)
+from toolgen_runtime.pagination import Pagination
 from toolgen_runtime.results import serializer_for, success
 from toolgen_runtime.threads import run_in_worker
 
@@ -66,14 +76,18 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
     """`on_invoke_tool` of one generated tool: validate, call, wrap the outcome."""
 
     __slots__ = (
+        "_boundaries",
         "_build_context",
         "_catalogue_context",
         "_errors",
         "_hints",
+        "_identity",
         "_implementation",
         "_is_async",
         "_last_context",
         "_load_implementation",
+        "_output",
+        "_pagination",
         "_parse",
         "_serialize",
         "args_model",
@@ -92,7 +106,15 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         catalogue_context: type[object] | None = None,
         build_context: Callable[[Any], ContextT] | None = None,
         hints: Mapping[str, FieldHint] | None = None,
+        boundaries: Boundaries | None = None,
+        identity: Callable[[Any], object] | None = None,
+        pagination: Pagination | None = None,
+        output: OutputContract | None = None,
     ) -> None:
+        """`boundaries` (path roots, hosts, the cursor signer) make the validation context
+        of each call, bound to `identity` (a JSON value built from the run context); a
+        `pagination` tool answers with the page envelope; an `output` contract cuts long
+        texts and redacts sensitive fields. A tool with none of them takes the plain path."""
         self.tool_name = tool_name
         self.args_model = args_model
         self.result_type = result_type
@@ -106,6 +128,10 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         self._build_context = build_context
         self._last_context: tuple[object, ContextT] | None = None
         self._hints = hints or {}
+        self._boundaries = boundaries
+        self._identity = identity
+        self._pagination = pagination
+        self._output = output
 
     def implementation(self) -> Implementation:
         # resolved on the first call: importing the generated package stays cheap, and an
@@ -117,6 +143,8 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         return self._implementation
 
     async def __call__(self, ctx: ToolContext[Any], raw_json: str) -> str:
+        if self._boundaries is not None or self._output is not None:
+            return await self._bounded(ctx, raw_json)
         args = self._parse(raw_json)
         if type(args) is Rejected:
             return invalid_arguments(self.tool_name, args, self._hints)
@@ -138,13 +166,56 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
                     outcome = await _in_worker(implementation, args, context)
         except ToolError as err:
             return dumps(self._error_envelope(err))
+        return self._success_text(outcome)
+
+    async def _call(self, ctx: ToolContext[Any], args: object) -> object:
+        implementation = self.implementation()
+        if self._build_context is None:
+            if self._is_async:
+                return await implementation(args)  # type: ignore[misc]
+            return await _in_worker(implementation, args)
+        context = self._context(ctx)
+        if self._is_async:
+            return await implementation(args, context)  # type: ignore[misc]
+        return await _in_worker(implementation, args, context)
+
+    async def _bounded(self, ctx: ToolContext[Any], raw_json: str) -> str:
+        """A call of a tool with boundaries or an output contract: validated with the call's
+        scope, run with its sensitive values known to logging and exception texts, answered
+        with the page envelope and the output contract applied."""
+        scope: Mapping[str, object] | None = None
+        if self._boundaries is not None:
+            run_context = getattr(ctx, "context", None)
+            identity = self._identity(run_context) if self._identity else None
+            scope = self._boundaries.for_call(identity)
+        args = self._parse(raw_json, scope)
+        if type(args) is Rejected:
+            return invalid_arguments(self.tool_name, args, self._hints)
+        with sensitive_values(find_sensitive(args)):
+            try:
+                outcome = await self._call(ctx, args)
+            except ToolError as err:
+                err.details = redacted_details(err.details)
+                return dumps(self._error_envelope(err))
+            except BaseException as exc:
+                redact_exception(exc)
+                raise
+            if self._pagination is not None:
+                envelope = self._pagination.envelope(outcome, args, scope or {})  # type: ignore[arg-type]
+            else:
+                envelope = json.loads(self._success_text(outcome))
+            if self._output is not None:
+                envelope = self._output.apply(envelope)
+            return dumps(envelope)
+
+    def _success_text(self, outcome: object) -> str:
         if type(outcome) is not self.result_type:
             raise ContractViolation(
                 f"{self.tool_name} returned {type(outcome).__name__}, expected "
                 f"{self.result_type.__name__}"
             )
         serialize = self._serialize
-        if serialize is None:  # the result class is built by now: its instance exists
+        if serialize is None:
             serialize = self._serialize = serializer_for(self.result_type)
         return success(outcome, serialize)
 

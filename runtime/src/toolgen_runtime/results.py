@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import TypeVar, cast, dataclass_transform
 
@@ -30,12 +31,14 @@ def serializer_for(result_type: type[object]) -> Callable[[object], bytes]:
     """What writes instances of `result_type` as JSON: the class's own pydantic serializer
     once it is built (a little faster), else pydantic's general one."""
     own = getattr(result_type, "__pydantic_serializer__", None)
+    # by alias: a field whose Python name differs from the spec's (class_ for class) is
+    # written under the spec's name, which is what the model reads
     if isinstance(own, SchemaSerializer):
-        return cast("Callable[[object], bytes]", own.to_json)
-    return to_json
+        return functools.partial(own.to_json, by_alias=True)
+    return functools.partial(to_json, by_alias=True)
 
 
-def success(outcome: object, serialize: Callable[[object], bytes] = to_json) -> str:
+def success(outcome: object, serialize: Callable[[object], bytes]) -> str:
     """`{"ok":true,...the result's fields}` as JSON text.
 
     The result's fields were validated when the implementation built it (strict pydantic

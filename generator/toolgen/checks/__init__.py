@@ -1,0 +1,91 @@
+"""The semantic checks of the model stage: what a contract says, checked on the IR.
+
+Each check is a small function over one element (the catalogue, or one tool of it), registered
+with `@check(...)` and the codes it may report (every code is in the table, codes.py); its
+docstring says what it checks. The JSON Schema of the format cannot express these: names valid
+for the model and for Python, references between tools, context fields, defaults and examples
+that satisfy their own contract.
+
+Checks whose result depends on the tool file alone are `per_file`: the pipeline may skip them
+for a file that passed them in an earlier build with the same content (the check cache).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from toolgen.codes import known
+from toolgen.diagnostics import Diagnostic
+from toolgen.ir import Catalogue, Tool
+
+E = TypeVar("E", Catalogue, Tool)
+Run = Callable[[E, Catalogue], Iterable[Diagnostic]]
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    name: str
+    kind: type
+    codes: tuple[str, ...]
+    per_file: bool
+    run: Callable[..., Iterable[Diagnostic]]
+    doc: str
+
+
+CHECKS: list[Check] = []
+
+
+def check(
+    kind: type[E], *codes: str, per_file: bool = False
+) -> Callable[[Run[E]], Run[E]]:
+    """Register a check over one kind of element; its docstring documents it."""
+    for code in codes:
+        known(code)
+
+    def register(run: Run[E]) -> Run[E]:
+        CHECKS.append(
+            Check(
+                run.__name__,
+                kind,
+                codes,
+                per_file,
+                run,
+                inspect.cleandoc(run.__doc__ or ""),
+            )
+        )
+        return run
+
+    return register
+
+
+def all_checks() -> list[Check]:
+    for module in ("names", "references", "values", "examples"):
+        importlib.import_module(f"toolgen.checks.{module}")
+    return CHECKS
+
+
+def run_checks(
+    catalogue: Catalogue, *, passed: frozenset[str] = frozenset()
+) -> list[Diagnostic]:
+    """Every check over the catalogue; `passed` are the files whose per-file checks passed
+    before with the same content, which are not run again for them."""
+    found: list[Diagnostic] = []
+    for registered in all_checks():
+        if registered.kind is Catalogue:
+            reported = list(registered.run(catalogue, catalogue))
+        else:
+            reported = [
+                d
+                for tool in catalogue.tools
+                if not (registered.per_file and tool.file in passed)
+                for d in registered.run(tool, catalogue)
+            ]
+        stray = {d.code for d in reported} - set(registered.codes)
+        if stray:
+            raise AssertionError(f"check {registered.name} reported {sorted(stray)}")
+        found.extend(reported)
+    return found

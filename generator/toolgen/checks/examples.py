@@ -1,0 +1,86 @@
+"""Examples: the accepted ones reach the implementation, the rejected ones fail where they say.
+
+They are the base of the generated tests, so a wrong example would make a wrong test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolgen import toolschema
+from toolgen.checks import check
+from toolgen.diagnostics import Diagnostic, error
+from toolgen.ir import Catalogue, Param, Tool
+
+
+def _strip_indexes(path: str) -> str:
+    return ".".join(part for part in path.split(".") if not part.isdigit())
+
+
+def _param_paths(params: tuple[Param, ...], prefix: str = "") -> set[str]:
+    paths = set()
+    for p in params:
+        here = prefix + p.name
+        paths.add(here)
+        node = p.items if p.items is not None else p
+        paths |= _param_paths(node.properties, here + ".")
+    return paths
+
+
+@check(Tool, "TG130", "TG131", "TG132", "TG133", per_file=True)
+def examples(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
+    """The tool has an accepted example; every accepted example satisfies the contract; every
+    rejected one breaks it, on the field its `rejected_on` names."""
+    if not tool.accepted_examples:
+        yield error(
+            "TG130",
+            f"tool {tool.name!r} has no accepted example",
+            tool.origin.span("examples", key=True)
+            if tool.origin.has("examples")
+            else tool.origin.span("name"),
+            "Add an example with args the tool must accept (every parameter, null for "
+            "optional ones): it is the base of the generated tests.",
+        )
+    schema = toolschema.parameters_schema(tool.params, full=True)
+    param_paths = _param_paths(tool.params)
+    for example in tool.examples:
+        found = toolschema.problems(schema, dict(example.args))
+        where = example.origin.span("args")
+        if example.rejected_on is None:
+            if found:
+                path, message = found[0]
+                yield error(
+                    "TG131",
+                    f"accepted example is rejected on {toolschema.dotted(path)!r}: {message}",
+                    where,
+                    "Fix the example, or add rejected_on if it is meant to be rejected.",
+                )
+            continue
+        target = example.rejected_on
+        if _strip_indexes(target) not in param_paths and target not in example.args:
+            yield error(
+                "TG133",
+                f"rejected_on names {target!r}, which is neither a parameter nor a key of "
+                "the example",
+                example.origin.span("rejected_on"),
+                f"Name a parameter ({', '.join(sorted(param_paths)) or 'none'}), "
+                "as a dotted path for nested fields.",
+            )
+            continue
+        blamed = [toolschema.dotted(p) for p, _ in found]
+        if not found:
+            yield error(
+                "TG132",
+                f"example rejected on {target!r} is accepted by the contract",
+                where,
+                f"Change the example so {target!r} breaks the contract, or tighten the "
+                "parameter.",
+            )
+        elif target not in blamed:
+            known = ", ".join(sorted(set(blamed)))
+            yield error(
+                "TG132",
+                f"example rejected on {target!r} is rejected on {known} instead",
+                example.origin.span("rejected_on"),
+                f"Set rejected_on to the field that is wrong ({known}), or fix the others.",
+            )

@@ -1,0 +1,113 @@
+"""References: tools are distinct, name each other correctly, and read declared context."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+
+from toolgen.checks import check
+from toolgen.diagnostics import Diagnostic, Span, error
+from toolgen.ir import Catalogue, Tool
+from toolgen.names import is_identifier
+
+
+@check(Catalogue, "TG112")
+def distinct_tools(catalogue: Catalogue, _: Catalogue) -> Iterator[Diagnostic]:
+    """No two tools share a name, or a Python module. The one in the later file is
+    reported."""
+    first_seen: dict[str, Tool] = {}
+    modules: dict[str, Tool] = {}
+    for tool in sorted(catalogue.tools, key=lambda t: t.file):
+        if tool.name in first_seen:
+            yield error(
+                "TG112",
+                f"tool name {tool.name!r} is already used by {first_seen[tool.name].file}",
+                tool.origin.span("name"),
+                "Every tool needs its own name.",
+            )
+            continue
+        if tool.py.module in modules:
+            yield error(
+                "TG112",
+                f"tools {modules[tool.py.module].name!r} and {tool.name!r} would both be "
+                f"generated as module {tool.py.module!r}",
+                tool.origin.span("name"),
+                "Rename one of them.",
+            )
+            continue
+        first_seen[tool.name] = tool
+        modules[tool.py.module] = tool
+
+
+@check(Tool, "TG113", "TG114")
+def tool_references(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
+    """`not_when` and `requires` name other tools of the catalogue. A tool whose file is
+    broken is known: a reference to it is not reported (fixing that file is enough), and the
+    suggestion for an unknown name is never the referring tool itself."""
+    names = {t.name for t in catalogue.tools} | set(catalogue.broken_tools)
+    others = sorted(names - {tool.name})
+
+    def problem(ref: str, span: Span, what: str) -> Diagnostic | None:
+        if ref == tool.name:
+            return error(
+                "TG114",
+                f"{what} names the tool itself",
+                span,
+                "Name another tool, or remove it.",
+            )
+        if ref in names:
+            return None
+        close = difflib.get_close_matches(ref, others, n=1)
+        hint = (
+            f"Did you mean {close[0]!r}?" if close else "Name a tool of this catalogue."
+        )
+        return error("TG113", f"{what} names unknown tool {ref!r}", span, hint)
+
+    for item in tool.not_when:
+        found = problem(item.use, item.origin.span("use"), "not_when")
+        if found is not None:
+            yield found
+    for index, ref in enumerate(tool.requires):
+        found = problem(ref, tool.origin.span("requires", index), "requires")
+        if found is not None:
+            yield found
+
+
+@check(Tool, "TG115")
+def context_fields(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
+    """The context fields a tool lists are declared by the catalogue, listed once, and
+    never also parameters (the model could then send what only the run may set)."""
+    declared = {f.name: f for f in catalogue.context}
+    params = {p.name for p in tool.params}
+    listed: set[str] = set()
+    for index, name in enumerate(tool.context_names):
+        span = tool.origin.span("context", index)
+        field = declared.get(name)
+        if field is None:
+            known = ", ".join(sorted(n for n in declared if is_identifier(n))) or "none"
+            yield error(
+                "TG115",
+                f"context field {name!r} is not declared in the catalogue",
+                span,
+                f"Declare it under context: in catalogue.yaml (declared: {known}).",
+            )
+        elif not is_identifier(name):
+            continue  # TG116 says so at the catalogue's declaration
+        elif name in listed:
+            yield error(
+                "TG115",
+                f"context field {name!r} is listed twice",
+                span,
+                "Remove the repeat.",
+            )
+        else:
+            listed.add(name)
+            if name in params:
+                yield error(
+                    "TG115",
+                    f"parameter {name!r} is also a context field of this tool: the model "
+                    "could send what only the run context may set",
+                    tool.origin.span("params", name, key=True),
+                    f"Remove the parameter; the implementation receives {name} from the "
+                    "run context.",
+                )

@@ -1,0 +1,312 @@
+"""The intermediate representation: a catalogue with every reference resolved, every default
+explicit, and every declared value kept.
+
+The model stage (`model.py`) builds it from the documents that passed the format check, and the
+semantic checks (`checks/`) run over it; every later stage (lint, render, snapshot) reads it and
+nothing else: no stage after the model sees the YAML. What the IR keeps of the files is where
+each value was written (`Origin`, a place in a `SourceMap`), every string of a spec with its
+place (`texts`, for the lint rules over spec text) and a digest of each file's content (what the
+build caches key on).
+
+The types are frozen and hashable. Values that are JSON (defaults, examples, computed schemas)
+take no part in hashing; the computed fields (`description`, `parameters`) take no part in
+comparison either, since they follow from the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Literal, Protocol, TypeAlias, TypeVar
+
+from toolgen.diagnostics import Span
+from toolgen.load import PathKey, SourceMap
+
+JsonValue: TypeAlias = (
+    "bool | int | float | str | list[JsonValue] | dict[str, JsonValue] | None"
+)
+ParamType = Literal[
+    "string", "integer", "number", "boolean", "date", "datetime", "array", "object"
+]
+Effect = Literal["read", "write", "destructive"]
+Confirmation = Literal["none", "approval", "token"]
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where an element was written: a file's places and the path of the element's value."""
+
+    source: SourceMap = field(repr=False, compare=False, hash=False)
+    path: PathKey
+
+    @property
+    def file(self) -> str:
+        return self.source.file
+
+    def span(self, *sub: str | int, key: bool = False) -> Span:
+        """The span of this element, or of a sub-key of it (`origin.span("pattern")`)."""
+        return self.source.span((*self.path, *sub), key=key)
+
+    @property
+    def key_span(self) -> Span:
+        return self.source.span(self.path, key=True)
+
+    def has(self, *sub: str | int) -> bool:
+        """Whether the spec wrote a value at this sub-path (`origin.has("examples")`)."""
+        return self.source.has((*self.path, *sub))
+
+
+@dataclass(frozen=True, slots=True)
+class TextAt:
+    """One string of a spec file, a value or a mapping key, at its path."""
+
+    path: PathKey
+    text: str
+    is_key: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Constraints:
+    """The constraints of a value that apply to its type; None where the spec says nothing."""
+
+    enum: tuple[JsonValue, ...] | None = None
+    pattern: str | None = None
+    minimum: int | float | None = None
+    maximum: int | float | None = None
+    min_length: int | None = None
+    max_length: int | None = None
+    min_items: int | None = None
+    max_items: int | None = None
+
+
+class FieldNode(Protocol):
+    """What parameters and return fields share: a name, a type, nested fields."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def type(self) -> ParamType: ...
+    @property
+    def items(self) -> FieldNode | None: ...
+    @property
+    def properties(self) -> tuple[FieldNode, ...]: ...
+
+
+N = TypeVar("N", "Param", "ReturnField")
+
+
+def walk(node: N) -> Iterator[N]:
+    """A parameter or return field and every field nested in it (items, properties), depth
+    first: the one walker of both trees."""
+    yield node
+    if node.items is not None:
+        yield from walk(node.items)
+    for prop in node.properties:
+        yield from walk(prop)
+
+
+def innermost(node: N) -> N:
+    """The value the model writes: the field itself, or its innermost array items."""
+    while node.items is not None:
+        node = node.items
+    return node
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """One argument the model fills in (or one property of an object argument)."""
+
+    name: str  # as the model sees it
+    py_name: str  # the Python attribute; differs for keywords and reserved names
+    type: ParamType
+    description: str
+    constraints: Constraints
+    optional: bool  # nullable in the schema; null means "leave it out" or the default
+    has_default: bool
+    default: JsonValue = field(hash=False)
+    has_example: bool
+    example: JsonValue = field(hash=False)
+    items: Param | None
+    properties: tuple[Param, ...]
+    class_name: str  # for objects (and arrays of objects): the generated model's name
+    origin: Origin
+
+    @property
+    def aliased(self) -> bool:
+        return self.py_name != self.name
+
+    def walk(self) -> list[Param]:
+        return list(walk(self))
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnField:
+    """One field of a successful result."""
+
+    name: str  # as the model reads it
+    py_name: str  # the attribute of the result class; differs for names Python reserves
+    type: ParamType
+    description: str
+    enum: tuple[JsonValue, ...] | None
+    optional: bool
+    items: ReturnField | None
+    properties: tuple[ReturnField, ...]
+    class_name: str  # for objects and arrays of objects: the generated dataclass
+    origin: Origin
+
+    def walk(self) -> list[ReturnField]:
+        return list(walk(self))
+
+
+@dataclass(frozen=True, slots=True)
+class ContextField:
+    name: str  # as the catalogue declares it
+    py_name: str  # the attribute of the context classes; differs for reserved names
+    type: ParamType
+    description: str
+    origin: Origin
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorCode:
+    code: str
+    when: str
+    how_to_fix: str
+    retryable: bool
+    origin: Origin
+
+
+@dataclass(frozen=True, slots=True)
+class NotWhen:
+    when: str
+    use: str
+    origin: Origin
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    args: Mapping[str, JsonValue] = field(hash=False)
+    rejected_on: str | None
+    note: str
+    origin: Origin
+
+    @property
+    def accepted(self) -> bool:
+        return self.rejected_on is None
+
+
+@dataclass(frozen=True, slots=True)
+class Suppression:
+    rule: str
+    reason: str
+    origin: Origin
+
+
+@dataclass(frozen=True, slots=True)
+class Idempotency:
+    """What repeating a call does, as declared: `none`; `natural` (the implementation makes
+    repeats harmless); or `key` (a repeat with the same key returns the first outcome), the key
+    made of named arguments and named context fields, kept for `retention_s` seconds."""
+
+    kind: Literal["none", "natural", "key"]
+    arguments: tuple[str, ...] = ()
+    context: tuple[str, ...] = ()
+    retention_s: int | None = None
+    origin: Origin | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PyNames:
+    """The Python names of one tool's generated code."""
+
+    module: str  # module name inside the generated package (find_customer)
+    prefix: str  # PascalCase stem (FindCustomer)
+    args_class: str
+    context_class: str
+    result_class: str
+    error_class: str
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    name: str
+    intent: str
+    use_when: str
+    not_when: tuple[NotWhen, ...]
+    requires: tuple[str, ...]
+    effect: Effect
+    open_world: bool
+    idempotency: Idempotency
+    confirmation: Confirmation
+    params: tuple[Param, ...]
+    context_names: tuple[str, ...]  # as listed, in order (unknown ones included)
+    context: tuple[ContextField, ...]  # the catalogue's fields those names resolve to
+    returns: tuple[ReturnField, ...]
+    errors: tuple[ErrorCode, ...]
+    examples: tuple[Example, ...]
+    suppressions: tuple[Suppression, ...]
+    py: PyNames
+    origin: Origin
+    digest: str  # of the tool file's content
+    texts: tuple[TextAt, ...] = field(repr=False, compare=False, hash=False)
+    # what the model reads, composed by templates/description.txt.jinja
+    description: str = field(default="", compare=False)
+    # the exact schema the model sees
+    parameters: Mapping[str, object] = field(
+        default_factory=dict, repr=False, compare=False, hash=False
+    )
+
+    @property
+    def file(self) -> str:
+        return self.origin.file
+
+    @property
+    def accepted_examples(self) -> tuple[Example, ...]:
+        return tuple(e for e in self.examples if e.accepted)
+
+    def all_params(self) -> list[Param]:
+        return [p for top in self.params for p in walk(top)]
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    tokens: int | None = None
+    tool_tokens: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LintConfig:
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    severity: Mapping[str, str] = field(default_factory=dict, hash=False)
+    preview: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Catalogue:
+    name: str
+    description: str
+    folder: str
+    package: str  # dotted module of the generated package
+    implementation: str  # dotted module of the hand-written implementations
+    context: tuple[ContextField, ...]
+    context_class: str
+    targets: tuple[str, ...]
+    budget: Budget
+    lint: LintConfig
+    tools: tuple[Tool, ...]
+    # names of the tool files that did not make it into the model (for a file that could
+    # not be read at all, its name without suffix): known, but broken
+    broken_tools: tuple[str, ...]
+    origin: Origin
+    digest: str  # of catalogue.yaml's content
+    # where the catalogue says (or, for a default, where its name is) where the build writes
+    package_at: Span
+    implementation_at: Span
+    texts: tuple[TextAt, ...] = field(repr=False, compare=False, hash=False)
+
+    def tool(self, name: str) -> Tool | None:
+        for tool in self.tools:
+            if tool.name == name:
+                return tool
+        return None

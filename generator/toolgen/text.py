@@ -1,0 +1,40 @@
+"""The small pieces of wording every stage uses, once: sentences, lists, articles, and how a
+spec value is shown in a message or in prose. A leaf: it imports nothing of toolgen."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+
+def sentence(text: str) -> str:
+    """Whitespace folded, and a full stop unless the text ends a sentence already."""
+    text = " ".join(text.split())
+    return text if not text or text[-1] in ".!?" else text + "."
+
+
+def listing(words: Sequence[str], conjunction: str = "and") -> str:
+    """ "a"; "a and b"; "a, b and c"."""
+    if len(words) < 3:
+        return f" {conjunction} ".join(words)
+    return f"{', '.join(words[:-1])} {conjunction} {words[-1]}"
+
+
+def article(word: str) -> str:
+    """ "a string", "an integer"."""
+    return f"an {word}" if word[:1].lower() in "aeiou" else f"a {word}"
+
+
+def json_text(value: object) -> str:
+    """A value as JSON writes it."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def shown(value: object) -> str:
+    """A spec value in a message: text quoted as Python does, anything else as JSON."""
+    return repr(value) if isinstance(value, str) else json_text(value)
+
+
+def value_text(value: object) -> str:
+    """A value as a reader writes it in prose: text bare, anything else as JSON."""
+    return value if isinstance(value, str) else json_text(value)
