@@ -1,0 +1,112 @@
+"""Running a command as a child process and reading what it cost; summarising repeated samples.
+
+Every figure of the suite is the wall time of a fresh child process (what a user waits for)
+with its peak resident memory, read from the kernel's accounting of that child by `os.wait4`:
+on Linux the peak is that of the largest process of the child's tree (toolgen and the ruff it
+starts), the same figure `/usr/bin/time -v` reports.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+
+class CommandFailed(RuntimeError):
+    """A measured command did not exit as expected: its figure would mean nothing."""
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    seconds: float
+    peak_rss_mb: float
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run(
+    command: Sequence[str],
+    *,
+    cwd: Path,
+    env: Mapping[str, str] | None = None,
+    expect: int | None = 0,
+) -> Run:
+    """Run `command` in a fresh process; with `expect`, any other exit status is an error."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        child = subprocess.Popen(
+            list(command),
+            cwd=cwd,
+            env=None if env is None else dict(env),
+            stdout=out,
+            stderr=err,
+        )
+        # wait4 reaps the child itself and returns its resource usage: Popen.wait cannot
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        done = Run(
+            seconds,
+            usage.ru_maxrss / 1024,  # KiB on Linux
+            child.returncode,
+            out.read().decode("utf-8", "replace"),
+            err.read().decode("utf-8", "replace"),
+        )
+    if expect is not None and done.returncode != expect:
+        raise CommandFailed(
+            f"{' '.join(command)} exited {done.returncode}, expected {expect}\n"
+            f"{done.stdout[-3000:]}{done.stderr[-3000:]}"
+        )
+    return done
+
+
+@dataclass(frozen=True, slots=True)
+class FileState:
+    inode: int
+    mtime_ns: int
+    size: int
+
+
+def snapshot(root: Path, *, skip: Sequence[str] = ()) -> dict[str, FileState]:
+    """Every file under root with what a write would change: inode (toolgen writes through a
+    rename), modification time and size."""
+    found: dict[str, FileState] = {}
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d not in skip and d != "__pycache__"]
+        for name in files:
+            path = Path(folder, name)
+            info = path.stat()
+            found[path.relative_to(root).as_posix()] = FileState(
+                info.st_ino, info.st_mtime_ns, info.st_size
+            )
+    return found
+
+
+def changed(
+    before: Mapping[str, FileState], after: Mapping[str, FileState]
+) -> list[str]:
+    """Files written, created or removed between two snapshots."""
+    return sorted(
+        path
+        for path in before.keys() | after.keys()
+        if before.get(path) != after.get(path)
+    )
+
+
+def tree_size(root: Path) -> tuple[int, int]:
+    """(files, bytes) under root, caches left out."""
+    files = size = 0
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for name in names:
+            files += 1
+            size += Path(folder, name).stat().st_size
+    return files, size
