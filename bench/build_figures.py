@@ -58,6 +58,7 @@ class SizeFigures:
 
     tools: int
     seconds: dict[str, list[float]] = field(default_factory=dict)
+    cpu_seconds: dict[str, list[float]] = field(default_factory=dict)
     rss_mb: dict[str, list[float]] = field(default_factory=dict)
     written_on_rebuild: list[int] = field(default_factory=list)
     cache_files_on_rebuild: list[int] = field(default_factory=list)
@@ -68,6 +69,7 @@ class SizeFigures:
 
     def add(self, figure: str, done: Run) -> None:
         self.seconds.setdefault(figure, []).append(done.seconds)
+        self.cpu_seconds.setdefault(figure, []).append(done.cpu_seconds)
         self.rss_mb.setdefault(figure, []).append(done.peak_rss_mb)
 
 
@@ -170,13 +172,17 @@ def measure_size(
 
 def startup(repeat: int, work: Path) -> dict[str, list[float]]:
     """The fixed cost of every command: the interpreter alone, and `toolgen --version`
-    (which imports the compiler)."""
-    samples: dict[str, list[float]] = {"python": [], "toolgen": []}
+    (which imports the compiler); wall and CPU time."""
+    samples: dict[str, list[float]] = {}
+    commands = {
+        "python": [sys.executable, "-c", "pass"],
+        "toolgen": [*toolgen_command(), "--version"],
+    }
     for _ in range(max(repeat, 3)):
-        samples["python"].append(run([sys.executable, "-c", "pass"], cwd=work).seconds)
-        samples["toolgen"].append(
-            run([*toolgen_command(), "--version"], cwd=work).seconds
-        )
+        for name, command in commands.items():
+            done = run(command, cwd=work)
+            samples.setdefault(name, []).append(done.seconds)
+            samples.setdefault(f"{name}_cpu", []).append(done.cpu_seconds)
     return samples
 
 

@@ -6,12 +6,14 @@ Each sample is a fresh interpreter that first imports what both sides share (`ag
 module; the figure is the time of that second step, measured inside the child, so interpreter
 start-up and the shared imports are left out of both sides.
 
-Bytecode caching, both ways:
-- off: PYTHONDONTWRITEBYTECODE=1, as this machine sets it; the generated package and the
-  decorated module are compiled from source in every child, installed packages keep the
-  bytecode their installer wrote (toolgen_runtime, installed editable here, has none);
-- on: as installed packages have it: every module, installed or not, reads bytecode from a
-  private cache (`-X pycache_prefix`) that a first, untimed child of each kind fills.
+Bytecode caching, both ways, each in its own copy of the project:
+- on, as installed packages have it: the generated package and the decorated module read the
+  bytecode that a first, untimed child wrote beside them;
+- off, PYTHONDONTWRITEBYTECODE=1 as this machine sets it: they are compiled from source in
+  every child (their copy never holds bytecode: checked after every repetition).
+Installed packages (the SDK, pydantic) read the bytecode their installer wrote, in both
+modes. toolgen_runtime, installed editable in .venv, gets its bytecode from the untimed child
+when it had none, and both modes then read it, as they would an installed package's.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ CHILD = f"""
 import json, sys, time
 start = time.perf_counter()
 import agents, pydantic
-shared = time.perf_counter()
+shared, shared_cpu = time.perf_counter(), time.process_time()
 kind = sys.argv[1]
 if kind == "toolgen":
     from {PACKAGE} import all_tools
@@ -47,8 +49,9 @@ elif kind == "decorator":
 else:  # what every generated module imports beside the SDK
     import toolgen_runtime
     tools = []
-done = time.perf_counter()
-print(json.dumps({{"shared": shared - start, "extra": done - shared, "tools": len(tools)}}))
+done, done_cpu = time.perf_counter(), time.process_time()
+print(json.dumps({{"shared": shared - start, "extra": done - shared,
+                  "extra_cpu": done_cpu - shared_cpu, "tools": len(tools)}}))
 """
 VERIFY = f"""
 import json
@@ -72,9 +75,9 @@ print(json.dumps({{"tools": len(ours), "same_names": same_names, "mismatched": m
 class ImportFigures:
     tools: int
     repeat: int
-    extra: dict[str, dict[str, list[float]]] = field(
-        default_factory=dict
-    )  # mode -> kind
+    # mode -> kind -> samples
+    extra: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+    extra_cpu: dict[str, dict[str, list[float]]] = field(default_factory=dict)
     shared: dict[str, list[float]] = field(default_factory=dict)  # mode
     equivalence: dict[str, object] = field(default_factory=dict)
     runtime_had_bytecode: bool = False
@@ -96,56 +99,58 @@ def _prepare(count: int, root: Path) -> None:
     (root / f"{DECORATED_MODULE}.py").write_text(source, encoding="utf-8")
 
 
-def _no_bytecode_beside(root: Path) -> None:
-    for cache in root.rglob("__pycache__"):
-        shutil.rmtree(cache)
-
-
 def measure(
-    count: int, repeat: int, work: Path, progress: Callable[[str], None]
+    count: int,
+    repeat: int,
+    work: Path,
+    progress: Callable[[str], None],
+    kinds: tuple[str, ...] = KINDS,
 ) -> ImportFigures:
-    root = work / f"import-{count}"
-    _prepare(count, root)
+    # two copies of one project, one per mode: bytecode written beside the sources of the
+    # "on" copy can never be read by a child of the "off" mode
+    roots = {"on": work / f"import-{count}-on", "off": work / f"import-{count}-off"}
+    _prepare(count, roots["on"])
+    shutil.rmtree(roots["off"], ignore_errors=True)
+    shutil.copytree(
+        roots["on"], roots["off"], ignore=shutil.ignore_patterns("__pycache__")
+    )
     figures = ImportFigures(count, repeat)
-    prefix = work / f"pycache-{count}"
-    shutil.rmtree(prefix, ignore_errors=True)
     base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    modes = {
-        "off": ([sys.executable], {**base, "PYTHONDONTWRITEBYTECODE": "1"}),
-        "on": ([sys.executable, "-X", f"pycache_prefix={prefix}"], base),
-    }
+    envs = {"on": base, "off": {**base, "PYTHONDONTWRITEBYTECODE": "1"}}
     import toolgen_runtime
 
-    figures.runtime_had_bytecode = Path(
-        cache_from_source(toolgen_runtime.__file__)
-    ).exists()
+    runtime_bytecode = Path(cache_from_source(toolgen_runtime.__file__))
+    figures.runtime_had_bytecode = runtime_bytecode.exists()
     # the check imports every module the timed children import: run in the "on" mode, it
-    # also fills that mode's bytecode cache, untimed
-    python, env = modes["on"]
-    verified = run([*python, "-c", VERIFY], cwd=root, env=env)
+    # also writes that mode's bytecode, untimed
+    verified = run([sys.executable, "-c", VERIFY], cwd=roots["on"], env=envs["on"])
     figures.equivalence = json.loads(verified.stdout)
-    cached = list(prefix.rglob(f"*{catalogue.CATALOGUE_NAME}*/*.pyc"))
+    cached = list((roots["on"] / "generated").rglob("*.pyc"))
     if len(cached) < count:
         raise RuntimeError(
-            f"bytecode cache not filled: {len(cached)} files for {count} tools"
+            f"bytecode not written: {len(cached)} files for {count} tools"
         )
-    _no_bytecode_beside(root)
     for rep in range(repeat):
         # interleaved, so a slow moment of the machine falls on every kind alike
-        for mode, (python, env) in modes.items():
-            for kind in KINDS:
-                done = run([*python, "-c", CHILD, kind], cwd=root, env=env)
+        for mode in ("on", "off"):
+            for kind in kinds:
+                done = run(
+                    [sys.executable, "-c", CHILD, kind], cwd=roots[mode], env=envs[mode]
+                )
                 sample = json.loads(done.stdout)
                 if kind != "runtime" and sample["tools"] != count:
                     raise RuntimeError(
                         f"{kind} gave {sample['tools']} tools, not {count}"
                     )
-                figures.extra.setdefault(mode, {}).setdefault(kind, []).append(
-                    sample["extra"]
-                )
+                for found, key in (
+                    (figures.extra, "extra"),
+                    (figures.extra_cpu, "extra_cpu"),
+                ):
+                    found.setdefault(mode, {}).setdefault(kind, []).append(sample[key])
                 figures.shared.setdefault(mode, []).append(sample["shared"])
-        if any(root.rglob("__pycache__")):
-            raise RuntimeError("a child wrote bytecode beside the sources")
+        if any(roots["off"].rglob("__pycache__")):
+            raise RuntimeError("a child of the off mode wrote bytecode")
         progress(f"imports of {count} tools, repetition {rep + 1}/{repeat}: done")
-    shutil.rmtree(prefix)
+    for root in roots.values():
+        shutil.rmtree(root)
     return figures

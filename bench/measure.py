@@ -1,9 +1,12 @@
-"""Running a command as a child process and reading what it cost; summarising repeated samples.
+"""Running a command as a child process and reading what it cost; comparing the disk before
+and after.
 
-Every figure of the suite is the wall time of a fresh child process (what a user waits for)
-with its peak resident memory, read from the kernel's accounting of that child by `os.wait4`:
-on Linux the peak is that of the largest process of the child's tree (toolgen and the ruff it
-starts), the same figure `/usr/bin/time -v` reports.
+Every figure of the suite is the wall time of a fresh child process (what a user waits for),
+with its CPU time and peak resident memory read from the kernel's accounting of that child by
+`os.wait4`: the CPU time is the child's and that of the children it waited for (toolgen and the
+ruff it starts); on Linux the peak is that of the largest process of the tree, the figure
+`/usr/bin/time -v` reports. CPU time hardly moves when other work shares the machine; wall
+time does.
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ class CommandFailed(RuntimeError):
 
 @dataclass(frozen=True, slots=True)
 class Run:
-    seconds: float
+    seconds: float  # wall time: what the user waits for
+    cpu_seconds: float  # user + system time of the child and the children it waited for
     peak_rss_mb: float
     returncode: int
     stdout: str
@@ -55,6 +59,7 @@ def run(
         err.seek(0)
         done = Run(
             seconds,
+            usage.ru_utime + usage.ru_stime,
             usage.ru_maxrss / 1024,  # KiB on Linux
             child.returncode,
             out.read().decode("utf-8", "replace"),

@@ -5,8 +5,9 @@ command) with each stage's public function wrapped: load, validate, model, lint,
 render (templates), format (the ruff process), write, report (printing diagnostics), and
 "cli" for everything outside them (the check cache, the CLI's own work). Each stage's time is
 its own, without the stages it calls, so the stages add up to the whole build. One child
-times the stages without a profiler (cProfile slows pure-Python code about twofold); another
-profiles each stage with its own cProfile, to list the functions where its time goes.
+times the stages without a profiler, at every size of the run, to show how each grows; at one
+size another child profiles each stage with its own cProfile, to list the functions where its
+time goes (cProfile slows pure-Python code, so its times are not the stage times).
 
 Each build runs in a fresh child so that no cache of an earlier build in the same process
 (toolgen's functools caches, compiled patterns) makes it look cheaper than it is.
@@ -51,6 +52,7 @@ class StageClock:
     def __init__(self, profile: bool) -> None:
         self.profile = profile
         self.seconds: dict[str, float] = {}
+        self.cpu_seconds: dict[str, float] = {}  # this process only: not ruff's
         self.calls: dict[str, int] = {}
         self.profiles: dict[str, cProfile.Profile] = {}
         self.stack: list[str] = []
@@ -71,19 +73,23 @@ class StageClock:
                 self._pause(outer)
             self.profiles.setdefault(stage, cProfile.Profile())
             self.seconds.setdefault(stage, 0.0)
+            self.cpu_seconds.setdefault(stage, 0.0)
             self.stack.append(stage)
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             self._resume(stage)
             try:
                 return function(*args, **kwargs)
             finally:
                 self._pause(stage)
                 elapsed = time.perf_counter() - start
+                elapsed_cpu = time.process_time() - start_cpu
                 self.stack.pop()
                 self.seconds[stage] += elapsed
+                self.cpu_seconds[stage] += elapsed_cpu
                 self.calls[stage] = self.calls.get(stage, 0) + 1
                 if outer is not None:
                     self.seconds[outer] -= elapsed
+                    self.cpu_seconds[outer] -= elapsed_cpu
                     self._resume(outer)
 
         return timed
@@ -139,6 +145,7 @@ def child(root: Path, folder: str, profile: bool) -> dict[str, Any]:
         "stages": {
             stage: {
                 "seconds": clock.seconds[stage],
+                "cpu_seconds": clock.cpu_seconds[stage],
                 "calls": clock.calls[stage],
                 "top": top_functions(clock.profiles[stage]) if profile else [],
             }
@@ -156,21 +163,35 @@ def _run_child(root: Path, folder: str, profile: bool) -> dict[str, Any]:
     return result
 
 
-def measure(count: int, work: Path, progress: Callable[[str], None]) -> dict[str, Any]:
-    """Stage times and profiles of a first build and of a rebuild with nothing changed."""
+def _builds(count: int, work: Path, profile: bool) -> dict[str, Any]:
+    """A first build and a rebuild with nothing changed, each in its own child."""
     import catalogue
 
-    found: dict[str, Any] = {"tools": count}
-    for profile in (False, True):
-        root = work / f"profile-{count}"
-        shutil.rmtree(root, ignore_errors=True)
-        catalogue.write_catalogue(root, count)
-        folder = f"spec/{catalogue.CATALOGUE_NAME}"
-        kind = "profiled" if profile else "timed"
-        found[f"first_build_{kind}"] = _run_child(root, folder, profile)
-        found[f"rebuild_{kind}"] = _run_child(root, folder, profile)
-        shutil.rmtree(root)
-        progress(f"profile of {count} tools ({kind}): done")
+    root = work / f"profile-{count}"
+    shutil.rmtree(root, ignore_errors=True)
+    catalogue.write_catalogue(root, count)
+    folder = f"spec/{catalogue.CATALOGUE_NAME}"
+    found = {
+        "first_build": _run_child(root, folder, profile),
+        "rebuild": _run_child(root, folder, profile),
+    }
+    shutil.rmtree(root)
+    return found
+
+
+def measure(
+    sizes: list[int], profile: int, work: Path, progress: Callable[[str], None]
+) -> dict[str, Any]:
+    """Stage times of a first build and a rebuild at each size (how each stage grows), and
+    the profile of both at one size (0: none)."""
+    stages = {}
+    for count in sorted({*sizes, *([profile] if profile else [])}):
+        stages[str(count)] = _builds(count, work, profile=False)
+        progress(f"stage times of {count} tools: done")
+    found: dict[str, Any] = {"stages": stages}
+    if profile:
+        found["profile"] = {"tools": profile, **_builds(profile, work, profile=True)}
+        progress(f"profile of {profile} tools: done")
     return found
 
 

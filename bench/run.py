@@ -197,7 +197,14 @@ def machine(openapi: list[str] | None) -> dict[str, str]:
             _version([openapi[0], "--version"]).split()[-1] if openapi else "not run"
         ),
         "PYTHONDONTWRITEBYTECODE": os.environ.get("PYTHONDONTWRITEBYTECODE", "unset"),
+        # other work on the machine: what the ranges of the figures partly reflect
+        "load average at start": _load(),
     }
+
+
+def _load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"{one:.1f} (1 min), {five:.1f} (5 min) on {os.cpu_count()} cores"
 
 
 def other_tables(progress: Callable[[str], None]) -> dict[str, str]:
@@ -277,6 +284,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             {
                 "tools": m.tools,
                 "seconds": m.seconds,
+                "cpu_seconds": m.cpu_seconds,
                 "rss_mb": m.rss_mb,
                 "written_on_rebuild": m.written_on_rebuild,
                 "cache_files_on_rebuild": m.cache_files_on_rebuild,
@@ -287,21 +295,30 @@ def main(argv: Sequence[str] | None = None) -> int:
             }
             for m in measured
         ]
-        imports = import_figures.measure(import_tools, import_repeat, WORK, _progress)
+        # a smoke run leaves out toolgen_runtime's own import: two interpreters fewer
+        kinds = import_figures.KINDS[:2] if quick else import_figures.KINDS
+        imports = import_figures.measure(
+            import_tools, import_repeat, WORK, _progress, kinds
+        )
         results["imports"] = {
             "tools": imports.tools,
             "repeat": imports.repeat,
             "extra": imports.extra,
+            "extra_cpu": imports.extra_cpu,
             "shared": imports.shared,
             "equivalence": imports.equivalence,
             "runtime_had_bytecode": imports.runtime_had_bytecode,
         }
-        if profile_tools:
-            results["profile"] = profile_build.measure(profile_tools, WORK, _progress)
+        staged = [size for size in sizes if size >= 100]
+        if staged or profile_tools:
+            results.update(
+                profile_build.measure(staged, profile_tools, WORK, _progress)
+            )
         results["extra"] = {} if quick else other_tables(_progress)
     except CommandFailed as failure:
         print(f"bench: a measured command failed:\n{failure}", file=sys.stderr)
         return 1
+    results["machine"]["load average at end"] = _load()
     results["growth"] = report.growth(results)
     results["targets"] = report.targets(results)
     write(results, args.output)
