@@ -13,12 +13,12 @@ process:
 6. `toolgen check`;
 7. one tool's intent edited, then `toolgen build`.
 
-Steps 2 and 3 swap places every other repetition, so neither always runs on a warm disk.
+Steps 2 and 3 swap places every other repetition, so neither always runs on a warm disk. A
+repetition runs every size in turn before the next repetition starts.
 """
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -85,14 +85,16 @@ def _edit_one_tool(folder: Path, count: int, revision: int) -> str:
     return name
 
 
-def measure_size(
-    count: int,
-    repeat: int,
-    work: Path,
-    openapi: list[str] | None,
-    openapi_env: Mapping[str, str] | None,
-    progress: Callable[[str], None],
-) -> SizeFigures:
+@dataclass(frozen=True, slots=True)
+class Baseline:
+    """openapi-python-client: the command (without its input and output) and environment."""
+
+    command: list[str]
+    env: Mapping[str, str]
+
+
+def _prepare(count: int, work: Path) -> tuple[SizeFigures, Path, Path]:
+    """The catalogue of `count` tools and its OpenAPI twin, written once per size."""
     figures = SizeFigures(count)
     template = work / f"template-{count}"
     shutil.rmtree(template, ignore_errors=True)
@@ -100,74 +102,69 @@ def measure_size(
     document = openapi_doc.write_openapi(template / "openapi.json", count)
     figures.toolgen_size = sizes.toolgen_size(folder)
     figures.openapi_size = sizes.openapi_size(document)
+    return figures, template, document
+
+
+def _openapi_build(
+    figures: SizeFigures, document: Path, out: Path, baseline: Baseline
+) -> None:
+    shutil.rmtree(out, ignore_errors=True)
+    command = [*baseline.command, "--path", str(document), "--output-path", str(out)]
+    done = run(command, cwd=out.parent, env=baseline.env)
+    if "Warning" in done.stdout or "Error" in done.stdout:
+        raise RuntimeError(f"openapi-python-client warned:\n{done.stdout[-3000:]}")
+    figures.add("openapi", done)
+    figures.output["openapi"] = tree_size(out)
+    shutil.rmtree(out, ignore_errors=True)
+
+
+def _repetition(
+    figures: SizeFigures,
+    template: Path,
+    document: Path,
+    rep: int,
+    work: Path,
+    baseline: Baseline | None,
+) -> None:
+    """One repetition of every figure of one size, in a fresh project."""
+    count = figures.tools
+    root = work / f"project-{count}-{rep}"
+    shutil.rmtree(root, ignore_errors=True)
+    shutil.copytree(template / "spec", root / "spec")
+    shown = f"spec/{catalogue.CATALOGUE_NAME}"
     toolgen = toolgen_command()
-    env = dict(os.environ)
-    for rep in range(repeat):
-        root = work / f"project-{count}-{rep}"
-        shutil.rmtree(root, ignore_errors=True)
-        shutil.copytree(template / "spec", root / "spec")
-        spec = root / "spec" / catalogue.CATALOGUE_NAME
-        shown = f"spec/{catalogue.CATALOGUE_NAME}"
-        build = [*toolgen, "build", "--root", str(root), shown]
+    build = [*toolgen, "build", "--root", str(root), shown]
 
-        figures.add("floor", run([sys.executable, "-c", FLOOR_SCRIPT, shown], cwd=root))
+    figures.add("floor", run([sys.executable, "-c", FLOOR_SCRIPT, shown], cwd=root))
+    steps: list[Callable[[], None]] = [
+        lambda: figures.add("first_build", run(build, cwd=root))
+    ]
+    if baseline is not None:
+        out = work / f"openapi-{count}-{rep}"
+        steps.append(lambda: _openapi_build(figures, document, out, baseline))
+    for step in steps if rep % 2 == 0 else reversed(steps):
+        step()
+    generated, impl = tree_size(root / "generated"), tree_size(root / "impl")
+    figures.output["toolgen"] = (generated[0] + impl[0], generated[1] + impl[1])
 
-        def first_build(root: Path = root, build: list[str] = build) -> None:
-            figures.add("first_build", run(build, cwd=root, env=env))
+    before = snapshot(root, skip=(CACHE_DIR,))
+    cache_before = snapshot(root / CACHE_DIR)
+    figures.add("rebuild", run(build, cwd=root))
+    after = snapshot(root, skip=(CACHE_DIR,))
+    figures.written_on_rebuild.append(len(changed(before, after)))
+    cache_after = snapshot(root / CACHE_DIR)
+    figures.cache_files_on_rebuild.append(len(changed(cache_before, cache_after)))
 
-        def openapi_build(rep: int = rep) -> None:
-            if openapi is None:
-                return
-            out = work / f"openapi-{count}-{rep}"
-            shutil.rmtree(out, ignore_errors=True)
-            command = [*openapi, "--path", str(document), "--output-path", str(out)]
-            done = run(command, cwd=work, env=openapi_env)
-            if "Warning" in done.stdout or "Error" in done.stdout:
-                raise RuntimeError(
-                    f"openapi-python-client warned:\n{done.stdout[-3000:]}"
-                )
-            figures.add("openapi", done)
-            figures.output["openapi"] = tree_size(out)
-            shutil.rmtree(out, ignore_errors=True)
+    check_build = [*toolgen, "build", "--check", "--root", str(root), shown]
+    figures.add("build_check", run(check_build, cwd=root))
+    figures.add("check", run([*toolgen, "check", "--root", str(root), shown], cwd=root))
 
-        for step in (
-            (first_build, openapi_build)
-            if rep % 2 == 0
-            else (openapi_build, first_build)
-        ):
-            step()
-        figures.output["toolgen"] = (
-            tree_size(root / "generated")[0] + tree_size(root / "impl")[0],
-            tree_size(root / "generated")[1] + tree_size(root / "impl")[1],
-        )
-        progress(f"{count} tools, repetition {rep + 1}/{repeat}: first builds done")
-
-        before = snapshot(root, skip=(CACHE_DIR,))
-        cache_before = snapshot(root / CACHE_DIR)
-        figures.add("rebuild", run(build, cwd=root, env=env))
-        figures.written_on_rebuild.append(
-            len(changed(before, snapshot(root, skip=(CACHE_DIR,))))
-        )
-        figures.cache_files_on_rebuild.append(
-            len(changed(cache_before, snapshot(root / CACHE_DIR)))
-        )
-
-        check_build = [*toolgen, "build", "--check", "--root", str(root), shown]
-        figures.add("build_check", run(check_build, cwd=root, env=env))
-        figures.add(
-            "check", run([*toolgen, "check", "--root", str(root), shown], cwd=root)
-        )
-
-        _edit_one_tool(spec, count, rep)
-        before = snapshot(root, skip=(CACHE_DIR,))
-        figures.add("one_changed", run(build, cwd=root, env=env))
-        figures.written_on_one_changed.append(
-            len(changed(before, snapshot(root, skip=(CACHE_DIR,))))
-        )
-        shutil.rmtree(root)
-        progress(f"{count} tools, repetition {rep + 1}/{repeat}: done")
-    shutil.rmtree(template)
-    return figures
+    _edit_one_tool(root / shown, count, rep)
+    before = snapshot(root, skip=(CACHE_DIR,))
+    figures.add("one_changed", run(build, cwd=root))
+    after = snapshot(root, skip=(CACHE_DIR,))
+    figures.written_on_one_changed.append(len(changed(before, after)))
+    shutil.rmtree(root)
 
 
 def startup(repeat: int, work: Path) -> dict[str, list[float]]:
@@ -190,12 +187,18 @@ def measure(
     sizes: Sequence[int],
     repeat: int,
     work: Path,
-    openapi: list[str] | None,
-    openapi_env: Mapping[str, str] | None,
+    baseline: Baseline | None,
     progress: Callable[[str], None],
 ) -> list[SizeFigures]:
+    """Every figure at every size. Each repetition runs every size in turn, so that a busy
+    spell of the machine falls on all sizes alike rather than on one of them (which would
+    bend the growth between sizes)."""
     work.mkdir(parents=True, exist_ok=True)
-    return [
-        measure_size(count, repeat, work, openapi, openapi_env, progress)
-        for count in sizes
-    ]
+    prepared = [_prepare(count, work) for count in sizes]
+    for rep in range(repeat):
+        for figures, template, document in prepared:
+            _repetition(figures, template, document, rep, work, baseline)
+            progress(f"{figures.tools} tools, repetition {rep + 1}/{repeat}: done")
+    for _, template, _ in prepared:
+        shutil.rmtree(template)
+    return [figures for figures, _, _ in prepared]

@@ -130,7 +130,7 @@ def _progress(message: str) -> None:
     print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
-def baseline_openapi(install: bool) -> tuple[list[str], dict[str, str]] | None:
+def baseline_openapi(install: bool) -> build_figures.Baseline | None:
     """The openapi-python-client command and its environment; installs it when allowed."""
     tool = BASELINE_VENV / "bin" / "openapi-python-client"
     stamp = BASELINE_VENV / f".installed-{OPENAPI_PYTHON_CLIENT}"
@@ -148,7 +148,7 @@ def baseline_openapi(install: bool) -> tuple[list[str], dict[str, str]] | None:
         **os.environ,
         "PATH": f"{tool.parent}{os.pathsep}{os.environ.get('PATH', '')}",
     }
-    return [str(tool), "generate", "--meta", "none"], env
+    return build_figures.Baseline([str(tool), "generate", "--meta", "none"], env)
 
 
 def _version(command: Sequence[str]) -> str:
@@ -261,7 +261,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     openapi = None if args.no_openapi else baseline_openapi(install=not quick)
     command = "bench/run.py " + " ".join(argv if argv is not None else sys.argv[1:])
     results: dict[str, Any] = {
-        "machine": machine(openapi[0] if openapi else None),
+        "machine": machine(openapi.command if openapi else None),
         "settings": {
             "command": command.strip(),
             "sizes": sizes,
@@ -272,14 +272,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     WORK.mkdir(parents=True, exist_ok=True)
     try:
         results["startup"] = build_figures.startup(repeat, WORK)
-        measured = build_figures.measure(
-            sizes,
-            repeat,
-            WORK,
-            openapi[0] if openapi else None,
-            openapi[1] if openapi else None,
-            _progress,
-        )
+        measured = build_figures.measure(sizes, repeat, WORK, openapi, _progress)
         results["build"] = [
             {
                 "tools": m.tools,
