@@ -5,16 +5,17 @@ Every figure of the suite is the wall time of a fresh child process (what a user
 with its CPU time and peak resident memory read from the kernel's accounting of that child by
 `os.wait4`: the CPU time is the child's and that of the children it waited for (toolgen and the
 ruff it starts); on Linux the peak is that of the largest process of the tree, the figure
-`/usr/bin/time -v` reports. CPU time hardly moves when other work shares the machine; wall
-time does.
+`/usr/bin/time -v` reports. CPU time moves less than wall time when other work shares the
+machine.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
+import sys
 import tempfile
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +35,24 @@ class Run:
     stderr: str
 
 
+# Starts the measured command and waits for it with wait4. It runs as a small process of its
+# own because Linux counts in a child's peak RSS the memory of the process it was forked from
+# (the copy it replaced at exec): forked from the suite, which holds catalogues of thousands
+# of tools, every command would report at least the suite's size.
+_LAUNCHER = """
+import json, os, subprocess, sys, time
+report, command = sys.argv[1], sys.argv[2:]
+start = time.perf_counter()
+child = subprocess.Popen(command)
+_, status, usage = os.wait4(child.pid, 0)
+seconds = time.perf_counter() - start
+with open(report, "w", encoding="utf-8") as handle:
+    json.dump({"seconds": seconds, "cpu": usage.ru_utime + usage.ru_stime,
+               "rss_kib": usage.ru_maxrss, "status": os.waitstatus_to_exitcode(status)},
+              handle)
+"""
+
+
 def run(
     command: Sequence[str],
     *,
@@ -42,28 +61,34 @@ def run(
     expect: int | None = 0,
 ) -> Run:
     """Run `command` in a fresh process; with `expect`, any other exit status is an error."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        start = time.perf_counter()
-        child = subprocess.Popen(
-            list(command),
+    with (
+        tempfile.TemporaryFile() as out,
+        tempfile.TemporaryFile() as err,
+        tempfile.TemporaryDirectory() as tmp,
+    ):
+        report = Path(tmp, "run.json")
+        subprocess.run(
+            [sys.executable, "-c", _LAUNCHER, str(report), *command],
             cwd=cwd,
             env=None if env is None else dict(env),
             stdout=out,
             stderr=err,
+            check=False,
         )
-        # wait4 reaps the child itself and returns its resource usage: Popen.wait cannot
-        _, status, usage = os.wait4(child.pid, 0)
-        seconds = time.perf_counter() - start
-        child.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
+        stdout = out.read().decode("utf-8", "replace")
+        stderr = err.read().decode("utf-8", "replace")
+        if not report.exists():
+            raise CommandFailed(f"could not run {' '.join(command)}:\n{stderr[-3000:]}")
+        measured = json.loads(report.read_text(encoding="utf-8"))
         done = Run(
-            seconds,
-            usage.ru_utime + usage.ru_stime,
-            usage.ru_maxrss / 1024,  # KiB on Linux
-            child.returncode,
-            out.read().decode("utf-8", "replace"),
-            err.read().decode("utf-8", "replace"),
+            measured["seconds"],
+            measured["cpu"],
+            measured["rss_kib"] / 1024,  # KiB on Linux
+            measured["status"],
+            stdout,
+            stderr,
         )
     if expect is not None and done.returncode != expect:
         raise CommandFailed(
