@@ -37,7 +37,7 @@ pytest: setup
 
 test: check lint typecheck pytest
 
-# the benchmark suite (docs/performance.md), about half an hour on 2 cores; a smoke run:
+# the benchmark suite (docs/performance.md), 20 to 40 minutes on 2 cores; a smoke run:
 # `make bench BENCH_ARGS=--quick`. The first run installs openapi-python-client, the
 # baseline, into bench/.venv-baseline.
 bench: setup
