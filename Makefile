@@ -37,8 +37,11 @@ pytest: setup
 
 test: check lint typecheck pytest
 
+# the benchmark suite (docs/performance.md), 20 to 40 minutes on 2 cores; a smoke run:
+# `make bench BENCH_ARGS=--quick`. The first run installs openapi-python-client, the
+# baseline, into bench/.venv-baseline.
 bench: setup
-	$(BIN)/python bench/build_speed.py
+	$(BIN)/python bench/run.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

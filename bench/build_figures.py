@@ -1,0 +1,204 @@
+"""Build figures: what toolgen's commands cost on N tools, against what users would pick instead.
+
+For each size, each repetition starts from a fresh project (a copy of the synthetic catalogue
+in its own folder under build/bench/) and runs, each as the command a user types, in a fresh
+process:
+
+1. the floor: reading and parsing the same YAML files with PyYAML's C loader;
+2. `toolgen build` (first build: nothing generated yet, no cache);
+3. openapi-python-client on the same N operations (first build: its only mode);
+4. `toolgen build` again, nothing changed: the files written are counted from the disk (inode,
+   modification time, size of every file before and after), not taken from toolgen's report;
+5. `toolgen build --check` (no cache: renders everything, writes nothing);
+6. `toolgen check`;
+7. one tool's intent edited, then `toolgen build`.
+
+Steps 2 and 3 swap places every other repetition, so neither always runs on a warm disk. A
+repetition runs every size in turn before the next repetition starts.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import catalogue
+import openapi_doc
+import sizes
+from measure import Run, changed, run, snapshot, tree_size
+
+CACHE_DIR = ".toolgen-cache"
+FLOOR_SCRIPT = (
+    "import pathlib, sys, yaml\n"
+    "for path in sorted(pathlib.Path(sys.argv[1]).rglob('*.yaml')):\n"
+    "    yaml.load(path.read_bytes(), Loader=yaml.CSafeLoader)\n"
+)
+FIGURES = (
+    "floor",
+    "first_build",
+    "openapi",
+    "rebuild",
+    "build_check",
+    "check",
+    "one_changed",
+)
+
+
+def toolgen_command() -> list[str]:
+    """The console script installed beside the interpreter that runs the suite."""
+    return [str(Path(sys.executable).with_name("toolgen"))]
+
+
+@dataclass
+class SizeFigures:
+    """Every sample of one size: figure -> seconds and peak RSS, one sample per repetition."""
+
+    tools: int
+    seconds: dict[str, list[float]] = field(default_factory=dict)
+    cpu_seconds: dict[str, list[float]] = field(default_factory=dict)
+    rss_mb: dict[str, list[float]] = field(default_factory=dict)
+    written_on_rebuild: list[int] = field(default_factory=list)
+    cache_files_on_rebuild: list[int] = field(default_factory=list)
+    written_on_one_changed: list[int] = field(default_factory=list)
+    output: dict[str, tuple[int, int]] = field(default_factory=dict)  # files, bytes
+    toolgen_size: sizes.Size | None = None
+    openapi_size: sizes.Size | None = None
+
+    def add(self, figure: str, done: Run) -> None:
+        self.seconds.setdefault(figure, []).append(done.seconds)
+        self.cpu_seconds.setdefault(figure, []).append(done.cpu_seconds)
+        self.rss_mb.setdefault(figure, []).append(done.peak_rss_mb)
+
+
+def _edit_one_tool(folder: Path, count: int, revision: int) -> str:
+    """Change the intent of the tool in the middle of the catalogue; returns its name."""
+    name = str(catalogue.tool_spec(count // 2)["name"])
+    path = folder / "tools" / f"{name}.yaml"
+    text = path.read_text(encoding="utf-8")
+    start = text.index("intent: ") + len("intent: ")
+    end = text.index("\n", start)
+    intent = text[start:end].rstrip(".")
+    path.write_text(f"{text[:start]}{intent}, revision {revision}.{text[end:]}")
+    return name
+
+
+@dataclass(frozen=True, slots=True)
+class Baseline:
+    """openapi-python-client: the command (without its input and output) and environment."""
+
+    command: list[str]
+    env: Mapping[str, str]
+
+
+def _prepare(count: int, work: Path) -> tuple[SizeFigures, Path, Path]:
+    """The catalogue of `count` tools and its OpenAPI twin, written once per size."""
+    figures = SizeFigures(count)
+    template = work / f"template-{count}"
+    shutil.rmtree(template, ignore_errors=True)
+    folder = catalogue.write_catalogue(template, count)
+    document = openapi_doc.write_openapi(template / "openapi.json", count)
+    figures.toolgen_size = sizes.toolgen_size(folder)
+    figures.openapi_size = sizes.openapi_size(document)
+    return figures, template, document
+
+
+def _openapi_build(
+    figures: SizeFigures, document: Path, out: Path, baseline: Baseline
+) -> None:
+    shutil.rmtree(out, ignore_errors=True)
+    command = [*baseline.command, "--path", str(document), "--output-path", str(out)]
+    done = run(command, cwd=out.parent, env=baseline.env)
+    if "Warning" in done.stdout or "Error" in done.stdout:
+        raise RuntimeError(f"openapi-python-client warned:\n{done.stdout[-3000:]}")
+    figures.add("openapi", done)
+    figures.output["openapi"] = tree_size(out)
+    shutil.rmtree(out, ignore_errors=True)
+
+
+def _repetition(
+    figures: SizeFigures,
+    template: Path,
+    document: Path,
+    rep: int,
+    work: Path,
+    baseline: Baseline | None,
+) -> None:
+    """One repetition of every figure of one size, in a fresh project."""
+    count = figures.tools
+    root = work / f"project-{count}-{rep}"
+    shutil.rmtree(root, ignore_errors=True)
+    shutil.copytree(template / "spec", root / "spec")
+    shown = f"spec/{catalogue.CATALOGUE_NAME}"
+    toolgen = toolgen_command()
+    build = [*toolgen, "build", "--root", str(root), shown]
+
+    figures.add("floor", run([sys.executable, "-c", FLOOR_SCRIPT, shown], cwd=root))
+    steps: list[Callable[[], None]] = [
+        lambda: figures.add("first_build", run(build, cwd=root))
+    ]
+    if baseline is not None:
+        out = work / f"openapi-{count}-{rep}"
+        steps.append(lambda: _openapi_build(figures, document, out, baseline))
+    for step in steps if rep % 2 == 0 else reversed(steps):
+        step()
+    generated, impl = tree_size(root / "generated"), tree_size(root / "impl")
+    figures.output["toolgen"] = (generated[0] + impl[0], generated[1] + impl[1])
+
+    before = snapshot(root, skip=(CACHE_DIR,))
+    cache_before = snapshot(root / CACHE_DIR)
+    figures.add("rebuild", run(build, cwd=root))
+    after = snapshot(root, skip=(CACHE_DIR,))
+    figures.written_on_rebuild.append(len(changed(before, after)))
+    cache_after = snapshot(root / CACHE_DIR)
+    figures.cache_files_on_rebuild.append(len(changed(cache_before, cache_after)))
+
+    check_build = [*toolgen, "build", "--check", "--root", str(root), shown]
+    figures.add("build_check", run(check_build, cwd=root))
+    figures.add("check", run([*toolgen, "check", "--root", str(root), shown], cwd=root))
+
+    _edit_one_tool(root / shown, count, rep)
+    before = snapshot(root, skip=(CACHE_DIR,))
+    figures.add("one_changed", run(build, cwd=root))
+    after = snapshot(root, skip=(CACHE_DIR,))
+    figures.written_on_one_changed.append(len(changed(before, after)))
+    shutil.rmtree(root)
+
+
+def startup(repeat: int, work: Path) -> dict[str, list[float]]:
+    """The fixed cost of every command: the interpreter alone, and `toolgen --version`
+    (which imports the compiler); wall and CPU time."""
+    samples: dict[str, list[float]] = {}
+    commands = {
+        "python": [sys.executable, "-c", "pass"],
+        "toolgen": [*toolgen_command(), "--version"],
+    }
+    for _ in range(max(repeat, 3)):
+        for name, command in commands.items():
+            done = run(command, cwd=work)
+            samples.setdefault(name, []).append(done.seconds)
+            samples.setdefault(f"{name}_cpu", []).append(done.cpu_seconds)
+    return samples
+
+
+def measure(
+    sizes: Sequence[int],
+    repeat: int,
+    work: Path,
+    baseline: Baseline | None,
+    progress: Callable[[str], None],
+) -> list[SizeFigures]:
+    """Every figure at every size. Each repetition runs every size in turn, so that a busy
+    spell of the machine falls on all sizes alike rather than on one of them (which would
+    bend the growth between sizes)."""
+    work.mkdir(parents=True, exist_ok=True)
+    prepared = [_prepare(count, work) for count in sizes]
+    for rep in range(repeat):
+        for figures, template, document in prepared:
+            _repetition(figures, template, document, rep, work, baseline)
+            progress(f"{figures.tools} tools, repetition {rep + 1}/{repeat}: done")
+    for _, template, _ in prepared:
+        shutil.rmtree(template)
+    return [figures for figures, _, _ in prepared]

@@ -1,0 +1,204 @@
+"""Where a build of N tools spends its time, stage by stage: for whoever optimises toolgen.
+
+A child process runs `toolgen build` in process (`toolgen.cli.main`, the code path of the
+command) with each stage's public function wrapped: load, validate, model, lint, implcheck,
+render (templates), format (the ruff process), write, report (printing diagnostics), and
+"cli" for everything outside them (the check cache, the CLI's own work). Each stage's time is
+its own, without the stages it calls, so the stages add up to the whole build. One child
+times the stages without a profiler, at every size of the run, to show how each grows; at one
+size another child profiles each stage with its own cProfile, to list the functions where its
+time goes (cProfile slows pure-Python code, so its times are not the stage times).
+
+Each build runs in a fresh child so that no cache of an earlier build in the same process
+(toolgen's functools caches, compiled patterns) makes it look cheaper than it is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import cProfile
+import functools
+import io
+import json
+import pstats
+import re
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+# (module, attribute, stage): where the pipeline looks each stage up at call time
+STAGES = (
+    ("toolgen.load", "load_catalogue", "load"),
+    ("toolgen.validate", "validate", "validate"),
+    ("toolgen.model", "build_model", "model"),
+    ("toolgen.lint", "lint", "lint"),
+    ("toolgen.implcheck", "check_implementations", "implcheck"),
+    ("toolgen.pipeline", "render_catalogue", "render"),
+    ("toolgen.formatting", "format_sources", "format"),
+    ("toolgen.cli", "write_outputs", "write"),
+    ("toolgen.report", "render", "report"),
+)
+TOP = 12
+
+
+class StageClock:
+    """Exclusive wall time (and optionally a profile) per stage; stages may nest."""
+
+    def __init__(self, profile: bool) -> None:
+        self.profile = profile
+        self.seconds: dict[str, float] = {}
+        self.cpu_seconds: dict[str, float] = {}  # this process only: not ruff's
+        self.calls: dict[str, int] = {}
+        self.profiles: dict[str, cProfile.Profile] = {}
+        self.stack: list[str] = []
+
+    def _pause(self, stage: str) -> None:
+        if self.profile:
+            self.profiles[stage].disable()
+
+    def _resume(self, stage: str) -> None:
+        if self.profile:
+            self.profiles[stage].enable()
+
+    def wrap(self, stage: str, function: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(function)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            outer = self.stack[-1] if self.stack else None
+            if outer is not None:
+                self._pause(outer)
+            self.profiles.setdefault(stage, cProfile.Profile())
+            self.seconds.setdefault(stage, 0.0)
+            self.cpu_seconds.setdefault(stage, 0.0)
+            self.stack.append(stage)
+            start, start_cpu = time.perf_counter(), time.process_time()
+            self._resume(stage)
+            try:
+                return function(*args, **kwargs)
+            finally:
+                self._pause(stage)
+                elapsed = time.perf_counter() - start
+                elapsed_cpu = time.process_time() - start_cpu
+                self.stack.pop()
+                self.seconds[stage] += elapsed
+                self.cpu_seconds[stage] += elapsed_cpu
+                self.calls[stage] = self.calls.get(stage, 0) + 1
+                if outer is not None:
+                    self.seconds[outer] -= elapsed
+                    self.cpu_seconds[outer] -= elapsed_cpu
+                    self._resume(outer)
+
+        return timed
+
+
+def _where(file: str, line: int, name: str) -> str:
+    if file == "~":
+        return name  # a built-in: "<method 'sub' of 're.Pattern' objects>"
+    installed = re.search(r"(?:site-packages|lib/python3\.\d+)/(.*)", file)
+    if installed:
+        file = installed.group(1)
+    else:
+        with contextlib.suppress(ValueError):
+            file = Path(file).resolve().relative_to(ROOT).as_posix()
+    return f"{name} ({file}:{line})"
+
+
+def top_functions(profile: cProfile.Profile, count: int = TOP) -> list[dict[str, Any]]:
+    """The functions with the most own time (tottime) in one stage's profile."""
+    stats = pstats.Stats(profile, stream=io.StringIO())
+    rows = [
+        {
+            "function": _where(*key),
+            "calls": calls,
+            "own_s": own,
+            "cumulative_s": cumulative,
+        }
+        for key, (_, calls, own, cumulative, _) in stats.stats.items()  # type: ignore[attr-defined]
+    ]
+    rows.sort(key=lambda row: row["own_s"], reverse=True)
+    return rows[:count]
+
+
+def child(root: Path, folder: str, profile: bool) -> dict[str, Any]:
+    import importlib
+
+    from toolgen import cli
+
+    clock = StageClock(profile)
+    for module_name, attribute, stage in STAGES:
+        module = importlib.import_module(module_name)
+        setattr(module, attribute, clock.wrap(stage, getattr(module, attribute)))
+    main = clock.wrap("cli", cli.main)
+    sink = io.StringIO()
+    start = time.perf_counter()
+    with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+        status = main(["build", "--root", str(root), folder])
+    total = time.perf_counter() - start
+    if status not in (0, 1):
+        raise SystemExit(f"toolgen build exited {status}:\n{sink.getvalue()[-3000:]}")
+    return {
+        "total_s": total,
+        "stages": {
+            stage: {
+                "seconds": clock.seconds[stage],
+                "cpu_seconds": clock.cpu_seconds[stage],
+                "calls": clock.calls[stage],
+                "top": top_functions(clock.profiles[stage]) if profile else [],
+            }
+            for stage in clock.seconds
+        },
+    }
+
+
+def _run_child(root: Path, folder: str, profile: bool) -> dict[str, Any]:
+    from measure import run
+
+    command = [sys.executable, __file__, "--root", str(root), "--folder", folder]
+    done = run([*command, *(["--profile"] if profile else [])], cwd=root)
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def _builds(count: int, work: Path, profile: bool) -> dict[str, Any]:
+    """A first build and a rebuild with nothing changed, each in its own child."""
+    import catalogue
+
+    root = work / f"profile-{count}"
+    shutil.rmtree(root, ignore_errors=True)
+    catalogue.write_catalogue(root, count)
+    folder = f"spec/{catalogue.CATALOGUE_NAME}"
+    found = {
+        "first_build": _run_child(root, folder, profile),
+        "rebuild": _run_child(root, folder, profile),
+    }
+    shutil.rmtree(root)
+    return found
+
+
+def measure(
+    sizes: list[int], profile: int, work: Path, progress: Callable[[str], None]
+) -> dict[str, Any]:
+    """Stage times of a first build and a rebuild at each size (how each stage grows), and
+    the profile of both at one size (0: none)."""
+    stages = {}
+    for count in sorted({*sizes, *([profile] if profile else [])}):
+        stages[str(count)] = _builds(count, work, profile=False)
+        progress(f"stage times of {count} tools: done")
+    found: dict[str, Any] = {"stages": stages}
+    if profile:
+        found["profile"] = {"tools": profile, **_builds(profile, work, profile=True)}
+        progress(f"profile of {profile} tools: done")
+    return found
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--root", type=Path, required=True)
+    parser.add_argument("--folder", required=True)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    print(json.dumps(child(args.root, args.folder, args.profile)))
