@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from toolgen import boundary, pipeline, toolschema
+from toolgen import pipeline, toolschema
 from toolgen.ir import Catalogue
+from toolgen.render import cases as boundary
 
 ROOT = Path(__file__).parent.parent
 GOLDEN = ROOT / "tests/golden/kitchen_sink"

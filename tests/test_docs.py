@@ -58,7 +58,8 @@ from toolgen.diagnostics import Diagnostic
 from toolgen.ir import Tool
 from toolgen.lint.registry import all_rules
 from toolgen.load import load_document
-from toolgen.render import RenderedFiles, render_catalogue
+from toolgen.render import render_catalogue
+from toolgen.write import RenderedFiles
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

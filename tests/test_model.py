@@ -18,7 +18,7 @@ from toolgen.ir import Param, Tool
 from toolgen.load import load_catalogue
 from toolgen.model import ModelResult
 from toolgen.names import MODULE_NAMES, module_name, pascal, python_name
-from toolgen.render import render_tool_module
+from toolgen.render.modules import render_tool_module
 from toolgen.validate import validate
 
 CATALOGUE = """\
@@ -288,12 +288,12 @@ def test_class_names_of_nested_objects_and_arrays(tmp_path: Path) -> None:
     )
     assert param(tool, "filter").class_name == "SearchOrdersFilter"
     assert param(tool, "filter.range").class_name == "SearchOrdersFilterRange"
-    assert param(tool, "lines.[]").class_name == "SearchOrdersLinesItem"
+    assert param(tool, "lines.[]").class_name == "SearchOrdersLine"
     assert param(tool, "matrix.[].[]").class_name == "SearchOrdersMatrixItemItem"
     orders, summary = tool.returns
     assert orders.items is not None
-    assert orders.items.class_name == "SearchOrdersOrdersItem"
-    assert orders.items.properties[0].class_name == "SearchOrdersOrdersItemCustomer"
+    assert orders.items.class_name == "SearchOrdersOrder"
+    assert orders.items.properties[0].class_name == "SearchOrdersOrderCustomer"
     assert summary.class_name == "SearchOrdersSummary"
 
 

@@ -213,3 +213,10 @@ def test_the_implementation_is_loaded_once_on_first_call() -> None:
     invoke(built, GOOD, None)
     invoke(built, GOOD, None)
     assert loads == [1]
+
+
+def test_any_other_exception_stops_the_run_unchanged() -> None:
+    """What the generated tests no longer check per tool: an exception the implementation
+    raises (a database that is down) is not turned into text for the model."""
+    with pytest.raises(RuntimeError, match="database is down"):
+        invoke(tool(Recorder(error=RuntimeError("database is down"))), GOOD, None)

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import jsonschema
 
-from toolgen import boundary, pipeline, snapshot, tokens
+from toolgen import pipeline, snapshot, tokens
+from toolgen.render import cases as boundary
 
 ROOT = Path(__file__).parent.parent
 

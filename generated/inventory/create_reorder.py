@@ -10,72 +10,36 @@ impl/inventory/create_reorder.py.
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Final, Literal
 
 from agents import FunctionTool
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 from toolgen_runtime import (
     DeclaredError,
-    FieldHint,
     Invoker,
+    StrictArgs,
     ToolError,
     make_tool,
     null_means,
     result_class,
 )
 
+from ._cards import CARDS
 from .context import InventoryContext
 
 NAME: Final = "create_reorder"
-DESCRIPTION: Final = (
-    "Create a reorder proposal for a product that is running low; nothing is sent "
-    "to the supplier.\n"
-    "Use when: The user asks to restock or reorder a product.\n"
-    "Not when: The user only wants to know how many pieces are in stock. Use "
-    "read_stock instead.\n"
-    "Call read_stock first.\n"
-    "Changes data.\n"
-    "Repeating a call with the same arguments does not repeat its effect."
-)
-PARAMETERS: Final[dict[str, Any]] = {
-    "type": "object",
-    "properties": {
-        "sku": {
-            "type": "string",
-            "description": "The product code. Example: SKU-11.",
-            "pattern": "^SKU-\\d{2,6}$",
-        },
-        "quantity": {
-            "type": "integer",
-            "description": "Pieces to order. Example: 5.",
-            "minimum": 1,
-            "maximum": 1000,
-        },
-        "urgency": {
-            "type": ["string", "null"],
-            "description": "How soon the pieces are needed. Null means standard.",
-            "enum": ["standard", "urgent", None],
-        },
-    },
-    "required": ["sku", "quantity", "urgency"],
-    "additionalProperties": False,
-}
+DESCRIPTION: Final = CARDS[NAME].description
+PARAMETERS: Final = CARDS[NAME].parameters
+
+CreateReorderUrgency = Literal["standard", "urgent"]
 
 
-class CreateReorderArgs(BaseModel):
+class CreateReorderArgs(StrictArgs):
     """The arguments of create_reorder, validated before the implementation runs."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        frozen=True,
-        regex_engine="python-re",
-        defer_build=True,
-    )
 
     sku: Annotated[str, Field(pattern="(?a)^SKU-\\d{2,6}\\Z")]
     quantity: Annotated[int, Field(ge=1, le=1000)]
-    urgency: Annotated[Literal["standard", "urgent"], null_means("standard")]
+    urgency: Annotated[CreateReorderUrgency, null_means("standard")]
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +56,7 @@ class CreateReorderResult:
     proposal_id: str
     sku: str
     quantity_units: int
-    urgency: Literal["standard", "urgent"]
+    urgency: CreateReorderUrgency
     created: bool
 
 
@@ -109,11 +73,7 @@ ERRORS: Final[dict[str, DeclaredError]] = {
         retryable=False,
     ),
 }
-HINTS: Final[dict[str, FieldHint]] = {
-    "quantity": FieldHint(example=5),
-    "sku": FieldHint(example="SKU-11", pattern="^SKU-\\d{2,6}$"),
-    "urgency": FieldHint(one_of=("standard", "urgent"), nullable=True),
-}
+EXAMPLES: Final[dict[str, object]] = {"quantity": 5, "sku": "SKU-11"}
 
 Implementation = Callable[
     [CreateReorderArgs, CreateReorderContext],
@@ -121,7 +81,8 @@ Implementation = Callable[
 ]
 
 
-def _context(run: InventoryContext) -> CreateReorderContext:
+def tool_context(run: InventoryContext) -> CreateReorderContext:
+    """What create_reorder reads of the run context."""
     return CreateReorderContext(
         run_id=run.run_id,
     )
@@ -145,8 +106,9 @@ def build_tool(implementation: Implementation | None = None) -> FunctionTool:
                 _implementation if implementation is None else lambda: implementation
             ),
             catalogue_context=InventoryContext,
-            build_context=_context,
-            hints=HINTS,
+            build_context=tool_context,
+            schema=PARAMETERS,
+            examples=EXAMPLES,
         )
     )
     return make_tool(

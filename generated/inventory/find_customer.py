@@ -8,48 +8,28 @@ impl/inventory/find_customer.py.
 """
 
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Final, Literal
 
 from agents import FunctionTool
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 from toolgen_runtime import (
     DeclaredError,
-    FieldHint,
     Invoker,
+    StrictArgs,
     ToolError,
     make_tool,
     result_class,
 )
 
+from ._cards import CARDS
+
 NAME: Final = "find_customer"
-DESCRIPTION: Final = (
-    "Look up a customer by exact name and return the customer's id.\n"
-    "Use when: The user mentions a customer by name and you need the customer's id "
-    "or the name exactly as registered."
-)
-PARAMETERS: Final[dict[str, Any]] = {
-    "type": "object",
-    "properties": {
-        "name": {
-            "type": "string",
-            "description": "The customer's name exactly as registered. 1 to 100 characters. Example: Brambilla SRL.",
-        }
-    },
-    "required": ["name"],
-    "additionalProperties": False,
-}
+DESCRIPTION: Final = CARDS[NAME].description
+PARAMETERS: Final = CARDS[NAME].parameters
 
 
-class FindCustomerArgs(BaseModel):
+class FindCustomerArgs(StrictArgs):
     """The arguments of find_customer, validated before the implementation runs."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        frozen=True,
-        regex_engine="python-re",
-        defer_build=True,
-    )
 
     name: Annotated[str, Field(min_length=1, max_length=100)]
 
@@ -75,9 +55,7 @@ ERRORS: Final[dict[str, DeclaredError]] = {
         retryable=False,
     ),
 }
-HINTS: Final[dict[str, FieldHint]] = {
-    "name": FieldHint(example="Brambilla SRL"),
-}
+EXAMPLES: Final[dict[str, object]] = {"name": "Brambilla SRL"}
 
 Implementation = Callable[
     [FindCustomerArgs],
@@ -101,7 +79,8 @@ def build_tool(implementation: Implementation | None = None) -> FunctionTool:
         load_implementation=(
             _implementation if implementation is None else lambda: implementation
         ),
-        hints=HINTS,
+        schema=PARAMETERS,
+        examples=EXAMPLES,
     )
     return make_tool(
         name=NAME, description=DESCRIPTION, parameters=PARAMETERS, invoker=invoker

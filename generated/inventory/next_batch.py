@@ -7,42 +7,21 @@ impl/inventory/next_batch.py.
 """
 
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any, Final
+from typing import Annotated, Final
 
 from agents import FunctionTool
-from pydantic import BaseModel, ConfigDict, Field
-from toolgen_runtime import DeclaredError, FieldHint, Invoker, make_tool, result_class
+from pydantic import Field
+from toolgen_runtime import DeclaredError, Invoker, StrictArgs, make_tool, result_class
+
+from ._cards import CARDS
 
 NAME: Final = "next_batch"
-DESCRIPTION: Final = (
-    "Return the number of the batch that follows a given one.\n"
-    "Use when: You have finished a batch and need the number of the next one."
-)
-PARAMETERS: Final[dict[str, Any]] = {
-    "type": "object",
-    "properties": {
-        "batch": {
-            "type": "integer",
-            "description": "The number of the current batch. Example: 4.",
-            "minimum": 0,
-            "maximum": 1000000,
-        }
-    },
-    "required": ["batch"],
-    "additionalProperties": False,
-}
+DESCRIPTION: Final = CARDS[NAME].description
+PARAMETERS: Final = CARDS[NAME].parameters
 
 
-class NextBatchArgs(BaseModel):
+class NextBatchArgs(StrictArgs):
     """The arguments of next_batch, validated before the implementation runs."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        frozen=True,
-        regex_engine="python-re",
-        defer_build=True,
-    )
 
     batch: Annotated[int, Field(ge=0, le=1000000)]
 
@@ -55,9 +34,7 @@ class NextBatchResult:
 
 
 ERRORS: Final[dict[str, DeclaredError]] = {}
-HINTS: Final[dict[str, FieldHint]] = {
-    "batch": FieldHint(example=4),
-}
+EXAMPLES: Final[dict[str, object]] = {"batch": 4}
 
 Implementation = Callable[
     [NextBatchArgs],
@@ -81,7 +58,8 @@ def build_tool(implementation: Implementation | None = None) -> FunctionTool:
         load_implementation=(
             _implementation if implementation is None else lambda: implementation
         ),
-        hints=HINTS,
+        schema=PARAMETERS,
+        examples=EXAMPLES,
     )
     return make_tool(
         name=NAME, description=DESCRIPTION, parameters=PARAMETERS, invoker=invoker

@@ -7,49 +7,28 @@ impl/inventory/read_stock.py.
 """
 
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Final, Literal
 
 from agents import FunctionTool
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 from toolgen_runtime import (
     DeclaredError,
-    FieldHint,
     Invoker,
+    StrictArgs,
     ToolError,
     make_tool,
     result_class,
 )
 
+from ._cards import CARDS
+
 NAME: Final = "read_stock"
-DESCRIPTION: Final = (
-    "Read the current stock and the reorder threshold of a product.\n"
-    "Use when: The user asks how many pieces of a product are in stock or whether "
-    "a product is running low."
-)
-PARAMETERS: Final[dict[str, Any]] = {
-    "type": "object",
-    "properties": {
-        "sku": {
-            "type": "string",
-            "description": "The product code. Example: SKU-11.",
-            "pattern": "^SKU-\\d{2,6}$",
-        }
-    },
-    "required": ["sku"],
-    "additionalProperties": False,
-}
+DESCRIPTION: Final = CARDS[NAME].description
+PARAMETERS: Final = CARDS[NAME].parameters
 
 
-class ReadStockArgs(BaseModel):
+class ReadStockArgs(StrictArgs):
     """The arguments of read_stock, validated before the implementation runs."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        frozen=True,
-        regex_engine="python-re",
-        defer_build=True,
-    )
 
     sku: Annotated[str, Field(pattern="(?a)^SKU-\\d{2,6}\\Z")]
 
@@ -77,9 +56,7 @@ ERRORS: Final[dict[str, DeclaredError]] = {
         retryable=False,
     ),
 }
-HINTS: Final[dict[str, FieldHint]] = {
-    "sku": FieldHint(example="SKU-11", pattern="^SKU-\\d{2,6}$"),
-}
+EXAMPLES: Final[dict[str, object]] = {"sku": "SKU-11"}
 
 Implementation = Callable[
     [ReadStockArgs],
@@ -103,7 +80,8 @@ def build_tool(implementation: Implementation | None = None) -> FunctionTool:
         load_implementation=(
             _implementation if implementation is None else lambda: implementation
         ),
-        hints=HINTS,
+        schema=PARAMETERS,
+        examples=EXAMPLES,
     )
     return make_tool(
         name=NAME, description=DESCRIPTION, parameters=PARAMETERS, invoker=invoker

@@ -10,66 +10,33 @@ impl/inventory/search_orders.py.
 import datetime
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Final, Literal
 
 from agents import FunctionTool
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 from toolgen_runtime import (
     DeclaredError,
-    FieldHint,
     Invoker,
+    StrictArgs,
     make_tool,
     null_means,
     result_class,
 )
 
+from ._cards import CARDS
 from .context import InventoryContext
 
 NAME: Final = "search_orders"
-DESCRIPTION: Final = (
-    "List the current customer's orders, newest first.\n"
-    "Use when: The user asks about the status, date or total of their orders, or "
-    "about a refund on a delivered order.\n"
-    "Not when: The user talks about goods to send back, returns, replacements or "
-    "refused parcels. Use search_returns instead."
-)
-PARAMETERS: Final[dict[str, Any]] = {
-    "type": "object",
-    "properties": {
-        "status": {
-            "type": ["string", "null"],
-            "description": "Only orders in this status; null for any status.",
-            "enum": ["open", "shipped", "cancelled", None],
-        },
-        "since": {
-            "type": ["string", "null"],
-            "description": "Only orders placed on or after this day; null for any day. Date as YYYY-MM-DD. Example: 2026-10-09.",
-            "format": "date",
-        },
-        "max_results": {
-            "type": ["integer", "null"],
-            "description": "Most orders to return. Null means 10.",
-            "minimum": 1,
-            "maximum": 50,
-        },
-    },
-    "required": ["status", "since", "max_results"],
-    "additionalProperties": False,
-}
+DESCRIPTION: Final = CARDS[NAME].description
+PARAMETERS: Final = CARDS[NAME].parameters
+
+SearchOrdersStatus = Literal["open", "shipped", "cancelled"]
 
 
-class SearchOrdersArgs(BaseModel):
+class SearchOrdersArgs(StrictArgs):
     """The arguments of search_orders, validated before the implementation runs."""
 
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        frozen=True,
-        regex_engine="python-re",
-        defer_build=True,
-    )
-
-    status: Literal["open", "shipped", "cancelled"] | None
+    status: SearchOrdersStatus | None
     since: datetime.date | None
     max_results: Annotated[int, Field(ge=1, le=50), null_means(10)]
 
@@ -82,11 +49,11 @@ class SearchOrdersContext:
 
 
 @result_class
-class SearchOrdersOrdersItem:
+class SearchOrdersOrder:
     """Part of a search_orders result: one item of orders."""
 
     order_number: str
-    status: Literal["open", "shipped", "cancelled"]
+    status: SearchOrdersStatus
     placed_on: datetime.date
     total_eur: float
 
@@ -95,18 +62,14 @@ class SearchOrdersOrdersItem:
 class SearchOrdersResult:
     """What search_orders returns on success: the model receives exactly these fields."""
 
-    orders: list[SearchOrdersOrdersItem]
+    orders: list[SearchOrdersOrder]
     shown: int
     total_available: int
     note: str
 
 
 ERRORS: Final[dict[str, DeclaredError]] = {}
-HINTS: Final[dict[str, FieldHint]] = {
-    "max_results": FieldHint(nullable=True),
-    "since": FieldHint(example="2026-10-09", nullable=True),
-    "status": FieldHint(one_of=("open", "shipped", "cancelled"), nullable=True),
-}
+EXAMPLES: Final[dict[str, object]] = {"since": "2026-10-09"}
 
 Implementation = Callable[
     [SearchOrdersArgs, SearchOrdersContext],
@@ -114,7 +77,8 @@ Implementation = Callable[
 ]
 
 
-def _context(run: InventoryContext) -> SearchOrdersContext:
+def tool_context(run: InventoryContext) -> SearchOrdersContext:
+    """What search_orders reads of the run context."""
     return SearchOrdersContext(
         customer_id=run.customer_id,
     )
@@ -138,8 +102,9 @@ def build_tool(implementation: Implementation | None = None) -> FunctionTool:
                 _implementation if implementation is None else lambda: implementation
             ),
             catalogue_context=InventoryContext,
-            build_context=_context,
-            hints=HINTS,
+            build_context=tool_context,
+            schema=PARAMETERS,
+            examples=EXAMPLES,
         )
     )
     return make_tool(

@@ -10,60 +10,36 @@ impl/inventory/search_returns.py.
 import datetime
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Final, Literal
 
 from agents import FunctionTool
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 from toolgen_runtime import (
     DeclaredError,
-    FieldHint,
     Invoker,
+    StrictArgs,
     make_tool,
     null_means,
     result_class,
 )
 
+from ._cards import CARDS
 from .context import InventoryContext
 
 NAME: Final = "search_returns"
-DESCRIPTION: Final = (
-    "List the current customer's return requests made on or after a day, newest "
-    "first.\n"
-    "Use when: The user talks about goods to send back, returns, replacements or "
-    "refused parcels.\n"
-    "Not when: The user asks about orders or about a refund on a delivered order. "
-    "Use search_orders instead."
-)
-PARAMETERS: Final[dict[str, Any]] = {
-    "type": "object",
-    "properties": {
-        "since": {
-            "type": "string",
-            "description": "Only return requests made on or after this day. Date as YYYY-MM-DD. Example: 2026-10-09.",
-            "format": "date",
-        },
-        "max_results": {
-            "type": ["integer", "null"],
-            "description": "Most return requests to return. Null means 10.",
-            "minimum": 1,
-            "maximum": 50,
-        },
-    },
-    "required": ["since", "max_results"],
-    "additionalProperties": False,
-}
+DESCRIPTION: Final = CARDS[NAME].description
+PARAMETERS: Final = CARDS[NAME].parameters
+
+SearchReturnsReason = Literal[
+    "damaged", "wrong_item", "not_as_described", "no_longer_needed", "refused_delivery"
+]
+SearchReturnsStatus = Literal[
+    "requested", "approved", "received", "refunded", "rejected"
+]
 
 
-class SearchReturnsArgs(BaseModel):
+class SearchReturnsArgs(StrictArgs):
     """The arguments of search_returns, validated before the implementation runs."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        frozen=True,
-        regex_engine="python-re",
-        defer_build=True,
-    )
 
     since: datetime.date
     max_results: Annotated[int, Field(ge=1, le=50), null_means(10)]
@@ -77,37 +53,28 @@ class SearchReturnsContext:
 
 
 @result_class
-class SearchReturnsReturnsItem:
+class SearchReturnsReturn:
     """Part of a search_returns result: one item of returns."""
 
     return_number: str
     order_number: str
-    reason: Literal[
-        "damaged",
-        "wrong_item",
-        "not_as_described",
-        "no_longer_needed",
-        "refused_delivery",
-    ]
+    reason: SearchReturnsReason
     requested_on: datetime.date
-    status: Literal["requested", "approved", "received", "refunded", "rejected"]
+    status: SearchReturnsStatus
 
 
 @result_class
 class SearchReturnsResult:
     """What search_returns returns on success: the model receives exactly these fields."""
 
-    returns: list[SearchReturnsReturnsItem]
+    returns: list[SearchReturnsReturn]
     shown: int
     total_available: int
     note: str
 
 
 ERRORS: Final[dict[str, DeclaredError]] = {}
-HINTS: Final[dict[str, FieldHint]] = {
-    "max_results": FieldHint(nullable=True),
-    "since": FieldHint(example="2026-10-09"),
-}
+EXAMPLES: Final[dict[str, object]] = {"since": "2026-10-09"}
 
 Implementation = Callable[
     [SearchReturnsArgs, SearchReturnsContext],
@@ -115,7 +82,8 @@ Implementation = Callable[
 ]
 
 
-def _context(run: InventoryContext) -> SearchReturnsContext:
+def tool_context(run: InventoryContext) -> SearchReturnsContext:
+    """What search_returns reads of the run context."""
     return SearchReturnsContext(
         customer_id=run.customer_id,
     )
@@ -139,8 +107,9 @@ def build_tool(implementation: Implementation | None = None) -> FunctionTool:
                 _implementation if implementation is None else lambda: implementation
             ),
             catalogue_context=InventoryContext,
-            build_context=_context,
-            hints=HINTS,
+            build_context=tool_context,
+            schema=PARAMETERS,
+            examples=EXAMPLES,
         )
     )
     return make_tool(

@@ -40,7 +40,14 @@ from toolgen.ir import (
     walk,
 )
 from toolgen.load import Document, PathKey
-from toolgen.names import ENVELOPE_KEYS, is_identifier, module_name, pascal, python_name
+from toolgen.names import (
+    ENVELOPE_KEYS,
+    is_identifier,
+    item_class,
+    module_name,
+    pascal,
+    python_name,
+)
 from toolgen.text import article, listing, shown
 
 __all__ = ["ModelResult", "build_model", "default_package"]
@@ -142,14 +149,26 @@ class _Reader:
         self, raw: Mapping[str, object], path: PathKey, stem: str
     ) -> tuple[Param, ...]:
         built = []
+        siblings = frozenset(raw)
         for name, spec in raw.items():
-            param = self.param(name, _mapping(spec), (*path, name), stem + pascal(name))
+            param = self.param(
+                name,
+                _mapping(spec),
+                (*path, name),
+                stem + pascal(name),
+                item_class(stem, name, siblings),
+            )
             if param is not None:
                 built.append(param)
         return tuple(built)
 
     def param(
-        self, name: str, d: Mapping[str, object], path: PathKey, class_name: str
+        self,
+        name: str,
+        d: Mapping[str, object],
+        path: PathKey,
+        class_name: str,
+        items_class: str,
     ) -> Param | None:
         ptype = str(d.get("type"))
         if ptype in ("path", "url"):
@@ -199,7 +218,9 @@ class _Reader:
                             self.span((*path, "items", key), key=True),
                             "Make the array itself optional instead.",
                         )
-                items = self.param(name, item_d, (*path, "items"), class_name + "Item")
+                items = self.param(
+                    name, item_d, (*path, "items"), items_class, items_class + "Item"
+                )
         properties: tuple[Param, ...] = ()
         if ptype == "object":
             props = _mapping(d.get("properties"))
@@ -340,6 +361,7 @@ class _Reader:
         self, raw: Mapping[str, object], path: PathKey, stem: str
     ) -> tuple[ReturnField, ...]:
         built = []
+        siblings = frozenset(raw)
         for name, spec in raw.items():
             if name in ENVELOPE_KEYS:
                 self.report(
@@ -353,13 +375,22 @@ class _Reader:
                 continue
             built.append(
                 self.return_field(
-                    name, _mapping(spec), (*path, name), stem + pascal(name)
+                    name,
+                    _mapping(spec),
+                    (*path, name),
+                    stem + pascal(name),
+                    item_class(stem, name, siblings),
                 )
             )
         return tuple(built)
 
     def return_field(
-        self, name: str, d: Mapping[str, object], path: PathKey, class_name: str
+        self,
+        name: str,
+        d: Mapping[str, object],
+        path: PathKey,
+        class_name: str,
+        items_class: str,
     ) -> ReturnField:
         ftype = cast(ParamType, str(d.get("type")))
         items = None
@@ -373,7 +404,11 @@ class _Reader:
                 )
             else:
                 items = self.return_field(
-                    name, _mapping(d["items"]), (*path, "items"), class_name + "Item"
+                    name,
+                    _mapping(d["items"]),
+                    (*path, "items"),
+                    items_class,
+                    items_class + "Item",
                 )
         properties: tuple[ReturnField, ...] = ()
         if ftype == "object":

@@ -99,3 +99,31 @@ def is_module_path(value: str) -> bool:
 
 def is_identifier(name: str) -> bool:
     return IDENTIFIER_RE.fullmatch(name) is not None and not keyword.iskeyword(name)
+
+
+_PLURAL_ENDINGS = (
+    ("ies", "y"), ("sses", "ss"), ("uses", "us"), ("xes", "x"), ("ches", "ch"),
+    ("shes", "sh"), ("zes", "z"),
+)  # fmt: skip
+
+
+def singular(word: str) -> str:
+    """orders -> order, entries -> entry, boxes -> box; a word that is not an English
+    plural comes back as it is (status, data)."""
+    for plural, one in _PLURAL_ENDINGS:
+        if word.endswith(plural) and len(word) > len(plural):
+            return word[: -len(plural)] + one
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 1:
+        return word[:-1]
+    return word
+
+
+def item_class(stem: str, name: str, siblings: frozenset[str]) -> str:
+    """The class of one item of an array field: named after the item (SearchOrdersOrder for
+    the items of `orders`), or `...Item` when the name is no plural, or its singular is the
+    name of a sibling field or of one of the tool's own classes (whose name it would take)."""
+    one = singular(name)
+    # the tool's own classes end in these: `results` must not name its items ...Result
+    if one == name or one in siblings or one in ("args", "context", "result", "error"):
+        return stem + pascal(name) + "Item"
+    return stem + pascal(one)

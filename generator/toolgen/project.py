@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from toolgen import load
+from toolgen.model import default_package
 from toolgen.paths import display_path
 
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
@@ -127,8 +128,9 @@ def placement_of(folder: Path, root: Path) -> Placement | None:
     name = data.get("name")
     if not isinstance(name, str):
         return None
-    package = data.get("package", f"generated.{name}")
-    implementation = data.get("implementation", f"impl.{name}")
+    default, default_impl = default_package(name)
+    package = data.get("package", default)
+    implementation = data.get("implementation", default_impl)
     if not isinstance(package, str) or not isinstance(implementation, str):
         return None
     return Placement(shown, package, implementation)

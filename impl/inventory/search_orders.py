@@ -5,7 +5,7 @@ from __future__ import annotations
 from generated.inventory.search_orders import (
     SearchOrdersArgs,
     SearchOrdersContext,
-    SearchOrdersOrdersItem,
+    SearchOrdersOrder,
     SearchOrdersResult,
 )
 
@@ -24,7 +24,7 @@ def search_orders(
     )
     return SearchOrdersResult(
         orders=[
-            SearchOrdersOrdersItem(
+            SearchOrdersOrder(
                 order_number=order.order_number,
                 status=order.status,
                 placed_on=order.placed_on,

@@ -6,7 +6,7 @@ from generated.inventory.search_returns import (
     SearchReturnsArgs,
     SearchReturnsContext,
     SearchReturnsResult,
-    SearchReturnsReturnsItem,
+    SearchReturnsReturn,
 )
 
 from . import store
@@ -21,7 +21,7 @@ def search_returns(
     )
     return SearchReturnsResult(
         returns=[
-            SearchReturnsReturnsItem(
+            SearchReturnsReturn(
                 return_number=request.return_number,
                 order_number=request.order_number,
                 reason=request.reason,

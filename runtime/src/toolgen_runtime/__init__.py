@@ -15,10 +15,21 @@ with `ok`:
 The modules, one job each: `arguments` (argument validators, parsing and checking a call's
 arguments), `duplicates` (repeated JSON keys), `envelope` (the texts of failed calls),
 `results` (result classes and the success text), `threads` (where sync implementations run),
-`invoke` (`Invoker`, `make_tool`), `errors`, `signing`, `testing`.
+`invoke` (`Invoker`, `make_tool`), `cards` (what the model sees of a tool, and tools made
+from it that import their module on the first call), `errors`, `signing`, `testing`; and for
+the contracts that declare them: `guards` (paths, URLs), `pagination`, `output`, `store`
+(idempotency), `confirm` (confirmation tokens).
 """
 
-from toolgen_runtime.arguments import FieldHint, not_a_bool, null_means
+from toolgen_runtime.arguments import (
+    FieldHint,
+    StrictArgs,
+    hints_from_schema,
+    json_integer,
+    not_a_bool,
+    null_means,
+)
+from toolgen_runtime.cards import Card, lazy_tool
 from toolgen_runtime.errors import (
     ContractViolation,
     DeclaredError,
@@ -32,15 +43,20 @@ from toolgen_runtime.invoke import Invoker, make_tool
 from toolgen_runtime.results import result_class
 
 __all__ = [
+    "Card",
     "ContractViolation",
     "DeclaredError",
     "FieldHint",
     "Invoker",
     "MissingContext",
     "NotImplementedYet",
+    "StrictArgs",
     "ToolError",
     "ToolgenError",
     "UndeclaredError",
+    "hints_from_schema",
+    "json_integer",
+    "lazy_tool",
     "make_tool",
     "not_a_bool",
     "null_means",

@@ -1,7 +1,8 @@
 """The arguments of a call: from the model's raw JSON text to a validated model, or the reasons not.
 
-Generated argument models use `null_means` and `not_a_bool`, and `FieldHint`s say what the
-model is told about a rejected field. `ArgumentParser.parse` does the checking, in this order:
+Generated argument models use `StrictArgs`, `null_means` and `json_integer`, and `FieldHint`s
+say what the model is told about a rejected field. `ArgumentParser.parse` does the checking,
+in this order:
 
 1. the raw text is at most `MAX_ARGUMENT_CHARS` characters long (checked before parsing);
 2. it validates against the strict argument model (pydantic, in JSON mode);
@@ -17,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
-from pydantic import BaseModel, BeforeValidator, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
 from pydantic_core import PydanticCustomError, from_json
 
 from toolgen_runtime.duplicates import Loc, duplicate_keys, may_repeat_keys
@@ -30,6 +31,7 @@ __all__ = [
     "FieldHint",
     "Issue",
     "Rejected",
+    "json_integer",
     "not_a_bool",
     "null_means",
 ]
@@ -50,15 +52,18 @@ DUPLICATE_KEY = "duplicate_key"
 _ERRORS_AS_OBJECTS = 50
 
 
-def _reject_bool(value: object) -> object:
-    if isinstance(value, bool):
+def _json_integer(value: object) -> object:
+    if isinstance(value, bool | float):
         raise PydanticCustomError("int_type", "Input should be a valid integer")
     return value
 
 
-# An integer enum is a Literal of ints, and Python's True == 1: pydantic would take `true`
-# for `1` even in strict mode. This runs first and refuses booleans as integers do.
-not_a_bool = BeforeValidator(_reject_bool)
+# An integer enum is a Literal of ints, and Python's True == 1 == 1.0: pydantic would take
+# `true` and `4.0` for a choice of integers even in strict mode. This runs first and refuses
+# them as an integer parameter does. (`"1"` is refused by the Literal itself.)
+json_integer = BeforeValidator(_json_integer)
+# the name generated code of toolgen 0.1 used
+not_a_bool = json_integer
 
 
 def null_means(default: object) -> BeforeValidator:
@@ -80,6 +85,72 @@ class FieldHint:
     pattern: str | None = None
     one_of: tuple[object, ...] | None = None
     nullable: bool = False
+
+
+class StrictArgs(BaseModel):
+    """The base of every generated argument model: strict JSON types (`true`, `"4"` and `4.0`
+    are not integers), no extra keys, frozen, patterns with Python's engine (toolgen writes
+    them so they mean what the schema's ECMA-262 patterns mean), built on first use."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        frozen=True,
+        regex_engine="python-re",
+        defer_build=True,
+    )
+
+
+def _types(schema: Mapping[str, Any]) -> tuple[object, ...]:
+    declared = schema.get("type")
+    return tuple(declared) if isinstance(declared, list) else (declared,)
+
+
+def _unwrapped(schema: Mapping[str, Any]) -> tuple[Mapping[str, Any], bool]:
+    """A field's schema without its null branch (strict schemas write a nullable array or
+    object as `anyOf: [{...}, {"type": "null"}]`), and whether null is allowed."""
+    branches = schema.get("anyOf")
+    if isinstance(branches, list):
+        kept = [b for b in branches if b.get("type") != "null"]
+        if len(kept) == 1:
+            merged = {**{k: v for k, v in schema.items() if k != "anyOf"}, **kept[0]}
+            return merged, len(kept) < len(branches)
+    return schema, "null" in _types(schema)
+
+
+def hints_from_schema(
+    schema: Mapping[str, Any], examples: Mapping[str, object] | None = None
+) -> dict[str, FieldHint]:
+    """What the model is told about each field when it is rejected, read from the schema it
+    sees (the pattern, the choices, whether null is allowed) and the contract's examples, by
+    dotted path without list indexes (`parcels.weight_kg`). The items of an array of values
+    share the array's path, so what they say is told for the array."""
+    found: dict[str, FieldHint] = {}
+    stack: list[tuple[str, Mapping[str, Any]]] = [("", schema)]
+    while stack:
+        prefix, node = stack.pop()
+        for name, declared in (node.get("properties") or {}).items():
+            path = prefix + name
+            prop, nullable = _unwrapped(declared)
+            items = prop.get("items") if "array" in _types(prop) else None
+            told = (
+                items
+                if isinstance(items, Mapping) and "object" not in _types(items)
+                else prop
+            )
+            choices = tuple(v for v in told.get("enum", ()) if v is not None) or None
+            hint = FieldHint(
+                example=(examples or {}).get(path),
+                pattern=told.get("pattern"),
+                one_of=choices,
+                nullable=nullable,
+            )
+            if hint != FieldHint():
+                found[path] = hint
+            shape = items if isinstance(items, Mapping) else prop
+            if "object" in _types(shape):
+                stack.append((path + ".", shape))
+    return found
 
 
 class Issue:

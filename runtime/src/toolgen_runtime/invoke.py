@@ -17,7 +17,12 @@ from agents import FunctionTool
 from agents.tool_context import ToolContext
 from pydantic import BaseModel
 
-from toolgen_runtime.arguments import ArgumentParser, FieldHint, Rejected
+from toolgen_runtime.arguments import (
+    ArgumentParser,
+    FieldHint,
+    Rejected,
+    hints_from_schema,
+)
 from toolgen_runtime.envelope import (
     MAX_PROBLEMS,
     declared_error,
@@ -80,6 +85,7 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         "_build_context",
         "_catalogue_context",
         "_errors",
+        "_examples",
         "_hints",
         "_identity",
         "_implementation",
@@ -89,6 +95,7 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         "_output",
         "_pagination",
         "_parse",
+        "_schema",
         "_serialize",
         "args_model",
         "result_type",
@@ -106,12 +113,16 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         catalogue_context: type[object] | None = None,
         build_context: Callable[[Any], ContextT] | None = None,
         hints: Mapping[str, FieldHint] | None = None,
+        schema: Mapping[str, Any] | None = None,
+        examples: Mapping[str, object] | None = None,
         boundaries: Boundaries | None = None,
         identity: Callable[[Any], object] | None = None,
         pagination: Pagination | None = None,
         output: OutputContract | None = None,
     ) -> None:
-        """`boundaries` (path roots, hosts, the cursor signer) make the validation context
+        """What a rejected call is told about each field comes from `hints`, or is read from
+        the tool's `schema` and `examples` on the first rejection (`hints_from_schema`).
+        `boundaries` (path roots, hosts, the cursor signer) make the validation context
         of each call, bound to `identity` (a JSON value built from the run context); a
         `pagination` tool answers with the page envelope; an `output` contract cuts long
         texts and redacts sensitive fields. A tool with none of them takes the plain path."""
@@ -127,11 +138,20 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         self._catalogue_context = catalogue_context
         self._build_context = build_context
         self._last_context: tuple[object, ContextT] | None = None
-        self._hints = hints or {}
+        self._hints = hints
+        self._schema = schema
+        self._examples = examples
         self._boundaries = boundaries
         self._identity = identity
         self._pagination = pagination
         self._output = output
+
+    def hints(self) -> Mapping[str, FieldHint]:
+        hints = self._hints
+        if hints is None:
+            schema = self._schema or {}
+            hints = self._hints = hints_from_schema(schema, self._examples)
+        return hints
 
     def implementation(self) -> Implementation:
         # resolved on the first call: importing the generated package stays cheap, and an
@@ -147,7 +167,7 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
             return await self._bounded(ctx, raw_json)
         args = self._parse(raw_json)
         if type(args) is Rejected:
-            return invalid_arguments(self.tool_name, args, self._hints)
+            return invalid_arguments(self.tool_name, args, self.hints())
         implementation = self._implementation
         if implementation is None:
             implementation = self.implementation()
@@ -190,7 +210,7 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
             scope = self._boundaries.for_call(identity)
         args = self._parse(raw_json, scope)
         if type(args) is Rejected:
-            return invalid_arguments(self.tool_name, args, self._hints)
+            return invalid_arguments(self.tool_name, args, self.hints())
         with sensitive_values(find_sensitive(args)):
             try:
                 outcome = await self._call(ctx, args)

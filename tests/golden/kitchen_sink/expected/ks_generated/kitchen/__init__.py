@@ -2,15 +2,17 @@
 
 Every feature of format 1 in one small catalogue, for the golden tests.
 
-Do not edit. Importing the package is cheap: tool modules load when `all_tools()` or
-`tools(...)` is called, implementations on a tool's first call.
+Do not edit. Importing the package and making its tools is cheap: `tools(...)` and
+`all_tools()` read the cards, a tool's module loads on its first call, and its
+implementation with it.
 """
 
-import importlib
 from typing import Final
 
 from agents import FunctionTool
+from toolgen_runtime import lazy_tool
 
+from ._cards import CARDS
 from .context import KitchenContext
 
 __all__ = ["TOOL_NAMES", "KitchenContext", "all_tools", "tools"]
@@ -23,7 +25,8 @@ _MODULES: Final[dict[str, str]] = {
 
 
 def tools(*names: str) -> list[FunctionTool]:
-    """The named tools, in the order given; only their modules are imported.
+    """The named tools, in the order given, made from their cards: what the model sees is
+    there at once, and each tool's module is imported on the tool's first call.
 
     An agent usually holds a few tools of a catalogue: `tools("find_customer")`.
     """
@@ -33,11 +36,7 @@ def tools(*names: str) -> list[FunctionTool]:
             f"no tool named {', '.join(unknown)} in this catalogue; "
             f"its tools are {', '.join(TOOL_NAMES)}"
         )
-    found: list[FunctionTool] = []
-    for name in names:
-        module = importlib.import_module(f"{__name__}.{_MODULES[name]}")
-        found.append(module.TOOL)
-    return found
+    return [lazy_tool(CARDS[name], f"{__name__}.{_MODULES[name]}") for name in names]
 
 
 def all_tools() -> list[FunctionTool]:

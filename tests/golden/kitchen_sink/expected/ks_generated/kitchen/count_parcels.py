@@ -8,43 +8,25 @@ ks_impl/kitchen/count_parcels.py.
 """
 
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Final, Literal
 
 from agents import FunctionTool
-from pydantic import BaseModel, ConfigDict, Field
-from toolgen_runtime import DeclaredError, FieldHint, Invoker, make_tool, result_class
+from pydantic import Field
+from toolgen_runtime import DeclaredError, Invoker, StrictArgs, make_tool, result_class
+
+from ._cards import CARDS
 
 NAME: Final = "count_parcels"
-DESCRIPTION: Final = (
-    "Count the parcels of one size class in the warehouse.\n"
-    "Use when: The user asks how many parcels of a size class are waiting."
-)
-PARAMETERS: Final[dict[str, Any]] = {
-    "type": "object",
-    "properties": {
-        "class": {
-            "type": "string",
-            "description": "The size class of the parcels.",
-            "enum": ["small", "large"],
-        }
-    },
-    "required": ["class"],
-    "additionalProperties": False,
-}
+DESCRIPTION: Final = CARDS[NAME].description
+PARAMETERS: Final = CARDS[NAME].parameters
+
+CountParcelsClass = Literal["small", "large"]
 
 
-class CountParcelsArgs(BaseModel):
+class CountParcelsArgs(StrictArgs):
     """The arguments of count_parcels, validated before the implementation runs."""
 
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        frozen=True,
-        regex_engine="python-re",
-        defer_build=True,
-    )
-
-    class_: Annotated[Literal["small", "large"], Field(alias="class")]
+    class_: Annotated[CountParcelsClass, Field(alias="class")]
 
 
 @result_class
@@ -55,9 +37,7 @@ class CountParcelsResult:
 
 
 ERRORS: Final[dict[str, DeclaredError]] = {}
-HINTS: Final[dict[str, FieldHint]] = {
-    "class": FieldHint(one_of=("small", "large")),
-}
+EXAMPLES: Final[dict[str, object]] = {}
 
 Implementation = Callable[
     [CountParcelsArgs],
@@ -81,7 +61,8 @@ def build_tool(implementation: Implementation | None = None) -> FunctionTool:
         load_implementation=(
             _implementation if implementation is None else lambda: implementation
         ),
-        hints=HINTS,
+        schema=PARAMETERS,
+        examples=EXAMPLES,
     )
     return make_tool(
         name=NAME, description=DESCRIPTION, parameters=PARAMETERS, invoker=invoker

@@ -10,190 +10,58 @@ ks_impl/kitchen/plan_shipment.py.
 import datetime
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Final, Literal
 
 from agents import FunctionTool
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, Field
 from toolgen_runtime import (
     DeclaredError,
-    FieldHint,
     Invoker,
+    StrictArgs,
     ToolError,
+    json_integer,
     make_tool,
-    not_a_bool,
     null_means,
     result_class,
 )
 
+from ._cards import CARDS
 from .context import KitchenContext
 
 NAME: Final = "plan_shipment"
-DESCRIPTION: Final = (
-    "Plan a shipment of parcels between two warehouses.\n"
-    "Use when: The user wants to move parcels from one warehouse to another.\n"
-    "Not when: The user only wants to know how many parcels are waiting. Use "
-    "count_parcels instead.\n"
-    "Changes data.\n"
-    "Repeating a call with the same arguments does not repeat its effect."
-)
-PARAMETERS: Final[dict[str, Any]] = {
-    "type": "object",
-    "properties": {
-        "from": {
-            "type": "string",
-            "description": "The warehouse the parcels leave from. Example: WH-01.",
-            "pattern": "^WH-[0-9]{2}$",
-        },
-        "to": {
-            "type": "string",
-            "description": "The warehouse the parcels go to.",
-            "pattern": "^WH-[0-9]{2}$",
-        },
-        "ship_on": {
-            "type": ["string", "null"],
-            "description": "The day the parcels leave; null for the first free day. Date as YYYY-MM-DD.",
-            "format": "date",
-        },
-        "deliver_by": {
-            "type": ["string", "null"],
-            "description": "The latest delivery time. Date and time with a UTC offset, as 2026-10-09T14:30:00+02:00.",
-            "format": "date-time",
-        },
-        "parcels": {
-            "type": "array",
-            "description": "The parcels to ship.",
-            "minItems": 1,
-            "maxItems": 5,
-            "items": {
-                "type": "object",
-                "description": "One parcel.",
-                "properties": {
-                    "weight_kg": {
-                        "type": "number",
-                        "description": "The parcel's weight.",
-                        "minimum": 0.1,
-                        "maximum": 70,
-                    },
-                    "fragile": {
-                        "type": ["boolean", "null"],
-                        "description": "Whether the parcel needs care. Null means false.",
-                    },
-                },
-                "required": ["weight_kg", "fragile"],
-                "additionalProperties": False,
-            },
-        },
-        "priority": {
-            "type": ["integer", "null"],
-            "description": "1 is the most urgent. Null means 2.",
-            "enum": [1, 2, 3, None],
-        },
-        "reference": {
-            "type": ["string", "null"],
-            "description": "The customer's own reference. 3 to 20 characters.",
-        },
-        "labels": {
-            "anyOf": [
-                {
-                    "type": "array",
-                    "maxItems": 3,
-                    "items": {
-                        "type": "string",
-                        "description": "One label.",
-                        "enum": ["cold", "heavy"],
-                    },
-                },
-                {"type": "null"},
-            ],
-            "description": "Labels to print on every parcel.",
-        },
-        "options": {
-            "anyOf": [
-                {
-                    "type": "object",
-                    "properties": {
-                        "insured": {
-                            "type": "boolean",
-                            "description": "Whether the shipment is insured.",
-                        },
-                        "signature": {
-                            "type": ["string", "null"],
-                            "description": "Who must sign on delivery. Null means none.",
-                            "enum": ["none", "adult", None],
-                        },
-                    },
-                    "required": ["insured", "signature"],
-                    "additionalProperties": False,
-                },
-                {"type": "null"},
-            ],
-            "description": "Extra services.",
-        },
-    },
-    "required": [
-        "from",
-        "to",
-        "ship_on",
-        "deliver_by",
-        "parcels",
-        "priority",
-        "reference",
-        "labels",
-        "options",
-    ],
-    "additionalProperties": False,
-}
+DESCRIPTION: Final = CARDS[NAME].description
+PARAMETERS: Final = CARDS[NAME].parameters
+
+PlanShipmentSignature = Literal["none", "adult"]
+PlanShipmentPriority = Literal[1, 2, 3]
+PlanShipmentLabels = Literal["cold", "heavy"]
 
 
-class PlanShipmentParcelsItem(BaseModel):
+class PlanShipmentParcel(StrictArgs):
     """Part of the plan_shipment arguments: one item of parcels."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        frozen=True,
-        regex_engine="python-re",
-        defer_build=True,
-    )
 
     weight_kg: Annotated[float, Field(ge=0.1, le=70)]
     fragile: Annotated[bool, null_means(False)]
 
 
-class PlanShipmentOptions(BaseModel):
+class PlanShipmentOptions(StrictArgs):
     """Part of the plan_shipment arguments: the options field."""
 
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        frozen=True,
-        regex_engine="python-re",
-        defer_build=True,
-    )
-
     insured: bool
-    signature: Annotated[Literal["none", "adult"], null_means("none")]
+    signature: Annotated[PlanShipmentSignature, null_means("none")]
 
 
-class PlanShipmentArgs(BaseModel):
+class PlanShipmentArgs(StrictArgs):
     """The arguments of plan_shipment, validated before the implementation runs."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        frozen=True,
-        regex_engine="python-re",
-        defer_build=True,
-    )
 
     from_: Annotated[str, Field(pattern="(?a)^WH-[0-9]{2}\\Z", alias="from")]
     to: Annotated[str, Field(pattern="(?a)^WH-[0-9]{2}\\Z")]
     ship_on: datetime.date | None
     deliver_by: AwareDatetime | None
-    parcels: Annotated[list[PlanShipmentParcelsItem], Field(min_length=1, max_length=5)]
-    priority: Annotated[Literal[1, 2, 3], not_a_bool, null_means(2)]
+    parcels: Annotated[list[PlanShipmentParcel], Field(min_length=1, max_length=5)]
+    priority: Annotated[PlanShipmentPriority, json_integer, null_means(2)]
     reference: Annotated[str | None, Field(min_length=3, max_length=20)]
-    labels: Annotated[list[Literal["cold", "heavy"]] | None, Field(max_length=3)]
+    labels: Annotated[list[PlanShipmentLabels] | None, Field(max_length=3)]
     options: PlanShipmentOptions | None
 
 
@@ -206,7 +74,7 @@ class PlanShipmentContext:
 
 
 @result_class
-class PlanShipmentLegsItem:
+class PlanShipmentLeg:
     """Part of a plan_shipment result: one item of legs."""
 
     origin: str
@@ -229,7 +97,7 @@ class PlanShipmentResult:
     shipment_id: str
     cost_eur: float
     eta: datetime.date | None
-    legs: list[PlanShipmentLegsItem]
+    legs: list[PlanShipmentLeg]
     summary: PlanShipmentSummary
 
 
@@ -250,18 +118,7 @@ ERRORS: Final[dict[str, DeclaredError]] = {
         how_to_fix="Split the parcels over two calls of plan_shipment.", retryable=False
     ),
 }
-HINTS: Final[dict[str, FieldHint]] = {
-    "deliver_by": FieldHint(nullable=True),
-    "from": FieldHint(example="WH-01", pattern="^WH-[0-9]{2}$"),
-    "labels": FieldHint(one_of=("cold", "heavy"), nullable=True),
-    "options": FieldHint(nullable=True),
-    "options.signature": FieldHint(one_of=("none", "adult"), nullable=True),
-    "parcels.fragile": FieldHint(nullable=True),
-    "priority": FieldHint(one_of=(1, 2, 3), nullable=True),
-    "reference": FieldHint(nullable=True),
-    "ship_on": FieldHint(nullable=True),
-    "to": FieldHint(pattern="^WH-[0-9]{2}$"),
-}
+EXAMPLES: Final[dict[str, object]] = {"from": "WH-01"}
 
 Implementation = Callable[
     [PlanShipmentArgs, PlanShipmentContext],
@@ -269,7 +126,8 @@ Implementation = Callable[
 ]
 
 
-def _context(run: KitchenContext) -> PlanShipmentContext:
+def tool_context(run: KitchenContext) -> PlanShipmentContext:
+    """What plan_shipment reads of the run context."""
     return PlanShipmentContext(
         tenant_id=run.tenant_id,
         requested_on=run.requested_on,
@@ -294,8 +152,9 @@ def build_tool(implementation: Implementation | None = None) -> FunctionTool:
                 _implementation if implementation is None else lambda: implementation
             ),
             catalogue_context=KitchenContext,
-            build_context=_context,
-            hints=HINTS,
+            build_context=tool_context,
+            schema=PARAMETERS,
+            examples=EXAMPLES,
         )
     )
     return make_tool(

@@ -16,15 +16,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolgen.ir import Catalogue, ContextField, JsonValue, Param, ReturnField, Tool
-from toolgen.pyliteral import py_literal, py_str
+from toolgen.render.source import py_literal, py_str
 from toolgen.toolschema import compiled
 
 
 @dataclass(frozen=True, slots=True)
 class Case:
+    """One boundary case: the first accepted example with the field at `path` set to
+    `value` (or, with `missing`, left out); the rejection must name `field`."""
+
     label: str
     args: dict[str, Any]
     field: str
+    path: tuple[str, ...]
+    value: JsonValue = None
+    missing: bool = False
 
 
 _WRONG_TYPES: dict[str, list[tuple[str, JsonValue]]] = {
@@ -128,23 +134,36 @@ def cases(tool: Tool) -> list[Case]:
             field = ".".join((*path, param.name))
             valid = container.get(param.name)
             for label, bad in _value_cases(param, valid):
+                here = (*path, param.name)
                 found.append(
                     Case(
                         f"{field}: {label}",
-                        _replaced(base, (*path, param.name), bad),
+                        _replaced(base, here, bad),
                         field,
+                        here,
+                        bad,
                     )
                 )
             missing = _replaced(base, path, None, drop=param.name)
-            found.append(Case(f"{field}: missing", missing, field))
+            found.append(
+                Case(
+                    f"{field}: missing",
+                    missing,
+                    field,
+                    (*path, param.name),
+                    missing=True,
+                )
+            )
             if param.type == "object" and isinstance(valid, dict):
                 visit(param.properties, valid, (*path, param.name))
-        extra = ".".join((*path, "unexpected_field"))
+        extra = (*path, "unexpected_field")
         found.append(
             Case(
-                f"{extra}: not a parameter",
-                _replaced(base, (*path, "unexpected_field"), 1),
+                f"{'.'.join(extra)}: not a parameter",
+                _replaced(base, extra, 1),
+                ".".join(extra),
                 extra,
+                1,
             )
         )
 

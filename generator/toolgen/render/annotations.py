@@ -1,0 +1,223 @@
+"""The Python types of a tool's fields, and the classes they make up.
+
+Arguments and results are one kind of tree (fields with nested items and properties), so one
+walker (`classes`) turns either into the classes of a module, nested ones first; what differs is
+how one field is annotated: an argument carries its constraints, alias and null handling, a
+result field its wire name. Each enum of a tool becomes one `Literal` alias, used wherever those
+values are the type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from toolgen.ir import JsonValue, Param, ReturnField, Tool
+from toolgen.render.imports import Imports
+from toolgen.render.source import py_literal, py_str
+from toolgen.toolschema import python_pattern
+
+SCALAR = {
+    "string": "str",
+    "integer": "int",
+    "number": "float",
+    "boolean": "bool",
+    "date": "datetime.date",
+    "datetime": "datetime.datetime",
+}
+
+
+@dataclass
+class EnumAliases:
+    """One `Literal` alias per distinct set of choices in a tool, named after the first
+    field that has it (SearchOrdersStatus)."""
+
+    prefix: str
+    taken: set[str]
+    aliases: dict[tuple[JsonValue, ...], str] = field(default_factory=dict)
+
+    def alias(
+        self, values: tuple[JsonValue, ...], field_name: str, imports: Imports
+    ) -> str:
+        found = self.aliases.get(values)
+        if found is not None:
+            return found
+        stem = self.prefix + "".join(
+            p[:1].upper() + p[1:] for p in field_name.split("_")
+        )
+        name, number = stem, 2
+        while name in self.taken:
+            name, number = f"{stem}{number}", number + 1
+        self.taken.add(name)
+        self.aliases[values] = name
+        imports.name("typing", "Literal")
+        return name
+
+    def lines(self) -> list[str]:
+        return [
+            f"{name} = Literal[{', '.join(py_literal(v) for v in values)}]"
+            for values, name in self.aliases.items()
+        ]
+
+
+def _python_value(param: Param, value: JsonValue, imports: Imports) -> str:
+    """A default as the Python value the validated field holds (dates are dates)."""
+    if param.type == "date" and isinstance(value, str):
+        imports.module("datetime")
+        return f"datetime.date.fromisoformat({py_str(value)})"
+    if param.type == "datetime" and isinstance(value, str):
+        imports.module("datetime")
+        return f"datetime.datetime.fromisoformat({py_str(value)})"
+    return py_literal(value)
+
+
+def param_annotation(
+    param: Param, imports: Imports, enums: EnumAliases, *, top: bool = True
+) -> str:
+    """The annotation of one argument field: type, constraints, alias and null handling."""
+    c = param.constraints
+    kwargs: list[str] = []
+    metadata = []
+    if param.type in ("string", "integer") and c.enum is not None:
+        base = enums.alias(c.enum, param.name, imports)
+        if param.type == "integer":
+            imports.name("toolgen_runtime", "json_integer")
+            metadata.append("json_integer")
+    elif param.type == "datetime":
+        imports.name("pydantic", "AwareDatetime")
+        base = "AwareDatetime"
+    elif param.type == "array":
+        assert param.items is not None
+        base = f"list[{param_annotation(param.items, imports, enums, top=False)}]"
+    elif param.type == "object":
+        base = param.class_name
+    else:
+        base = SCALAR[param.type]
+        if param.type == "date":
+            imports.module("datetime")
+    if c.pattern is not None:
+        kwargs.append(f"pattern={py_str(python_pattern(c.pattern))}")
+    if c.minimum is not None:
+        kwargs.append(f"ge={py_literal(c.minimum)}")
+    if c.maximum is not None:
+        kwargs.append(f"le={py_literal(c.maximum)}")
+    low, high = (
+        (c.min_items, c.max_items)
+        if param.type == "array"
+        else (c.min_length, c.max_length)
+    )
+    if low is not None:
+        kwargs.append(f"min_length={low}")
+    if high is not None:
+        kwargs.append(f"max_length={high}")
+    if top and param.aliased:
+        kwargs.append(f"alias={py_str(param.name)}")
+    if param.optional and not param.has_default:
+        base = f"{base} | None"
+    if kwargs:
+        imports.name("pydantic", "Field")
+        metadata.append(f"Field({', '.join(kwargs)})")
+    if param.has_default:
+        imports.name("toolgen_runtime", "null_means")
+        metadata.append(f"null_means({_python_value(param, param.default, imports)})")
+    if not metadata:
+        return base
+    imports.name("typing", "Annotated")
+    return f"Annotated[{base}, {', '.join(metadata)}]"
+
+
+def return_annotation(
+    f: ReturnField, imports: Imports, enums: EnumAliases, *, top: bool = True
+) -> str:
+    """The annotation of one result field; a field whose Python name differs from the
+    name the model reads keeps that name on the wire through its serialization alias."""
+    if top and f.py_name != f.name:
+        imports.name("pydantic", "Field")
+        imports.name("typing", "Annotated")
+        inner = return_annotation(f, imports, enums, top=False)
+        return f"Annotated[{inner}, Field(serialization_alias={py_str(f.name)})]"
+    if f.enum is not None and f.type in ("string", "integer"):
+        base = enums.alias(f.enum, f.name, imports)
+    elif f.type == "array":
+        assert f.items is not None
+        base = f"list[{return_annotation(f.items, imports, enums, top=False)}]"
+    elif f.type == "object":
+        base = f.class_name
+    else:
+        base = SCALAR[f.type]
+        if f.type in ("date", "datetime"):
+            imports.module("datetime")
+    return f"{base} | None" if f.optional else base
+
+
+@dataclass(frozen=True, slots=True)
+class FieldView:
+    name: str
+    annotation: str
+
+
+@dataclass(frozen=True, slots=True)
+class ClassView:
+    name: str
+    doc: str
+    fields: tuple[FieldView, ...]
+
+
+def _what(element: Param | ReturnField) -> str:
+    if element.type == "array":
+        return f"one item of {element.name}"
+    return f"the {element.name} field"
+
+
+def classes(
+    elements: Sequence[Param] | Sequence[ReturnField],
+    name: str,
+    doc: str,
+    part: str,
+    annotate: Callable[[Param | ReturnField], FieldView],
+) -> list[ClassView]:
+    """The classes of one tree of arguments or return fields, nested ones first so every
+    name is defined before it is used. `part` starts the docstring of a nested class."""
+    found: list[ClassView] = []
+    for element in elements:
+        node = element.items if element.type == "array" and element.items else element
+        if node.type == "object":
+            found += classes(
+                node.properties,
+                node.class_name,
+                f"{part}: {_what(element)}.",
+                part,
+                annotate,
+            )
+    found.append(ClassView(name, doc, tuple(annotate(e) for e in elements)))
+    return found
+
+
+def tool_classes(
+    tool: Tool, imports: Imports, enums: EnumAliases
+) -> tuple[list[ClassView], list[ClassView]]:
+    """The argument classes and the result classes of a tool."""
+
+    def argument(p: Param | ReturnField) -> FieldView:
+        assert isinstance(p, Param)
+        return FieldView(p.py_name, param_annotation(p, imports, enums))
+
+    def result(f: Param | ReturnField) -> FieldView:
+        assert isinstance(f, ReturnField)
+        return FieldView(f.py_name, return_annotation(f, imports, enums))
+
+    arguments = classes(
+        tool.params,
+        tool.py.args_class,
+        f"The arguments of {tool.name}, validated before the implementation runs.",
+        f"Part of the {tool.name} arguments",
+        argument,
+    )
+    results = classes(
+        tool.returns,
+        tool.py.result_class,
+        f"What {tool.name} returns on success: the model receives exactly these fields.",
+        f"Part of a {tool.name} result",
+        result,
+    )
+    return arguments, results

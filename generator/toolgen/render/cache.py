@@ -1,0 +1,100 @@
+"""The render cache: which inputs made which files, so a rebuild renders only what changed.
+
+A build renders in units: each tool's module and tests, and the catalogue's own files (the
+package, its cards, its context, its catalogue test). Each unit's record holds a digest of its
+inputs (the spec files' content digests, where they are, and toolgen itself) and a digest of each
+file it made. A unit whose inputs are unchanged, and whose files on disk are still what it made
+(nobody edited them), is read back instead of rendered again. The record lives in toolgen's own
+cache folder beside the project (never committed); losing it only costs a full render.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from toolgen.ir import Catalogue, Tool
+from toolgen.paths import CACHE_DIR, toolgen_digest
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _digest(parts: Iterable[str]) -> str:
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
+
+
+def tool_inputs(catalogue: Catalogue, tool: Tool) -> str:
+    """What a tool's files are made from: its spec file, the catalogue file, where they are,
+    and toolgen itself."""
+    return _digest(
+        (tool.digest, tool.file, catalogue.digest, catalogue.folder, toolgen_digest())
+    )
+
+
+def catalogue_inputs(catalogue: Catalogue) -> str:
+    """What the catalogue's own files are made from: every spec file of it."""
+    return _digest(
+        (
+            catalogue.digest,
+            catalogue.folder,
+            toolgen_digest(),
+            *(f"{t.file}:{t.digest}" for t in catalogue.tools),
+        )
+    )
+
+
+class RenderCache:
+    def __init__(self, root: Path | None, package: str) -> None:
+        self.root = root
+        self.rel = f"{CACHE_DIR}/{package}.json"
+        self.old: Mapping[str, object] = self._read() if root is not None else {}
+        self.new: dict[str, dict[str, object]] = {}
+
+    def _read(self) -> Mapping[str, object]:
+        assert self.root is not None
+        try:
+            data = json.loads((self.root / self.rel).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        units = data.get("units") if isinstance(data, dict) else None
+        return units if isinstance(units, dict) else {}
+
+    def reuse(
+        self, unit: str, inputs: str, paths: Iterable[str]
+    ) -> dict[str, str] | None:
+        """The unit's files as on disk, when they were made from the same inputs and nobody
+        changed them since; None when the unit must be rendered again."""
+        entry = self.old.get(unit)
+        if (
+            self.root is None
+            or not isinstance(entry, dict)
+            or entry.get("inputs") != inputs
+        ):
+            return None
+        files = entry.get("files")
+        if not isinstance(files, dict) or sorted(files) != sorted(paths):
+            return None
+        found = {}
+        for rel, sha in files.items():
+            try:
+                text = (self.root / rel).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                return None
+            if _sha(text) != sha:
+                return None
+            found[rel] = text
+        self.new[unit] = entry
+        return found
+
+    def record(self, unit: str, inputs: str, files: Mapping[str, str]) -> None:
+        self.new[unit] = {
+            "inputs": inputs,
+            "files": {p: _sha(t) for p, t in files.items()},
+        }
+
+    def text(self) -> str:
+        return json.dumps({"units": self.new}, indent=2, sort_keys=True)

@@ -1,0 +1,58 @@
+"""Cards: what the model sees of a tool (its name, description and schema), apart from the code.
+
+A generated package keeps every card of its catalogue in one module (`_cards.py`), as literals.
+`lazy_tool` makes an SDK tool from a card alone: an agent can hold every tool of a catalogue for
+the cost of reading the cards, and a tool's module (its classes, its validator, its
+implementation) is imported on its first call. What the model sees is the same either way, since
+the tool's module reads its name, description and schema from the same card.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents import FunctionTool
+from agents.tool_context import ToolContext
+
+__all__ = ["Card", "lazy_tool"]
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    name: str
+    description: str
+    parameters: dict[str, Any] = field(hash=False)
+
+
+class _FirstCall:
+    """`on_invoke_tool` of a lazy tool: imports the tool's module on the first call, then
+    hands every call to the module's own tool."""
+
+    __slots__ = ("_invoke", "module")
+
+    def __init__(self, module: str) -> None:
+        self.module = module
+        self._invoke: Callable[[ToolContext[Any], str], Awaitable[Any]] | None = None
+
+    async def __call__(self, ctx: ToolContext[Any], raw_json: str) -> Any:
+        invoke = self._invoke
+        if invoke is None:
+            tool: FunctionTool = importlib.import_module(self.module).TOOL
+            invoke = self._invoke = tool.on_invoke_tool
+        return await invoke(ctx, raw_json)
+
+
+def lazy_tool(card: Card, module: str, **options: Any) -> FunctionTool:
+    """The SDK tool of a card; `module` is the dotted name of the tool's generated module,
+    imported on the first call. `options` go to FunctionTool (such as `needs_approval`)."""
+    return FunctionTool(
+        name=card.name,
+        description=card.description,
+        params_json_schema=card.parameters,
+        on_invoke_tool=_FirstCall(module),
+        strict_json_schema=True,
+        **options,
+    )
