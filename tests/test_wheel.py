@@ -51,7 +51,7 @@ def test_wheel_installs_and_builds_the_example(tmp_path: Path) -> None:
         project / "spec" / "inventory",
         cwd=tmp_path,
     )
-    assert "spec/inventory: 16 written" in out
+    assert "spec/inventory: 17 written" in out
     for rel in ("generated/inventory/create_reorder.py", "generated/inventory/tests"):
         assert (project / rel).exists()
     assert (project / "generated").is_dir()

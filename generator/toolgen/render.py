@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from toolgen import boundary, formatting, templating
+from toolgen import boundary, formatting, snapshot, templating
 from toolgen.model import Catalogue, JsonValue, Param, ReturnField, Tool
 from toolgen.paths import CACHE_DIR, package_dir, toolgen_digest
 from toolgen.pyliteral import py_literal, py_str
+from toolgen.review import lockfile
 from toolgen.toolschema import python_pattern
 from toolgen.write import RenderedFiles
 
@@ -493,6 +494,9 @@ def render_catalogue(catalogue: Catalogue, root: Path | None = None) -> Rendered
         ),
     )
     owned[f"{pkg}/tests/test_catalogue.py"] = render_catalogue_tests(catalogue)
+    owned[f"{pkg}/{lockfile.LOCK_NAME}"] = lockfile.text(
+        snapshot.catalogue_snapshot(catalogue)
+    )
     create_once.update(
         _package_markers(catalogue.package, stop=len(catalogue.package.split(".")) - 1)
     )
