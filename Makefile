@@ -23,6 +23,7 @@ check: setup
 	$(BIN)/toolgen check
 	$(BIN)/toolgen build --check
 	$(BIN)/toolgen rules --check-docs
+	$(BIN)/toolgen diff --check-docs
 
 lint: setup
 	$(BIN)/ruff check .

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from toolgen import __version__
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.lint.registry import REGISTRY, Rule, all_rules
+from toolgen.lint.registry import Rule, all_rules
 
 FORMATS = ("text", "json", "github", "sarif")
 DOCS_URL = "https://toolgen.dev/docs/rules.md"
@@ -107,11 +107,20 @@ def _spec_descriptor(code: str) -> dict[str, object]:
     }
 
 
-def format_sarif(diagnostics: Sequence[Diagnostic]) -> str:
-    """A SARIF 2.1.0 log with one run: every lint rule described, every diagnostic a result."""
-    descriptors = [_rule_descriptor(r) for r in all_rules()]
-    index = {r.id: i for i, r in enumerate(all_rules())}
-    for code in sorted({d.code for d in diagnostics} - set(REGISTRY)):
+def format_sarif(
+    diagnostics: Sequence[Diagnostic],
+    rules: Sequence[Mapping[str, object]] | None = None,
+) -> str:
+    """A SARIF 2.1.0 log with one run: every lint rule described, every diagnostic a result.
+
+    `rules` replaces the lint rules' descriptors for diagnostics of another rule set (the
+    diff rules of `toolgen diff`); each needs at least an `id`."""
+    if rules is None:
+        descriptors = [_rule_descriptor(r) for r in all_rules()]
+    else:
+        descriptors = [dict(r) for r in rules]
+    index = {str(r["id"]): i for i, r in enumerate(descriptors)}
+    for code in sorted({d.code for d in diagnostics} - set(index)):
         index[code] = len(descriptors)
         descriptors.append(_spec_descriptor(code))
     results = []

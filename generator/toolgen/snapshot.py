@@ -108,7 +108,9 @@ def tool_snapshot(tool: Tool, cost: int | None = None) -> dict[str, Any]:
             for e in tool.errors
         },
         "guards": {},
-        "tokens": cost if cost is not None else tokens.count(tokens.payload_text(model)),
+        "tokens": cost
+        if cost is not None
+        else tokens.count(tokens.payload_text(model)),
         "examples": [
             {"args": dict(e.args), "rejected_on": e.rejected_on, "note": e.note}
             for e in tool.examples
