@@ -202,8 +202,8 @@ def test_a_definition_changed_by_toolgen_is_named_from_the_committed_lockfile(
     name_line = _line_of(repo, REORDER, "name: create_reorder")
     assert out.splitlines() == [
         f"{REORDER}:{name_line}:1: TD105 [dangerous] toolgen now gives the model another "
-        f"definition of 'create_reorder' from the same contract (digest {'0' * 32} in the committed "
-        f"lockfile, {snapshot.digest(shot['tools'][0]['model'])} now)"
+        f"definition of 'create_reorder' from the same contract (digest {'0' * 32} in the "
+        f"committed lockfile, {snapshot.digest(shot['tools'][0]['model'])} now)"
     ]
 
 
