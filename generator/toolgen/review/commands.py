@@ -145,4 +145,42 @@ def run_rules(
 def run_docs(
     paths: Sequence[str], out_dir: Path, against: str | None, root: Path | None
 ) -> int:
-    raise CommandError("not written yet")
+    """Write <catalogue>.md and <catalogue>.html per catalogue; exit 1 when a catalogue has
+    breaking changes against `against` (the page is written all the same)."""
+    from toolgen.review import page
+    from toolgen.review.similarity import similarity
+
+    try:
+        targets = project.targets(paths, root)
+    except project.ProjectError as exc:
+        raise CommandError(str(exc)) from exc
+    status = EXIT_CLEAN
+    for target in targets:
+        if against:
+            compared = compare_target(target, against)
+            new, comparison = compared.new, compared.comparison
+            old = compared.old.snapshot if compared.old else None
+            status = max(status, EXIT_FINDINGS if comparison.breaking else EXIT_CLEAN)
+        else:
+            try:
+                new = sources.build(target.folder, target.root, "the work tree")
+            except sources.SourceError as exc:
+                raise CommandError(str(exc)) from exc
+            comparison, old = None, None
+        assert new.result.catalogue is not None
+        model = page.page_model(
+            new.snapshot,
+            new.result.diagnostics,
+            similarity(new.result.catalogue),
+            comparison,
+            old,
+            against,
+        )
+        out_dir.mkdir(parents=True, exist_ok=True)
+        name = new.snapshot["catalogue"]
+        for suffix, text in ((".md", page.render_markdown(model)),
+                             (".html", page.render_html(model))):  # fmt: skip
+            path = out_dir / f"{name}{suffix}"
+            path.write_text(text, encoding="utf-8")
+            print(f"{target.shown}: wrote {path}", file=sys.stderr)
+    return status
