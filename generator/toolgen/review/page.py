@@ -43,7 +43,8 @@ def _environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        autoescape=jinja2.select_autoescape(["html"]),
+        # the page template is page.html.jinja: every value is escaped in it
+        autoescape=jinja2.select_autoescape(["html", "html.jinja"]),
     )
 
 
@@ -157,21 +158,22 @@ def _matrix(sim: Mapping[str, Any], changed: set[str]) -> dict[str, Any]:
             else ("warn" if p["verdict"] else "")
         )
         title = (
-            f"{names[p['a']]} / {names[p['b']]}: score {p['score']:.2f} (names "
-            f"{p['name']:.0%}, intents {p['intent']:.0%}, parameters {p['params']:.0%})"
-            + (f"; {p['verdict']}" if p["verdict"] else "")
-            + ("; a not_when or requires tells them apart" if p["separated"] else "")
+            f"{names[p['a']]} / {names[p['b']]}: {p['score']:.2f} (names {p['name']:.0%}, "
+            f"intents {p['intent']:.0%}, parameters {p['params']:.0%})"
+            + (f" {p['verdict']}" if p["verdict"] else "")
+            + (", told apart" if p["separated"] else "")
         )
-        for row, col in ((p["a"], p["b"]), (p["b"], p["a"])):
-            cells.append(
-                {
-                    "x": label + col * cell,
-                    "y": label + row * cell,
-                    "opacity": round(0.15 + 0.85 * min(1.0, p["score"]), 3),
-                    "tone": tone,
-                    "title": title,
-                }
-            )
+        # one triangle: the matrix is symmetric, and half the cells keep a large
+        # catalogue's page small
+        cells.append(
+            {
+                "x": label + p["a"] * cell,
+                "y": label + p["b"] * cell,
+                "opacity": round(0.15 + 0.85 * min(1.0, p["score"]), 3),
+                "tone": tone,
+                "title": title,
+            }
+        )
     edges = [
         {
             "cx": label + e["to"] * cell + cell / 2,

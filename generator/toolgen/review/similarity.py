@@ -25,7 +25,7 @@ from toolgen.model import Catalogue
 
 WEIGHTS = (0.5, 0.35, 0.15)
 # pairs below this are not drawn: they keep the picture readable and the page small
-SHOWN_FROM = 0.05
+SHOWN_FROM = 0.15
 
 
 def _verdict(first: Any, second: Any, ctx: LintContext) -> str | None:
