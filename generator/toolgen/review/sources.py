@@ -87,9 +87,19 @@ def against(ref: str, folder: Path, root: Path) -> Iterator[Version | None]:
         yield _from_folder(given, folder, root, ref)
         return
     top = Path(_git(root, "rev-parse", "--show-toplevel").decode().strip())
-    commit = _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
-    inside = folder.resolve().relative_to(top.resolve()).as_posix()
-    project = root.resolve().relative_to(top.resolve()).as_posix()
+    try:
+        commit = _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
+    except SourceError as exc:
+        raise SourceError(
+            f"{ref!r} is neither a folder nor a commit of the repository at {top}"
+        ) from exc
+    try:
+        inside = folder.resolve().relative_to(top.resolve()).as_posix()
+        project = root.resolve().relative_to(top.resolve()).as_posix()
+    except ValueError as exc:
+        raise SourceError(
+            f"{folder} is not inside the git repository at {top}"
+        ) from exc
     with tempfile.TemporaryDirectory(prefix="toolgen-against-") as tmp:
         base = Path(tmp)
         listed = _git(top, "ls-tree", "--name-only", commit.decode().strip(), inside)
