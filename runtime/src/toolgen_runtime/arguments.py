@@ -26,6 +26,7 @@ __all__ = [
     "ARGUMENTS_TOO_LONG",
     "DUPLICATE_KEY",
     "MAX_ARGUMENT_CHARS",
+    "MAX_NESTING",
     "ArgumentParser",
     "FieldHint",
     "Issue",
@@ -39,6 +40,10 @@ ArgsT = TypeVar("ArgsT", bound=BaseModel)
 # Longer argument text is refused unread: a model's real arguments are far shorter, and
 # parsing and validating the rest would cost time for nothing.
 MAX_ARGUMENT_CHARS = 1_000_000
+
+# Arrays and objects nest at most this deep in argument text that pydantic's JSON parser
+# (jiter) reads; deeper text is valid JSON, but refused as a whole (tests/runtime check it).
+MAX_NESTING = 201
 
 # Problem kinds of our own, beside pydantic's error types.
 ARGUMENTS_TOO_LONG = "arguments_too_long"

@@ -1,0 +1,83 @@
+"""What fuzzing found in the runtime, each pinned by the smallest call that shows it.
+
+Each test is the shrunk case `toolgen_runtime.fuzz` reported, sent through a real generated
+tool (or its result class), with the promise it broke:
+
+- argument text holding a lone surrogate (a UTF-16 half, as a raw character) raised
+  `TypeError` from the duplicate-key check instead of answering invalid_arguments;
+- a result with a NaN or infinite float reached the model as `null` in a field declared a
+  number, not nullable: the result class took it, the JSON writer turned it into null;
+- valid JSON nested deeper than the parser reads was answered "not valid JSON".
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+
+import pytest
+from pydantic import ValidationError
+from toolgen_runtime.arguments import MAX_NESTING
+from toolgen_runtime.testing import Recorder, invoke_raw, problem_fields
+
+from generated.inventory import InventoryContext, find_customer, search_orders
+
+CONTEXT = InventoryContext(customer_id=1, run_id="run-1")
+FOUND = find_customer.FindCustomerResult(customer_id=7, name="Brambilla SRL")
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '{"name": "Brambilla\ud800"}',  # a high half alone, as the character itself
+        '{"name": "\udc00"}',  # a low half alone
+        '{"name": 5, "extra": "\ud83d"}',  # beside another problem
+    ],
+    ids=["high", "low", "beside-another-problem"],
+)
+def test_a_raw_lone_surrogate_is_invalid_arguments_not_an_exception(raw: str) -> None:
+    recorder = Recorder(FOUND)
+    out = invoke_raw(find_customer.build_tool(recorder), raw, CONTEXT)
+    assert out["error"] == "invalid_arguments"
+    assert problem_fields(out) == ["$"]
+    assert "surrogate" in out["problems"][0]["problem"]
+    assert recorder.calls == []
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
+def test_a_result_float_that_json_cannot_hold_fails_in_the_implementation(
+    value: float,
+) -> None:
+    # JSON has no NaN or Infinity: pydantic would write null, which the model would read
+    # as a field declared a number and not nullable having no value.
+    with pytest.raises(ValidationError) as raised:
+        search_orders.SearchOrdersOrdersItem(
+            order_number="ORD-1",
+            status="open",
+            placed_on=datetime.date(2026, 10, 9),
+            total_eur=value,
+        )
+    assert [error["loc"] for error in raised.value.errors()] == [("total_eur",)]
+
+
+def _nested(depth: int) -> str:
+    # the arguments object is one level; `name` holds arrays for the rest
+    inner = depth - 1
+    return '{"name": ' + "[" * inner + "]" * inner + "}"
+
+
+def test_nesting_the_parser_reads_is_judged_field_by_field() -> None:
+    out = invoke_raw(
+        find_customer.build_tool(Recorder(FOUND)), _nested(MAX_NESTING), CONTEXT
+    )
+    assert problem_fields(out) == ["name"]
+
+
+def test_deeper_nesting_is_refused_as_too_deep_not_as_broken_json() -> None:
+    raw = _nested(MAX_NESTING + 1)
+    json.loads(raw)  # it is valid JSON
+    out = invoke_raw(find_customer.build_tool(Recorder(FOUND)), raw, CONTEXT)
+    assert problem_fields(out) == ["$"]
+    problem = out["problems"][0]["problem"]
+    assert "not valid JSON" not in problem
+    assert f"more than {MAX_NESTING} levels" in problem
