@@ -55,6 +55,10 @@ DUPLICATE_KEY = "duplicate_key"
 _ERRORS_AS_OBJECTS = 50
 
 
+# pydantic's errors for text it could not read at all
+_UNREADABLE = frozenset({"json_invalid", "string_unicode"})
+
+
 def _reject_bool(value: object) -> object:
     if isinstance(value, bool):
         raise PydanticCustomError("int_type", "Input should be a valid integer")
@@ -171,8 +175,8 @@ class ArgumentParser(Generic[ArgsT]):
 def _rejected(exc: ValidationError, raw: str, keep: int) -> Rejected:
     errors = _first_errors(exc, keep)
     repeats: list[Loc] = []
-    # text that is not JSON has no keys to count
-    not_json = len(errors) == 1 and errors[0].get("type") == "json_invalid"
+    # text that is not JSON (or not Unicode: a lone surrogate) has no keys to count
+    not_json = len(errors) == 1 and errors[0].get("type") in _UNREADABLE
     if not not_json and may_repeat_keys(raw, 0):
         repeats = duplicate_keys(raw)
     issues = [Issue(DUPLICATE_KEY, loc) for loc in repeats[:keep]]
