@@ -7,13 +7,15 @@ tool (or its result class), with the promise it broke:
   `TypeError` from the duplicate-key check instead of answering invalid_arguments;
 - a result with a NaN or infinite float reached the model as `null` in a field declared a
   number, not nullable: the result class took it, the JSON writer turned it into null;
-- valid JSON nested deeper than the parser reads was answered "not valid JSON".
+- valid JSON nested deeper than the parser reads was answered "not valid JSON";
+- an integer enum took a float (`3.0` for the choice `3`), which the strict rules refuse.
 """
 
 from __future__ import annotations
 
 import datetime
 import json
+from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
@@ -23,6 +25,9 @@ from toolgen_runtime.testing import Recorder, invoke_raw, problem_fields
 from generated.inventory import InventoryContext, find_customer, search_orders
 
 CONTEXT = InventoryContext(customer_id=1, run_id="run-1")
+KITCHEN_EXPECTED = (
+    Path(__file__).resolve().parents[1] / "golden" / "kitchen_sink" / "expected"
+)
 FOUND = find_customer.FindCustomerResult(customer_id=7, name="Brambilla SRL")
 
 
@@ -81,3 +86,27 @@ def test_deeper_nesting_is_refused_as_too_deep_not_as_broken_json() -> None:
     problem = out["problems"][0]["problem"]
     assert "not valid JSON" not in problem
     assert f"more than {MAX_NESTING} levels" in problem
+
+
+@pytest.mark.parametrize("raw_value", ["1.0", "3.0", "2e0"])
+def test_a_float_is_not_a_choice_of_an_integer_enum(
+    raw_value: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `priority` is `enum: [1, 2, 3]`: 3.0 == 3 in Python, so the Literal took a float
+    monkeypatch.syspath_prepend(str(KITCHEN_EXPECTED))
+    from ks_generated.kitchen import plan_shipment
+    from ks_generated.kitchen.context import KitchenContext
+
+    raw = (
+        '{"from": "WH-01", "to": "WH-02", "ship_on": null, "deliver_by": null, '
+        '"parcels": [{"weight_kg": 1, "fragile": null}], "priority": '
+        + raw_value
+        + ", "
+        '"reference": null, "labels": null, "options": null}'
+    )
+    recorder = Recorder()
+    context = KitchenContext(tenant_id=1, requested_on=datetime.date(2026, 10, 9))
+    out = invoke_raw(plan_shipment.build_tool(recorder), raw, context)
+    assert out["error"] == "invalid_arguments"
+    assert problem_fields(out) == ["priority"]
+    assert recorder.calls == []

@@ -9,6 +9,9 @@ results of the tool's result class or raises its declared errors. Every call mus
 - raise nothing, and answer one JSON object with a boolean `ok`;
 - on success, have run the implementation once, with arguments that (dumped back to JSON)
   satisfy the contract schema and equal what was sent, and hold exactly the declared fields;
+  arguments outside the contract are never accepted, except a date or time written in
+  another form than RFC 3339 (`lenient` counts those: they still reach the implementation
+  as valid typed values);
 - on `invalid_arguments`, not have run it, be well formed and bounded, and name a field the
   contract blames (the very field a mutation broke); arguments the contract allows are never
   rejected;
@@ -20,7 +23,9 @@ own meaning, ECMA-262 patterns, strict integers. A failure is a `FuzzFailure` (a
 `AssertionError`) naming the tool, the kind of case, the argument text and the answer, after
 hypothesis has shrunk it.
 
-The budget: `max_examples`, or `TOOLGEN_FUZZ_EXAMPLES` (default 50). Runs are deterministic
+The budget: `max_examples` calls in all, or `TOOLGEN_FUZZ_EXAMPLES` (default 50), shared
+between valid arguments (with results, and with declared errors), near-valid ones (twice as
+many) and texts that are not arguments. Runs are deterministic
 unless a seed is given (`seed`, or `TOOLGEN_FUZZ_SEED`). Needs the `testing` extra:
 `pip install 'toolgen-runtime[testing]'` (hypothesis, hypothesis-jsonschema, jsonschema,
 regress); nothing here is imported by the rest of the runtime.

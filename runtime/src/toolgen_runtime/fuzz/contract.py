@@ -209,6 +209,14 @@ def _error_locs(err: jsonschema.ValidationError) -> list[Loc]:
     return [base]
 
 
+def _keywords(err: jsonschema.ValidationError) -> set[str]:
+    """The keywords an error comes from; for a nullable parameter, those inside it."""
+    if err.validator == "anyOf" and err.context:
+        inner = [e for e in err.context if e.validator_value != "null"]
+        return set().union(*(_keywords(e) for e in inner)) if inner else {"anyOf"}
+    return {str(err.validator)}
+
+
 class Contract:
     """One tool's argument contract, checked once (a broken schema fails here)."""
 
@@ -219,10 +227,17 @@ class Contract:
         self._validator = cls(self.schema, format_checker=_formats())
 
     def errors(self, value: object) -> list[tuple[Loc, str]]:
+        """Every way `value` breaks the contract, as (field path, message) pairs."""
         found: list[tuple[Loc, str]] = []
         for err in self._validator.iter_errors(value):
             found.extend((loc, err.message) for loc in _error_locs(err))
         return found
+
+    def only_formats_broken(self, value: object) -> bool:
+        """Whether `value` breaks nothing but `format`s (a date written another way)."""
+        return all(
+            _keywords(err) <= {"format"} for err in self._validator.iter_errors(value)
+        )
 
     def allows(self, value: object) -> bool:
         return bool(self._validator.is_valid(value))

@@ -36,7 +36,7 @@ from toolgen_runtime.envelope import (
 from toolgen_runtime.errors import DeclaredError, ToolError
 from toolgen_runtime.fuzz import FuzzFailure, FuzzReport
 from toolgen_runtime.fuzz.contract import Contract, Reading, read_arguments
-from toolgen_runtime.fuzz.texts import Case, case_strategy
+from toolgen_runtime.fuzz.texts import Case, case_strategies
 from toolgen_runtime.fuzz.values import values_for
 from toolgen_runtime.invoke import Invoker
 
@@ -84,9 +84,9 @@ def _json_values() -> st.SearchStrategy[object]:
 
 def _outcomes(
     result_type: type[object], errors: Mapping[str, DeclaredError]
-) -> st.SearchStrategy[object]:
-    """Results of the tool's result class (read back from JSON its schema allows) and its
-    declared errors, with details."""
+) -> tuple[st.SearchStrategy[object], st.SearchStrategy[object] | None]:
+    """Results of the tool's result class (read back from JSON its schema allows), and its
+    declared errors with details (None when it declares none)."""
     adapter: TypeAdapter[object] = TypeAdapter(result_type)
     schema = adapter.json_schema(mode="serialization")
 
@@ -98,7 +98,7 @@ def _outcomes(
 
     results = values_for(schema).map(build).filter(lambda r: r is not None)
     if not errors:
-        return results
+        return results, None
     details = st.dictionaries(
         st.text(min_size=1, max_size=12).filter(lambda k: k not in _ENVELOPE_KEYS),
         _json_values(),
@@ -109,7 +109,7 @@ def _outcomes(
         st.sampled_from(sorted(errors)),
         details,
     )
-    return st.one_of(results, raised)
+    return results, raised
 
 
 def _same(
@@ -285,9 +285,17 @@ class Judge:
             raise self.fail(
                 case, f"the success does not read back as {fake.outcome!r}", answer
             )
-        self.report.accepted += 1
         if not allowed:
+            # what was accepted reads as allowed arguments (checked above); a date written
+            # another way may pass, a float for an integer or a string for a choice not
+            if not reading.parsed or not self.contract.only_formats_broken(
+                reading.value
+            ):
+                raise self.fail(
+                    case, "accepted arguments the contract does not allow", answer
+                )
             self.report.note_lenient(case)
+        self.report.accepted += 1
 
     def _rejection(
         self,
@@ -401,8 +409,17 @@ def run_fuzz(
         if dataclasses.is_dataclass(context)
         else []
     )
-    cases = case_strategy(contract_schema, context_keys=context_keys)
-    outcomes = _outcomes(judge.result_type, errors)
+    cases = case_strategies(contract_schema, context_keys=context_keys)
+    results, raised = _outcomes(judge.result_type, errors)
+    anything = results if raised is None else results | raised
+    # Each kind of case gets its share of the budget, rather than what hypothesis's choices
+    # happen to give it: valid arguments with results and, apart, with declared errors; one
+    # field wrong, the richest kind, twice as many; texts that are not arguments.
+    rounds = [(cases["valid"], results, 1)]
+    if raised is not None:
+        rounds.append((cases["valid"], raised, 1))
+    rounds += [(cases["mutated"], anything, 2), (cases["text"], anything, 1)]
+    weights = sum(weight for _, _, weight in rounds)
     loop = asyncio.new_event_loop()
 
     def call(raw: str) -> tuple[object, float]:
@@ -427,7 +444,6 @@ def run_fuzz(
                 faulthandler.cancel_dump_traceback_later()
         return answer, seconds
 
-    @given(case=cases, outcome=outcomes)
     def one_call(case: Case, outcome: object) -> None:
         fake.outcome = outcome
         try:
@@ -446,19 +462,20 @@ def run_fuzz(
             )
         judge.judge(case, answer, fake)
 
-    test = settings(
-        max_examples=max_examples,
-        deadline=None,  # measured per call above, with the slow case in the failure
-        database=None,
-        derandomize=seed is None,
-        report_multiple_bugs=False,
-        phases=(Phase.explicit, Phase.generate, Phase.shrink),
-        suppress_health_check=list(HealthCheck),
-    )(one_call)
-    if seed is not None:
-        test = hypothesis_seed(seed)(test)
     try:
-        test()
+        for case_kind, outcome_kind, weight in rounds:
+            test = settings(
+                max_examples=max(1, -(-max_examples * weight // weights)),
+                deadline=None,  # measured per call above, with the slow case in the failure
+                database=None,
+                derandomize=seed is None,
+                report_multiple_bugs=False,
+                phases=(Phase.explicit, Phase.generate, Phase.shrink),
+                suppress_health_check=list(HealthCheck),
+            )(given(case=case_kind, outcome=outcome_kind)(one_call))
+            if seed is not None:
+                test = hypothesis_seed(seed)(test)
+            test()
     finally:
         loop.close()
     return report

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from toolgen_runtime.arguments import MAX_ARGUMENT_CHARS
 from toolgen_runtime.fuzz.values import values_for
 
-__all__ = ["Case", "Pairs", "Token", "case_strategy", "write"]
+__all__ = ["Case", "Pairs", "Token", "case_strategies", "write"]
 
 Loc = tuple[int | str, ...]
 Draw = Callable[[st.SearchStrategy[Any]], Any]
@@ -306,6 +306,9 @@ def _text_variants(text: str) -> Iterator[tuple[str, object]]:
     yield "repeated 1,000 times", text * 1000
 
 
+# 25 characters take a catastrophic pattern (`^(a+)+$`) seconds in Python's re, 40 hours
+_BACKTRACKING_RUNS = (25, 40)
+
 _DATE_MISSES = (
     "2026-02-30",
     "2026-13-01",
@@ -359,6 +362,12 @@ def _string_mutations(location: _Location) -> Iterator[tuple[str, object]]:
         yield "one character too many", (text + fill * (high + 1))[: high + 1]
         yield "the most emoji allowed", "\U0001f600" * high
         yield "one emoji too many", "\U0001f600" * (high + 1)
+    if "pattern" in s and text:
+        # a long run of what the pattern takes, then a character that breaks the match: the
+        # input that makes a backtracking engine try every way to split the run
+        for length in _BACKTRACKING_RUNS:
+            run = (text * length)[:length]
+            yield f"a {length}-character near-match", run + "!"
     fmt = s.get("format")
     if fmt == "date":
         yield from ((f"date {miss!r}", miss) for miss in _DATE_MISSES)
@@ -511,10 +520,11 @@ def _styles() -> st.SearchStrategy[Style]:
     return st.builds(Style, st.booleans(), st.booleans(), st.booleans())
 
 
-def case_strategy(
+def case_strategies(
     contract_schema: Mapping[str, Any], *, context_keys: Sequence[str] = ()
-) -> st.SearchStrategy[Case]:
-    """Every kind of argument text for one tool, valid and not."""
+) -> dict[str, st.SearchStrategy[Case]]:
+    """The argument texts for one tool, by kind: "valid", "mutated" (one field wrong) and
+    "text" (not arguments at all)."""
     values = values_for(contract_schema)
 
     @st.composite
@@ -538,4 +548,4 @@ def case_strategy(
         return Case(f"text: {label}", text)
 
     arbitrary = st.text(max_size=40).map(lambda text: Case("text: arbitrary", text))
-    return st.one_of(valid(), mutated(), mutated(), broken(), arbitrary)
+    return {"valid": valid(), "mutated": mutated(), "text": broken() | arbitrary}
