@@ -18,7 +18,7 @@ arguments), `duplicates` (repeated JSON keys), `envelope` (the texts of failed c
 `invoke` (`Invoker`, `make_tool`), `errors`, `signing`, `testing`.
 """
 
-from toolgen_runtime.arguments import FieldHint, not_a_bool, null_means
+from toolgen_runtime.arguments import FieldHint, integer_choice, not_a_bool, null_means
 from toolgen_runtime.errors import (
     ContractViolation,
     DeclaredError,
@@ -41,6 +41,7 @@ __all__ = [
     "ToolError",
     "ToolgenError",
     "UndeclaredError",
+    "integer_choice",
     "make_tool",
     "not_a_bool",
     "null_means",

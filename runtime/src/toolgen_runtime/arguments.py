@@ -1,7 +1,7 @@
 """The arguments of a call: from the model's raw JSON text to a validated model, or the reasons not.
 
-Generated argument models use `null_means` and `not_a_bool`, and `FieldHint`s say what the
-model is told about a rejected field. `ArgumentParser.parse` does the checking, in this order:
+Generated argument models use `null_means`, `not_a_bool` and `integer_choice`, and
+`FieldHint`s say what the model is told about a rejected field. `ArgumentParser.parse` does the checking, in this order:
 
 1. the raw text is at most `MAX_ARGUMENT_CHARS` characters long (checked before parsing);
 2. it validates against the strict argument model (pydantic, in JSON mode);
@@ -31,6 +31,7 @@ __all__ = [
     "FieldHint",
     "Issue",
     "Rejected",
+    "integer_choice",
     "not_a_bool",
     "null_means",
 ]
@@ -66,8 +67,20 @@ def _reject_bool(value: object) -> object:
 
 
 # An integer enum is a Literal of ints, and Python's True == 1: pydantic would take `true`
-# for `1` even in strict mode. This runs first and refuses booleans as integers do.
+# for `1` even in strict mode. This runs first and refuses booleans as integers do. (A
+# number enum uses it too, where 1.0 is the choice 1.)
 not_a_bool = BeforeValidator(_reject_bool)
+
+
+def _reject_bool_or_float(value: object) -> object:
+    if isinstance(value, bool | float):
+        raise PydanticCustomError("int_type", "Input should be a valid integer")
+    return value
+
+
+# For an integer enum, as not_a_bool and more: 3.0 == 3 too, so pydantic's Literal would
+# take the float 3.0 for the choice 3; an integer is never written as a float.
+integer_choice = BeforeValidator(_reject_bool_or_float)
 
 
 def null_means(default: object) -> BeforeValidator:
