@@ -1,7 +1,8 @@
 """The arguments of a call: from the model's raw JSON text to a validated model, or the reasons not.
 
 Generated argument models use `null_means`, `not_a_bool` and `integer_choice`, and
-`FieldHint`s say what the model is told about a rejected field. `ArgumentParser.parse` does the checking, in this order:
+`FieldHint`s say what the model is told about a rejected field. `ArgumentParser.parse` does
+the checking, in this order:
 
 1. the raw text is at most `MAX_ARGUMENT_CHARS` characters long (checked before parsing);
 2. it validates against the strict argument model (pydantic, in JSON mode);
