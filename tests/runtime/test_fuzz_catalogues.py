@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from toolgen_runtime.fuzz import fuzz_module
+from toolgen_runtime.fuzz import FuzzFailure, fuzz_module
 
 from generated.inventory import InventoryContext
 from toolgen import pipeline
@@ -37,6 +37,22 @@ KITCHEN_SINK = _catalogue(KITCHEN / "spec" / "kitchen", KITCHEN)
 CASES = [("generated.inventory", tool) for tool in INVENTORY.tools] + [
     ("ks_generated.kitchen", tool) for tool in KITCHEN_SINK.tools
 ]
+# Bugs the fuzz found outside the runtime, until they are fixed (strict: a fix shows here)
+KNOWN = {
+    "plan_shipment": "compiler: an integer enum (priority) takes 3.0 for 3; it should be "
+    "given integer_choice, not not_a_bool (tests/runtime/test_fuzz_findings.py)",
+}
+
+
+def _param(package: str, tool: Any) -> Any:
+    marks = (
+        [pytest.mark.xfail(strict=True, raises=FuzzFailure, reason=KNOWN[tool.name])]
+        if tool.name in KNOWN
+        else []
+    )
+    return pytest.param(
+        package, tool, marks=marks, id=f"{package.split('.')[-1]}.{tool.name}"
+    )
 
 
 def _context(package: str) -> object:
@@ -53,9 +69,7 @@ def _golden_package_importable(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(KITCHEN / "expected"))
 
 
-@pytest.mark.parametrize(
-    ("package", "tool"), CASES, ids=[f"{p.split('.')[-1]}.{t.name}" for p, t in CASES]
-)
+@pytest.mark.parametrize(("package", "tool"), [_param(p, t) for p, t in CASES])
 def test_every_answer_keeps_the_contract(package: str, tool: Any) -> None:
     module = importlib.import_module(f"{package}.{tool.name}")
     report = fuzz_module(
@@ -65,6 +79,7 @@ def test_every_answer_keeps_the_contract(package: str, tool: Any) -> None:
     )
     print(report.summary())
     assert set(report.kinds) == {"valid", "mutated", "text"}, report.summary()
+    assert report.swept > 0 and report.calls > report.swept, report.summary()
     assert report.accepted > 0 and report.rejected > 0, report.summary()
     assert report.allowed > 0, report.summary()
     if module.ERRORS:

@@ -22,7 +22,7 @@ from typing import Any
 
 from agents import FunctionTool
 from agents.tool_context import ToolContext
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -36,7 +36,7 @@ from toolgen_runtime.envelope import (
 from toolgen_runtime.errors import DeclaredError, ToolError
 from toolgen_runtime.fuzz import FuzzFailure, FuzzReport
 from toolgen_runtime.fuzz.contract import Contract, Reading, read_arguments
-from toolgen_runtime.fuzz.texts import Case, case_strategies
+from toolgen_runtime.fuzz.texts import Case, case_strategies, sweep
 from toolgen_runtime.fuzz.values import values_for
 from toolgen_runtime.invoke import Invoker
 
@@ -142,7 +142,8 @@ def _same(
         if left != right or left.utcoffset() != right.utcoffset():
             yield path
         return
-    if sent != received or type(sent) is bool is not type(received) is bool:
+    # True == 1 in Python: a boolean is only ever the same as a boolean
+    if sent != received or isinstance(sent, bool) != isinstance(received, bool):
         yield path
 
 
@@ -348,8 +349,6 @@ class Judge:
                 raise self.fail(case, f"the rejection must name $ or {targets}", answer)
         else:
             blamed = {field_name(loc) for loc, _ in self.contract.errors(reading.value)}
-            if case.field is not None and field_name(case.field) in blamed:
-                blamed = {field_name(case.field)}
             if not any(_within(f, b) for f in named for b in blamed) and not cut_short:
                 raise self.fail(
                     case,
@@ -462,7 +461,24 @@ def run_fuzz(
             )
         judge.judge(case, answer, fake)
 
+    def simplest(values: st.SearchStrategy[Any]) -> Any:
+        return find(values, lambda _: True, settings=settings(database=None))
+
     try:
+        # first the sweep: every mutation of every field of the simplest valid arguments,
+        # which reach the implementation with the simplest result and each declared error
+        base = simplest(values_for(contract_schema))
+        result = simplest(results)
+        swept = sweep(contract_schema, base, context_keys=context_keys)
+        declared = [ToolError(code, detail="sample") for code in sorted(errors)]
+        for index, case in enumerate(swept):
+            one_call(
+                case,
+                result
+                if index % (len(declared) + 1) == 0
+                else declared[index % (len(declared) + 1) - 1],
+            )
+        report.swept = len(swept)
         for case_kind, outcome_kind, weight in rounds:
             test = settings(
                 max_examples=max(1, -(-max_examples * weight // weights)),

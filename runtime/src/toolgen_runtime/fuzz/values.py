@@ -93,6 +93,15 @@ def _date_times() -> st.SearchStrategy[str]:
     )
 
 
+def _with_bounds(
+    values: st.SearchStrategy[Any], low: object, high: object
+) -> st.SearchStrategy[Any]:
+    """`values`, and as often as all the rest, its bounds themselves: an off-by-one at a
+    bound is the commonest mistake, and the values between are many."""
+    bounds = [bound for bound in (low, high) if bound is not None]
+    return st.sampled_from(bounds) | values if bounds else values
+
+
 class _Builder:
     def __init__(self, root: Mapping[str, Any]) -> None:
         self.root = root
@@ -119,7 +128,8 @@ class _Builder:
         if kind == "boolean":
             return st.booleans()
         if kind == "integer":
-            return st.integers(schema.get("minimum"), schema.get("maximum"))
+            low, high = schema.get("minimum"), schema.get("maximum")
+            return _with_bounds(st.integers(low, high), low, high)
         if kind == "number":
             return self._numbers(schema)
         if kind == "string":
@@ -153,7 +163,9 @@ class _Builder:
 
     def _numbers(self, schema: Mapping[str, Any]) -> st.SearchStrategy[Any]:
         low, high = schema.get("minimum"), schema.get("maximum")
-        floats = st.floats(low, high, allow_nan=False, allow_infinity=False)
+        floats = _with_bounds(
+            st.floats(low, high, allow_nan=False, allow_infinity=False), low, high
+        )
         whole_low = None if low is None else math.ceil(low)
         whole_high = None if high is None else math.floor(high)
         if whole_low is not None and whole_high is not None and whole_low > whole_high:
