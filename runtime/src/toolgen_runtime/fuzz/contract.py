@@ -198,7 +198,8 @@ def _error_locs(err: jsonschema.ValidationError) -> list[Loc]:
     base = tuple(err.absolute_path)
     instance = err.instance
     if err.validator == "required" and isinstance(instance, dict):
-        return [(*base, name) for name in err.validator_value if name not in instance]
+        required = cast("list[str]", err.validator_value)
+        return [(*base, name) for name in required if name not in instance]
     if err.validator == "additionalProperties" and isinstance(instance, dict):
         known = err.schema.get("properties", {}) if isinstance(err.schema, dict) else {}
         return [(*base, key) for key in instance if key not in known]

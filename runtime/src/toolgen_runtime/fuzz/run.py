@@ -34,7 +34,7 @@ from toolgen_runtime.envelope import (
     field_name,
 )
 from toolgen_runtime.errors import DeclaredError, ToolError
-from toolgen_runtime.fuzz import FuzzFailure, FuzzReport
+from toolgen_runtime.fuzz import SEED_ENV, FuzzFailure, FuzzReport
 from toolgen_runtime.fuzz.contract import Contract, Reading, read_arguments
 from toolgen_runtime.fuzz.texts import Case, case_strategies, sweep
 from toolgen_runtime.fuzz.values import values_for
@@ -169,7 +169,7 @@ class Judge:
         self.result_contract = Contract(self.results.json_schema(mode="serialization"))
         self.declared_fields = frozenset(
             f.name for f in dataclasses.fields(self.result_type)
-        )  # type: ignore[arg-type]
+        )
         self.contract = contract
         self.errors = errors
         self.report = report
@@ -404,7 +404,7 @@ def run_fuzz(
     report = FuzzReport(tool=tool.name)
     judge = Judge(invoker, contract, errors, report)
     context_keys = (
-        [f.name for f in dataclasses.fields(context)]  # type: ignore[arg-type]
+        [f.name for f in dataclasses.fields(context)]
         if dataclasses.is_dataclass(context)
         else []
     )
@@ -491,7 +491,16 @@ def run_fuzz(
             )(given(case=case_kind, outcome=outcome_kind)(one_call))
             if seed is not None:
                 test = hypothesis_seed(seed)(test)
-            test()
+            try:
+                test()
+            except FuzzFailure as failure:
+                again = (
+                    f"{SEED_ENV}={seed}"
+                    if seed is not None
+                    else "the same on every run without a seed"
+                )
+                failure.args = (f"{failure.args[0]}\n  reproduce: {again}",)
+                raise
     finally:
         loop.close()
     return report
