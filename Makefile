@@ -45,7 +45,7 @@ FUZZ_SEED ?= $(shell date +%s)
 fuzz: setup
 	@echo "fuzz: $(FUZZ_EXAMPLES) calls a tool, TOOLGEN_FUZZ_SEED=$(FUZZ_SEED)"
 	TOOLGEN_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) TOOLGEN_FUZZ_SEED=$(FUZZ_SEED) \
-		$(BIN)/python -m pytest -q -s tests/runtime/test_fuzz_catalogues.py
+		$(BIN)/python -m pytest -s tests/runtime/test_fuzz_catalogues.py
 
 bench: setup
 	$(BIN)/python bench/build_speed.py
