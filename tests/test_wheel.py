@@ -34,7 +34,9 @@ def test_wheel_installs_and_builds_the_example(tmp_path: Path) -> None:
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
     python = env_dir / "bin" / "python"
-    _run(python, "-m", "pip", "install", "--quiet", runtime_wheel, wheel, "pytest")
+    # the testing extra: the generated tests fuzz each tool, as a project's CI would
+    _run(python, "-m", "pip", "install", "--quiet", f"{runtime_wheel}[testing]", wheel,
+         "pytest")  # fmt: skip
 
     project = tmp_path / "project"
     shutil.copytree(ROOT / "spec", project / "spec")

@@ -16,12 +16,12 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
+from toolgen.ir import Catalogue
 from toolgen.lint import words
 from toolgen.lint.context import LintContext
 from toolgen.lint.descriptions import neighbours
 from toolgen.lint.names import overlapping
 from toolgen.lint.two_tool import twins
-from toolgen.ir import Catalogue
 
 WEIGHTS = (0.5, 0.35, 0.15)
 # pairs below this are not drawn: they keep the picture readable and the page small
