@@ -1,4 +1,4 @@
-"""The command line: `toolgen check`, `toolgen build`, `toolgen schema`, `toolgen rules`.
+"""The command line: `toolgen check`, `build`, `schema`, `rules`, `import`, `export`, `init`.
 
 Exit status: 0 clean, 1 findings (an error or warning, or stale output with --check), 2 usage.
 PATH is a catalogue folder (holding catalogue.yaml); without one, every catalogue under spec/.
@@ -13,11 +13,12 @@ import difflib
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from toolgen import (
     __version__,
+    export,
     implcheck,
     importers,
     pipeline,
@@ -29,7 +30,7 @@ from toolgen import (
 )
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.formatting import FormattingError
-from toolgen.lint import docs
+from toolgen.lint import docs, targets
 from toolgen.lint.registry import all_rules
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -123,7 +124,45 @@ def _parser() -> argparse.ArgumentParser:
         default=Path.cwd(),
         help=f"project root that holds {docs.DOCS_PATH} (default: .)",
     )
+    _export_parser(commands, with_paths)
     return parser
+
+
+def _export_parser(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    with_paths: Callable[[argparse.ArgumentParser], None],
+) -> None:
+    exported = commands.add_parser(
+        "export",
+        help="write one catalogue's tool definitions for a model API, or its MCP server",
+    )
+    with_paths(exported)
+    exported.add_argument(
+        "--to",
+        dest="api",
+        required=True,
+        choices=[*export.APIS, export.MCP],
+        help="openai-responses, openai-chat, anthropic, gemini: the JSON `tools` of a "
+        "request; mcp: a Python module serving the generated tools over MCP",
+    )
+    exported.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="write to this file (default: standard output; required for mcp)",
+    )
+    written = exported.add_mutually_exclusive_group()
+    written.add_argument(
+        "--replace",
+        action="store_true",
+        help="replace the --out file when it exists (without it, an existing file stops "
+        "the export)",
+    )
+    written.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 when the --out file differs from what export writes",
+    )
 
 
 def _print_diagnostics(diagnostics: Sequence[Diagnostic], fmt: str) -> None:
@@ -394,6 +433,70 @@ def _run_import(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if done.losses or done.skipped or broken else EXIT_CLEAN
 
 
+def _export_text(
+    result: pipeline.CheckResult, api: str
+) -> tuple[str | None, list[str]]:
+    """The exported text (None when the API refuses the catalogue) and the notes."""
+    assert result.catalogue is not None
+    if api == export.MCP:
+        problems = export.target_findings(result.catalogue, targets.MCP)
+        _print_diagnostics(problems, "text")
+        if _findings(problems):
+            return None, []
+        return export.mcp_server_module(result.catalogue), []
+    done = export.definitions(result.catalogue, api)
+    _print_diagnostics(done.problems, "text")
+    if done.definitions is None:
+        return None, []
+    notes = [
+        f"{result.folder}: note: {n.tool + ': ' if n.tool else ''}{n.text}"
+        for n in done.definitions.notes
+    ]
+    payload = json.dumps(done.definitions.payload, indent=2, ensure_ascii=False)
+    return payload + "\n", notes
+
+
+def _run_export(args: argparse.Namespace) -> int:
+    """Exit 0 when written (notes do not count), 1 when the API refuses the catalogue or the
+    --out file is stale (--check), 2 on usage errors and an --out file in the way."""
+    chosen = _targets(args)
+    if len(chosen) != 1:
+        raise UsageError("export takes one catalogue: name its folder")
+    if args.api == export.MCP and args.out is None:
+        raise UsageError("export --to mcp writes a module: give it a file with --out")
+    if args.check and args.out is None:
+        raise UsageError("export --check compares with the --out file: give one")
+    result = _check_one(chosen[0], _others(chosen), implementations=False)
+    if not result.ok or result.catalogue is None:
+        _print_diagnostics(result.diagnostics, args.format)
+        print(f"{result.folder}: not exported, fix the errors above", file=sys.stderr)
+        return EXIT_FINDINGS
+    text, notes = _export_text(result, args.api)
+    if text is None:
+        print(f"{result.folder}: not exported: {args.api} refuses it", file=sys.stderr)
+        return EXIT_FINDINGS
+    for note in notes:
+        print(note, file=sys.stderr)
+    if args.out is None:
+        sys.stdout.write(text)
+        return EXIT_CLEAN
+    current = args.out.read_text(encoding="utf-8") if args.out.is_file() else None
+    if args.check:
+        if current == text:
+            print(f"{args.out} is up to date", file=sys.stderr)
+            return EXIT_CLEAN
+        print(f"{args.out} is stale; run toolgen export again", file=sys.stderr)
+        return EXIT_FINDINGS
+    if args.out.exists() and not args.replace and current != text:
+        raise UsageError(f"{args.out} exists; pass --replace to replace it")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    scratch = args.out.with_name(f".{args.out.name}.toolgen-export.tmp")
+    scratch.write_text(text, encoding="utf-8")
+    os.replace(scratch, args.out)
+    print(f"{result.folder}: exported for {args.api} to {args.out}", file=sys.stderr)
+    return EXIT_CLEAN
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     try:
@@ -410,6 +513,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run_check(args)
         if args.command == "import":
             return _run_import(args)
+        if args.command == "export":
+            return _run_export(args)
         return _run_build(args)
     except UsageError as exc:
         print(f"toolgen: {exc}", file=sys.stderr)

@@ -104,7 +104,9 @@ def tool_snapshot(tool: Tool, cost: int | None = None) -> dict[str, Any]:
             for e in tool.errors
         },
         "guards": {},
-        "tokens": cost if cost is not None else tokens.count(tokens.payload_text(model)),
+        "tokens": cost
+        if cost is not None
+        else tokens.count(tokens.payload_text(model)),
     }
 
 
