@@ -110,7 +110,11 @@ def _parser() -> argparse.ArgumentParser:
         "--from", dest="source_kind", choices=sorted(importers.SOURCES), required=True
     )
     imported.add_argument(
-        "file", type=Path, metavar="FILE", help="the definitions (JSON)"
+        "file",
+        type=Path,
+        metavar="FILE",
+        help="the definitions: JSON (openai, mcp), JSON or YAML (openapi), a Python "
+        "module (pyfunctions, imported in a subprocess)",
     )
     imported.add_argument(
         "--out",
