@@ -28,6 +28,7 @@ from toolgen import (
     validate,
     write,
 )
+from toolgen import init as toolgen_init
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.formatting import FormattingError
 from toolgen.lint import docs, targets
@@ -129,6 +130,20 @@ def _parser() -> argparse.ArgumentParser:
         help=f"project root that holds {docs.DOCS_PATH} (default: .)",
     )
     _export_parser(commands, with_paths)
+    started = commands.add_parser(
+        "init", help="scaffold a project: a catalogue, an example tool, CI and hooks"
+    )
+    started.add_argument(
+        "path",
+        type=Path,
+        metavar="PATH",
+        help="the project folder (created if missing)",
+    )
+    started.add_argument(
+        "--name",
+        default=None,
+        help="the catalogue's name (default: the folder's name as an identifier)",
+    )
     return parser
 
 
@@ -501,6 +516,31 @@ def _run_export(args: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
+def _run_init(args: argparse.Namespace) -> int:
+    try:
+        made = toolgen_init.scaffold(args.path, args.name)
+    except (OSError, toolgen_init.InitRefused) as exc:
+        raise UsageError(f"init {args.path}: {exc}") from exc
+    for path in made.written:
+        print(f"wrote {path}", file=sys.stderr)
+    if made.gitignore_added:
+        print(
+            f"added to {args.path / '.gitignore'}: {', '.join(made.gitignore_added)}",
+            file=sys.stderr,
+        )
+    if made.pyproject_kept:
+        print(
+            f"kept {args.path / 'pyproject.toml'}: for the generated tests, add "
+            'pythonpath = ["."] under [tool.pytest.ini_options]',
+            file=sys.stderr,
+        )
+    print(
+        f"{args.path}: next, `toolgen build` there, then fill in the stub under impl/",
+        file=sys.stderr,
+    )
+    return EXIT_CLEAN
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     try:
@@ -519,6 +559,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run_import(args)
         if args.command == "export":
             return _run_export(args)
+        if args.command == "init":
+            return _run_init(args)
         return _run_build(args)
     except UsageError as exc:
         print(f"toolgen: {exc}", file=sys.stderr)
