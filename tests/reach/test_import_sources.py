@@ -166,3 +166,12 @@ def test_explicit_titles_and_pydantic_models_are_read(tmp_path: Path) -> None:
     lost = {(x.where, x.what) for x in d.losses}
     assert ("the tool", "timeout_seconds 5.0") in lost
     assert ("parameter 'lines.quantity'", "title 'Pieces'") in lost
+
+
+def test_the_openai_howto_example(tmp_path: Path) -> None:
+    source = tmp_path / "functions.json"
+    source.write_text(_block("howto-import-openai.md", "json openai"))
+    out = tmp_path / "orders"
+    args = ["import", "--from", "openai", str(source), "--out", str(out)]
+    assert cli.main(args) == 0
+    _check_written(out, "howto-import-openai.md")

@@ -68,3 +68,11 @@ def test_an_existing_project_keeps_its_files(tmp_path: Path) -> None:
     assert (tmp_path / ".gitignore").read_text() == (
         ".venv/\n.toolgen-cache/\n# toolgen\n*.toolgen-*.tmp\n"
     )
+
+
+def test_the_howto_lists_what_init_writes(tmp_path: Path) -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "howto-init.md").read_text()
+    listed = page.split("```text files\n")[1].split("```")[0].splitlines()
+    made = scaffold(tmp_path / "order_desk")
+    written = [str(p.relative_to(tmp_path / "order_desk")) for p in made.written]
+    assert written == listed

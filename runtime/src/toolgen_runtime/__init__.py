@@ -15,10 +15,12 @@ with `ok`:
 The modules, one job each: `arguments` (argument validators, parsing and checking a call's
 arguments), `duplicates` (repeated JSON keys), `envelope` (the texts of failed calls),
 `results` (result classes and the success text), `threads` (where sync implementations run),
-`invoke` (`Invoker`, `make_tool`), `errors`, `signing`, `testing`.
+`invoke` (`Invoker`, `make_tool`), `calls` (`run_call`: one call a model API returned, run
+outside the Runner), `mcp` (serving generated tools over MCP), `errors`, `signing`, `testing`.
 """
 
 from toolgen_runtime.arguments import FieldHint, not_a_bool, null_means
+from toolgen_runtime.calls import run_call
 from toolgen_runtime.errors import (
     ContractViolation,
     DeclaredError,
@@ -45,4 +47,5 @@ __all__ = [
     "not_a_bool",
     "null_means",
     "result_class",
+    "run_call",
 ]

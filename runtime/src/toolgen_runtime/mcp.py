@@ -39,12 +39,12 @@ from typing import Any, Literal, TypeVar
 import anyio
 import mcp_types as types
 from agents import FunctionTool
-from agents.tool_context import ToolContext
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
+from toolgen_runtime.calls import run_call
 from toolgen_runtime.errors import ToolgenError
 
 __all__ = [
@@ -205,16 +205,11 @@ class CatalogueServer:
             raise MCPError(
                 code=types.INVALID_PARAMS, message=f"no tool named {params.name!r}"
             )
-        raw = json.dumps(params.arguments if params.arguments is not None else {})
+        arguments = params.arguments if params.arguments is not None else {}
         try:
-            run_context = self._context()
-            call = ToolContext(
-                context=run_context,
-                tool_name=tool.name,
-                tool_call_id=str(ctx.request_id),
-                tool_arguments=raw,
+            text = await run_call(
+                tool, arguments, self._context(), call_id=str(ctx.request_id)
             )
-            text = await tool.on_invoke_tool(call, raw)
         except Exception as exc:
             # the log holds the details; the client learns that the call failed and where
             _log.exception("%s failed", tool.name)
