@@ -36,7 +36,9 @@ def test_the_page_runs(
 ) -> None:
     for folder in ("spec", "generated", "impl"):
         shutil.copytree(
-            ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__")
+            ROOT / folder,
+            tmp_path / folder,
+            ignore=shutil.ignore_patterns("__pycache__"),
         )
     (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
