@@ -1,8 +1,14 @@
-"""The wheel, not only the editable install: built, installed into a fresh virtual
-environment, and used there to build the example catalogue and run its generated tests.
+"""The wheels, not only the editable install: built, installed into fresh virtual
+environments, and used there.
+
+- the compiler's wheel (with the runtime's): it builds the example catalogue and a project
+  `toolgen init` scaffolds outside this repository, and their generated tests pass;
+- the runtime's wheel alone, without the compiler: the example's generated package and its
+  implementations (standard library and the runtime only) run there, through the SDK and
+  through the MCP server `toolgen export --to mcp` writes.
 
 This proves the templates and schemas ship inside the wheel and that nothing reads from the
-source tree. It takes about a minute (a venv and the dependencies from the package index).
+source tree. Each environment takes about a minute (the dependencies from the package index).
 """
 
 from __future__ import annotations
@@ -12,6 +18,8 @@ import subprocess
 import sys
 import venv
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).parent.parent
 
@@ -24,26 +32,43 @@ def _run(*args: str | Path, cwd: Path | None = None) -> str:
     return done.stdout + done.stderr
 
 
-def test_wheel_installs_and_builds_the_example(tmp_path: Path) -> None:
-    wheels = tmp_path / "wheels"
+@pytest.fixture(scope="module")
+def wheels(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("wheels")
     for source in (ROOT / "runtime", ROOT):
         _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-             "-w", wheels, source)  # fmt: skip
-    [wheel] = list(wheels.glob("toolgen-0*.whl"))
-    [runtime_wheel] = list(wheels.glob("toolgen_runtime-*.whl"))
-    env_dir = tmp_path / "venv"
-    venv.EnvBuilder(with_pip=True).create(env_dir)
-    python = env_dir / "bin" / "python"
-    # the testing extra: the generated tests fuzz each tool, as a project's CI would
-    _run(python, "-m", "pip", "install", "--quiet", f"{runtime_wheel}[testing]", wheel,
-         "pytest")  # fmt: skip
+             "-w", folder, source)  # fmt: skip
+    [compiler] = list(folder.glob("toolgen-0*.whl"))
+    [runtime] = list(folder.glob("toolgen_runtime-*.whl"))
+    return {"compiler": compiler, "runtime": runtime}
 
+
+def _venv(where: Path, *packages: str | Path) -> Path:
+    venv.EnvBuilder(with_pip=True).create(where)
+    python = where / "bin" / "python"
+    _run(python, "-m", "pip", "install", "--quiet", *packages)
+    return python
+
+
+@pytest.fixture(scope="module")
+def compiler_env(
+    wheels: dict[str, Path], tmp_path_factory: pytest.TempPathFactory
+) -> Path:
+    where = tmp_path_factory.mktemp("compiler") / "venv"
+    _venv(where, f"{wheels['runtime']}[testing]", wheels["compiler"], "pytest")
+    return where
+
+
+def test_wheel_installs_and_builds_the_example(
+    compiler_env: Path, tmp_path: Path
+) -> None:
+    python = compiler_env / "bin" / "python"
     project = tmp_path / "project"
     shutil.copytree(ROOT / "spec", project / "spec")
     shutil.copytree(
         ROOT / "impl", project / "impl", ignore=shutil.ignore_patterns("__pycache__")
     )
-    toolgen = env_dir / "bin" / "toolgen"
+    toolgen = compiler_env / "bin" / "toolgen"
     # run from elsewhere so nothing can be imported from the source tree by accident
     out = _run(
         toolgen,
@@ -75,3 +100,88 @@ def test_wheel_installs_and_builds_the_example(tmp_path: Path) -> None:
     assert "create_reorder" in (tmp_path / "review/inventory.html").read_text()
     schema = _run(toolgen, "schema", cwd=tmp_path)
     assert '"title": "toolgen tool contract, format 1"' in schema
+
+
+def test_an_init_project_builds_and_passes_its_tests(
+    compiler_env: Path, tmp_path: Path
+) -> None:
+    project = tmp_path / "order_desk"  # outside this repository
+    toolgen = compiler_env / "bin" / "toolgen"
+    _run(toolgen, "init", project, cwd=tmp_path)
+    assert "0 errors, 0 warnings" in _run(toolgen, "check", cwd=project)
+    assert "spec/order_desk: 8 written, 4 created" in _run(
+        toolgen, "build", cwd=project
+    )
+    assert (project / "impl/order_desk/read_order_status.py").is_file()
+    assert "up to date" in _run(toolgen, "build", "--check", cwd=project)
+    python = compiler_env / "bin" / "python"
+    # the pytest settings init wrote (pythonpath, testpaths) find the generated tests
+    tests = _run(python, "-m", "pytest", "-q", "-p", "no:cacheprovider", cwd=project)
+    assert " passed" in tests and "failed" not in tests
+
+
+_MCP_CLIENT = """
+import anyio, json, sys
+from mcp import ClientSession, StdioServerParameters, stdio_client
+
+async def main():
+    server = StdioServerParameters(
+        command=sys.executable, args=["inventory_mcp.py"], cwd=".",
+        env={"PYTHONPATH": ".", "INVENTORY_CUSTOMER_ID": "1", "INVENTORY_RUN_ID": "r-1"})
+    async with stdio_client(server) as (read, write), ClientSession(read, write) as s:
+        await s.initialize()
+        names = [t.name for t in (await s.list_tools()).tools]
+        result = await s.call_tool("read_stock", {"sku": "SKU-11"})
+        print(json.dumps({"names": names, "answer": result.structured_content}))
+
+anyio.run(main)
+"""
+
+_SDK_RUN = """
+import asyncio, json
+from agents import Agent, Runner
+from agents.testing import ScriptedModel, assistant_message, function_call
+from generated.inventory import InventoryContext, tools
+
+model = ScriptedModel([[function_call("read_stock", {"sku": "SKU-11"}, call_id="c1")],
+                       [assistant_message("done")]])
+agent = Agent(name="warehouse", instructions="x", tools=tools("read_stock"), model=model)
+result = asyncio.run(Runner.run(agent, "stock?", context=InventoryContext(1, "r-1")))
+print([item.output for item in result.new_items if hasattr(item, "output")][0])
+"""
+
+
+def test_the_runtime_alone_runs_a_generated_catalogue(
+    wheels: dict[str, Path], tmp_path: Path
+) -> None:
+    python = _venv(tmp_path / "venv", wheels["runtime"], "pytest")
+    project = tmp_path / "agent"
+    project.mkdir()
+    for folder in ("generated", "impl"):
+        shutil.copytree(
+            ROOT / folder,
+            project / folder,
+            ignore=shutil.ignore_patterns("__pycache__"),
+        )
+    # the MCP server module is written by the compiler, here, and runs there
+    done = subprocess.run(
+        [sys.executable, "-m", "toolgen.cli", "export", "--to", "mcp",
+         ROOT / "spec/inventory", "--out", project / "inventory_mcp.py"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    # what only the compiler needs (jsonschema is not among them: mcp, which the SDK
+    # requires, brings it)
+    for absent in ("toolgen", "jinja2", "yaml", "ruff", "bpe_openai"):
+        probe = subprocess.run(
+            [python, "-c", f"import {absent}"], capture_output=True, check=False
+        )
+        assert probe.returncode != 0, f"{absent} is installed with the runtime"
+    tests = _run(
+        python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "generated", cwd=project
+    )
+    assert " passed" in tests and "failed" not in tests
+    answer = '"sku":"SKU-11","on_hand_units":4'
+    assert answer in _run(python, "-c", _SDK_RUN, cwd=project)
+    served = _run(python, "-c", _MCP_CLIENT, cwd=project)
+    assert '"read_stock"' in served and '"on_hand_units": 4' in served

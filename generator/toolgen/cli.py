@@ -1,5 +1,5 @@
-"""The command line: `toolgen check`, `toolgen build`, `toolgen schema`, `toolgen rules`,
-`toolgen import`, `toolgen diff` and `toolgen docs`.
+"""The command line: `toolgen check`, `build`, `schema`, `rules`, `import`, `export`,
+`init`, `diff` and `docs`.
 
 Exit status: 0 clean, 1 findings (an error or warning, or stale output with --check), 2 usage.
 PATH is a catalogue folder (holding catalogue.yaml); without one, every catalogue under spec/.
@@ -13,11 +13,12 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from toolgen import (
     __version__,
+    export,
     importers,
     pipeline,
     project,
@@ -25,8 +26,9 @@ from toolgen import (
     tokens,
     validate,
 )
+from toolgen import init as toolgen_init
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.lint import docs
+from toolgen.lint import docs, targets
 from toolgen.lint.registry import all_rules
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -100,7 +102,11 @@ def _parser() -> argparse.ArgumentParser:
         "--from", dest="source_kind", choices=sorted(importers.SOURCES), required=True
     )
     imported.add_argument(
-        "file", type=Path, metavar="FILE", help="the definitions (JSON)"
+        "file",
+        type=Path,
+        metavar="FILE",
+        help="the definitions: JSON (openai, mcp), JSON or YAML (openapi), a Python "
+        "module (pyfunctions, imported in a subprocess)",
     )
     imported.add_argument(
         "--out",
@@ -109,7 +115,59 @@ def _parser() -> argparse.ArgumentParser:
         help="the catalogue folder, such as spec/<name>",
     )
     _review_parsers(commands)
+    _export_parser(commands, with_paths)
+    started = commands.add_parser(
+        "init", help="scaffold a project: a catalogue, an example tool, CI and hooks"
+    )
+    started.add_argument(
+        "path",
+        type=Path,
+        metavar="PATH",
+        help="the project folder (created if missing)",
+    )
+    started.add_argument(
+        "--name",
+        default=None,
+        help="the catalogue's name (default: the folder's name as an identifier)",
+    )
     return parser
+
+
+def _export_parser(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    with_paths: Callable[[argparse.ArgumentParser], None],
+) -> None:
+    exported = commands.add_parser(
+        "export",
+        help="write one catalogue's tool definitions for a model API, or its MCP server",
+    )
+    with_paths(exported)
+    exported.add_argument(
+        "--to",
+        dest="api",
+        required=True,
+        choices=[*export.APIS, export.MCP],
+        help="openai-responses, openai-chat, anthropic, gemini: the JSON `tools` of a "
+        "request; mcp: a Python module serving the generated tools over MCP",
+    )
+    exported.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="write to this file (default: standard output; required for mcp)",
+    )
+    written = exported.add_mutually_exclusive_group()
+    written.add_argument(
+        "--replace",
+        action="store_true",
+        help="replace the --out file when it exists (without it, an existing file stops "
+        "the export)",
+    )
+    written.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 when the --out file differs from what export writes",
+    )
 
 
 def _review_parsers(
@@ -225,10 +283,16 @@ def _warn(message: str) -> None:
 
 
 def _check_one(
-    target: project.Target, others: dict[Path, list[project.Placement]]
+    target: project.Target,
+    others: dict[Path, list[project.Placement]],
+    *,
+    implementations: bool = True,
 ) -> pipeline.CheckResult:
     result = pipeline.check_catalogue(
-        target.folder, target.root, others=others[target.root]
+        target.folder,
+        target.root,
+        others=others[target.root],
+        implementations=implementations,
     )
     for note in result.notes:
         _warn(note)
@@ -424,6 +488,95 @@ def _run_docs(args: argparse.Namespace) -> int:
         raise UsageError(f"docs: {exc}") from exc
 
 
+def _export_text(
+    result: pipeline.CheckResult, api: str
+) -> tuple[str | None, list[str]]:
+    """The exported text (None when the API refuses the catalogue) and the notes."""
+    assert result.catalogue is not None
+    if api == export.MCP:
+        problems = export.target_findings(result.catalogue, targets.MCP)
+        _print_diagnostics(problems, "text")
+        if _findings(problems):
+            return None, []
+        return export.mcp_server_module(result.catalogue), []
+    done = export.definitions(result.catalogue, api)
+    _print_diagnostics(done.problems, "text")
+    if done.definitions is None:
+        return None, []
+    notes = [
+        f"{result.folder}: note: {n.tool + ': ' if n.tool else ''}{n.text}"
+        for n in done.definitions.notes
+    ]
+    payload = json.dumps(done.definitions.payload, indent=2, ensure_ascii=False)
+    return payload + "\n", notes
+
+
+def _run_export(args: argparse.Namespace) -> int:
+    """Exit 0 when written (notes do not count), 1 when the API refuses the catalogue or the
+    --out file is stale (--check), 2 on usage errors and an --out file in the way."""
+    chosen = _targets(args)
+    if len(chosen) != 1:
+        raise UsageError("export takes one catalogue: name its folder")
+    if args.api == export.MCP and args.out is None:
+        raise UsageError("export --to mcp writes a module: give it a file with --out")
+    if args.check and args.out is None:
+        raise UsageError("export --check compares with the --out file: give one")
+    result = _check_one(chosen[0], _others(chosen), implementations=False)
+    if not result.ok or result.catalogue is None:
+        _print_diagnostics(result.diagnostics, args.format)
+        print(f"{result.folder}: not exported, fix the errors above", file=sys.stderr)
+        return EXIT_FINDINGS
+    text, notes = _export_text(result, args.api)
+    if text is None:
+        print(f"{result.folder}: not exported: {args.api} refuses it", file=sys.stderr)
+        return EXIT_FINDINGS
+    for note in notes:
+        print(note, file=sys.stderr)
+    if args.out is None:
+        sys.stdout.write(text)
+        return EXIT_CLEAN
+    current = args.out.read_text(encoding="utf-8") if args.out.is_file() else None
+    if args.check:
+        if current == text:
+            print(f"{args.out} is up to date", file=sys.stderr)
+            return EXIT_CLEAN
+        print(f"{args.out} is stale; run toolgen export again", file=sys.stderr)
+        return EXIT_FINDINGS
+    if args.out.exists() and not args.replace and current != text:
+        raise UsageError(f"{args.out} exists; pass --replace to replace it")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    scratch = args.out.with_name(f".{args.out.name}.toolgen-export.tmp")
+    scratch.write_text(text, encoding="utf-8")
+    os.replace(scratch, args.out)
+    print(f"{result.folder}: exported for {args.api} to {args.out}", file=sys.stderr)
+    return EXIT_CLEAN
+
+
+def _run_init(args: argparse.Namespace) -> int:
+    try:
+        made = toolgen_init.scaffold(args.path, args.name)
+    except (OSError, toolgen_init.InitRefused) as exc:
+        raise UsageError(f"init {args.path}: {exc}") from exc
+    for path in made.written:
+        print(f"wrote {path}", file=sys.stderr)
+    if made.gitignore_added:
+        print(
+            f"added to {args.path / '.gitignore'}: {', '.join(made.gitignore_added)}",
+            file=sys.stderr,
+        )
+    if made.pyproject_kept:
+        print(
+            f"kept {args.path / 'pyproject.toml'}: for the generated tests, add "
+            'pythonpath = ["."] under [tool.pytest.ini_options]',
+            file=sys.stderr,
+        )
+    print(
+        f"{args.path}: next, `toolgen build` there, then fill in the stub under impl/",
+        file=sys.stderr,
+    )
+    return EXIT_CLEAN
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     try:
@@ -444,6 +597,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run_diff(args)
         if args.command == "docs":
             return _run_docs(args)
+        if args.command == "export":
+            return _run_export(args)
+        if args.command == "init":
+            return _run_init(args)
         return _run_build(args)
     except UsageError as exc:
         print(f"toolgen: {exc}", file=sys.stderr)

@@ -32,21 +32,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from toolgen import tokens
-from toolgen.ir import Catalogue, ReturnField, Tool
+from toolgen.ir import Catalogue, Tool
+from toolgen.toolschema import returns_schema
 
 SNAPSHOT_FORMAT = 1
-
-_JSON_TYPE = {
-    "string": "string",
-    "integer": "integer",
-    "number": "number",
-    "boolean": "boolean",
-    "date": "string",
-    "datetime": "string",
-    "array": "array",
-    "object": "object",
-}
-_FORMAT = {"date": "date", "datetime": "date-time"}
 
 
 def canonical_json(value: object) -> str:
@@ -55,35 +44,6 @@ def canonical_json(value: object) -> str:
 
 def digest(value: object) -> str:
     return hashlib.sha256(canonical_json(value).encode()).hexdigest()[:32]
-
-
-def _return_schema(field: ReturnField) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": _JSON_TYPE[field.type]}
-    if field.description:
-        schema["description"] = field.description
-    if field.type in _FORMAT:
-        schema["format"] = _FORMAT[field.type]
-    if field.enum is not None:
-        schema["enum"] = list(field.enum)
-    if field.type == "array" and field.items is not None:
-        schema["items"] = _return_schema(field.items)
-    if field.type == "object":
-        schema.update(returns_schema(field.properties))
-    if field.optional:
-        schema["type"] = [schema["type"], "null"]
-        if "enum" in schema:
-            schema["enum"] = [*schema["enum"], None]
-    return schema
-
-
-def returns_schema(fields: tuple[ReturnField, ...]) -> dict[str, Any]:
-    """The JSON Schema of an object of return fields, by the names the model reads."""
-    return {
-        "type": "object",
-        "properties": {f.name: _return_schema(f) for f in fields},
-        "required": [f.name for f in fields],
-        "additionalProperties": False,
-    }
 
 
 def _idempotency(tool: Tool) -> dict[str, Any]:

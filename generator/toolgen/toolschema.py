@@ -13,7 +13,6 @@ Two schemas come from one set of parameters:
 from __future__ import annotations
 
 import functools
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import replace
@@ -22,7 +21,8 @@ from typing import TYPE_CHECKING, Any, cast
 import jsonschema
 import jsonschema.validators
 
-from toolgen.ir import JsonValue, Param
+from toolgen.ir import Param, ReturnField
+from toolgen.text import sentence, value_text
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -44,16 +44,6 @@ _FORMAT_NOTE = {
 }
 
 
-def value_text(value: JsonValue) -> str:
-    """A value as a reader writes it in prose: strings bare, everything else as JSON."""
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-
-
-def _sentence(text: str) -> str:
-    text = text.strip()
-    return text if not text or text[-1] in ".!?" else text + "."
-
-
 def _length_note(low: int | None, high: int | None, unit: str) -> str:
     """`unit` is plural; one of them is said in the singular ("At least 1 character.")."""
     if low is not None and high is not None:
@@ -72,7 +62,7 @@ def param_description(param: Param) -> str:
     that the schema cannot carry (format, lengths, what null means, an example)."""
     c = param.constraints
     notes = [
-        _sentence(param.description),
+        sentence(param.description),
         _FORMAT_NOTE.get(param.type, ""),
         _length_note(c.min_length, c.max_length, "characters"),
     ]
@@ -150,6 +140,35 @@ def parameters_schema(
 ) -> dict[str, object]:
     """The schema of a tool's whole argument object (`PARAMETERS` when full=False)."""
     return {"type": "object", **object_schema(params, full=full)}
+
+
+def _return_schema(field: ReturnField) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": _JSON_TYPE[field.type]}
+    if field.description:
+        schema["description"] = field.description
+    if field.type in _FORMAT:
+        schema["format"] = _FORMAT[field.type]
+    if field.enum is not None:
+        schema["enum"] = list(field.enum)
+    if field.type == "array" and field.items is not None:
+        schema["items"] = _return_schema(field.items)
+    if field.type == "object":
+        schema.update(returns_schema(field.properties))
+    if field.optional:
+        schema["type"] = [schema["type"], "null"]
+        if "enum" in schema:
+            schema["enum"] = [*schema["enum"], None]
+    return schema
+
+
+def returns_schema(fields: tuple[ReturnField, ...]) -> dict[str, Any]:
+    """The JSON Schema of an object of return fields, by the names the model reads."""
+    return {
+        "type": "object",
+        "properties": {f.name: _return_schema(f) for f in fields},
+        "required": [f.name for f in fields],
+        "additionalProperties": False,
+    }
 
 
 # --- checking values against a schema at build time ---------------------------------------

@@ -20,6 +20,7 @@ import jsonschema
 
 from toolgen.diagnostics import Diagnostic, error
 from toolgen.load import Document, LoadedCatalogue, PathKey
+from toolgen.text import article
 
 SchemaKind = Literal["tool", "catalogue"]
 
@@ -322,10 +323,8 @@ def _type_hint(expected: list[str], value: object) -> str:
 
 
 def _article(word: str) -> str:
-    names = {"object": "a mapping", "array": "a list", "integer": "an integer"}
-    if word in names:
-        return names[word]
-    return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
+    """A JSON Schema type as a YAML writer knows it, with its article."""
+    return {"object": "a mapping", "array": "a list"}.get(word) or article(word)
 
 
 def _required_hint(name: str, schema: dict[str, Any]) -> str:

@@ -1,10 +1,11 @@
 """`toolgen import`: existing tool definitions into contract drafts.
 
 One reader per source format (`openai`: function definitions; `mcp`: a server's `tools/list`
-output) turns a file into `SourceTool`s; `draft` turns each into a contract that carries
-what the source states and marks the rest TODO; this module writes the catalogue. A later
-source (OpenAPI operations, a module of `@function_tool` functions) is one more reader in
-`SOURCES`.
+output; `openapi`: an OpenAPI 3 document's operations; `pyfunctions`: a Python module of
+`@function_tool` functions) turns a file into `SourceTool`s; `draft` turns each into a
+contract that carries what the source states and marks the rest TODO; this module writes the
+catalogue. `PARSERS` says how each file is read into the data its reader takes (JSON unless
+named there).
 
 Nothing is overwritten: an existing tool file stops the import before anything is written,
 and an existing catalogue.yaml is kept (the tools join that catalogue). Every file is read
@@ -21,8 +22,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+import yaml
+
 import toolgen
-from toolgen.importers import emit, mcp, openai
+from toolgen.importers import emit, mcp, openai, openapi, pyfunctions
 from toolgen.importers.draft import TODO, Draft, draft, unusable_name
 from toolgen.importers.source import Loss, SourceError, SourceFile
 from toolgen.load import load_document
@@ -34,12 +37,15 @@ __all__ = [
     "Refused",
     "SourceError",
     "import_file",
+    "read_path",
     "read_source",
 ]
 
 SOURCES: Mapping[str, Callable[[object], SourceFile]] = {
     openai.KIND: openai.read,
     mcp.KIND: mcp.read,
+    openapi.KIND: openapi.read,
+    pyfunctions.KIND: pyfunctions.read,
 }
 TODO_CATALOGUE = f"{TODO}: what this catalogue is for, in a sentence."
 _SCHEMAS = Path(toolgen.__file__).resolve().parent / "schemas"
@@ -71,12 +77,37 @@ def _no_constants(name: str) -> object:
     raise SourceError(f"{name} is not a JSON number")
 
 
-def read_source(kind: str, text: str) -> SourceFile:
+def _json(text: str) -> object:
     try:
-        data = json.loads(text, parse_constant=_no_constants)
+        return json.loads(text, parse_constant=_no_constants)
     except json.JSONDecodeError as exc:
         raise SourceError(f"not JSON: {exc}") from exc
-    return SOURCES[kind](data)
+
+
+def _yaml(text: str) -> object:
+    # JSON or YAML, as OpenAPI documents come; the safe loader builds no Python objects
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise SourceError(f"not YAML or JSON: {exc}") from exc
+
+
+TEXT_PARSERS: Mapping[str, Callable[[str], object]] = {openapi.KIND: _yaml}
+# sources that are not data: a module is run (in a subprocess) to be read
+PARSERS: Mapping[str, Callable[[Path], object]] = {
+    pyfunctions.KIND: pyfunctions.run_module
+}
+
+
+def read_source(kind: str, text: str) -> SourceFile:
+    """Read the text of a data source (every kind but pyfunctions, which is a module)."""
+    return SOURCES[kind](TEXT_PARSERS.get(kind, _json)(text))
+
+
+def read_path(kind: str, path: Path) -> SourceFile:
+    if kind in PARSERS:
+        return SOURCES[kind](PARSERS[kind](path))
+    return read_source(kind, path.read_text(encoding="utf-8"))
 
 
 def _schema_line(folder: Path, schema: str) -> str:
@@ -132,8 +163,8 @@ def import_file(kind: str, source: Path, out: Path) -> ImportReport:
             f"the catalogue folder {out} must be named like a Python identifier "
             "(it names the catalogue)"
         )
-    read = read_source(kind, source.read_text(encoding="utf-8"))
-    skipped: list[tuple[str, str]] = []
+    read = read_path(kind, source)
+    skipped: list[tuple[str, str]] = list(read.skipped)
     drafts: list[Draft] = []
     modules: dict[str, str] = {}
     for tool in read.tools:

@@ -3,9 +3,9 @@
 A reader (one module per source format) turns a file into `SourceTool`s and keeps the
 source's words: the name, the description, the JSON Schema of the arguments and of the
 result, and what the source says about the effect. What the source leaves unsaid stays
-None; nothing here guesses. Later sources (OpenAPI operations, a Python module of
-`@function_tool` functions) produce the same `SourceTool`s, so the conversion to a contract
-is written once.
+None; nothing here guesses. Every source (OpenAI definitions, MCP tools/list, OpenAPI
+operations, a Python module of `@function_tool` functions) produces the same `SourceTool`s, so
+the conversion to a contract is written once.
 """
 
 from __future__ import annotations
@@ -52,6 +52,8 @@ class SourceTool:
 class SourceFile:
     """One source file read: its tools, and what it said that applies to none of them."""
 
-    kind: str  # "openai", "mcp"
+    kind: str  # "openai", "mcp", "openapi", "pyfunctions"
     label: str  # how the file's header names the source format
     tools: tuple[SourceTool, ...]
+    # what the source holds but cannot become a tool: (how the source names it, why)
+    skipped: tuple[tuple[str, str], ...] = ()

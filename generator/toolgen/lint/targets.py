@@ -3,6 +3,11 @@
 A catalogue names its targets in catalogue.yaml (`targets: [openai, mcp]`, OpenAI by default);
 every limit of every declared target applies. The numbers are the providers' published limits:
 a catalogue over one of them is rejected by the API, so the rules that check them are errors.
+`toolgen export --to API` checks the catalogue against that API's target whatever the catalogue
+declares, and also against the schema keywords the API documents (`schema_keywords`).
+
+Each target's `source` names the page its figures come from and when it was read: providers
+change these limits, so a figure without its page cannot be checked again.
 """
 
 from __future__ import annotations
@@ -37,6 +42,8 @@ class Target:
     tools_max: int | None  # more tools than this and the API refuses the request
     strict: StrictLimits | None  # None: the target has no strict schema mode
     source: str
+    # the JSON Schema keywords the API documents for tool parameters; None: any keyword
+    schema_keywords: frozenset[str] | None = None
 
 
 OPENAI = Target(
@@ -64,7 +71,81 @@ MCP = Target(
     strict=None,
     source="Model Context Protocol specification, server/tools: tool names",
 )
-TARGETS: Mapping[str, Target] = {t.key: t for t in (OPENAI, MCP)}
+ANTHROPIC = Target(
+    key="anthropic",
+    label="Anthropic",
+    tool_name=re.compile(r"^[a-zA-Z0-9_-]{1,128}$"),
+    tool_name_words="1 to 128 letters, digits, '_' or '-'",
+    description_chars=None,  # the Messages API documents no length limit
+    tools_recommended=None,
+    tools_max=None,
+    # strict tool use has its own subset and counts (AnthropicStrict below), not OpenAI's
+    strict=None,
+    source=(
+        "Anthropic, Define tools (platform.claude.com/docs/en/agents-and-tools/tool-use/"
+        "define-tools, read 2026-12-01): name must match ^[a-zA-Z0-9_-]{1,128}$; "
+        "input_schema is a JSON Schema object"
+    ),
+)
+# The fields of the Gemini API's Schema object, plus additionalProperties, which its
+# parametersJsonSchema example uses.
+_GEMINI_SCHEMA = frozenset(
+    {
+        "type", "format", "title", "description", "nullable", "enum", "default",
+        "example", "items", "minItems", "maxItems", "properties", "required",
+        "minProperties", "maxProperties", "minLength", "maxLength", "pattern",
+        "minimum", "maximum", "anyOf", "propertyOrdering", "additionalProperties",
+    }
+)  # fmt: skip
+GEMINI = Target(
+    key="gemini",
+    label="Gemini",
+    # The Gemini API allows a-z, A-Z, 0-9, '_', '.', ':' and '-', at most 64 characters;
+    # Vertex AI's reference adds "must start with a letter or an underscore": both hold here.
+    tool_name=re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$"),
+    tool_name_words=(
+        "1 to 64 letters, digits, '_', '.', ':' or '-', starting with a letter or '_'"
+    ),
+    description_chars=None,
+    tools_recommended=None,
+    tools_max=None,
+    strict=None,  # no strict flag per function declaration (see toolgen.export.apis)
+    source=(
+        "Gemini API reference, FunctionDeclaration (name: a-z, A-Z, 0-9, underscores, "
+        "colons, dots and dashes, at most 64; parametersJsonSchema, exclusive with "
+        "parameters) and Schema (its fields), generativelanguage v1beta; Vertex AI "
+        "FunctionDeclaration (must start with a letter or an underscore); read 2026-12-01"
+    ),
+    schema_keywords=_GEMINI_SCHEMA,
+)
+TARGETS: Mapping[str, Target] = {t.key: t for t in (OPENAI, MCP, ANTHROPIC, GEMINI)}
+
+
+@dataclass(frozen=True, slots=True)
+class AnthropicStrict:
+    """What Anthropic's strict tool use (`strict: true`) accepts: a subset of JSON Schema and
+    counts across every strict tool of one request."""
+
+    unsupported: frozenset[str] = frozenset(
+        {
+            "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+            "minLength", "maxLength", "maxItems", "uniqueItems", "minProperties",
+            "maxProperties",
+        }
+    )  # fmt: skip
+    max_min_items: int = 1  # minItems may be 0 or 1
+    max_strict_tools: int = 20
+    max_optional: int = 24  # nullable parameters, across every strict schema
+    max_unions: int = 16  # parameters with anyOf or a list of types, across them all
+    source: str = (
+        "Anthropic, Structured outputs, JSON Schema limitations (platform.claude.com/docs/"
+        "en/build-with-claude/structured-outputs, read 2026-12-01): no numerical, string "
+        "length or maxItems constraints, minItems 0 or 1; at most 20 strict tools, 24 "
+        "optional parameters and 16 union-typed parameters per request"
+    )
+
+
+ANTHROPIC_STRICT = AnthropicStrict()
 
 
 def declared(keys: tuple[str, ...]) -> tuple[Target, ...]:
@@ -129,3 +210,26 @@ def measure_schema(schema: Mapping[str, object]) -> SchemaSize:
         for sub, deeper in _children(node):
             stack.append((sub, level + 1 if deeper and is_container else level))
     return SchemaSize(properties, depth, enum_values, chars, largest)
+
+
+def keywords_outside(
+    schema: Mapping[str, object], allowed: frozenset[str]
+) -> list[tuple[str, str]]:
+    """(path, keyword) of every keyword of `schema` that `allowed` does not hold; property
+    names are not keywords. Paths name the parameter (`sku`, `lines.items.quantity`)."""
+    found: list[tuple[str, str]] = []
+    stack: list[tuple[str, Mapping[str, object]]] = [("", schema)]
+    while stack:
+        path, node = stack.pop()
+        for key, value in node.items():
+            if key not in allowed:
+                found.append((path or "$", key))
+            if key == "properties" and isinstance(value, dict):
+                for name, sub in value.items():
+                    if isinstance(sub, dict):
+                        stack.append((f"{path}.{name}" if path else str(name), sub))
+            elif key == "items" and isinstance(value, dict):
+                stack.append((f"{path}.items" if path else "items", value))
+            elif key in ("anyOf", "oneOf", "allOf") and isinstance(value, list):
+                stack.extend((path, sub) for sub in value if isinstance(sub, dict))
+    return sorted(set(found))

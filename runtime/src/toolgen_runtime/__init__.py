@@ -15,8 +15,10 @@ with `ok`:
 The modules, one job each: `arguments` (argument validators, parsing and checking a call's
 arguments), `duplicates` (repeated JSON keys), `envelope` (the texts of failed calls),
 `results` (result classes and the success text), `threads` (where sync implementations run),
-`invoke` (`Invoker`, `make_tool`), `cards` (what the model sees of a tool, and tools made
-from it that import their module on the first call), `errors`, `signing`, `testing`; and for
+`invoke` (`Invoker`, `make_tool`), `calls` (`run_call`: one call a model API returned, run
+outside the Runner), `mcp` (serving generated tools over MCP), `cards` (what the model sees
+of a tool, and tools made from it that import their module on the first call), `errors`,
+`signing`, `testing`, `fuzz`; and for
 the contracts that declare them: `guards` (paths, URLs), `pagination`, `output`, `store`
 (idempotency), `confirm` (confirmation tokens).
 """
@@ -29,6 +31,7 @@ from toolgen_runtime.arguments import (
     not_a_bool,
     null_means,
 )
+from toolgen_runtime.calls import run_call
 from toolgen_runtime.cards import Card, lazy_tool
 from toolgen_runtime.errors import (
     ContractViolation,
@@ -61,4 +64,5 @@ __all__ = [
     "not_a_bool",
     "null_means",
     "result_class",
+    "run_call",
 ]

@@ -88,7 +88,9 @@ def _outcomes(
     """Results of the tool's result class (read back from JSON its schema allows), and its
     declared errors with details (None when it declares none)."""
     adapter: TypeAdapter[object] = TypeAdapter(result_type)
-    schema = adapter.json_schema(mode="serialization")
+    # what the class is built from: its Python field names, which differ from the names the
+    # model reads where a return field is a Python keyword or a reserved name
+    schema = adapter.json_schema(mode="validation")
 
     def build(data: object) -> object:
         try:
@@ -167,9 +169,8 @@ class Judge:
         self.result_type: type[object] = invoker.result_type
         self.results: TypeAdapter[object] = TypeAdapter(invoker.result_type)
         self.result_contract = Contract(self.results.json_schema(mode="serialization"))
-        self.declared_fields = frozenset(
-            f.name for f in dataclasses.fields(self.result_type)
-        )
+        # the names the model reads (a field named after a keyword has another in Python)
+        self.declared_fields = frozenset(self.result_contract.schema["properties"])
         self.contract = contract
         self.errors = errors
         self.report = report
@@ -282,7 +283,7 @@ class Judge:
             raise self.fail(
                 case, f"the success breaks the declared result ({where})", answer
             )
-        if self.results.validate_json(json.dumps(fields)) != fake.outcome:
+        if fields != json.loads(self.results.dump_json(fake.outcome, by_alias=True)):
             raise self.fail(
                 case, f"the success does not read back as {fake.outcome!r}", answer
             )
