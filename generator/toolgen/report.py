@@ -13,7 +13,6 @@ from collections.abc import Callable, Mapping, Sequence
 from toolgen import __version__
 from toolgen.codes import CODES, Code
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.lint.registry import REGISTRY, all_rules
 
 FORMATS = ("text", "json", "github", "sarif")
 DOCS_URL = "https://toolgen.dev/docs"
@@ -82,6 +81,8 @@ def format_github(diagnostics: Sequence[Diagnostic]) -> str:
 def _descriptor(code: Code) -> dict[str, object]:
     """A SARIF rule descriptor of one code of the table: a lint rule with its whole
     documentation, a check with its summary and fix."""
+    from toolgen.lint.registry import REGISTRY
+
     rule_ = REGISTRY.get(code.id)
     page = "rules.md" if rule_ is not None else "codes.md"
     descriptor: dict[str, object] = {
@@ -114,6 +115,8 @@ def _descriptor(code: Code) -> dict[str, object]:
 
 def format_sarif(diagnostics: Sequence[Diagnostic]) -> str:
     """A SARIF 2.1.0 log with one run: every code described, every diagnostic a result."""
+    from toolgen.lint.registry import all_rules
+
     all_rules()  # the lint rules enter the table of codes when their modules load
     table = sorted(CODES.values(), key=lambda c: c.id)
     descriptors = [_descriptor(c) for c in table]
