@@ -36,11 +36,13 @@ STAGES = (
     ("toolgen.load", "load_catalogue", "load"),
     ("toolgen.validate", "validate", "validate"),
     ("toolgen.model", "build_model", "model"),
+    ("toolgen.checks", "run_checks", "checks"),
+    ("toolgen.layout", "check_layout", "layout"),
     ("toolgen.lint", "lint", "lint"),
     ("toolgen.implcheck", "check_implementations", "implcheck"),
     ("toolgen.pipeline", "render_catalogue", "render"),
     ("toolgen.formatting", "format_sources", "format"),
-    ("toolgen.cli", "write_outputs", "write"),
+    ("toolgen.write", "write_outputs", "write"),
     ("toolgen.report", "render", "report"),
 )
 TOP = 12

@@ -15,27 +15,37 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from toolgen import (
-    __version__,
-    export,
-    importers,
-    pipeline,
-    project,
-    report,
-    tokens,
-    validate,
-)
-from toolgen import init as toolgen_init
+# The stages are imported where a command needs them, not here: a build with nothing to do
+# (the stamp, stamp.py) answers before any of them would have finished importing.
+from toolgen import __version__, project, report, stamp
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.lint import docs, targets
-from toolgen.lint.registry import all_rules
+from toolgen.progress import Progress
+
+if TYPE_CHECKING:
+    from toolgen import pipeline
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+# what `export --to` takes, without importing the export stage for a help text
+# (tests/reach/test_export.py checks it against toolgen.export)
+EXPORT_TARGETS = ("openai-responses", "openai-chat", "anthropic", "gemini", "mcp")
 
 
 class UsageError(Exception):
     pass
+
+
+def _source_kind(value: str) -> str:
+    # the importers are imported only when the command is used: building must not pay for them
+    from toolgen import importers
+
+    if value not in importers.SOURCES:
+        kinds = ", ".join(repr(k) for k in sorted(importers.SOURCES))
+        raise argparse.ArgumentTypeError(
+            f"invalid choice: {value!r} (choose from {kinds})"
+        )
+    return value
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -81,6 +91,11 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="write nothing; print a diff and exit 1 when the committed output is stale",
     )
+    build.add_argument(
+        "--verbose",
+        action="store_true",
+        help="print the time each stage took, on stderr",
+    )
     schema = commands.add_parser(
         "schema", help="print the JSON Schema of the spec format"
     )
@@ -99,7 +114,12 @@ def _parser() -> argparse.ArgumentParser:
         help="draft contracts from existing tool definitions (never overwrites)",
     )
     imported.add_argument(
-        "--from", dest="source_kind", choices=sorted(importers.SOURCES), required=True
+        "--from",
+        dest="source_kind",
+        type=_source_kind,
+        required=True,
+        metavar="KIND",
+        help="what FILE holds, such as openai (function tools) or mcp (tools/list)",
     )
     imported.add_argument(
         "file",
@@ -146,7 +166,7 @@ def _export_parser(
         "--to",
         dest="api",
         required=True,
-        choices=[*export.APIS, export.MCP],
+        choices=EXPORT_TARGETS,
         help="openai-responses, openai-chat, anthropic, gemini: the JSON `tools` of a "
         "request; mcp: a Python module serving the generated tools over MCP",
     )
@@ -174,7 +194,6 @@ def _review_parsers(
     commands: argparse._SubParsersAction[argparse.ArgumentParser],
 ) -> None:
     """`toolgen diff` and `toolgen docs` (the work is in toolgen.review.commands)."""
-    from toolgen.review import diff_report
 
     def catalogue_args(sub: argparse.ArgumentParser) -> None:
         sub.add_argument(
@@ -208,7 +227,9 @@ def _review_parsers(
     shown.add_argument(
         "--docs",
         action="store_true",
-        help=f"print {diff_report.DOCS_PATH}, generated from the rules",
+        # no import of toolgen.review for a help text: every command builds this parser
+        help="print the reference of the diff rules (docs/diff-rules.md), generated from "
+        "them",
     )
     page = commands.add_parser(
         "docs",
@@ -248,6 +269,8 @@ def _summary(result: pipeline.CheckResult) -> str:
 
 def _token_summary(result: pipeline.CheckResult, top: int = 5) -> str:
     """What the catalogue costs the model on every turn, and its most expensive tools."""
+    from toolgen import tokens
+
     if result.catalogue is None:
         return ""
     measured = tokens.measure(result.catalogue)
@@ -288,6 +311,8 @@ def _check_one(
     *,
     implementations: bool = True,
 ) -> pipeline.CheckResult:
+    from toolgen import pipeline
+
     result = pipeline.check_catalogue(
         target.folder,
         target.root,
@@ -337,36 +362,132 @@ def _run_check(args: argparse.Namespace) -> int:
 
 def _run_build(args: argparse.Namespace) -> int:
     chosen = _targets(args)
-    others = _others(chosen)
+    progress = Progress.for_stderr(verbose=args.verbose)
     status = EXIT_CLEAN
     all_diagnostics: list[Diagnostic] = []
     messages: list[str] = []
-    for root in dict.fromkeys(t.root for t in chosen):
-        mine = [t for t in chosen if t.root == root]
-        if args.check:
-            session: contextlib.AbstractContextManager[list[str]] = (
-                contextlib.nullcontext([])
+    try:
+        for root in dict.fromkeys(t.root for t in chosen):
+            mine = [t for t in chosen if t.root == root]
+            status = max(
+                status,
+                _build_root(root, mine, args, progress, all_diagnostics, messages),
             )
-        else:
-            session = pipeline.building(root)
-        with session as leftovers:
-            for leftover in leftovers:
-                _warn(f"removed {leftover}, left by an interrupted build")
-            for target in mine:
-                built = pipeline.build_catalogue(
-                    target.folder,
-                    target.root,
-                    check_only=args.check,
-                    others=others[root],
-                )
-                status = max(
-                    status, _report_build(built, args, all_diagnostics, messages)
-                )
+    finally:
+        progress.clear()
     _print_diagnostics(all_diagnostics, args.format)
     if args.format == "text":
         for message in messages:
             print(message, file=sys.stderr)
     return status
+
+
+def _build_root(
+    root: Path,
+    mine: list[project.Target],
+    args: argparse.Namespace,
+    progress: Progress,
+    all_diagnostics: list[Diagnostic],
+    messages: list[str],
+) -> int:
+    """Build the chosen catalogues of one project, under its build lock."""
+    from toolgen import write
+
+    status = EXIT_CLEAN
+    placements: list[project.Placement] | None = None
+    catalogues = [*project.catalogues_under(root), *(t.folder for t in mine)]
+    with contextlib.ExitStack() as held:
+        if not args.check:
+            held.enter_context(write.build_lock(root))
+            for leftover in write.recover(root):
+                _warn(f"removed {leftover}, left by an interrupted build")
+        for target in mine:
+            progress.label = target.shown
+            if args.check:
+                last = None
+            else:
+                with progress.stage("stamp"):
+                    last = stamp.Stamp(root, target.folder, target.shown, catalogues)
+                    replay = last.replay()
+                if replay is not None:
+                    all_diagnostics.extend(replay.diagnostics)
+                    if _findings(replay.diagnostics):
+                        status = max(status, EXIT_FINDINGS)
+                    messages.append(
+                        f"{target.shown}: 0 written, 0 created, 0 removed, "
+                        f"{replay.unchanged} unchanged (nothing changed since the last "
+                        "build)"
+                    )
+                    continue
+            if placements is None:
+                placements = project.placements(root, [t.folder for t in mine])
+            if last is not None:
+                last.observe_implementation(_implementation_dir(target, placements))
+            built = _full_build(target, root, args, placements, progress)
+            if last is not None:
+                _remember(last, built)
+            status = max(status, _report_build(built, args, all_diagnostics, messages))
+    return status
+
+
+def _implementation_dir(
+    target: project.Target, placements: Sequence[project.Placement]
+) -> str:
+    for placement in placements:
+        if placement.folder == target.shown:
+            return placement.implementation.replace(".", "/")
+    return ""  # a catalogue file that cannot be read: the build reports it, no stamp
+
+
+def _full_build(
+    target: project.Target,
+    root: Path,
+    args: argparse.Namespace,
+    placements: list[project.Placement],
+    progress: Progress,
+) -> pipeline.BuildResult:
+    from toolgen import pipeline
+
+    return pipeline.build_catalogue(
+        target.folder,
+        target.root,
+        check_only=args.check,
+        others=placements,
+        progress=progress,
+    )
+
+
+def _remember(last: stamp.Stamp, built: pipeline.BuildResult) -> None:
+    """Stamp a build that completed without trouble; forget the stamp otherwise."""
+    from toolgen import write
+    from toolgen.render.modules import package_markers
+
+    files, report_, catalogue = built.files, built.report, built.check.catalogue
+    if (
+        files is None
+        or report_ is None
+        or catalogue is None
+        or built.failure is not None
+        or report_.warnings
+        or built.check.notes
+    ):
+        last.forget()
+        return
+    implementation = catalogue.implementation.replace(".", "/")
+    markers = {
+        **package_markers(
+            catalogue.package, stop=len(catalogue.package.split(".")) - 1
+        ),
+        **package_markers(catalogue.implementation),
+    }
+    last.record(
+        package=files.package,
+        implementation=implementation,
+        manifest_text=write.manifest_text(files),
+        created={rel: files.create_once[rel] for rel in report_.created},
+        create_once=[*markers, *files.create_once],
+        diagnostics=built.diagnostics,
+    )
 
 
 def _report_build(
@@ -410,6 +531,9 @@ def _report_build(
 
 
 def _run_rules(args: argparse.Namespace) -> int:
+    from toolgen.lint import docs
+    from toolgen.lint.registry import all_rules
+
     if args.docs:
         sys.stdout.write(docs.rules_markdown())
         return EXIT_CLEAN
@@ -441,6 +565,8 @@ def _run_rules(args: argparse.Namespace) -> int:
 
 def _run_import(args: argparse.Namespace) -> int:
     """Exit 0 when everything the source states was carried, 1 when something was not."""
+    from toolgen import importers, pipeline
+
     try:
         done = importers.import_file(args.source_kind, args.file, args.out)
     except (OSError, importers.SourceError, importers.Refused) as exc:
@@ -492,6 +618,9 @@ def _export_text(
     result: pipeline.CheckResult, api: str
 ) -> tuple[str | None, list[str]]:
     """The exported text (None when the API refuses the catalogue) and the notes."""
+    from toolgen import export
+    from toolgen.lint import targets
+
     assert result.catalogue is not None
     if api == export.MCP:
         problems = export.target_findings(result.catalogue, targets.MCP)
@@ -514,6 +643,8 @@ def _export_text(
 def _run_export(args: argparse.Namespace) -> int:
     """Exit 0 when written (notes do not count), 1 when the API refuses the catalogue or the
     --out file is stale (--check), 2 on usage errors and an --out file in the way."""
+    from toolgen import export
+
     chosen = _targets(args)
     if len(chosen) != 1:
         raise UsageError("export takes one catalogue: name its folder")
@@ -553,6 +684,8 @@ def _run_export(args: argparse.Namespace) -> int:
 
 
 def _run_init(args: argparse.Namespace) -> int:
+    from toolgen import init as toolgen_init
+
     try:
         made = toolgen_init.scaffold(args.path, args.name)
     except (OSError, toolgen_init.InitRefused) as exc:
@@ -585,6 +718,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(exc.code or 0)
     try:
         if args.command == "schema":
+            from toolgen import validate
+
             sys.stdout.write(validate.schema_text(args.kind))
             return EXIT_CLEAN
         if args.command == "rules":

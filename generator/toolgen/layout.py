@@ -18,6 +18,7 @@ key that says it:
 from __future__ import annotations
 
 import importlib.machinery
+import importlib.util
 import sys
 import sysconfig
 from collections.abc import Sequence
@@ -85,15 +86,14 @@ def _shadowed(top: str, root: Path) -> str | None:
 
 
 def _toolgen_homes() -> list[Path]:
-    import toolgen_runtime
-
-    import toolgen
-
-    return [
-        Path(m.__file__).resolve().parent
-        for m in (toolgen, toolgen_runtime)
-        if m.__file__
-    ]
+    # found, not imported: importing toolgen_runtime imports the Agents SDK (about a second
+    # on a loaded machine), which a build never needs
+    homes = []
+    for name in ("toolgen", "toolgen_runtime"):
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin:
+            homes.append(Path(spec.origin).resolve().parent)
+    return homes
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,6 @@ import functools
 import hashlib
 import os
 import stat
-from importlib import resources
 from pathlib import Path
 
 from toolgen import __version__
@@ -35,15 +34,18 @@ def display_path(path: Path, root: Path) -> str:
 def toolgen_digest() -> str:
     """A digest of toolgen's own code, templates and schemas: output made by other code is
     never reused from a cache."""
+    # toolgen's folder on disk, walked with os.scandir: importlib.resources would cost more
+    # to import than the walk (a rebuild with nothing to do starts with this digest)
     digest = hashlib.sha256(__version__.encode())
-    stack = [resources.files("toolgen")]
+    stack = [str(Path(__file__).resolve().parent)]
     while stack:
         base = stack.pop()
-        for entry in sorted(base.iterdir(), key=lambda e: e.name):
+        for entry in sorted(os.scandir(base), key=lambda e: e.name):
             if entry.is_dir() and entry.name != "__pycache__":
-                stack.append(entry)
+                stack.append(entry.path)
             elif entry.is_file() and entry.name.endswith((".py", ".jinja", ".json")):
-                digest.update(entry.name.encode() + b"\0" + entry.read_bytes())
+                with open(entry.path, "rb") as file:
+                    digest.update(entry.name.encode() + b"\0" + file.read())
     return digest.hexdigest()[:16]
 
 

@@ -21,6 +21,7 @@ from toolgen.diagnostics import Diagnostic, has_errors
 from toolgen.formatting import FormattingError
 from toolgen.ir import Catalogue
 from toolgen.paths import display_path
+from toolgen.progress import QUIET, Progress
 from toolgen.project import Placement
 from toolgen.render import render_catalogue
 
@@ -45,6 +46,7 @@ def check_catalogue(
     implementations: bool = True,
     cache: bool = False,
     others: Sequence[Placement] = (),
+    progress: Progress = QUIET,
 ) -> CheckResult:
     """Everything `toolgen check` does for one catalogue folder of the project at `root`.
 
@@ -54,7 +56,9 @@ def check_catalogue(
     content (see checkcache).
     """
     shown = display_path(folder, root)
-    loaded = load.load_catalogue(folder, shown, root)
+    with progress.stage("load"):
+        loaded = load.load_catalogue(folder, shown, root)
+    count = len(loaded.tools)
     record = CheckCache(root, shown) if cache else None
     keys = {d.file: file_key(d.digest) for d in loaded.tools}
     blamed_by_load = {d.span.file for d in loaded.diagnostics}
@@ -63,38 +67,47 @@ def check_catalogue(
         for file, key in keys.items()
         if record is not None and key in record.passed and file not in blamed_by_load
     )
-    validated = validate.validate(loaded, skip=passed)
-    built = model.build_model(
-        validated.catalogue,
-        validated.tools,
-        folder=shown,
-        broken_tools=validated.broken,
-    )
+    with progress.stage("validate", count):
+        validated = validate.validate(loaded, skip=passed)
+    with progress.stage("model", count):
+        built = model.build_model(
+            validated.catalogue,
+            validated.tools,
+            folder=shown,
+            broken_tools=validated.broken,
+        )
     diagnostics = [*loaded.diagnostics, *validated.diagnostics, *built.diagnostics]
     if built.catalogue is not None:
-        diagnostics.extend(checks.run_checks(built.catalogue, passed=passed))
+        with progress.stage("checks", count):
+            diagnostics.extend(checks.run_checks(built.catalogue, passed=passed))
     notes: list[str] = []
     if record is not None and not record.save(keys, diagnostics):
         notes.append(
             f"cannot write the check cache {record.path}; the next build checks everything"
         )
     if built.catalogue is not None:
-        placed = layout.check_layout(built.catalogue, root, others)
+        with progress.stage("layout"):
+            placed = layout.check_layout(built.catalogue, root, others)
         diagnostics.extend(placed.diagnostics)
-        diagnostics.extend(lint.lint(built.catalogue))
+        with progress.stage("lint", count):
+            diagnostics.extend(lint.lint(built.catalogue))
         if implementations and placed.implementation_readable:
-            diagnostics.extend(implcheck.check_implementations(built.catalogue, root))
+            with progress.stage("implementations", count):
+                found = implcheck.check_implementations(built.catalogue, root)
+            diagnostics.extend(found)
     unique = sorted(set(diagnostics), key=lambda d: d.sort_key)
     return CheckResult(shown, built.catalogue, tuple(unique), tuple(notes))
 
 
-def render(result: CheckResult, root: Path | None = None) -> write.RenderedFiles | None:
+def render(
+    result: CheckResult, root: Path | None = None, progress: Progress = QUIET
+) -> write.RenderedFiles | None:
     """The files of a build, or None when the catalogue has errors. With `root`, what did
     not change since the last build there is reused (the render cache); without it,
     everything is rendered (what `build --check` does)."""
     if not result.ok or result.catalogue is None:
         return None
-    return render_catalogue(result.catalogue, root)
+    return render_catalogue(result.catalogue, root, progress)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +118,7 @@ class BuildResult:
     check: CheckResult
     report: write.WriteReport | None
     failure: str | None = None
+    files: write.RenderedFiles | None = None  # what was rendered, when it was
 
     @property
     def diagnostics(self) -> tuple[Diagnostic, ...]:
@@ -117,6 +131,7 @@ def build_catalogue(
     *,
     check_only: bool = False,
     others: Sequence[Placement] = (),
+    progress: Progress = QUIET,
 ) -> BuildResult:
     """Check, render and write one catalogue (with `check_only`, compare instead of write).
 
@@ -125,21 +140,30 @@ def build_catalogue(
     the missing stubs; `check_only` uses no cache and checks them first.
     """
     result = check_catalogue(
-        folder, root, implementations=check_only, cache=not check_only, others=others
+        folder,
+        root,
+        implementations=check_only,
+        cache=not check_only,
+        others=others,
+        progress=progress,
     )
     try:
-        files = render(result, None if check_only else root)
+        files = render(result, None if check_only else root, progress)
         if files is None or result.catalogue is None:
             return BuildResult(result, None)
         if check_only:
-            return BuildResult(result, write.check_outputs(files, root))
-        report = write.write_outputs(files, root)
+            with progress.stage("compare"):
+                compared = write.check_outputs(files, root)
+            return BuildResult(result, compared, files=files)
+        with progress.stage("write"):
+            report = write.write_outputs(files, root)
     except (FormattingError, write.WriteError) as exc:
         return BuildResult(result, None, str(exc))
-    found = implcheck.check_implementations(result.catalogue, root)
+    with progress.stage("implementations", len(result.catalogue.tools)):
+        found = implcheck.check_implementations(result.catalogue, root)
     merged = sorted({*result.diagnostics, *found}, key=lambda d: d.sort_key)
     checked = CheckResult(result.folder, result.catalogue, tuple(merged), result.notes)
-    return BuildResult(checked, report)
+    return BuildResult(checked, report, files=files)
 
 
 @contextmanager

@@ -14,8 +14,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from toolgen import load
-from toolgen.model import default_package
 from toolgen.paths import display_path
 
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
@@ -118,6 +116,10 @@ class Placement:
 def placement_of(folder: Path, root: Path) -> Placement | None:
     """Read just enough of a catalogue.yaml to know where its build writes (the defaults
     are those of the model), or None when it cannot be read."""
+    # imported here: finding the targets of a command must not load the YAML machinery
+    from toolgen import load
+    from toolgen.model import default_package
+
     shown = display_path(folder, root)
     document, _ = load.load_document(
         folder / "catalogue.yaml", f"{shown}/catalogue.yaml", root

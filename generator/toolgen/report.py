@@ -13,7 +13,6 @@ from collections.abc import Callable, Mapping, Sequence
 from toolgen import __version__
 from toolgen.codes import CODES, Code
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.lint.registry import REGISTRY, all_rules
 
 FORMATS = ("text", "json", "github", "sarif")
 DOCS_URL = "https://toolgen.dev/docs"
@@ -81,6 +80,8 @@ def format_github(diagnostics: Sequence[Diagnostic]) -> str:
 
 def docs_url(code_id: str) -> str:
     """Where a code is documented: docs/rules.md for a lint rule, docs/codes.md for a check."""
+    from toolgen.lint.registry import REGISTRY
+
     page = "rules.md" if code_id in REGISTRY else "codes.md"
     return f"{DOCS_URL}/{page}#{code_id}"
 
@@ -88,6 +89,8 @@ def docs_url(code_id: str) -> str:
 def _descriptor(code: Code) -> dict[str, object]:
     """A SARIF rule descriptor of one code of the table: a lint rule with its whole
     documentation, a check with its summary and fix."""
+    from toolgen.lint.registry import REGISTRY
+
     rule_ = REGISTRY.get(code.id)
     descriptor: dict[str, object] = {
         "id": code.id,
@@ -127,6 +130,8 @@ def format_sarif(
     of `toolgen diff`); each descriptor needs at least an `id`."""
     descriptors: list[Mapping[str, object]]
     if rules is None:
+        from toolgen.lint.registry import all_rules
+
         all_rules()  # the lint rules enter the table of codes when their modules load
         descriptors = [
             _descriptor(c) for c in sorted(CODES.values(), key=lambda c: c.id)

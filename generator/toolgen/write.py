@@ -228,6 +228,19 @@ def _diff(rel: str, old: str | None, new: str | None) -> str:
     return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
 
+def _inside(files: RenderedFiles) -> dict[str, str]:
+    prefix = files.package + "/"
+    return {rel.removeprefix(prefix): text for rel, text in files.owned.items()}
+
+
+def manifest_text(files: RenderedFiles) -> str:
+    """The manifest a build of `files` writes into the package."""
+    inside = _inside(files)
+    return Manifest(
+        files.catalogue, {r: content_digest(t) for r, t in inside.items()}
+    ).text()
+
+
 def _plan(files: RenderedFiles, root: Path, *, check: bool) -> _Plan:
     package = root / files.package
     try:
@@ -242,11 +255,8 @@ def _plan(files: RenderedFiles, root: Path, *, check: bool) -> _Plan:
             "it was not written by toolgen (it is not in the package's manifest)",
         )
     prefix = files.package + "/"
-    inside = {rel.removeprefix(prefix): text for rel, text in files.owned.items()}
-    manifest = Manifest(
-        files.catalogue, {r: content_digest(t) for r, t in inside.items()}
-    )
-    inside[MANIFEST_NAME] = manifest.text()
+    inside = _inside(files)
+    inside[MANIFEST_NAME] = manifest_text(files)
     old_manifest = state.manifest.text() if state.manifest is not None else None
     unchanged: set[str] = set()
     written: list[str] = []

@@ -167,3 +167,9 @@ def test_keywords_outside_a_subset_are_named_by_parameter() -> None:
         ("lines", "maxItems"),
         ("lines.items.n", "minimum"),
     ]
+
+
+def test_the_cli_offers_every_export_target() -> None:
+    from toolgen import cli, export
+
+    assert sorted(cli.EXPORT_TARGETS) == sorted([*export.APIS, export.MCP])

@@ -15,6 +15,7 @@ from pathlib import Path
 from toolgen import formatting, snapshot, templating
 from toolgen.ir import Catalogue
 from toolgen.paths import CACHE_DIR, package_dir
+from toolgen.progress import QUIET, Progress
 from toolgen.render.cache import RenderCache, catalogue_inputs, tool_inputs
 from toolgen.render.modules import (
     package_markers,
@@ -51,7 +52,9 @@ def _catalogue_files(catalogue: Catalogue, pkg: str) -> dict[str, str]:
     }
 
 
-def render_catalogue(catalogue: Catalogue, root: Path | None = None) -> RenderedFiles:
+def render_catalogue(
+    catalogue: Catalogue, root: Path | None = None, progress: Progress = QUIET
+) -> RenderedFiles:
     """Every file of a catalogue's build, formatted.
 
     With `root`, a unit whose inputs did not change since the last build there (and whose
@@ -65,42 +68,50 @@ def render_catalogue(catalogue: Catalogue, root: Path | None = None) -> Rendered
     fresh: dict[str, dict[str, str]] = {}  # unit -> files rendered now
     inputs: dict[str, str] = {}
     reused: dict[str, str] = {}
-    for tool in catalogue.tools:
-        unit, made_of = f"tool:{tool.name}", tool_inputs(catalogue, tool)
-        paths = [f"{pkg}/{tool.py.module}.py", f"{pkg}/tests/test_{tool.py.module}.py"]
-        kept = cache.reuse(unit, made_of, paths)
+    with progress.stage("render", len(catalogue.tools)) as advance:
+        for tool in catalogue.tools:
+            unit, made_of = f"tool:{tool.name}", tool_inputs(catalogue, tool)
+            paths = [
+                f"{pkg}/{tool.py.module}.py",
+                f"{pkg}/tests/test_{tool.py.module}.py",
+            ]
+            kept = cache.reuse(unit, made_of, paths)
+            if kept is not None:
+                reused.update(kept)
+            else:
+                fresh[unit] = {
+                    paths[0]: render_tool_module(catalogue, tool),
+                    paths[1]: render_tool_tests(catalogue, tool),
+                }
+                inputs[unit] = made_of
+            advance()
+        unit, made_of = "catalogue", catalogue_inputs(catalogue)
+        own_paths = [
+            f"{pkg}/{n}"
+            for n in ("__init__.py", "_cards.py", "context.py", "tests/__init__.py")
+        ] + [f"{pkg}/tests/test_catalogue.py", f"{pkg}/{lockfile.LOCK_NAME}"]
+        kept = cache.reuse(unit, made_of, own_paths)
         if kept is not None:
             reused.update(kept)
         else:
-            fresh[unit] = {
-                paths[0]: render_tool_module(catalogue, tool),
-                paths[1]: render_tool_tests(catalogue, tool),
-            }
+            fresh[unit] = _catalogue_files(catalogue, pkg)
             inputs[unit] = made_of
-    unit, made_of = "catalogue", catalogue_inputs(catalogue)
-    own_paths = [
-        f"{pkg}/{n}"
-        for n in ("__init__.py", "_cards.py", "context.py", "tests/__init__.py")
-    ] + [f"{pkg}/tests/test_catalogue.py", f"{pkg}/{lockfile.LOCK_NAME}"]
-    kept = cache.reuse(unit, made_of, own_paths)
-    if kept is not None:
-        reused.update(kept)
-    else:
-        fresh[unit] = _catalogue_files(catalogue, pkg)
-        inputs[unit] = made_of
-    create_once: dict[str, str] = {}
-    for tool in catalogue.tools:
-        stub = f"{impl}/{tool.py.module}.py"
-        if root is None or not (root / stub).exists():
-            create_once[stub] = render_stub(catalogue, tool)
-    create_once.update(
-        package_markers(catalogue.package, stop=len(catalogue.package.split(".")) - 1)
-    )
-    create_once.update(package_markers(catalogue.implementation))
+        create_once: dict[str, str] = {}
+        for tool in catalogue.tools:
+            stub = f"{impl}/{tool.py.module}.py"
+            if root is None or not (root / stub).exists():
+                create_once[stub] = render_stub(catalogue, tool)
+        create_once.update(
+            package_markers(
+                catalogue.package, stop=len(catalogue.package.split(".")) - 1
+            )
+        )
+        create_once.update(package_markers(catalogue.implementation))
     rendered = {path: text for files in fresh.values() for path, text in files.items()}
-    formatted = formatting.format_sources(
-        {**rendered, **create_once}, root / CACHE_DIR if root is not None else None
-    )
+    with progress.stage("format"):
+        formatted = formatting.format_sources(
+            {**rendered, **create_once}, root / CACHE_DIR if root is not None else None
+        )
     for unit, files in fresh.items():
         cache.record(unit, inputs[unit], {p: formatted[p] for p in files})
     owned = {**{p: formatted[p] for p in rendered}, **reused}

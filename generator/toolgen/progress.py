@@ -1,0 +1,111 @@
+"""What a long build is doing, and how long each stage took.
+
+On a terminal, a build shows its stage and count on one line of stderr that it overwrites
+("toolgen: spec/shop: render 412/1,000 tools") and clears when done, so the output that stays
+is the same as without it. It stays quiet when stderr is not a terminal (piped, redirected to
+a file) and in CI (the `CI` variable set, as CI services set it), where a line rewritten with
+carriage returns is noise in a log. `--verbose` prints the time of each stage as it ends, on
+any stderr.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TextIO
+
+# redraws of the live line per second at most: a terminal is slower than the loop it shows
+REDRAWS_PER_SECOND = 20
+_CLEAR = "\r\x1b[K"
+
+
+def _interactive(stream: TextIO) -> bool:
+    if os.environ.get("CI") or os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # a closed or replaced stream
+        return False
+
+
+def _seconds(value: float) -> str:
+    return f"{value * 1000:,.0f} ms" if value < 1 else f"{value:,.2f} s"
+
+
+class Progress:
+    """A build's report of what it is doing. `live`: the overwritten line; `verbose`: one
+    line per stage with its time. Neither: it costs a few calls and prints nothing."""
+
+    def __init__(
+        self,
+        stream: TextIO | None = None,
+        *,
+        live: bool = False,
+        verbose: bool = False,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.live = live
+        self.verbose = verbose
+        self.clock = clock
+        self.label = ""
+        self._shown = False
+        self._drawn_at = 0.0
+        self.times: list[tuple[str, str, float]] = []  # (label, stage, seconds)
+
+    @classmethod
+    def for_stderr(cls, *, verbose: bool = False) -> Progress:
+        return cls(sys.stderr, live=_interactive(sys.stderr), verbose=verbose)
+
+    def _draw(self, text: str) -> None:
+        self.stream.write(f"{_CLEAR}toolgen: {text}")
+        self.stream.flush()
+        self._shown = True
+
+    def clear(self) -> None:
+        """Take the live line away (before anything else is printed, and at the end)."""
+        if self._shown:
+            self.stream.write(_CLEAR)
+            self.stream.flush()
+            self._shown = False
+
+    @contextmanager
+    def stage(
+        self, name: str, total: int | None = None
+    ) -> Iterator[Callable[[], None]]:
+        """Time one stage; yields `advance`, to call once per item of `total` done."""
+        where = f"{self.label}: " if self.label else ""
+        count = f" {total:,} tools" if total is not None else ""
+        done = 0
+
+        def advance() -> None:
+            nonlocal done
+            done += 1
+            now = self.clock()
+            if self.live and (
+                done == total or now - self._drawn_at >= 1 / REDRAWS_PER_SECOND
+            ):
+                self._drawn_at = now
+                self._draw(f"{where}{name} {done:,}/{total or 0:,} tools")
+
+        if self.live:
+            self._drawn_at = self.clock()
+            self._draw(f"{where}{name}{count}")
+        start = self.clock()
+        try:
+            yield advance
+        finally:
+            elapsed = self.clock() - start
+            if self.verbose:
+                self.times.append((self.label, name, elapsed))
+                self.clear()
+                self.stream.write(
+                    f"toolgen: {where}{name}: {_seconds(elapsed)}{count}\n"
+                )
+                self.stream.flush()
+
+
+QUIET = Progress(live=False, verbose=False)

@@ -1,0 +1,166 @@
+"""The build stamp: a build with nothing to do says so from digests and writes nothing, and
+anything it cannot vouch for makes a full build, which finds what changed."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from toolgen import pipeline
+from toolgen.cli import main
+from toolgen.paths import CACHE_DIR
+
+ROOT = Path(__file__).parent.parent
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    shutil.copytree(ROOT / "spec", tmp_path / "spec")
+    shutil.copytree(ROOT / "impl", tmp_path / "impl")
+    # one implementation missing: the build creates its stub, and reports it (findings to
+    # replay)
+    (tmp_path / "impl/inventory/next_batch.py").unlink()
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.fixture
+def full_builds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The catalogues that went through the whole pipeline."""
+    done: list[str] = []
+    real = pipeline.build_catalogue
+
+    def spy(folder: Path, *args: object, **kwargs: object) -> pipeline.BuildResult:
+        done.append(folder.name)
+        return real(folder, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "build_catalogue", spy)
+    return done
+
+
+def _tree(root: Path) -> dict[str, tuple[int, int, int]]:
+    found = {}
+    for path in root.rglob("*"):
+        if path.is_file() and "__pycache__" not in path.parts:
+            info = path.stat()
+            found[path.relative_to(root).as_posix()] = (
+                info.st_ino,
+                info.st_mtime_ns,
+                info.st_size,
+            )
+    return found
+
+
+def test_nothing_changed_writes_nothing_and_reports_the_same(
+    project: Path, full_builds: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    main(["build"])
+    capsys.readouterr()
+    (stamp,) = (project / CACHE_DIR).glob("built-*.json")
+    stamp.unlink()
+    first = main(["build"])  # a full build that changes nothing, for its report
+    out_first, err_first = capsys.readouterr()
+    assert "next_batch" in out_first  # the stub's findings
+    before = _tree(project)
+    again = main(["build"])
+    out_again, err_again = capsys.readouterr()
+    assert full_builds == ["inventory", "inventory"]
+    assert _tree(project) == before  # not a file written, the caches included
+    assert (again, out_again) == (first, out_first)
+    assert "nothing changed since the last build" in err_again
+    assert re.search(r" 0 written, 0 created, 0 removed, \d+ unchanged$", err_first)
+    assert err_again.splitlines()[-1].startswith(err_first.splitlines()[-1])
+
+
+def test_every_format_replays_the_same(
+    project: Path, full_builds: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    for fmt in ("json", "sarif", "github"):
+        (project / CACHE_DIR).exists() and shutil.rmtree(project / CACHE_DIR)
+        main(["build", "--format", fmt])
+        full = capsys.readouterr().out
+        main(["build", "--format", fmt])
+        assert capsys.readouterr().out == full
+    assert full_builds == ["inventory"] * 3
+
+
+def test_an_edited_spec_file_is_built(
+    project: Path, full_builds: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    main(["build"])
+    tool = project / "spec/inventory/tools/read_stock.yaml"
+    tool.write_text(tool.read_text().replace("intent: ", "intent: Now ", 1))
+    main(["build"])
+    assert full_builds == ["inventory", "inventory"]
+    last = capsys.readouterr().err.splitlines()[-1]
+    # its module, the cards and the lockfile; the rest unchanged
+    assert re.match(
+        r"spec/inventory: [1-9]\d* written, 0 created, 0 removed, \d+ unchanged$", last
+    )
+
+
+def test_a_hand_edit_with_its_time_put_back_is_found(
+    project: Path, full_builds: list[str]
+) -> None:
+    """The status vouches for a file only if its change time moved not: writing moves it,
+    and no utime call can set it back."""
+    main(["build"])
+    module = project / "generated/inventory/read_stock.py"
+    text, info = module.read_text(), module.stat()
+    module.write_text(text.replace("Tool", "Tocl", 1))  # same size
+    os.utime(module, ns=(info.st_atime_ns, info.st_mtime_ns))
+    main(["build"])
+    assert full_builds == ["inventory", "inventory"]
+    assert module.read_text() == text
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "unknown file in the package",
+        "deleted generated file",
+        "deleted stub",
+        "edited implementation",
+        "deleted package marker",
+        "damaged stamp",
+    ],
+)
+def test_what_the_stamp_cannot_vouch_for_makes_a_full_build(
+    project: Path, full_builds: list[str], change: str
+) -> None:
+    main(["build"])
+    if change == "unknown file in the package":
+        (project / "generated/inventory/notes.py").write_text("x = 1\n")
+        assert main(["build"]) == 1  # TG163, as a full build says
+    elif change == "deleted generated file":
+        (project / "generated/inventory/read_stock.py").unlink()
+        main(["build"])
+        assert (project / "generated/inventory/read_stock.py").exists()
+    elif change == "deleted stub":
+        (project / "impl/inventory/next_batch.py").unlink()
+        main(["build"])
+        assert (project / "impl/inventory/next_batch.py").exists()
+    elif change == "edited implementation":
+        shutil.copy(ROOT / "impl/inventory/next_batch.py", project / "impl/inventory")
+        main(["build"])
+    elif change == "deleted package marker":
+        (project / "impl/__init__.py").unlink()
+        main(["build"])
+        assert (project / "impl/__init__.py").exists()
+    else:
+        (stamp,) = (project / CACHE_DIR).glob("built-*.json")
+        stamp.write_text("{")
+        main(["build"])
+    assert full_builds == ["inventory", "inventory"]
+
+
+def test_build_check_never_trusts_the_stamp(
+    project: Path, full_builds: list[str]
+) -> None:
+    main(["build"])
+    assert main(["build", "--check"]) == 0
+    assert full_builds == ["inventory", "inventory"]
