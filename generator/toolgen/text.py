@@ -7,9 +7,10 @@ import json
 from collections.abc import Sequence
 
 
-def sentence(text: str) -> str:
-    """Whitespace folded, and a full stop unless the text ends a sentence already."""
-    text = " ".join(text.split())
+def sentence(text: str, *, fold: bool = True) -> str:
+    """A full stop unless the text ends a sentence already; whitespace folded (or, without
+    `fold`, only stripped at the ends: the author's line breaks kept)."""
+    text = " ".join(text.split()) if fold else text.strip()
     return text if not text or text[-1] in ".!?" else text + "."
 
 

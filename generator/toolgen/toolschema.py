@@ -62,7 +62,7 @@ def param_description(param: Param) -> str:
     that the schema cannot carry (format, lengths, what null means, an example)."""
     c = param.constraints
     notes = [
-        sentence(param.description),
+        sentence(param.description, fold=False),
         _FORMAT_NOTE.get(param.type, ""),
         _length_note(c.min_length, c.max_length, "characters"),
     ]
