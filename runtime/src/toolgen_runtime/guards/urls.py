@@ -31,7 +31,7 @@ from pydantic import GetCoreSchemaHandler
 from pydantic_core import CoreSchema, PydanticKnownError, core_schema
 
 from toolgen_runtime.guards.codes import GuardFailure, as_pydantic_error
-from toolgen_runtime.guards.scope import scope_of
+from toolgen_runtime.guards.scope import BoundariesMissing, scope_of
 
 __all__ = [
     "DEFAULT_PORTS",
@@ -531,6 +531,18 @@ def check_url(text: str, policy: UrlPolicy) -> CheckedUrl:
     )
 
 
+@functools.lru_cache(maxsize=64)
+def _from_list(guard: UrlGuard, hosts: tuple[str, ...]) -> UrlPolicy:
+    return UrlPolicy(
+        hosts=hosts,
+        schemes=guard.schemes,
+        ports=guard.ports,
+        allow_userinfo=guard.allow_userinfo,
+        allow_trailing_dot=guard.allow_trailing_dot,
+        max_chars=guard.max_chars,
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class UrlGuard:
     """`Annotated[CheckedUrl, UrlGuard(hosts=("api.example.com",))]`: the field takes a JSON
@@ -544,9 +556,13 @@ class UrlGuard:
     allow_trailing_dot: bool = False
     hosts_from: str | None = None
     max_chars: int = MAX_URL_CHARS
-    policy: UrlPolicy = field(init=False, repr=False, compare=False)
+    policy: UrlPolicy | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if not self.hosts and self.hosts_from is not None:
+            # every host comes from the deployment's list, read at each call
+            object.__setattr__(self, "policy", None)
+            return
         object.__setattr__(
             self,
             "policy",
@@ -566,7 +582,19 @@ class UrlGuard:
             scope = scope_of(
                 context, f"the URL guard with hosts_from={self.hosts_from!r}"
             )
-            policy = policy.with_hosts(scope.boundaries.hosts.get(self.hosts_from, ()))
+            extra = scope.boundaries.hosts.get(self.hosts_from, ())
+            if policy is not None:
+                policy = policy.with_hosts(extra)
+            elif not extra:
+                raise BoundariesMissing(
+                    f"the URL guard takes its hosts from the list {self.hosts_from!r}, "
+                    "which is empty or not configured: pass Boundaries(hosts="
+                    f"{{{self.hosts_from!r}: (...)}}) or set "
+                    f"TOOLGEN_HOSTS_{self.hosts_from.upper()}"
+                )
+            else:
+                policy = _from_list(self, tuple(extra))
+        assert policy is not None
         if not isinstance(value, str):
             raise PydanticKnownError("string_type")
         try:
