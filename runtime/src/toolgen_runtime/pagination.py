@@ -200,7 +200,9 @@ class Pagination:
         if self.max_page_size < 1:
             raise ValueError("max_page_size must be at least 1")
         if self.total not in TOTALS:
-            raise ValueError(f"total must be one of {', '.join(TOTALS)}, got {self.total!r}")
+            raise ValueError(
+                f"total must be one of {', '.join(TOTALS)}, got {self.total!r}"
+            )
         if not self.plural:
             object.__setattr__(self, "plural", self.noun + "s")
 

@@ -40,6 +40,7 @@ __all__ = [
     "UrlGuard",
     "UrlPolicy",
     "check_url",
+    "host_problem",
     "normalize_host",
 ]
 
@@ -300,6 +301,30 @@ def _extended(policy: UrlPolicy, extra: tuple[str, ...]) -> UrlPolicy:
         allow_trailing_dot=policy.allow_trailing_dot,
         max_chars=policy.max_chars,
     )
+
+
+def _is_address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def host_problem(entry: str) -> str | None:
+    """Why `entry` cannot be an allowed host (said after the entry: "is not a host name"),
+    or None; the compiler checks a contract's hosts with it."""
+    if entry != entry.strip() or not entry:
+        return "is empty or has spaces around it"
+    if "/" in entry or (":" in entry and not _is_address(entry.strip("[]"))):
+        return "is not a host name (write the host alone, without scheme, port or path)"
+    if entry.rstrip("]").endswith("."):
+        return "ends with a dot"
+    try:
+        UrlPolicy(hosts=(entry,))
+    except ValueError:
+        return "is not a host name"
+    return None
 
 
 # --- the URL --------------------------------------------------------------------------------
