@@ -4,7 +4,8 @@ Building is interpreting: what a key means depends on the keys beside it (a `pat
 a string, `items` to an array), so the problems found while reading a value are reported here,
 at the value (TG120-TG123, TG126, TG127, TG141, TG142, TG170-TG173, TG011). Everything the IR
 then says is checked by the semantic checks (`checks/`), which the pipeline runs on the result:
-names, references, context fields, defaults and examples. Nothing here raises for a problem in a spec.
+names, references, context fields, defaults and examples. Nothing here raises for a problem in
+a spec.
 """
 
 from __future__ import annotations
