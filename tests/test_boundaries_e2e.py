@@ -15,7 +15,7 @@ import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from toolgen_runtime.guards import Boundaries
@@ -180,7 +180,7 @@ def test_a_url_attack_is_refused_before_the_implementation(url: str, code: str) 
 
 
 class _Portal(http.server.BaseHTTPRequestHandler):
-    seen: list[tuple[str, str | None]] = []
+    seen: ClassVar[list[tuple[str, str | None]]] = []
 
     def do_GET(self) -> None:
         type(self).seen.append((self.path, self.headers.get("Host")))
