@@ -8,6 +8,7 @@ Do not edit: change the spec and run `toolgen build`. The business logic lives i
 impl/inventory/read_supplier_notice.py.
 """
 
+import datetime
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Final, Literal
 
@@ -26,13 +27,14 @@ from toolgen_runtime.guards import (
     UrlGuard,
     configured_boundaries,
 )
-from toolgen_runtime.output import OutputContract
 
 from ._cards import CARDS
 
 NAME: Final = "read_supplier_notice"
 DESCRIPTION: Final = CARDS[NAME].description
 PARAMETERS: Final = CARDS[NAME].parameters
+
+ReadSupplierNoticeKind = Literal["delay", "price_change", "discontinued"]
 
 
 class ReadSupplierNoticeArgs(StrictArgs):
@@ -45,18 +47,19 @@ class ReadSupplierNoticeArgs(StrictArgs):
 class ReadSupplierNoticeResult:
     """What read_supplier_notice returns on success: the model receives exactly these fields."""
 
-    url: str
-    status_code: int
-    text: str
-
-
-OUTPUT: Final = OutputContract(max_chars={"text": 4000})
+    kind: ReadSupplierNoticeKind
+    effective_on: datetime.date
+    delay_days: int | None
 
 
 class ReadSupplierNoticeError(ToolError):
     """A data error of read_supplier_notice: the model receives the code and how to fix it."""
 
-    def __init__(self, code: Literal["portal_unreachable"], **details: object) -> None:
+    def __init__(
+        self,
+        code: Literal["portal_unreachable", "notice_unreadable"],
+        **details: object,
+    ) -> None:
         super().__init__(code, **details)
 
 
@@ -64,6 +67,10 @@ ERRORS: Final[dict[str, DeclaredError]] = {
     "portal_unreachable": DeclaredError(
         how_to_fix="Tell the user the portal cannot be read now; call read_supplier_notice again later with the same url.",
         retryable=True,
+    ),
+    "notice_unreadable": DeclaredError(
+        how_to_fix="Ask the user for the url of the notice itself, then call read_supplier_notice with it.",
+        retryable=False,
     ),
 }
 EXAMPLES: Final[dict[str, object]] = {
@@ -99,7 +106,6 @@ def build_tool(
         ),
         schema=PARAMETERS,
         examples=EXAMPLES,
-        output=OUTPUT,
         boundaries=configured_boundaries if boundaries is None else boundaries,
     )
     return make_tool(

@@ -14,9 +14,9 @@ is the deployment's.
 
 from __future__ import annotations
 
-import html
-import re
 from dataclasses import dataclass
+
+from pydantic import TypeAdapter, ValidationError
 
 from toolgen_runtime.guards import CheckedUrl, UrlPolicy, check_url
 from toolgen_runtime.guards.fetch import AddressRefused, fetch
@@ -28,8 +28,6 @@ from generated.inventory.read_supplier_notice import (
 )
 
 _MAX_BYTES = 64_000
-_TAGS = re.compile(r"<[^>]*>")
-_SPACE = re.compile(r"\s+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +68,7 @@ def read_supplier_notice(args: ReadSupplierNoticeArgs) -> ReadSupplierNoticeResu
     try:
         answer = fetch(
             target,
-            headers={"Host": args.url.host},
+            headers={"Host": args.url.host, "Accept": "application/json"},
             allow_networks=networks,
             timeout=timeout,
             max_bytes=_MAX_BYTES,
@@ -81,8 +79,12 @@ def read_supplier_notice(args: ReadSupplierNoticeArgs) -> ReadSupplierNoticeResu
         ) from exc
     if answer.status >= 400:
         raise ReadSupplierNoticeError("portal_unreachable", status_code=answer.status)
-    page = answer.body.decode("utf-8", errors="replace")
-    text = _SPACE.sub(" ", html.unescape(_TAGS.sub(" ", page))).strip()
-    return ReadSupplierNoticeResult(
-        url=args.url.text, status_code=answer.status, text=text
-    )
+    # the page is outside text: only the fields below are taken from it, each checked, so
+    # nothing the portal writes reaches the model as words
+    try:
+        return _notice.validate_json(answer.body)
+    except ValidationError:
+        raise ReadSupplierNoticeError("notice_unreadable") from None
+
+
+_notice = TypeAdapter(ReadSupplierNoticeResult)

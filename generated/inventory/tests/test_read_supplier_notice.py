@@ -5,6 +5,7 @@ Do not edit. The cases are data; toolgen_runtime.testing.ToolContract runs them 
 the generated module, with a recording fake in place of the implementation.
 """
 
+import datetime
 from typing import Any, ClassVar
 
 from toolgen_runtime.testing import MISSING, Boundary, Case, ToolContract
@@ -19,12 +20,12 @@ class TestReadSupplierNotice(ToolContract):
     error_class = module.ReadSupplierNoticeError
     context = InventoryContext(customer_id=1, run_id="sample run_id")
     sample = module.ReadSupplierNoticeResult(
-        url="sample url", status_code=1, text="sample text"
+        kind="delay", effective_on=datetime.date(2026, 1, 2), delay_days=1
     )
     sample_json: ClassVar[dict[str, Any]] = {
-        "url": "sample url",
-        "status_code": 1,
-        "text": "sample text",
+        "kind": "delay",
+        "effective_on": "2026-01-02",
+        "delay_days": 1,
     }
     properties = ("url",)
     guarded = True
@@ -73,5 +74,10 @@ class TestReadSupplierNotice(ToolContract):
             "portal_unreachable",
             "Tell the user the portal cannot be read now; call read_supplier_notice again later with the same url.",
             True,
+        ),
+        (
+            "notice_unreadable",
+            "Ask the user for the url of the notice itself, then call read_supplier_notice with it.",
+            False,
         ),
     )
