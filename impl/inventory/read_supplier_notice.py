@@ -17,7 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pydantic import TypeAdapter, ValidationError
-
 from toolgen_runtime.guards import CheckedUrl, UrlPolicy, check_url
 from toolgen_runtime.guards.fetch import AddressRefused, fetch
 
