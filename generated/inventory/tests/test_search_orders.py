@@ -103,3 +103,17 @@ class TestSearchOrders(ToolContract):
         ("page_size: missing", "page_size", MISSING),
         ("unexpected_field: not a parameter", "unexpected_field", 1),
     )
+    contract: ClassVar[dict[str, Any] | None] = {
+        "type": "object",
+        "properties": {
+            "status": {
+                "type": ["string", "null"],
+                "enum": ["open", "shipped", "cancelled", None],
+            },
+            "since": {"type": ["string", "null"], "format": "date"},
+            "cursor": {"type": ["string", "null"]},
+            "page_size": {"type": ["integer", "null"], "minimum": 1, "maximum": 50},
+        },
+        "required": ["status", "since", "cursor", "page_size"],
+        "additionalProperties": False,
+    }
