@@ -18,6 +18,8 @@ from toolgen_runtime import (
     ToolError,
     UndeclaredError,
 )
+from toolgen_runtime.guards import configure_boundaries
+from toolgen_runtime.testing import boundaries_for_tests
 
 from generated.inventory import InventoryContext, all_tools
 from generated.inventory import read_stock as read_stock_module
@@ -29,7 +31,10 @@ CONTEXT = InventoryContext(customer_id=1, run_id="run-e2e")
 @pytest.fixture(autouse=True)
 def database(tmp_path: Path) -> Iterator[None]:
     use_database(tmp_path / "inventory.db")
+    # the archive root and the cursor signer the deployment would configure
+    configure_boundaries(boundaries_for_tests({"archive": ("note.md",)}))
     yield
+    configure_boundaries(None)
     close_database()
 
 
@@ -67,20 +72,36 @@ def test_a_near_miss_returns_suggestions_and_how_to_fix() -> None:
 
 def test_the_customer_comes_from_the_context_only() -> None:
     [mine] = run(
-        [("search_orders", {"status": None, "since": None, "max_results": 50})]
+        [
+            (
+                "search_orders",
+                {"status": None, "since": None, "cursor": None, "page_size": 50},
+            )
+        ]
     )
     [theirs] = run(
-        [("search_orders", {"status": None, "since": None, "max_results": 50})],
+        [
+            (
+                "search_orders",
+                {"status": None, "since": None, "cursor": None, "page_size": 50},
+            )
+        ],
         InventoryContext(customer_id=2, run_id="run-e2e"),
     )
     assert mine["ok"] and theirs["ok"]
-    assert {o["order_number"][:5] for o in mine["orders"]} == {"ORD-1"}
-    assert {o["order_number"][:5] for o in theirs["orders"]} == {"ORD-2"}
+    assert {o["order_number"][:5] for o in mine["items"]} == {"ORD-1"}
+    assert {o["order_number"][:5] for o in theirs["items"]} == {"ORD-2"}
     [forged] = run(
         [
             (
                 "search_orders",
-                {"status": None, "since": None, "max_results": 5, "customer_id": 2},
+                {
+                    "status": None,
+                    "since": None,
+                    "cursor": None,
+                    "page_size": 5,
+                    "customer_id": 2,
+                },
             )
         ]
     )
@@ -90,10 +111,16 @@ def test_the_customer_comes_from_the_context_only() -> None:
 
 def test_a_page_says_how_much_it_shows() -> None:
     [out] = run(
-        [("search_orders", {"status": None, "since": None, "max_results": None})]
+        [
+            (
+                "search_orders",
+                {"status": None, "since": None, "cursor": None, "page_size": None},
+            )
+        ]
     )
     assert out["shown"] == 10 and out["total_available"] == 14
-    assert "10 of 14" in out["note"]
+    assert out["note"].startswith("Showing orders 1-10 of 14.")
+    assert out["next_cursor"]
 
 
 def test_a_repeated_reorder_is_the_same_proposal() -> None:

@@ -148,9 +148,9 @@ def test_unknown_key_without_a_close_one_lists_the_known_keys(tmp_path: Path) ->
         7,
         5,
         "unknown key 'owner' in parameter 'sku'",
-        "Known keys: default, description, enum, example, hosts, items, max, max_items, "
-        "max_length, min, min_items, min_length, optional, pattern, properties, root, "
-        "suffixes, type.",
+        "Known keys: default, description, enum, example, hosts, hosts_from, items, max, "
+        "max_items, max_length, min, min_items, min_length, must_exist, optional, pattern, "
+        "ports, properties, root, schemes, suffixes, type.",
     )
 
 

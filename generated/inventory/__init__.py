@@ -22,7 +22,9 @@ TOOL_NAMES: Final[tuple[str, ...]] = (
     "create_reorder",
     "find_customer",
     "next_batch",
+    "read_document",
     "read_stock",
+    "read_supplier_notice",
     "search_orders",
     "search_returns",
 )
@@ -30,7 +32,9 @@ _MODULES: Final[dict[str, str]] = {
     "create_reorder": "create_reorder",
     "find_customer": "find_customer",
     "next_batch": "next_batch",
+    "read_document": "read_document",
     "read_stock": "read_stock",
+    "read_supplier_notice": "read_supplier_notice",
     "search_orders": "search_orders",
     "search_returns": "search_returns",
 }

@@ -85,6 +85,26 @@ CARDS: Final[dict[str, Card]] = {
             "additionalProperties": False,
         },
     ),
+    "read_document": Card(
+        name="read_document",
+        description=(
+            "Read a document of the archive, a Markdown or text file, and return its "
+            "text.\n"
+            "Use when: The user asks what a document of the archive (a policy, a guide, a "
+            "note) says."
+        ),
+        parameters={
+            "type": "object",
+            "properties": {
+                "name": {
+                    "type": "string",
+                    "description": "The document's file name in the archive. A file name relative to the archive folder (folders separated by /, no leading / or ..), ending with .md or .txt. Example: policies/returns.md.",
+                }
+            },
+            "required": ["name"],
+            "additionalProperties": False,
+        },
+    ),
     "read_stock": Card(
         name="read_stock",
         description=(
@@ -102,6 +122,26 @@ CARDS: Final[dict[str, Card]] = {
                 }
             },
             "required": ["sku"],
+            "additionalProperties": False,
+        },
+    ),
+    "read_supplier_notice": Card(
+        name="read_supplier_notice",
+        description=(
+            "Read a notice page of the supplier portal (delays, price changes, "
+            "discontinued products).\n"
+            "Use when: The user asks whether a supplier announced a delay, a price change "
+            "or a discontinued product."
+        ),
+        parameters={
+            "type": "object",
+            "properties": {
+                "url": {
+                    "type": "string",
+                    "description": "The notice's address on the supplier portal. A full URL starting with https:// on suppliers.example.com. Example: https://suppliers.example.com/notices/2026-11.html.",
+                }
+            },
+            "required": ["url"],
             "additionalProperties": False,
         },
     ),
@@ -127,14 +167,18 @@ CARDS: Final[dict[str, Card]] = {
                     "description": "Only orders placed on or after this day; null for any day. Date as YYYY-MM-DD. Example: 2026-10-09.",
                     "format": "date",
                 },
-                "max_results": {
+                "cursor": {
+                    "type": ["string", "null"],
+                    "description": "Null for the first page; for the next one, next_cursor exactly as the previous answer gave it, with the same other arguments.",
+                },
+                "page_size": {
                     "type": ["integer", "null"],
-                    "description": "Most orders to return. Null means 10.",
+                    "description": "How many orders one page shows. Null means 10.",
                     "minimum": 1,
                     "maximum": 50,
                 },
             },
-            "required": ["status", "since", "max_results"],
+            "required": ["status", "since", "cursor", "page_size"],
             "additionalProperties": False,
         },
     ),

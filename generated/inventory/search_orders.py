@@ -22,6 +22,8 @@ from toolgen_runtime import (
     null_means,
     result_class,
 )
+from toolgen_runtime.guards import Boundaries, configured_boundaries
+from toolgen_runtime.pagination import Cursor, Page, Pagination
 
 from ._cards import CARDS
 from .context import InventoryContext
@@ -33,12 +35,37 @@ PARAMETERS: Final = CARDS[NAME].parameters
 SearchOrdersStatus = Literal["open", "shipped", "cancelled"]
 
 
+@result_class
+class SearchOrdersItem:
+    """One item of a search_orders page: the model receives exactly these fields."""
+
+    order_number: str
+    status: SearchOrdersStatus
+    placed_on: datetime.date
+    total_eur: float
+
+
+PAGINATION: Final = Pagination(
+    tool=NAME,
+    max_page_size=50,
+    cursor_field="cursor",
+    size_field="page_size",
+    ttl_seconds=86400,
+    noun="order",
+    item_type=SearchOrdersItem,
+    total="counted",
+)
+
+
 class SearchOrdersArgs(StrictArgs):
     """The arguments of search_orders, validated before the implementation runs."""
 
     status: SearchOrdersStatus | None
     since: datetime.date | None
-    max_results: Annotated[int, Field(ge=1, le=50), null_means(10)]
+    cursor: Annotated[Cursor | None, PAGINATION.cursor_argument()]
+    page_size: Annotated[int, Field(ge=1, le=50), null_means(10)]
+
+    _cursor_binding = PAGINATION.binding()
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,32 +75,12 @@ class SearchOrdersContext:
     customer_id: int
 
 
-@result_class
-class SearchOrdersOrder:
-    """Part of a search_orders result: one item of orders."""
-
-    order_number: str
-    status: SearchOrdersStatus
-    placed_on: datetime.date
-    total_eur: float
-
-
-@result_class
-class SearchOrdersResult:
-    """What search_orders returns on success: the model receives exactly these fields."""
-
-    orders: list[SearchOrdersOrder]
-    shown: int
-    total_available: int
-    note: str
-
-
 ERRORS: Final[dict[str, DeclaredError]] = {}
 EXAMPLES: Final[dict[str, object]] = {"since": "2026-10-09"}
 
 Implementation = Callable[
     [SearchOrdersArgs, SearchOrdersContext],
-    SearchOrdersResult | Awaitable[SearchOrdersResult],
+    Page[SearchOrdersItem] | Awaitable[Page[SearchOrdersItem]],
 ]
 
 
@@ -84,28 +91,41 @@ def tool_context(run: InventoryContext) -> SearchOrdersContext:
     )
 
 
+def call_identity(run: InventoryContext) -> dict[str, object]:
+    """Who calls, from the run context: a cursor made for one caller serves no other."""
+    return {
+        "customer_id": run.customer_id,
+    }
+
+
 def _implementation() -> Implementation:
     from impl.inventory.search_orders import search_orders
 
     return search_orders
 
 
-def build_tool(implementation: Implementation | None = None) -> FunctionTool:
-    """The FunctionTool for an agent; tests pass their own implementation."""
-    invoker: Invoker[SearchOrdersArgs, SearchOrdersContext, SearchOrdersResult] = (
-        Invoker(
-            tool_name=NAME,
-            args_model=SearchOrdersArgs,
-            result_type=SearchOrdersResult,
-            errors=ERRORS,
-            load_implementation=(
-                _implementation if implementation is None else lambda: implementation
-            ),
-            catalogue_context=InventoryContext,
-            build_context=tool_context,
-            schema=PARAMETERS,
-            examples=EXAMPLES,
-        )
+def build_tool(
+    implementation: Implementation | None = None,
+    *,
+    boundaries: Boundaries | None = None,
+) -> FunctionTool:
+    """The FunctionTool for an agent; tests pass their own implementation and boundaries
+    (by default, those of the process: `toolgen_runtime.guards.configured_boundaries`)."""
+    invoker: Invoker[SearchOrdersArgs, SearchOrdersContext, SearchOrdersItem] = Invoker(
+        tool_name=NAME,
+        args_model=SearchOrdersArgs,
+        result_type=SearchOrdersItem,
+        errors=ERRORS,
+        load_implementation=(
+            _implementation if implementation is None else lambda: implementation
+        ),
+        catalogue_context=InventoryContext,
+        build_context=tool_context,
+        schema=PARAMETERS,
+        examples=EXAMPLES,
+        pagination=PAGINATION,
+        identity=call_identity,
+        boundaries=configured_boundaries if boundaries is None else boundaries,
     )
     return make_tool(
         name=NAME, description=DESCRIPTION, parameters=PARAMETERS, invoker=invoker

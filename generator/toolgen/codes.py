@@ -3,7 +3,8 @@
 Every `Diagnostic` is made from a code of this table (`diagnostics.error` refuses an id that is
 not here), and the reference pages (docs/codes.md for the checks, docs/rules.md for the lint
 rules) and the SARIF rule descriptors are generated from it. The checks of the pipeline's stages
-(load TG0xx, format TG10x, model TG11x-TG14x, implementations TG15x, layout TG16x) are listed
+(load TG0xx, format TG10x, model TG11x-TG14x and TG17x, implementations TG15x, layout
+TG16x) are listed
 below; each lint rule (TG200 and up) enters the table when its module registers it. Ids are
 never reused.
 """
@@ -43,7 +44,7 @@ class Stage(enum.Enum):
 _STAGE_TITLES = {
     Stage.LOAD: "Reading the files (TG0xx)",
     Stage.FORMAT: "The format (TG10x)",
-    Stage.MODEL: "The contract (TG11x-TG14x)",
+    Stage.MODEL: "The contract (TG11x-TG14x, TG17x)",
     Stage.IMPLEMENTATION: "Implementations (TG15x)",
     Stage.LAYOUT: "Where a build writes (TG16x)",
     Stage.LINT: "Lint rules (TG200 and up)",
@@ -227,6 +228,19 @@ _TABLE: tuple[tuple[str, str, Stage, str, str], ...] = (
     ('TG164', 'manifest-unreadable', Stage.LAYOUT,
      "The generated package's manifest cannot be read, so nothing in it can be proven toolgen's.",
      "If every file in the package is toolgen's output, delete the folder and build again."),
+    # --- boundaries: guarded parameters, pagination, output contracts ---
+    ('TG170', 'bad-path-guard', Stage.MODEL,
+     "A `path` parameter's root is not a snake_case name, or one of its suffixes is not a suffix (`.md`) or is listed twice.",
+     'Name the root in snake_case (the deployment sets its folder with `TOOLGEN_ROOT_<NAME>`); write suffixes with their dot.'),
+    ('TG171', 'bad-url-guard', Stage.MODEL,
+     "A `url` parameter's allowed host is not a host name (a scheme, port or path, a trailing dot, spaces) or is listed twice, or `hosts_from` is not a list name.",
+     'List bare host names (`api.example.com`, `*.example.com`) or IP addresses.'),
+    ('TG172', 'bad-pagination', Stage.MODEL,
+     'A pagination block whose default page size is above its cap, whose identity names a field the tool does not receive from the context, or beside a parameter named `cursor` or `page_size`.',
+     'Correct the block as the message says; pagination adds `cursor` and `page_size` itself.'),
+    ('TG173', 'bad-output-contract', Stage.MODEL,
+     '`max_length` on a return field that is not text, `sensitive` on an object or array, or both on one field.',
+     'Put `max_length` on texts and `sensitive` on the values that must not be shown.'),
 )  # fmt: skip
 
 for _id, _name, _stage, _summary, _fix in _TABLE:

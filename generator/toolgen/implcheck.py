@@ -33,7 +33,7 @@ def _expected(tool: Tool) -> str:
     params = [f"args: {tool.py.args_class}"]
     if tool.context:
         params.append(f"context: {tool.py.context_class}")
-    return f"({', '.join(params)}) -> {tool.py.result_class}"
+    return f"({', '.join(params)}) -> {tool.returns_annotation}"
 
 
 def _bare(annotation: str) -> str:
@@ -138,7 +138,7 @@ def check_tool(catalogue: Catalogue, tool: Tool, root: Path) -> list[Diagnostic]
     keyword_only = any(d is None for d in args.kw_defaults)
     if (
         not types_match
-        or got_return != tool.py.result_class
+        or got_return != tool.returns_annotation
         or args.vararg
         or args.kwarg
         or keyword_only

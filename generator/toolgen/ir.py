@@ -26,7 +26,16 @@ JsonValue: TypeAlias = (
     "bool | int | float | str | list[JsonValue] | dict[str, JsonValue] | None"
 )
 ParamType = Literal[
-    "string", "integer", "number", "boolean", "date", "datetime", "array", "object"
+    "string",
+    "integer",
+    "number",
+    "boolean",
+    "date",
+    "datetime",
+    "array",
+    "object",
+    "path",
+    "url",
 ]
 Effect = Literal["read", "write", "destructive"]
 Confirmation = Literal["none", "approval", "token"]
@@ -112,6 +121,54 @@ def innermost(node: N) -> N:
     return node
 
 
+# --- boundaries: guarded parameters, pagination, output contracts --------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PathSpec:
+    """A `path` parameter's guard: the name of its root (the deployment says which folder:
+    `TOOLGEN_ROOT_<ROOT>`), the suffixes a file may end with (empty: any), and whether the
+    file must exist. `root_declared` is False when the spec names no root and the
+    parameter's own name stands for it."""
+
+    root: str
+    root_declared: bool
+    suffixes: tuple[str, ...]
+    must_exist: bool
+
+
+@dataclass(frozen=True, slots=True)
+class UrlSpec:
+    """A `url` parameter's guard: the allowed hosts, the deployment's list of more hosts
+    (`hosts_from`, `TOOLGEN_HOSTS_<NAME>`), the schemes (https unless the spec says
+    otherwise) and the ports allowed besides each scheme's default."""
+
+    hosts: tuple[str, ...]
+    hosts_from: str | None
+    schemes: tuple[str, ...]
+    ports: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PaginationSpec:
+    """A paginated tool: its `returns` are the fields of one item, the runtime builds the
+    page envelope. The model sends `cursor` (null for the first page) and `page_size` (null
+    for `default_page_size`, at most `max_page_size`); a cursor is bound to the other
+    arguments and to the context fields in `identity`."""
+
+    max_page_size: int
+    default_page_size: int
+    total: Literal["counted", "unknown", "expensive"]
+    noun: str
+    identity: tuple[str, ...]
+    ttl_s: int | None
+    origin: Origin
+
+
+CURSOR_PARAM = "cursor"
+PAGE_SIZE_PARAM = "page_size"
+
+
 @dataclass(frozen=True, slots=True)
 class Param:
     """One argument the model fills in (or one property of an object argument)."""
@@ -130,6 +187,9 @@ class Param:
     properties: tuple[Param, ...]
     class_name: str  # for objects (and arrays of objects): the generated model's name
     origin: Origin
+    path: PathSpec | None = None  # for type path
+    url: UrlSpec | None = None  # for type url
+    is_cursor: bool = False  # the cursor a paginated tool adds
 
     @property
     def aliased(self) -> bool:
@@ -153,6 +213,10 @@ class ReturnField:
     properties: tuple[ReturnField, ...]
     class_name: str  # for objects and arrays of objects: the generated dataclass
     origin: Origin
+    max_length: int | None = (
+        None  # a text cut to this many characters, flagged truncated
+    )
+    sensitive: bool = False  # redacted: never reaches the model
 
     def walk(self) -> list[ReturnField]:
         return list(walk(self))
@@ -255,6 +319,8 @@ class Tool:
     parameters: Mapping[str, object] = field(
         default_factory=dict, repr=False, compare=False, hash=False
     )
+    # None: the result is the declared fields; else `returns` are one item of a page
+    pagination: PaginationSpec | None = None
 
     @property
     def file(self) -> str:
@@ -266,6 +332,21 @@ class Tool:
 
     def all_params(self) -> list[Param]:
         return [p for top in self.params for p in walk(top)]
+
+    @property
+    def returns_annotation(self) -> str:
+        """What the implementation returns: the result, or a page of items."""
+        if self.pagination is not None:
+            return f"Page[{self.py.result_class}]"
+        return self.py.result_class
+
+    @property
+    def guarded(self) -> bool:
+        """Whether a call needs the deployment's boundaries (roots, hosts, the cursor
+        signer) to validate its arguments."""
+        return self.pagination is not None or any(
+            p.path is not None or p.url is not None for p in self.all_params()
+        )
 
 
 @dataclass(frozen=True, slots=True)

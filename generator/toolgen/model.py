@@ -2,9 +2,10 @@
 
 Building is interpreting: what a key means depends on the keys beside it (a `pattern` applies to
 a string, `items` to an array), so the problems found while reading a value are reported here,
-at the value (TG120-TG123, TG126, TG127, TG141, TG142, TG011). Everything the IR then says is
-checked by the semantic checks (`checks/`), which the pipeline runs on the result: names,
-references, context fields, defaults and examples. Nothing here raises for a problem in a spec.
+at the value (TG120-TG123, TG126, TG127, TG141, TG142, TG170-TG173, TG011). Everything the IR
+then says is checked by the semantic checks (`checks/`), which the pipeline runs on the result:
+names, references, context fields, defaults and examples. Nothing here raises for a problem in
+a spec.
 """
 
 from __future__ import annotations
@@ -14,9 +15,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, cast
 
+from toolgen_runtime.guards.urls import host_problem
+
 from toolgen import describe, limits, toolschema
 from toolgen.diagnostics import Diagnostic, Span, error
 from toolgen.ir import (
+    CURSOR_PARAM,
+    PAGE_SIZE_PARAM,
     Budget,
     Catalogue,
     Confirmation,
@@ -30,13 +35,16 @@ from toolgen.ir import (
     LintConfig,
     NotWhen,
     Origin,
+    PaginationSpec,
     Param,
     ParamType,
+    PathSpec,
     PyNames,
     ReturnField,
     Suppression,
     TextAt,
     Tool,
+    UrlSpec,
     walk,
 )
 from toolgen.load import Document, PathKey
@@ -61,9 +69,17 @@ _TYPE_KEYS: Mapping[str, frozenset[str]] = {
     "datetime": frozenset(),
     "array": frozenset({"items", "min_items", "max_items"}),
     "object": frozenset({"properties"}),
+    "path": frozenset(),
+    "url": frozenset(),
 }
 _CONSTRAINT_KEYS = frozenset().union(*_TYPE_KEYS.values())
-_RESERVED_PARAM_KEYS = ("root", "suffixes", "hosts")
+# the keys of the guarded types, which apply to theirs only
+_GUARD_KEYS: Mapping[str, frozenset[str]] = {
+    "path": frozenset({"root", "suffixes", "must_exist"}),
+    "url": frozenset({"hosts", "hosts_from", "schemes", "ports"}),
+}
+_ROOT_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+_SUFFIX = re.compile(r"^\.[A-Za-z0-9][A-Za-z0-9._-]{0,31}$")
 _PAIRS = (("min", "max"), ("min_length", "max_length"), ("min_items", "max_items"))
 
 
@@ -171,23 +187,7 @@ class _Reader:
         items_class: str,
     ) -> Param | None:
         ptype = str(d.get("type"))
-        if ptype in ("path", "url"):
-            self.report(
-                "TG127",
-                f"parameter type {ptype!r} is reserved for a later format version",
-                self.span((*path, "type")),
-                "Use type: string with a pattern until path and url parameters land.",
-            )
-            return None
-        for key in _RESERVED_PARAM_KEYS:
-            if key in d:
-                self.report(
-                    "TG127",
-                    f"{key!r} is reserved for path and url parameters in a later format "
-                    "version",
-                    self.span((*path, key), key=True),
-                    f"Remove {key!r}.",
-                )
+        path_spec, url_spec = self.guard_specs(name, ptype, d, path)
         allowed = _TYPE_KEYS[ptype]
         for key in sorted(_CONSTRAINT_KEYS & set(d) - allowed):
             fits = sorted(t for t, keys in _TYPE_KEYS.items() if key in keys)
@@ -259,6 +259,8 @@ class _Reader:
             properties=properties,
             class_name=class_name,
             origin=self.origin(path),
+            path=path_spec,
+            url=url_spec,
         )
 
     def constraints(
@@ -425,6 +427,7 @@ class _Reader:
                     "List its fields under properties.",
                 )
         enum = d.get("enum")
+        max_length, sensitive = self.output_contract(name, ftype, d, path)
         return ReturnField(
             name=name,
             py_name=python_name(name),
@@ -436,7 +439,261 @@ class _Reader:
             properties=properties,
             class_name=class_name,
             origin=self.origin(path),
+            max_length=max_length,
+            sensitive=sensitive,
         )
+
+    # -- boundaries: guarded parameters, pagination, output contracts -----------------------
+
+    def guard_specs(
+        self, name: str, ptype: str, d: Mapping[str, object], path: PathKey
+    ) -> tuple[PathSpec | None, UrlSpec | None]:
+        """The guard of a `path` or `url` parameter; the keys of a guard on another type are
+        reported (TG120) and dropped."""
+        for guarded, keys in _GUARD_KEYS.items():
+            if guarded == ptype:
+                continue
+            for key in sorted(keys & set(d)):
+                self.report(
+                    "TG120",
+                    f"{key!r} does not apply to {article(ptype)} parameter",
+                    self.span((*path, key), key=True),
+                    f"{key!r} applies to {guarded} parameters; remove it or use "
+                    f"type: {guarded}.",
+                )
+        if ptype == "path":
+            return self.path_spec(name, d, path), None
+        if ptype == "url":
+            return None, self.url_spec(d, path)
+        return None, None
+
+    def path_spec(self, name: str, d: Mapping[str, object], path: PathKey) -> PathSpec:
+        root = d.get("root")
+        declared = isinstance(root, str)
+        root_name = root if isinstance(root, str) else name
+        if not _ROOT_NAME.match(root_name):
+            self.report(
+                "TG170",
+                f"root {shown(root_name)} is not a root name"
+                + ("" if declared else " (the parameter's name stands for its root)"),
+                self.span((*path, "root") if declared else path, key=not declared),
+                "Name the root in snake_case (archive, documents): the deployment sets its "
+                "folder with TOOLGEN_ROOT_<NAME>.",
+            )
+        suffixes: list[str] = []
+        for index, suffix in enumerate(_sequence(d.get("suffixes"))):
+            text = str(suffix)
+            if not _SUFFIX.match(text):
+                self.report(
+                    "TG170",
+                    f"suffix {shown(text)} is not a file suffix",
+                    self.span((*path, "suffixes", index)),
+                    "Write each suffix with its dot and no slash, such as .md.",
+                )
+            elif text.casefold() in (s.casefold() for s in suffixes):
+                self.report(
+                    "TG170",
+                    f"suffix {shown(text)} is listed twice",
+                    self.span((*path, "suffixes", index)),
+                    "Remove the repeated suffix.",
+                )
+            else:
+                suffixes.append(text)
+        return PathSpec(
+            root=root_name,
+            root_declared=declared,
+            suffixes=tuple(suffixes),
+            must_exist=d.get("must_exist", True) is not False,
+        )
+
+    def url_spec(self, d: Mapping[str, object], path: PathKey) -> UrlSpec:
+        hosts: list[str] = []
+        for index, entry in enumerate(_sequence(d.get("hosts"))):
+            text = str(entry)
+            problem = host_problem(text)
+            if problem is not None:
+                self.report(
+                    "TG171",
+                    f"allowed host {shown(text)} {problem}",
+                    self.span((*path, "hosts", index)),
+                    "List host names (api.example.com), *.example.com for the names under "
+                    "example.com, or an IP address to allow that address.",
+                )
+            elif text.lower() in hosts:
+                self.report(
+                    "TG171",
+                    f"allowed host {shown(text)} is listed twice",
+                    self.span((*path, "hosts", index)),
+                    "Remove the repeated host.",
+                )
+            else:
+                hosts.append(text.lower())
+        hosts_from = d.get("hosts_from")
+        if isinstance(hosts_from, str) and not _ROOT_NAME.match(hosts_from):
+            self.report(
+                "TG171",
+                f"hosts_from {shown(hosts_from)} is not a list name",
+                self.span((*path, "hosts_from")),
+                "Name the list in snake_case: the deployment sets it with "
+                "TOOLGEN_HOSTS_<NAME>.",
+            )
+            hosts_from = None
+        schemes = tuple(dict.fromkeys(str(s) for s in _sequence(d.get("schemes")))) or (
+            "https",
+        )
+        ports = tuple(
+            dict.fromkeys(
+                p
+                for p in _sequence(d.get("ports"))
+                if isinstance(p, int) and not isinstance(p, bool)
+            )
+        )
+        return UrlSpec(
+            hosts=tuple(hosts),
+            hosts_from=hosts_from if isinstance(hosts_from, str) else None,
+            schemes=schemes,
+            ports=ports,
+        )
+
+    def output_contract(
+        self, name: str, ftype: str, d: Mapping[str, object], path: PathKey
+    ) -> tuple[int | None, bool]:
+        """A return field's `max_length` (texts, or arrays of texts) and `sensitive`."""
+        limit = d.get("max_length")
+        texts_only = ftype == "string" or (
+            ftype == "array" and _mapping(d.get("items")).get("type") == "string"
+        )
+        if "max_length" in d and not texts_only:
+            self.report(
+                "TG173",
+                f"return field {name!r} is {article(ftype)}, and max_length applies to "
+                "texts",
+                self.span((*path, "max_length"), key=True),
+                "Remove max_length, or put it on a string field (or an array of strings).",
+            )
+            limit = None
+        sensitive = d.get("sensitive") is True
+        if sensitive and ftype in ("object", "array"):
+            self.report(
+                "TG173",
+                f"return field {name!r} is {article(ftype)}: sensitive applies to a value",
+                self.span((*path, "sensitive"), key=True),
+                "Mark the fields inside it that must not be shown.",
+            )
+            sensitive = False
+        if sensitive and isinstance(limit, int):
+            self.report(
+                "TG173",
+                f"return field {name!r} is sensitive, so its length never shows",
+                self.span((*path, "max_length"), key=True),
+                "Remove max_length: a sensitive field reaches the model as [redacted].",
+            )
+            limit = None
+        return (
+            limit if isinstance(limit, int) and not isinstance(limit, bool) else None,
+            sensitive,
+        )
+
+    def pagination(
+        self, value: object, params: tuple[Param, ...], context_names: tuple[str, ...]
+    ) -> tuple[PaginationSpec | None, tuple[Param, ...]]:
+        """The pagination contract, and the parameters with the two it adds (`cursor`,
+        `page_size`) last."""
+        if not isinstance(value, dict):
+            return None, params
+        d = _mapping(value)
+        where = ("pagination",)
+        taken = [p for p in params if p.name in (CURSOR_PARAM, PAGE_SIZE_PARAM)]
+        for param in taken:
+            self.report(
+                "TG172",
+                f"parameter {param.name!r} is one pagination adds itself",
+                param.origin.key_span,
+                f"Remove it (or rename it): a paginated tool takes {CURSOR_PARAM} and "
+                f"{PAGE_SIZE_PARAM} from its pagination block.",
+            )
+        cap = d.get("max_page_size")
+        cap = cap if isinstance(cap, int) and not isinstance(cap, bool) else 1
+        default = d.get("default_page_size", min(cap, 10))
+        if not isinstance(default, int) or isinstance(default, bool):
+            default = min(cap, 10)
+        if default > cap:
+            self.report(
+                "TG172",
+                f"default_page_size ({default}) is greater than max_page_size ({cap})",
+                self.span((*where, "default_page_size")),
+                "Make the default at most the cap.",
+            )
+            default = cap
+        listed = d.get("identity")
+        identity = (
+            tuple(str(n) for n in _sequence(listed))
+            if isinstance(listed, list)
+            else context_names
+        )
+        for index, field_name in enumerate(identity):
+            if field_name not in context_names:
+                self.report(
+                    "TG172",
+                    f"identity names {field_name!r}, which is not one of the tool's context "
+                    "fields",
+                    self.span((*where, "identity", index)),
+                    "List context fields the tool receives (its context:): a cursor is bound "
+                    "to who calls, which only the run context knows.",
+                )
+        ttl = d.get("cursor_ttl_s", 24 * 3600)
+        origin = self.origin(where)
+        spec = PaginationSpec(
+            max_page_size=cap,
+            default_page_size=default,
+            total=cast(
+                Literal["counted", "unknown", "expensive"], d.get("total", "counted")
+            ),
+            noun=_text(d, "noun") or "result",
+            identity=tuple(n for n in identity if n in context_names),
+            ttl_s=ttl if isinstance(ttl, int) and not isinstance(ttl, bool) else None,
+            origin=origin,
+        )
+        added = (
+            Param(
+                name=CURSOR_PARAM,
+                py_name=CURSOR_PARAM,
+                type="string",
+                description=(
+                    "Null for the first page; for the next one, next_cursor exactly as "
+                    "the previous answer gave it, with the same other arguments."
+                ),
+                constraints=Constraints(),
+                optional=True,
+                has_default=False,
+                default=None,
+                has_example=False,
+                example=None,
+                items=None,
+                properties=(),
+                class_name="",
+                origin=origin,
+                is_cursor=True,
+            ),
+            Param(
+                name=PAGE_SIZE_PARAM,
+                py_name=PAGE_SIZE_PARAM,
+                type="integer",
+                description=f"How many {spec.noun}s one page shows.",
+                constraints=Constraints(minimum=1, maximum=cap),
+                optional=True,
+                has_default=True,
+                default=default,
+                has_example=False,
+                example=None,
+                items=None,
+                properties=(),
+                class_name="",
+                origin=origin,
+            ),
+        )
+        kept = tuple(p for p in params if p not in taken)
+        return spec, kept + added
 
     # -- the rest of a tool ---------------------------------------------------------------
 
@@ -543,16 +800,14 @@ def _build_tool(
     name = str(d.get("name", ""))
     stem = document.file.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     py = _tool_names(name, stem)
+    if isinstance(d.get("pagination"), dict):
+        # the implementation returns a page of these: one item, not the whole result
+        py = replace(py, result_class=py.prefix + "Item")
     idempotency = reader.idempotency(d.get("idempotency", "none"))
     confirmation = reader.confirmation(d.get("confirmation", "none"))
-    if "pagination" in d:
-        reader.report(
-            "TG127",
-            "pagination is reserved for a later format version",
-            reader.span(("pagination",), key=True),
-            "Return shown, total_available and a note as plain fields for now.",
-        )
     params = reader.params(_mapping(d.get("params")), ("params",), py.prefix)
+    context_names = tuple(str(item) for item in _sequence(d.get("context")))
+    pagination, params = reader.pagination(d.get("pagination"), params, context_names)
     counted = sum(1 for top in params for _ in walk(top))
     if counted > limits.MAX_PARAMETERS:
         reader.report(
@@ -562,7 +817,6 @@ def _build_tool(
             reader.span(("params",), key=True),
             "Split the tool: the model reads every parameter on every turn.",
         )
-    context_names = tuple(str(item) for item in _sequence(d.get("context")))
     # a declared name that is not an identifier has no Python field (TG116 says so)
     resolved = dict.fromkeys(
         context_fields[n]
@@ -604,6 +858,7 @@ def _build_tool(
         origin=reader.origin(()),
         digest=document.digest,
         texts=texts(document.data),
+        pagination=pagination,
     )
     tool = replace(
         tool,

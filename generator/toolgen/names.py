@@ -27,8 +27,11 @@ RESERVED_MODULES = frozenset(
 )  # fmt: skip
 
 # Return fields the envelope itself uses: a result field with one of these names would
-# overwrite what the model reads first.
-ENVELOPE_KEYS = frozenset({"ok", "error", "how_to_fix", "retryable", "problems"})
+# overwrite what the model reads first. `truncated` lists the texts an output contract cut;
+# `duplicate` marks a repeated write answered with its first outcome.
+ENVELOPE_KEYS = frozenset(
+    {"ok", "error", "how_to_fix", "retryable", "problems", "truncated", "duplicate"}
+)
 
 # Attribute names pydantic's BaseModel already uses: a field with one of these names would
 # shadow a method, so it gets an alias like a keyword does.

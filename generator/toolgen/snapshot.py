@@ -31,8 +31,18 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from toolgen_runtime.guards.paths import MAX_PATH_CHARS
+from toolgen_runtime.guards.urls import MAX_URL_CHARS
+
 from toolgen import tokens
-from toolgen.ir import Catalogue, Tool
+from toolgen.ir import (
+    CURSOR_PARAM,
+    PAGE_SIZE_PARAM,
+    Catalogue,
+    Param,
+    ReturnField,
+    Tool,
+)
 from toolgen.toolschema import returns_schema
 
 SNAPSHOT_FORMAT = 1
@@ -58,6 +68,83 @@ def _idempotency(tool: Tool) -> dict[str, Any]:
     }
 
 
+# --- boundaries: guards, pagination, output contracts (shape: toolgen/review/elements.py) ---
+
+
+def guards_snapshot(tool: Tool) -> dict[str, Any]:
+    """The guard of each `path` and `url` parameter, by dotted parameter path."""
+    found: dict[str, Any] = {}
+
+    def visit(params: tuple[Param, ...], prefix: str) -> None:
+        for param in params:
+            path = prefix + param.name
+            if param.path is not None:
+                found[path] = {
+                    "kind": "path",
+                    "root": param.path.root,
+                    "suffixes": list(param.path.suffixes),
+                    "must_exist": param.path.must_exist,
+                    "allow_hidden": False,
+                    "max_chars": MAX_PATH_CHARS,
+                }
+            elif param.url is not None:
+                found[path] = {
+                    "kind": "url",
+                    "hosts": list(param.url.hosts),
+                    "schemes": list(param.url.schemes),
+                    "ports": list(param.url.ports),
+                    "allow_userinfo": False,
+                    "allow_trailing_dot": False,
+                    "hosts_from": param.url.hosts_from,
+                    "max_chars": MAX_URL_CHARS,
+                }
+            node = param.items if param.items is not None else param
+            visit(node.properties, path + ".")
+
+    visit(tool.params, "")
+    return found
+
+
+def _output_rules(
+    fields: tuple[ReturnField, ...],
+    prefix: str,
+    limits: dict[str, int],
+    hidden: list[str],
+) -> None:
+    for f in fields:
+        path = prefix + f.name
+        if f.max_length is not None:
+            limits[path] = f.max_length
+        if f.sensitive:
+            hidden.append(path)
+        node = f.items if f.items is not None else f
+        _output_rules(node.properties, path + ".", limits, hidden)
+
+
+def boundaries_snapshot(tool: Tool) -> dict[str, Any]:
+    """`pagination` and `output`, when the contract declares them."""
+    found: dict[str, Any] = {}
+    page = tool.pagination
+    if page is not None:
+        found["pagination"] = {
+            "max_page_size": page.max_page_size,
+            "default_page_size": page.default_page_size,
+            "cursor_field": CURSOR_PARAM,
+            "size_field": PAGE_SIZE_PARAM,
+            "unbound": [],
+            "ttl_seconds": page.ttl_s,
+            "total": page.total,
+            "noun": page.noun,
+            "identity": list(page.identity),
+        }
+    limits: dict[str, int] = {}
+    hidden: list[str] = []
+    _output_rules(tool.returns, "items." if page is not None else "", limits, hidden)
+    if limits or hidden:
+        found["output"] = {"max_chars": limits, "sensitive": sorted(hidden)}
+    return found
+
+
 def tool_snapshot(tool: Tool, cost: int | None = None) -> dict[str, Any]:
     model = tokens.tool_payload(tool)
     return {
@@ -75,7 +162,8 @@ def tool_snapshot(tool: Tool, cost: int | None = None) -> dict[str, Any]:
             e.code: {"how_to_fix": e.how_to_fix, "retryable": e.retryable}
             for e in tool.errors
         },
-        "guards": {},
+        "guards": guards_snapshot(tool),
+        **boundaries_snapshot(tool),
         "tokens": cost
         if cost is not None
         else tokens.count(tokens.payload_text(model)),

@@ -36,6 +36,8 @@ _JSON_TYPE = {
     "datetime": "string",
     "array": "array",
     "object": "object",
+    "path": "string",
+    "url": "string",
 }
 _FORMAT = {"date": "date", "datetime": "date-time"}
 _FORMAT_NOTE = {
@@ -57,6 +59,35 @@ def _length_note(low: int | None, high: int | None, unit: str) -> str:
     return ""
 
 
+def _either(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def guard_note(param: Param) -> str:
+    """What a `path` or `url` parameter accepts, in the words its guard checks."""
+    if param.path is not None:
+        ending = (
+            f", ending with {_either(list(param.path.suffixes))}"
+            if param.path.suffixes
+            else ""
+        )
+        return (
+            f"A file name relative to the {param.path.root} folder (folders separated by "
+            f"/, no leading / or ..){ending}."
+        )
+    if param.url is not None:
+        schemes = _either([s + "://" for s in param.url.schemes])
+        hosts = [h for h in param.url.hosts]
+        where = (
+            f"on {_either(hosts)}"
+            + (" or the other hosts configured for it" if param.url.hosts_from else "")
+            if hosts
+            else "on the hosts configured for it"
+        )
+        return f"A full URL starting with {schemes} {where}."
+    return ""
+
+
 def param_description(param: Param) -> str:
     """The description the model reads for one parameter: the spec's words, then the notes
     that the schema cannot carry (format, lengths, what null means, an example)."""
@@ -66,6 +97,7 @@ def param_description(param: Param) -> str:
         _FORMAT_NOTE.get(param.type, ""),
         _length_note(c.min_length, c.max_length, "characters"),
     ]
+    notes.append(guard_note(param))
     if param.has_default:
         notes.append(f"Null means {value_text(param.default)}.")
     if param.has_example and param.type not in ("object", "array"):

@@ -38,7 +38,6 @@ __all__ = [
     "get_customer_by_name",
     "get_stock",
     "known_skus",
-    "orders_note",
     "query_orders",
     "query_returns",
     "returns_note",
@@ -189,22 +188,31 @@ def query_orders(
     status: OrderStatus | None = None,
     since: date | None = None,
     limit: int = 10,
+    after: tuple[str, str] | None = None,
     db: Database | None = None,
 ) -> Page[Order]:
-    """The customer's orders, newest first, optionally one status and from a day on."""
+    """The customer's orders, newest first, optionally one status and from a day on.
+
+    `after` is the sort key (placed_on, order_number) of the last order of the previous
+    page: the page starts after it, so an order placed meanwhile shifts nothing (keyset
+    pagination). `total_available` counts every matching order, not only those after."""
     _check_limit(limit)
     params: dict[str, object] = {
         "customer_id": customer_id,
         "status": status,
         "since": None if since is None else since.isoformat(),
         "limit": limit,
+        "after_day": None if after is None else after[0],
+        "after_number": None if after is None else after[1],
     }
     with _db(db).transaction() as conn:
         total = _count(conn, "SELECT count(*)" + _ORDERS_WHERE, params)
         rows = conn.execute(
             "SELECT order_number, status, placed_on, total_cents"
             + _ORDERS_WHERE
-            + " ORDER BY placed_on DESC, order_number DESC LIMIT :limit",
+            + " AND (:after_day IS NULL OR (placed_on, order_number)"
+            " < (:after_day, :after_number))"
+            " ORDER BY placed_on DESC, order_number DESC LIMIT :limit",
             params,
         ).fetchall()
     orders = tuple(
@@ -260,24 +268,6 @@ def query_returns(
         for row in rows
     )
     return Page(items=requests, total_available=total)
-
-
-def orders_note(
-    *,
-    shown: int,
-    total: int,
-    max_results: int,
-    status: str | None,
-    since: date | None,
-) -> str:
-    """The sentence that tells the model what a page of orders holds and what next."""
-    ways = []
-    if max_results < MAX_RESULTS:
-        ways.append(f"raise max_results (up to {MAX_RESULTS})")
-    if status is None:
-        ways.append("narrow the search with status")
-    filtered = status is not None or since is not None
-    return _page_note(shown, total, "order", "orders", ways, filtered=filtered)
 
 
 def returns_note(*, shown: int, total: int, max_results: int) -> str:

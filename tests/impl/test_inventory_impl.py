@@ -10,6 +10,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from toolgen_runtime.pagination import Keyset
 
 from generated.inventory.create_reorder import (
     CreateReorderArgs,
@@ -62,31 +63,35 @@ def test_find_customer_near_miss_reports_suggestions() -> None:
 
 
 def test_search_orders_uses_the_context_customer() -> None:
-    args = SearchOrdersArgs(status=None, since=None, max_results=10)
+    args = SearchOrdersArgs(status=None, since=None, cursor=None, page_size=10)
     acme = search_orders(args, SearchOrdersContext(customer_id=1))
-    assert (acme.shown, acme.total_available) == (10, 14)
-    assert len(acme.orders) == 10
-    assert acme.orders[0].order_number == "ORD-1014"
-    assert acme.note.startswith("Showing the newest 10 of 14 orders.")
+    assert acme.total == 14
+    assert len(acme.items) == 10
+    assert acme.items[0].order_number == "ORD-1014"
+    # the next page starts after the last order shown: its sort key
+    assert acme.next == Keyset(("2026-04-08", "ORD-1005"))
 
     brambilla = search_orders(args, SearchOrdersContext(customer_id=2))
-    assert [o.order_number for o in brambilla.orders] == [
+    assert [o.order_number for o in brambilla.items] == [
         "ORD-2003",
         "ORD-2002",
         "ORD-2001",
     ]
-    assert brambilla.note == "Showing all 3 orders."
+    assert brambilla.next is None
 
 
 def test_search_orders_filters() -> None:
-    args = SearchOrdersArgs(status="open", since=date(2026, 10, 28), max_results=50)
+    args = SearchOrdersArgs(
+        status="open", since=date(2026, 10, 28), cursor=None, page_size=50
+    )
     result = search_orders(args, SearchOrdersContext(customer_id=1))
-    assert [(o.order_number, o.status) for o in result.orders] == [
+    assert [(o.order_number, o.status) for o in result.items] == [
         ("ORD-1014", "open"),
         ("ORD-1013", "open"),
     ]
-    assert result.orders[0].placed_on == date(2026, 11, 16)
-    assert result.orders[0].total_eur == 1890.0
+    assert result.items[0].placed_on == date(2026, 11, 16)
+    assert result.items[0].total_eur == 1890.0
+    assert (result.total, result.next) == (2, None)
 
 
 def test_search_returns_uses_the_context_customer() -> None:

@@ -288,48 +288,6 @@ def test_return_pagination_numbers(database: Database) -> None:
 # --- notes ---------------------------------------------------------------------
 
 
-def test_orders_note_when_more_are_available() -> None:
-    assert store.orders_note(
-        shown=10, total=14, max_results=10, status=None, since=None
-    ) == (
-        "Showing the newest 10 of 14 orders. To see the rest, raise max_results"
-        " (up to 50) or narrow the search with status."
-    )
-    assert store.orders_note(
-        shown=10, total=12, max_results=10, status="open", since=None
-    ) == (
-        "Showing the newest 10 of 12 orders. To see the rest, raise max_results"
-        " (up to 50)."
-    )
-    assert store.orders_note(
-        shown=50, total=60, max_results=50, status="open", since=None
-    ) == (
-        "Showing the newest 50 of 60 orders. Older ones cannot be listed with"
-        " these filters."
-    )
-
-
-@pytest.mark.parametrize(
-    ("shown", "total", "status", "since", "note"),
-    [
-        (3, 3, None, None, "Showing all 3 orders."),
-        (1, 1, None, None, "Showing the only order found."),
-        (0, 0, None, None, "No orders."),
-        (0, 0, "open", None, "No orders match these filters."),
-        (0, 0, None, date(2026, 10, 9), "No orders match these filters."),
-    ],
-)
-def test_orders_note_when_everything_is_shown(
-    shown: int, total: int, status: str | None, since: date | None, note: str
-) -> None:
-    assert (
-        store.orders_note(
-            shown=shown, total=total, max_results=10, status=status, since=since
-        )
-        == note
-    )
-
-
 def test_returns_note() -> None:
     assert store.returns_note(shown=2, total=5, max_results=2) == (
         "Showing the newest 2 of 5 return requests. To see the rest, raise"

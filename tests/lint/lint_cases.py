@@ -865,6 +865,65 @@ case(
     },
 )
 
+# --- guarded parameters and output contracts -------------------------------------------------
+
+_bad = _one_param(
+    "▸notice_url",
+    "type: url\ndescription: The supplier notice to read.",
+    "'https://suppliers.shop.example/n/1'",
+    open_world="true",
+)
+case(
+    "TG608",
+    files(_bad),
+    {
+        tool_file(_bad): _one_param(
+            "notice_url",
+            "type: url\nhosts: [suppliers.shop.example]\n"
+            "description: The supplier notice to read.",
+            "'https://suppliers.shop.example/n/1'",
+            open_world="true",
+        )
+    },
+)
+_bad = _one_param(
+    "▸sheet",
+    "type: path\nsuffixes: [.csv]\ndescription: The count sheet to read.",
+    "counts.csv",
+)
+case(
+    "TG609",
+    files(_bad),
+    {
+        tool_file(_bad): _one_param(
+            "sheet",
+            "type: path\nroot: count_sheets\nsuffixes: [.csv]\n"
+            "description: The count sheet to read.",
+            "counts.csv",
+        )
+    },
+)
+_bad = tool(
+    returns=block("""
+    on_hand_units:
+      type: integer
+      description: Pieces in the warehouse now.
+    ▸supplier_iban:
+      type: string
+      description: The bank account the supplier is paid on.""")
+)
+case(
+    "TG610",
+    files(_bad),
+    {
+        tool_file(_bad): swap(
+            _bad.replace(MARK, ""),
+            "  supplier_iban:\n",
+            "  supplier_iban:\n    sensitive: true\n",
+        )
+    },
+)
+
 # --- effects --------------------------------------------------------------------------------
 
 _reorder = tool(

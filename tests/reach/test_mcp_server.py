@@ -127,7 +127,13 @@ def test_calls_answer_with_the_envelopes(server_module: Path) -> None:
                 await session.call_tool("read_stock", {"sku": "SKU-999"}),
                 await session.call_tool(
                     "search_orders",
-                    {"status": None, "since": None, "max_results": 5, "customer_id": 2},
+                    {
+                        "status": None,
+                        "since": None,
+                        "cursor": None,
+                        "page_size": 5,
+                        "customer_id": 2,
+                    },  # fmt: skip
                 ),
             ]
 

@@ -117,7 +117,7 @@ def test_a_catalogue_new_since_the_ref_has_every_tool_added(
     )
     out = capsys.readouterr().out
     assert status == 0
-    assert [line.split()[1] for line in out.splitlines()] == ["TD103"] * 6
+    assert [line.split()[1] for line in out.splitlines()] == ["TD103"] * 8
 
 
 def test_an_unknown_ref_is_a_usage_error(

@@ -163,7 +163,7 @@ def test_the_example_page_in_chromium(pages: dict[str, Path], browser: Browser) 
     url = pages["inventory"].as_uri()
     page = browser.open(url)
     assert page.requests == [url]  # the page itself, nothing else
-    assert page.evaluate("document.querySelectorAll('section.tool').length") == 6
+    assert page.evaluate("document.querySelectorAll('section.tool').length") == 8
     badges = page.evaluate(
         "[...document.querySelectorAll('#tool-read_stock .badge')].map(b => b.textContent)"
     )

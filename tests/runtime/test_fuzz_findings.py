@@ -58,7 +58,7 @@ def test_a_result_float_that_json_cannot_hold_fails_in_the_implementation(
     # JSON has no NaN or Infinity: pydantic would write null, which the model would read
     # as a field declared a number and not nullable having no value.
     with pytest.raises(ValidationError) as raised:
-        search_orders.SearchOrdersOrder(
+        search_orders.SearchOrdersItem(
             order_number="ORD-1",
             status="open",
             placed_on=datetime.date(2026, 10, 9),

@@ -15,7 +15,9 @@ from . import (
     test_create_reorder,
     test_find_customer,
     test_next_batch,
+    test_read_document,
     test_read_stock,
+    test_read_supplier_notice,
     test_search_orders,
     test_search_returns,
 )
@@ -28,7 +30,9 @@ class TestInventoryCatalogue(CatalogueContract):
         "create_reorder",
         "find_customer",
         "next_batch",
+        "read_document",
         "read_stock",
+        "read_supplier_notice",
         "search_orders",
         "search_returns",
     )
@@ -36,7 +40,9 @@ class TestInventoryCatalogue(CatalogueContract):
         test_create_reorder.TestCreateReorder,
         test_find_customer.TestFindCustomer,
         test_next_batch.TestNextBatch,
+        test_read_document.TestReadDocument,
         test_read_stock.TestReadStock,
+        test_read_supplier_notice.TestReadSupplierNotice,
         test_search_orders.TestSearchOrders,
         test_search_returns.TestSearchReturns,
     )

@@ -8,6 +8,7 @@ the generated module, with a recording fake in place of the implementation.
 import datetime
 from typing import Any, ClassVar
 
+from toolgen_runtime.pagination import Page
 from toolgen_runtime.testing import MISSING, Boundary, Case, ToolContract
 
 from generated.inventory import search_orders as module
@@ -18,60 +19,70 @@ class TestSearchOrders(ToolContract):
     module = module
     args_class = module.SearchOrdersArgs
     context = InventoryContext(customer_id=1, run_id="sample run_id")
-    sample = module.SearchOrdersResult(
-        orders=[
-            module.SearchOrdersOrder(
+    sample = Page(
+        items=[
+            module.SearchOrdersItem(
                 order_number="sample order_number",
                 status="open",
                 placed_on=datetime.date(2026, 1, 2),
                 total_eur=1.5,
             )
         ],
-        shown=1,
-        total_available=1,
-        note="sample note",
+        total=1,
+        next=None,
     )
     sample_json: ClassVar[dict[str, Any]] = {
-        "orders": [
-            {
-                "order_number": "sample order_number",
-                "status": "open",
-                "placed_on": "2026-01-02",
-                "total_eur": 1.5,
-            }
-        ],
-        "shown": 1,
-        "total_available": 1,
-        "note": "sample note",
+        "order_number": "sample order_number",
+        "status": "open",
+        "placed_on": "2026-01-02",
+        "total_eur": 1.5,
     }
-    properties = ("max_results", "since", "status")
+    properties = ("cursor", "page_size", "since", "status")
     context_fields = ("customer_id",)
+    guarded = True
+    paginated = True
+    sample_note = "Showing the only order."
     accepted = (
-        {"status": None, "since": None, "max_results": 10},
-        {"status": "open", "since": "2026-10-09", "max_results": 50},
-        {"status": "shipped", "since": None, "max_results": None},
+        {"status": None, "since": None, "cursor": None, "page_size": 10},
+        {"status": "open", "since": "2026-10-09", "cursor": None, "page_size": 50},
+        {"status": "shipped", "since": None, "cursor": None, "page_size": None},
     )
     rejected: ClassVar[tuple[Case, ...]] = (
         (
             "example 4",
-            {"status": "pending", "since": None, "max_results": 10},
+            {"status": "pending", "since": None, "cursor": None, "page_size": 10},
             "status",
         ),
         (
             "example 5: Dates are written as 2026-10-09.",
-            {"status": None, "since": "09/10/2026", "max_results": 10},
+            {"status": None, "since": "09/10/2026", "cursor": None, "page_size": 10},
             "since",
         ),
-        ("example 6", {"status": None, "since": None, "max_results": 0}, "max_results"),
+        (
+            "example 6",
+            {"status": None, "since": None, "cursor": None, "page_size": 0},
+            "page_size",
+        ),
         (
             "example 7",
-            {"status": None, "since": None, "max_results": 51},
-            "max_results",
+            {"status": None, "since": None, "cursor": None, "page_size": 51},
+            "page_size",
         ),
         (
             "example 8: The customer comes from the run context, never from the model.",
-            {"status": None, "since": None, "max_results": 10, "customer_id": 7},
+            {
+                "status": None,
+                "since": None,
+                "cursor": None,
+                "page_size": 10,
+                "customer_id": 7,
+            },
             "customer_id",
+        ),
+        (
+            "example 9: A cursor is the text next_cursor gave, or null.",
+            {"status": None, "since": None, "cursor": 7, "page_size": 10},
+            "cursor",
         ),
     )
     boundary: ClassVar[tuple[Boundary, ...]] = (
@@ -82,10 +93,14 @@ class TestSearchOrders(ToolContract):
         ("status: missing", "status", MISSING),
         ("since: a number instead of date", "since", 20261009),
         ("since: missing", "since", MISSING),
-        ("max_results: a boolean instead of integer", "max_results", True),
-        ("max_results: a numeric string instead of integer", "max_results", "4"),
-        ("max_results: a float instead of integer", "max_results", 4.0),
-        ("max_results: missing", "max_results", MISSING),
+        ("cursor: a number instead of string", "cursor", 5),
+        ("cursor: a boolean instead of string", "cursor", True),
+        ("cursor: a cursor that was never made", "cursor", "eyJ2IjoxfQ.not-signed"),
+        ("cursor: missing", "cursor", MISSING),
+        ("page_size: a boolean instead of integer", "page_size", True),
+        ("page_size: a numeric string instead of integer", "page_size", "4"),
+        ("page_size: a float instead of integer", "page_size", 4.0),
+        ("page_size: missing", "page_size", MISSING),
         ("unexpected_field: not a parameter", "unexpected_field", 1),
     )
     contract: ClassVar[dict[str, Any] | None] = {
@@ -96,8 +111,9 @@ class TestSearchOrders(ToolContract):
                 "enum": ["open", "shipped", "cancelled", None],
             },
             "since": {"type": ["string", "null"], "format": "date"},
-            "max_results": {"type": ["integer", "null"], "minimum": 1, "maximum": 50},
+            "cursor": {"type": ["string", "null"]},
+            "page_size": {"type": ["integer", "null"], "minimum": 1, "maximum": 50},
         },
-        "required": ["status", "since", "max_results"],
+        "required": ["status", "since", "cursor", "page_size"],
         "additionalProperties": False,
     }

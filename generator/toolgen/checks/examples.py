@@ -5,7 +5,10 @@ They are the base of the generated tests, so a wrong example would make a wrong 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+
+from toolgen_runtime.guards import GuardFailure, UrlPolicy, check_url
+from toolgen_runtime.guards.paths import check_path_text
 
 from toolgen import toolschema
 from toolgen.checks import check
@@ -45,6 +48,7 @@ def examples(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
     param_paths = _param_paths(tool.params)
     for example in tool.examples:
         found = toolschema.problems(schema, dict(example.args))
+        found += guard_problems(tool, example.args)
         where = example.origin.span("args")
         if example.rejected_on is None:
             if found:
@@ -84,3 +88,33 @@ def examples(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
                 example.origin.span("rejected_on"),
                 f"Set rejected_on to the field that is wrong ({known}), or fix the others.",
             )
+
+
+def guard_problems(
+    tool: Tool, args: Mapping[str, object]
+) -> list[tuple[toolschema.FieldPath, str]]:
+    """What the guards of the top-level `path` and `url` parameters refuse in `args`, as far
+    as the build can tell: the text of a path (not the files under its root, which only the
+    deployment has) and a URL against the contract's own hosts."""
+    found: list[tuple[toolschema.FieldPath, str]] = []
+    for param in tool.params:
+        value = args.get(param.name)
+        if not isinstance(value, str):
+            continue
+        try:
+            if param.path is not None:
+                check_path_text(value, suffixes=param.path.suffixes)
+            elif param.url is not None and param.url.hosts:
+                check_url(
+                    value,
+                    UrlPolicy(
+                        hosts=param.url.hosts,
+                        schemes=param.url.schemes,
+                        ports=param.url.ports,
+                    ),
+                )
+        except GuardFailure as failure:
+            found.append(((param.name,), f"{failure.code}: {failure.problem}"))
+        except ValueError:
+            continue  # a policy the contract cannot make: TG171 says why
+    return found

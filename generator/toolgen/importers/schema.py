@@ -17,12 +17,12 @@ from collections.abc import Mapping
 from typing import cast
 
 from toolgen.importers.source import Loss
+from toolgen.names import ENVELOPE_KEYS
 
 Node = Mapping[str, object]
 ParamDoc = dict[str, object]
 
 MODEL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
-ENVELOPE_KEYS = frozenset({"ok", "error", "how_to_fix", "retryable", "problems"})
 _MAX_DEPTH = 32
 # Keywords that say nothing the model or the validator acts on: dropping them loses nothing.
 _SILENT = frozenset({"$schema", "$id", "$comment", "$defs", "definitions"})

@@ -363,8 +363,8 @@ PATH_WORDS = words.wordset(
     name="path-parameter-as-string",
     category=Category.IDENTITY,
     severity=Severity.ERROR,
-    fix="Add a pattern that allows only plain names with the accepted suffixes "
-    "(^[a-z0-9_-]+\\.(md|txt)$); resolve and check the root in the implementation.",
+    fix="Use type: path with a root and its suffixes (root: archive, suffixes: [.md]): the "
+    "generated tool checks the path before the implementation runs.",
     source=f"{_LESSON}: a read_file(path: str) without normalization is a path traversal",
 )
 def path_parameter_as_string(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
@@ -390,10 +390,14 @@ def path_parameter_as_string(site: ParamSite, ctx: LintContext) -> Iterator[Find
     ```yaml
     params:
       document:
-        type: string
-        pattern: '^[a-z0-9_-]{1,64}\\.(md|txt)$'
+        type: path
+        root: archive
+        suffixes: [.md, .txt]
         description: The document's file name.
     ```
+
+    A string with a pattern of plain names also passes, when the tool joins it to a folder
+    of its own.
     """
     parts = set(words.name_words(site.param.name))
     if site.tool.open_world:
@@ -414,8 +418,8 @@ URL_WORDS = words.wordset("url urls uri uris link links href endpoint webhook ca
     name="url-parameter-as-string",
     category=Category.IDENTITY,
     severity=Severity.ERROR,
-    fix="Add a pattern anchored to the allowed hosts (^https://(www\\.)?example\\.com/); "
-    "check the host against an allow-list in the implementation.",
+    fix="Use type: url with the hosts it may reach (hosts: [api.example.com]): the generated "
+    "tool checks the URL before the implementation runs.",
     source=f"{_LESSON}: a download(url: str) is a server-side request forgery; the defence "
     "is a list of allowed domains",
 )
@@ -440,10 +444,13 @@ def url_parameter_as_string(site: ParamSite, ctx: LintContext) -> Iterator[Findi
     ```yaml
     params:
       url:
-        type: string
-        pattern: '^https://docs\\.example\\.com/'
+        type: url
+        hosts: [docs.example.com]
         description: The page to download.
     ```
+
+    A string with a pattern anchored to the allowed hosts also passes; the `url` type checks
+    what a pattern cannot (look-alike hosts, every form of IP address, user-info).
     """
     parts = set(words.name_words(site.param.name))
     if is_free_string(site.scalar) and parts & URL_WORDS:

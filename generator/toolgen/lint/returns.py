@@ -42,8 +42,8 @@ HINT_FIELDS = frozenset(
     name="list-without-pagination",
     category=Category.RETURNS,
     severity=Severity.WARNING,
-    fix="Return shown, total_available and a note beside the list (a cursor-based page lands "
-    "in a later format version), and bound the list with a max_results parameter.",
+    fix="Declare pagination: (max_page_size, total) and return the fields of one item: the "
+    "runtime builds the page with its counts, a signed cursor and a note.",
     source=f"{_CONTEXT}: paginate, and declare that you are paginating",
 )
 def list_without_pagination(site: ReturnSite, ctx: LintContext) -> Iterator[Finding]:
@@ -67,15 +67,17 @@ def list_without_pagination(site: ReturnSite, ctx: LintContext) -> Iterator[Find
 
     ## Use instead
     ```yaml
+    pagination: {max_page_size: 50, total: counted, noun: order}
     returns:
-      orders: {type: array, items: {type: string}, description: The orders found.}
-      shown: {type: integer, description: How many orders this answer lists.}
-      total_available: {type: integer, description: How many orders match in all.}
-      note: {type: string, description: What was shown and how to see the rest.}
+      order_number: {type: string, description: The order's number.}
     ```
+
+    Returning `shown`, `total_available` and a `note` beside the list also passes.
     """
     if len(site.path) != 1 or site.field.type != "array":
         return
+    if site.tool.pagination is not None:
+        return  # the returns are one item; the runtime builds the page around them
     if any(p.type == "array" for p in site.tool.params):
         return  # one item per item asked for: the call's own list bounds the answer
     names = {f.name for f in site.siblings}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from toolgen.lint import (  # noqa: F401  (imported for their registrations)
+    boundaries,
     catalogue,
     config,
     descriptions,

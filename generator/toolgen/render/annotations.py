@@ -75,6 +75,9 @@ def param_annotation(
     param: Param, imports: Imports, enums: EnumAliases, *, top: bool = True
 ) -> str:
     """The annotation of one argument field: type, constraints, alias and null handling."""
+    guarded = guard_annotation(param, imports)
+    if guarded is not None:
+        return guarded
     c = param.constraints
     kwargs: list[str] = []
     metadata = []
@@ -124,6 +127,41 @@ def param_annotation(
         return base
     imports.name("typing", "Annotated")
     return f"Annotated[{base}, {', '.join(metadata)}]"
+
+
+def guard_annotation(param: Param, imports: Imports) -> str | None:
+    """The annotation of a guarded argument (a path, a URL, the cursor of a page): the
+    runtime's guard checks it and gives the implementation the checked object."""
+    if param.path is not None:
+        imports.name("toolgen_runtime.guards", "CheckedPath", "PathGuard")
+        options = [py_str(param.path.root)]
+        if param.path.suffixes:
+            options.append(f"suffixes={py_literal(param.path.suffixes)}")
+        if not param.path.must_exist:
+            options.append("must_exist=False")
+        base = f"CheckedPath, PathGuard({', '.join(options)})"
+    elif param.url is not None:
+        imports.name("toolgen_runtime.guards", "CheckedUrl", "UrlGuard")
+        options = [f"hosts={py_literal(param.url.hosts)}"]
+        if param.url.schemes != ("https",):
+            options.append(f"schemes={py_literal(param.url.schemes)}")
+        if param.url.ports:
+            options.append(f"ports={py_literal(param.url.ports)}")
+        if param.url.hosts_from is not None:
+            options.append(f"hosts_from={py_str(param.url.hosts_from)}")
+        base = f"CheckedUrl, UrlGuard({', '.join(options)})"
+    elif param.is_cursor:
+        imports.name("toolgen_runtime.pagination", "Cursor")
+        imports.name("typing", "Annotated")
+        return "Annotated[Cursor | None, PAGINATION.cursor_argument()]"
+    else:
+        return None
+    imports.name("typing", "Annotated")
+    if param.aliased:
+        imports.name("pydantic", "Field")
+        base += f", Field(alias={py_str(param.name)})"
+    annotated = f"Annotated[{base}]"
+    return f"{annotated} | None" if param.optional else annotated
 
 
 def return_annotation(
@@ -216,7 +254,9 @@ def tool_classes(
     results = classes(
         tool.returns,
         tool.py.result_class,
-        f"What {tool.name} returns on success: the model receives exactly these fields.",
+        f"One item of a {tool.name} page: the model receives exactly these fields."
+        if tool.pagination is not None
+        else f"What {tool.name} returns on success: the model receives exactly these fields.",
         f"Part of a {tool.name} result",
         result,
     )

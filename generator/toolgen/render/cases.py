@@ -42,7 +42,39 @@ _WRONG_TYPES: dict[str, list[tuple[str, JsonValue]]] = {
     "datetime": [("a time without offset", "2026-10-09T14:30:00"), ("a number", 1)],
     "array": [("a string", "x")],
     "object": [("a string", "x")],
+    "path": [("a number", 5)],
+    "url": [("a number", 5)],
 }
+
+
+def _guard_cases(param: Param, valid: object) -> Iterator[tuple[str, JsonValue]]:
+    """What a guard must refuse: ways out of a root, hosts and schemes not allowed, a cursor
+    that was never made (the generated tests run them with test boundaries)."""
+    if param.path is not None:
+        yield "a path out of the root with ..", "../outside/" + _file_name(param)
+        yield "an absolute path", "/etc/" + _file_name(param)
+        yield "a NUL byte", _file_name(param) + "\x00.txt"
+        if param.path.suffixes:
+            yield "a suffix not allowed", "notes.toolgen-not-allowed"
+    elif param.url is not None:
+        tail = "/"
+        if isinstance(valid, str) and "://" in valid:
+            tail = "/" + valid.split("://", 1)[1].partition("/")[2]
+        yield "an IP address for a host", "https://169.254.169.254" + tail
+        yield "a host not allowed", "https://toolgen-not-allowed.invalid" + tail
+        if param.url.hosts:
+            host = param.url.hosts[0].removeprefix("*.")
+            yield "a user name before the host", f"https://user@{host}" + tail
+            yield "a trailing dot on the host", f"https://{host}." + tail
+            if "http" not in param.url.schemes:
+                yield "a scheme not allowed", f"http://{host}" + tail
+    elif param.is_cursor:
+        yield "a cursor that was never made", "eyJ2IjoxfQ.not-signed"
+
+
+def _file_name(param: Param) -> str:
+    suffix = param.path.suffixes[0] if param.path and param.path.suffixes else ".txt"
+    return "passwd" + suffix
 
 
 def _pattern_misses(param: Param, valid: object) -> Iterator[str]:
@@ -86,6 +118,7 @@ def _value_cases(param: Param, valid: object) -> Iterator[tuple[str, JsonValue]]
     c = param.constraints
     for label, bad in _WRONG_TYPES[param.type]:
         yield f"{label} instead of {param.type}", bad
+    yield from _guard_cases(param, valid)
     if not param.optional:
         yield "null where null is not allowed", None
     if c.enum is not None:
@@ -235,7 +268,8 @@ def _sample_object(
     for f in fields:
         expr, value = _sample_field(f, qualifier)
         parts.append(f"{f.py_name}={expr}")
-        values[f.name] = value
+        # what the model reads: a sensitive value never shows (toolgen_runtime.output)
+        values[f.name] = "[redacted]" if f.sensitive else value
     return f"{qualifier}{class_name}({', '.join(parts)})", values
 
 

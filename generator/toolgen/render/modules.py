@@ -14,6 +14,7 @@ from toolgen.render.annotations import (
     FieldView,
     tool_classes,
 )
+from toolgen.render.boundaries import boundary_lines
 from toolgen.render.imports import Imports
 from toolgen.render.source import (
     assignment,
@@ -109,8 +110,11 @@ def render_tool_module(catalogue: Catalogue, tool: Tool) -> str:
         imports.name("typing", "Literal")
     impl_module = f"{catalogue.implementation}.{tool.py.module}"
     signature = [tool.py.args_class] + ([tool.py.context_class] if tool.context else [])
+    bounds = boundary_lines(tool, imports)
     return templating.render(
         "tool_module.py.jinja",
+        bounds=bounds,
+        returns_annotation=tool.returns_annotation,
         imports=imports.block(),
         tool=tool,
         catalogue=catalogue,
@@ -194,8 +198,11 @@ def render_stub(catalogue: Catalogue, tool: Tool) -> str:
         # it unused until the implementation raises it
         imports.name(generated, f"{tool.py.error_class} as {tool.py.error_class}")
     imports.name("toolgen_runtime", "NotImplementedYet")
+    if tool.pagination is not None:
+        imports.name("toolgen_runtime.pagination", "Page")
     return templating.render(
         "impl_stub.py.jinja",
+        returns_annotation=tool.returns_annotation,
         catalogue=catalogue,
         tool=tool,
         imports=imports.block(),

@@ -73,6 +73,7 @@ def render_tool_tests(catalogue: Catalogue, tool: Tool) -> str:
     imports.name("typing", "Any", "ClassVar")
     if any(c.missing for c in boundary.cases(tool)):
         imports.name("toolgen_runtime.testing", "MISSING")
+    sample_result = _sample_result(tool, imports)  # before the imports are laid out
     return templating.render(
         "test_tool.py.jinja",
         imports=imports.block(),
@@ -85,10 +86,11 @@ def render_tool_tests(catalogue: Catalogue, tool: Tool) -> str:
             "implementation.",
         ),
         sample_context=boundary.sample_context_expression(catalogue),
-        sample_result=boundary.sample_result_expression(tool, "module."),
+        sample_result=sample_result,
         sample_json=assignment(
             "sample_json: ClassVar[dict[str, Any]]", boundary.sample_result_json(tool)
         ),
+        boundary_data=_boundary_data(tool),
         accepted=assignment(
             "accepted", tuple(dict(e.args) for e in tool.accepted_examples)
         ),
@@ -101,6 +103,46 @@ def render_tool_tests(catalogue: Catalogue, tool: Tool) -> str:
         context_names=py_literal(tuple(f.name for f in tool.context)),
         contract=_contract(tool),
     )
+
+
+def _sample_result(tool: Tool, imports: Imports) -> str:
+    item = boundary.sample_result_expression(tool, "module.")
+    if tool.pagination is None:
+        return item
+    imports.name("toolgen_runtime.pagination", "Page")
+    total = "None" if tool.pagination.total == "unknown" else "1"
+    return f"Page(items=[{item}], total={total}, next=None)"
+
+
+def _boundary_data(tool: Tool) -> list[str]:
+    """The class attributes of a guarded or paginated tool's test: the files its accepted
+    examples name under each root, and what a page of the sample says."""
+    if not tool.guarded:
+        return []
+    lines = ["guarded = True"]
+    files: dict[str, list[str]] = {}
+    for param in tool.params:
+        if param.path is None or not param.path.must_exist:
+            continue
+        for example in tool.accepted_examples:
+            value = example.args.get(param.name)
+            if isinstance(value, str):
+                names = files.setdefault(param.path.root, [])
+                if value not in names:
+                    names.append(value)
+    if files:
+        lines.append(
+            assignment(
+                "files: ClassVar[dict[str, tuple[str, ...]]]",
+                {root: tuple(names) for root, names in files.items()},
+            )
+        )
+    if tool.pagination is not None:
+        lines.append("paginated = True")
+        lines.append(
+            assignment("sample_note", f"Showing the only {tool.pagination.noun}.")
+        )
+    return lines
 
 
 def _contract(tool: Tool) -> str | None:

@@ -115,7 +115,7 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         hints: Mapping[str, FieldHint] | None = None,
         schema: Mapping[str, Any] | None = None,
         examples: Mapping[str, object] | None = None,
-        boundaries: Boundaries | None = None,
+        boundaries: Boundaries | Callable[[], Boundaries] | None = None,
         identity: Callable[[Any], object] | None = None,
         pagination: Pagination | None = None,
         output: OutputContract | None = None,
@@ -125,7 +125,10 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         `boundaries` (path roots, hosts, the cursor signer) make the validation context
         of each call, bound to `identity` (a JSON value built from the run context); a
         `pagination` tool answers with the page envelope; an `output` contract cuts long
-        texts and redacts sensitive fields. A tool with none of them takes the plain path."""
+        texts and redacts sensitive fields. A tool with none of them takes the plain path.
+        `boundaries` may be a function that gives them (a generated tool passes
+        `configured_boundaries`): it is asked on each call, so the application may configure
+        them after importing the tools."""
         self.tool_name = tool_name
         self.args_model = args_model
         self.result_type = result_type
@@ -204,10 +207,16 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         scope, run with its sensitive values known to logging and exception texts, answered
         with the page envelope and the output contract applied."""
         scope: Mapping[str, object] | None = None
-        if self._boundaries is not None:
+        boundaries = self._boundaries
+        if boundaries is not None:
+            if not isinstance(boundaries, Boundaries):
+                boundaries = boundaries()
             run_context = getattr(ctx, "context", None)
-            identity = self._identity(run_context) if self._identity else None
-            scope = self._boundaries.for_call(identity)
+            identity = None
+            if self._identity is not None:
+                self._check_run_context(run_context)
+                identity = self._identity(run_context)
+            scope = boundaries.for_call(identity)
         args = self._parse(raw_json, scope)
         if type(args) is Rejected:
             return invalid_arguments(self.tool_name, args, self.hints())
@@ -244,14 +253,7 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         last = self._last_context
         if last is not None and last[0] is run_context:
             return last[1]
-        expected = self._catalogue_context
-        if expected is not None and not isinstance(run_context, expected):
-            raise MissingContext(
-                f"{self.tool_name} reads its context from the run context, which must be a "
-                f"{expected.__module__}.{expected.__qualname__}: pass "
-                f"Runner.run(..., context={expected.__qualname__}(...)); got "
-                f"{type(run_context).__name__}"
-            )
+        self._check_run_context(run_context)
         assert self._build_context is not None
         context = self._build_context(run_context)
         # A run makes many calls with one run context. When it and the tool's context built
@@ -260,6 +262,16 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         if _frozen(run_context) and _frozen(context):
             self._last_context = (run_context, context)
         return context
+
+    def _check_run_context(self, run_context: object) -> None:
+        expected = self._catalogue_context
+        if expected is not None and not isinstance(run_context, expected):
+            raise MissingContext(
+                f"{self.tool_name} reads its context from the run context, which must be a "
+                f"{expected.__module__}.{expected.__qualname__}: pass "
+                f"Runner.run(..., context={expected.__qualname__}(...)); got "
+                f"{type(run_context).__name__}"
+            )
 
     def _error_envelope(self, err: ToolError) -> dict[str, object]:
         declared = self._errors.get(err.code)

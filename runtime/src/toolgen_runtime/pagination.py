@@ -54,6 +54,7 @@ ItemT = TypeVar("ItemT")
 KeyValue = str | int | float | bool | None
 
 CURSOR_VERSION = 1
+TOTALS = ("counted", "unknown", "expensive")
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +179,10 @@ class Pagination:
       size): every other argument is a filter, and a cursor is bound to all of them.
     - `ttl_seconds`: how long a cursor stays valid (None: it does not expire).
     - `noun`, `plural`: what the note calls the items.
+    - `total`: `expensive`, the default (counted when it is cheap, such as on a short last
+      page: `Page.total` is an int or None), `counted` (every page says how many rows
+      match: an int) or `unknown` (never counted: None). A page that breaks it is a broken
+      contract.
     """
 
     tool: str
@@ -189,10 +194,15 @@ class Pagination:
     noun: str = "result"
     plural: str = ""
     item_type: type[object] | None = None
+    total: str = "expensive"
 
     def __post_init__(self) -> None:
         if self.max_page_size < 1:
             raise ValueError("max_page_size must be at least 1")
+        if self.total not in TOTALS:
+            raise ValueError(
+                f"total must be one of {', '.join(TOTALS)}, got {self.total!r}"
+            )
         if not self.plural:
             object.__setattr__(self, "plural", self.noun + "s")
 
@@ -363,8 +373,20 @@ class Pagination:
                 f"{self.tool} returned the position it started from: the next page would "
                 "repeat this one"
             )
-        if page.total is not None and (isinstance(page.total, bool) or page.total < 0):
+        if page.total is not None and (
+            isinstance(page.total, bool)
+            or not isinstance(page.total, int)
+            or page.total < 0
+        ):
             raise ContractViolation(f"{self.tool} returned a total of {page.total!r}")
+        if self.total == "counted" and page.total is None:
+            raise ContractViolation(
+                f"{self.tool} declares a counted total but returned total=None"
+            )
+        if self.total == "unknown" and page.total is not None:
+            raise ContractViolation(
+                f"{self.tool} declares its total unknown but returned total={page.total}"
+            )
         # a model without the binding would let a cursor pass with other filters
         if (
             cursor is not None

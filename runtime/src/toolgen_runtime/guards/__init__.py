@@ -26,6 +26,8 @@ from toolgen_runtime.guards.scope import (
     Boundaries,
     BoundariesMissing,
     CallScope,
+    configure_boundaries,
+    configured_boundaries,
     scope_of,
 )
 from toolgen_runtime.guards.urls import CheckedUrl, UrlGuard, UrlPolicy, check_url
@@ -47,6 +49,8 @@ __all__ = [
     "as_pydantic_error",
     "check_path",
     "check_url",
+    "configure_boundaries",
+    "configured_boundaries",
     "problem_details",
     "scope_of",
 ]

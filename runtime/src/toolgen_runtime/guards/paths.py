@@ -37,6 +37,7 @@ __all__ = [
     "PathChanged",
     "PathGuard",
     "check_path",
+    "check_path_text",
 ]
 
 MAX_PATH_CHARS = 1024
@@ -208,6 +209,28 @@ def check_path(
     on the file it leads to. `suffixes` empty allows any name; `must_exist=False` is for a
     file to create, whose folder must exist inside the root.
     """
+    names = check_path_text(
+        text, suffixes=suffixes, allow_hidden=allow_hidden, max_chars=max_chars
+    )
+    return _check_on_disk(
+        text,
+        root,
+        names,
+        suffixes=suffixes,
+        must_exist=must_exist,
+        allow_hidden=allow_hidden,
+    )
+
+
+def check_path_text(
+    text: str,
+    *,
+    suffixes: Sequence[str] = (),
+    allow_hidden: bool = False,
+    max_chars: int = MAX_PATH_CHARS,
+) -> list[str]:
+    """The checks of `check_path` that need no disk (the compiler runs them on a contract's
+    examples); the names of the path's parts."""
     if text == "":
         raise GuardFailure("path_empty", "is empty")
     if "\x00" in text:
@@ -248,14 +271,7 @@ def check_path(
             f"{_shown(names[-1])} does not end with {_suffix_words(suffixes)}",
             suffixes=_suffix_words(suffixes),
         )
-    return _check_on_disk(
-        text,
-        root,
-        names,
-        suffixes=suffixes,
-        must_exist=must_exist,
-        allow_hidden=allow_hidden,
-    )
+    return names
 
 
 def _check_on_disk(

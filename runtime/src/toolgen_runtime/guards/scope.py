@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from toolgen_runtime.errors import ToolgenError
-from toolgen_runtime.signing import Signer
+from toolgen_runtime.signing import SECRET_ENV, Signer
 
 __all__ = [
     "HOSTS_ENV_PREFIX",
@@ -31,6 +32,8 @@ __all__ = [
     "Boundaries",
     "BoundariesMissing",
     "CallScope",
+    "configure_boundaries",
+    "configured_boundaries",
     "scope_of",
 ]
 
@@ -153,3 +156,35 @@ def scope_of(context: Any, what: str) -> CallScope:
             "Args.model_validate_json(raw, context=boundaries.for_call(identity))"
         )
     return scope
+
+
+# --- the process's boundaries, for generated tools ------------------------------------------
+
+_configured: Boundaries | None = None
+_configured_lock = threading.Lock()
+
+
+def configure_boundaries(boundaries: Boundaries | None) -> None:
+    """Set the boundaries every generated tool of this process validates with (call it once at
+    start-up; None goes back to reading the environment on the next call)."""
+    global _configured
+    with _configured_lock:
+        _configured = boundaries
+
+
+def configured_boundaries() -> Boundaries:
+    """The boundaries of this process: those given to `configure_boundaries`, else read once
+    from the environment (`Boundaries.from_environment`), with the cursor signer when
+    `TOOLGEN_SECRET` is set. A generated tool asks on its first call, so a deployment that
+    configures at start-up is never too late; a guard whose root, hosts or signer is missing
+    then raises `BoundariesMissing` and the run stops."""
+    global _configured
+    found = _configured
+    if found is not None:
+        return found
+    with _configured_lock:
+        if _configured is None:
+            _configured = Boundaries.from_environment(
+                cursors=bool(os.environ.get(SECRET_ENV))
+            )
+        return _configured

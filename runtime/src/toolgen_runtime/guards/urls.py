@@ -31,7 +31,7 @@ from pydantic import GetCoreSchemaHandler
 from pydantic_core import CoreSchema, PydanticKnownError, core_schema
 
 from toolgen_runtime.guards.codes import GuardFailure, as_pydantic_error
-from toolgen_runtime.guards.scope import scope_of
+from toolgen_runtime.guards.scope import BoundariesMissing, scope_of
 
 __all__ = [
     "DEFAULT_PORTS",
@@ -40,6 +40,7 @@ __all__ = [
     "UrlGuard",
     "UrlPolicy",
     "check_url",
+    "host_problem",
     "normalize_host",
 ]
 
@@ -302,6 +303,30 @@ def _extended(policy: UrlPolicy, extra: tuple[str, ...]) -> UrlPolicy:
     )
 
 
+def _is_address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def host_problem(entry: str) -> str | None:
+    """Why `entry` cannot be an allowed host (said after the entry: "is not a host name"),
+    or None; the compiler checks a contract's hosts with it."""
+    if entry != entry.strip() or not entry:
+        return "is empty or has spaces around it"
+    if "/" in entry or (":" in entry and not _is_address(entry.strip("[]"))):
+        return "is not a host name (write the host alone, without scheme, port or path)"
+    if entry.rstrip("]").endswith("."):
+        return "ends with a dot"
+    try:
+        UrlPolicy(hosts=(entry,))
+    except ValueError:
+        return "is not a host name"
+    return None
+
+
 # --- the URL --------------------------------------------------------------------------------
 
 
@@ -531,6 +556,18 @@ def check_url(text: str, policy: UrlPolicy) -> CheckedUrl:
     )
 
 
+@functools.lru_cache(maxsize=64)
+def _from_list(guard: UrlGuard, hosts: tuple[str, ...]) -> UrlPolicy:
+    return UrlPolicy(
+        hosts=hosts,
+        schemes=guard.schemes,
+        ports=guard.ports,
+        allow_userinfo=guard.allow_userinfo,
+        allow_trailing_dot=guard.allow_trailing_dot,
+        max_chars=guard.max_chars,
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class UrlGuard:
     """`Annotated[CheckedUrl, UrlGuard(hosts=("api.example.com",))]`: the field takes a JSON
@@ -544,9 +581,13 @@ class UrlGuard:
     allow_trailing_dot: bool = False
     hosts_from: str | None = None
     max_chars: int = MAX_URL_CHARS
-    policy: UrlPolicy = field(init=False, repr=False, compare=False)
+    policy: UrlPolicy | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if not self.hosts and self.hosts_from is not None:
+            # every host comes from the deployment's list, read at each call
+            object.__setattr__(self, "policy", None)
+            return
         object.__setattr__(
             self,
             "policy",
@@ -566,7 +607,19 @@ class UrlGuard:
             scope = scope_of(
                 context, f"the URL guard with hosts_from={self.hosts_from!r}"
             )
-            policy = policy.with_hosts(scope.boundaries.hosts.get(self.hosts_from, ()))
+            extra = scope.boundaries.hosts.get(self.hosts_from, ())
+            if policy is not None:
+                policy = policy.with_hosts(extra)
+            elif not extra:
+                raise BoundariesMissing(
+                    f"the URL guard takes its hosts from the list {self.hosts_from!r}, "
+                    "which is empty or not configured: pass Boundaries(hosts="
+                    f"{{{self.hosts_from!r}: (...)}}) or set "
+                    f"TOOLGEN_HOSTS_{self.hosts_from.upper()}"
+                )
+            else:
+                policy = _from_list(self, tuple(extra))
+        assert policy is not None
         if not isinstance(value, str):
             raise PydanticKnownError("string_type")
         try:
