@@ -50,7 +50,13 @@ from toolgen.names import (
 )
 from toolgen.text import article, listing, shown
 
-__all__ = ["ModelResult", "build_model", "default_package"]
+__all__ = [
+    "RESERVED_PARAM_KEYS",
+    "RESERVED_PARAM_TYPES",
+    "ModelResult",
+    "build_model",
+    "default_package",
+]
 
 _TYPE_KEYS: Mapping[str, frozenset[str]] = {
     "string": frozenset({"enum", "pattern", "min_length", "max_length"}),
@@ -63,7 +69,10 @@ _TYPE_KEYS: Mapping[str, frozenset[str]] = {
     "object": frozenset({"properties"}),
 }
 _CONSTRAINT_KEYS = frozenset().union(*_TYPE_KEYS.values())
-_RESERVED_PARAM_KEYS = ("root", "suffixes", "hosts")
+# The format's schema lists these so that a spec written for a later version is refused with
+# a location (TG127), not as unknown keys; nothing offers them to a user (validate.py).
+RESERVED_PARAM_TYPES: tuple[str, ...] = ("path", "url")
+RESERVED_PARAM_KEYS: tuple[str, ...] = ("root", "suffixes", "hosts")
 _PAIRS = (("min", "max"), ("min_length", "max_length"), ("min_items", "max_items"))
 
 
@@ -171,7 +180,7 @@ class _Reader:
         items_class: str,
     ) -> Param | None:
         ptype = str(d.get("type"))
-        if ptype in ("path", "url"):
+        if ptype in RESERVED_PARAM_TYPES:
             self.report(
                 "TG127",
                 f"parameter type {ptype!r} is reserved for a later format version",
@@ -179,7 +188,7 @@ class _Reader:
                 "Use type: string with a pattern until path and url parameters land.",
             )
             return None
-        for key in _RESERVED_PARAM_KEYS:
+        for key in RESERVED_PARAM_KEYS:
             if key in d:
                 self.report(
                     "TG127",
