@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import datetime
 import json
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -100,21 +101,23 @@ def _enum_lookalikes(param: Param) -> list[tuple[str, JsonValue]]:
             found.append((f"{float(m)!r} for the enum value {m}", float(m)))
             found.append((f"{json.dumps(str(m))} for the enum value {m}", str(m)))
     elif param.type == "string":
-        for m in (m for m in members if isinstance(m, str)):
-            word = m.strip().lower()
-            if word in ("true", "false"):
+        for word in (m for m in members if isinstance(m, str)):
+            flag = word.strip().lower()
+            if flag in ("true", "false"):
                 found.append(
                     (
-                        f"{json.dumps(word == 'true')} for {json.dumps(m)}",
-                        word == "true",
+                        f"{json.dumps(flag == 'true')} for {json.dumps(word)}",
+                        flag == "true",
                     )
                 )
             try:
-                number = float(m)
+                parsed = float(word)
             except ValueError:
                 continue
-            value: JsonValue = int(number) if number.is_integer() else number
-            found.append((f"{json.dumps(value)} for {json.dumps(m)}", value))
+            if not math.isfinite(parsed):
+                continue
+            value: JsonValue = int(parsed) if parsed.is_integer() else parsed
+            found.append((f"{json.dumps(value)} for {json.dumps(word)}", value))
     return found[:4]
 
 
