@@ -93,9 +93,9 @@ def _enum_lookalikes(param: Param) -> list[tuple[str, JsonValue]]:
     found: list[tuple[str, JsonValue]] = []
     if param.type == "integer":
         ints = [m for m in members if isinstance(m, int) and not isinstance(m, bool)]
-        for flag, number in ((True, 1), (False, 0)):
+        for boolean, number in ((True, 1), (False, 0)):
             if number in ints:
-                found.append((f"{json.dumps(flag)} for the enum value {number}", flag))
+                found.append((f"{json.dumps(boolean)} for the enum value {number}", boolean))
         if ints:
             m = ints[0]
             found.append((f"{float(m)!r} for the enum value {m}", float(m)))
