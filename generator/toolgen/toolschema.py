@@ -277,3 +277,137 @@ def first_problem(param: Param, value: object) -> str | None:
     schema = param_schema(replace(param, optional=False), full=True)
     found = problems(schema, value)
     return found[0][1] if found else None
+
+
+# --- what is wrong with a value, in the words the model reads ------------------------------
+#
+# A contract's own values (examples, defaults) are checked with jsonschema at build time; the
+# generated tool checks the model's arguments with pydantic. A problem is told the same way in
+# both places: each jsonschema error is read as the pydantic error kind the runtime words
+# (toolgen_runtime.envelope.problem_text), so "must be a JSON integer, got 2.0" means the same
+# thing in `toolgen check` and in the answer the model gets.
+
+_TYPE_KINDS = {
+    "integer": "int_type",
+    "number": "float_type",
+    "boolean": "bool_type",
+    "string": "string_type",
+    "array": "list_type",
+    "object": "model_type",
+}
+_FORMAT_KINDS = {"date": "date_parsing", "date-time": "datetime_parsing"}
+_LIMIT_KINDS = {
+    "minimum": ("greater_than_equal", "ge"),
+    "maximum": ("less_than_equal", "le"),
+    "exclusiveMinimum": ("greater_than", "gt"),
+    "exclusiveMaximum": ("less_than", "lt"),
+    "minLength": ("string_too_short", "min_length"),
+    "maxLength": ("string_too_long", "max_length"),
+    "minItems": ("too_short", "min_length"),
+    "maxItems": ("too_long", "max_length"),
+}
+
+
+def _nullable(schema: object) -> bool:
+    if not isinstance(schema, dict):
+        return False
+    declared = schema.get("type")
+    if declared == "null" or (isinstance(declared, list) and "null" in declared):
+        return True
+    branches = schema.get("anyOf")
+    return isinstance(branches, list) and any(
+        isinstance(b, dict) and b.get("type") == "null" for b in branches
+    )
+
+
+def _issues(err: jsonschema.ValidationError) -> Iterator[tuple[FieldPath, str]]:
+    """One jsonschema error as (field, the runtime's words for it) pairs."""
+    from toolgen_runtime.arguments import FieldHint, Issue
+    from toolgen_runtime.envelope import problem_text
+
+    def told(
+        kind: str, loc: FieldPath, ctx: dict[str, Any] | None = None, **hint: Any
+    ) -> str:
+        return problem_text(Issue(kind, loc, err.instance, ctx), FieldHint(**hint))
+
+    base: FieldPath = tuple(err.absolute_path)
+    schema = err.schema if isinstance(err.schema, dict) else {}
+    check = err.validator
+    instance = err.instance
+    if check == "required" and isinstance(instance, dict):
+        properties = schema.get("properties", {})
+        for name in cast(list[str], err.validator_value):
+            if name not in instance:
+                loc = (*base, name)
+                yield (
+                    loc,
+                    told("missing", loc, nullable=_nullable(properties.get(name))),
+                )
+    elif check == "additionalProperties" and isinstance(instance, dict):
+        known = schema.get("properties", {})
+        for key in instance:
+            if key not in known:
+                yield (*base, key), told("extra_forbidden", (*base, key))
+    elif check == "anyOf" and err.context:
+        # a nullable container: what is wrong inside its non-null branch
+        inner = [
+            e
+            for e in err.context
+            if not (e.validator == "type" and e.validator_value == "null")
+        ]
+        for found in inner:
+            yield from _issues(found)
+    elif check == "type":
+        wanted = err.validator_value
+        names = [
+            n for n in (wanted if isinstance(wanted, list) else [wanted]) if n != "null"
+        ]
+        fmt = schema.get("format")
+        kind = _FORMAT_KINDS.get(str(fmt)) if fmt else None
+        kind = kind or _TYPE_KINDS.get(str(names[0]) if names else "", "")
+        yield base, told(kind, base) if kind else err.message
+    elif check == "enum":
+        choices = tuple(
+            v for v in cast(list[object], err.validator_value) if v is not None
+        )
+        yield base, told("literal_error", base, one_of=choices)
+    elif check == "pattern":
+        yield (
+            base,
+            told("string_pattern_mismatch", base, pattern=str(err.validator_value)),
+        )
+    elif check in _LIMIT_KINDS:
+        kind, key = _LIMIT_KINDS[str(check)]
+        yield base, told(kind, base, {key: err.validator_value})
+    elif check == "format":
+        kind = _FORMAT_KINDS.get(str(err.validator_value), "")
+        if kind == "datetime_parsing" and _naive_datetime(instance):
+            kind = "timezone_aware"
+        yield base, told(kind, base) if kind else err.message
+    else:
+        yield base, err.message
+
+
+def _naive_datetime(value: object) -> bool:
+    import datetime
+
+    if not isinstance(value, str):
+        return False
+    try:
+        return datetime.datetime.fromisoformat(value).tzinfo is None
+    except ValueError:
+        return False
+
+
+def worded_problems(
+    schema: dict[str, object], value: object
+) -> list[tuple[FieldPath, str]]:
+    """Every field of `value` that breaks `schema`, with what the model would be told about
+    it, in the order jsonschema finds them (the schema's order of properties)."""
+    validator = _validator_class()(schema, format_checker=_format_checker())
+    first: dict[FieldPath, str] = {}
+    for err in validator.iter_errors(cast(Any, value)):
+        for path, text in _issues(err):
+            # one problem a field, as the runtime says (its type before its choices)
+            first.setdefault(path, text)
+    return list(first.items())

@@ -95,7 +95,9 @@ def _enum_lookalikes(param: Param) -> list[tuple[str, JsonValue]]:
         ints = [m for m in members if isinstance(m, int) and not isinstance(m, bool)]
         for boolean, number in ((True, 1), (False, 0)):
             if number in ints:
-                found.append((f"{json.dumps(boolean)} for the enum value {number}", boolean))
+                found.append(
+                    (f"{json.dumps(boolean)} for the enum value {number}", boolean)
+                )
         if ints:
             m = ints[0]
             found.append((f"{float(m)!r} for the enum value {m}", float(m)))

@@ -35,6 +35,11 @@ CARDS: Final[dict[str, Card]] = {
                     "description": "How soon the visit is needed. Null means routine.",
                     "enum": ["routine", "urgent", None],
                 },
+                "zone": {
+                    "type": "string",
+                    "description": "The parking zone, as the signs write it.",
+                    "enum": ["1", "2", "true"],
+                },
                 "technicians": {
                     "type": "integer",
                     "description": "How many technicians come.",
@@ -277,6 +282,7 @@ CARDS: Final[dict[str, Card]] = {
                 "site_code",
                 "note",
                 "urgency",
+                "zone",
                 "technicians",
                 "crew_people",
                 "duration_hours",

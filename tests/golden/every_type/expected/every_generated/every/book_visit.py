@@ -33,6 +33,7 @@ PARAMETERS: Final = CARDS[NAME].parameters
 BookVisitKind = Literal["mobile", "landline"]
 BookVisitDoors = Literal["front", "back", "garage"]
 BookVisitUrgency = Literal["routine", "urgent"]
+BookVisitZone = Literal["1", "2", "true"]
 BookVisitTechnicians = Literal[1, 2, 3]
 BookVisitSkills = Literal["gas", "water", "power"]
 BookVisitFloors = Literal[0, 1, 2, 3]
@@ -76,6 +77,7 @@ class BookVisitArgs(StrictArgs):
     site_code: Annotated[str, Field(pattern="(?a)^S-[0-9]{3}\\Z")]
     note: Annotated[str | None, Field(min_length=2, max_length=200)]
     urgency: Annotated[BookVisitUrgency, null_means("routine")]
+    zone: BookVisitZone
     technicians: Annotated[BookVisitTechnicians, json_integer]
     crew_people: Annotated[int | None, Field(ge=1, le=20)]
     duration_hours: Annotated[float, Field(ge=0.5, le=12)]

@@ -48,6 +48,7 @@ class TestBookVisit(ToolContract):
         "urgency",
         "visit_on",
         "weights_kg",
+        "zone",
     )
     context_fields = ("tenant_id", "opened_at", "locale")
     accepted = (
@@ -55,6 +56,7 @@ class TestBookVisit(ToolContract):
             "site_code": "S-001",
             "note": None,
             "urgency": None,
+            "zone": "1",
             "technicians": 2,
             "crew_people": None,
             "duration_hours": 1.5,
@@ -92,6 +94,7 @@ class TestBookVisit(ToolContract):
             "site_code": "S-002",
             "note": "Ring twice.",
             "urgency": "urgent",
+            "zone": "true",
             "technicians": 1,
             "crew_people": 3,
             "duration_hours": 12,
@@ -147,6 +150,14 @@ class TestBookVisit(ToolContract):
         ('urgency: "ROUTINE", not in the enum', "urgency", "ROUTINE"),
         ('urgency: "routines", not in the enum', "urgency", "routines"),
         ("urgency: missing", "urgency", MISSING),
+        ('zone: 1 for "1"', "zone", 1),
+        ('zone: 2 for "2"', "zone", 2),
+        ('zone: true for "true"', "zone", True),
+        ("zone: a number instead of string", "zone", 5),
+        ("zone: null where null is not allowed", "zone", None),
+        ('zone: "1s", not in the enum', "zone", "1s"),
+        ('zone: "1 ", not in the enum', "zone", "1 "),
+        ("zone: missing", "zone", MISSING),
         ("technicians: true for the enum value 1", "technicians", True),
         ("technicians: 1.0 for the enum value 1", "technicians", 1.0),
         ('technicians: "1" for the enum value 1', "technicians", "1"),
