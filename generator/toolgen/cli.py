@@ -27,6 +27,7 @@ from toolgen import (
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.lint import docs
 from toolgen.lint.registry import all_rules
+from toolgen.text import counted
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -122,11 +123,18 @@ def _summary(result: pipeline.CheckResult) -> str:
     counts = {
         s: sum(1 for d in result.diagnostics if d.severity is s) for s in Severity
     }
-    tools = len(result.catalogue.tools) if result.catalogue else 0
-    return (
-        f"{result.folder}: {tools} tools, {counts[Severity.ERROR]} errors, "
-        f"{counts[Severity.WARNING]} warnings"
+    tools = len(result.catalogue.tools) if result.catalogue else result.tool_files
+    line = (
+        f"{result.folder}: {counted(tools, 'tool')}, "
+        f"{counted(counts[Severity.ERROR], 'error')}, "
+        f"{counted(counts[Severity.WARNING], 'warning')}"
     )
+    if result.catalogue_broken:
+        line += (
+            "\n  (catalogue.yaml has format errors: the tool files were checked without "
+            "it; lint and the checks that need it run once it is fixed)"
+        )
+    return line
 
 
 def _token_summary(result: pipeline.CheckResult, top: int = 5) -> str:

@@ -629,6 +629,9 @@ def _build_tool(
 class ModelResult:
     catalogue: Catalogue | None
     diagnostics: tuple[Diagnostic, ...]
+    # when catalogue.yaml has format errors: its tools, in a catalogue that stands in for
+    # it (no context, default settings), for the checks that read the tool files alone
+    stand_in: Catalogue | None = None
 
 
 def _context_fields(c: Mapping[str, object], reader: _Reader) -> Iterator[ContextField]:
@@ -649,16 +652,44 @@ def build_model(
     *,
     folder: str,
     broken_tools: Sequence[str] = (),
+    broken_catalogue: Document | None = None,
 ) -> ModelResult:
     """The IR of a catalogue, from the documents that passed the format check.
 
     `broken_tools` are the tool names (or, for a file that could not be read, its name
     without suffix) of the tool files that did not pass: the IR keeps them so that nothing
     derived from their absence is said (a reference to one is not an unknown tool).
+
+    `broken_catalogue` is catalogue.yaml when it failed the format check: there is then no
+    catalogue, but the tools are built in a stand-in for it (`ModelResult.stand_in`), so
+    their own problems are reported too.
     """
     if catalogue_doc is None:
-        return ModelResult(None, ())
-    c = _mapping(catalogue_doc.data)
+        if broken_catalogue is None:
+            return ModelResult(None, ())
+        stand_in = _catalogue(
+            broken_catalogue, tool_docs, folder, broken_tools, trusted=False
+        )
+        return ModelResult(None, stand_in[1], stand_in=stand_in[0])
+    catalogue, diagnostics = _catalogue(catalogue_doc, tool_docs, folder, broken_tools)
+    return ModelResult(catalogue, diagnostics)
+
+
+def _catalogue(
+    catalogue_doc: Document,
+    tool_docs: Sequence[Document],
+    folder: str,
+    broken_tools: Sequence[str],
+    *,
+    trusted: bool = True,
+) -> tuple[Catalogue, tuple[Diagnostic, ...]]:
+    """The catalogue and what building it found; untrusted (a catalogue file with format
+    errors), nothing of the catalogue file is read but its name."""
+    c = (
+        _mapping(catalogue_doc.data)
+        if trusted
+        else {"name": _text(_mapping(catalogue_doc.data), "name")}
+    )
     reader = _Reader(catalogue_doc)
     span = catalogue_doc.span
     name = str(c.get("name", ""))
@@ -704,4 +735,4 @@ def build_model(
         ),
         texts=texts(catalogue_doc.data),
     )
-    return ModelResult(catalogue, tuple([*reader.diagnostics, *diagnostics]))
+    return catalogue, tuple([*reader.diagnostics, *diagnostics])
