@@ -20,12 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from toolgen import pipeline, validate
+from toolgen import pipeline, reserved, validate
 from toolgen.cli import main
 from toolgen.diagnostics import has_errors
 from toolgen.ir import Param, ReturnField
 from toolgen.manifest import MANIFEST_NAME
-from toolgen.model import RESERVED_PARAM_TYPES
 from toolgen.write import check_outputs, write_outputs
 
 HERE = Path(__file__).parent / "golden"
@@ -157,7 +156,7 @@ EVERY_TYPE = HERE / "every_type"
 def _format_types(definition: str) -> set[str]:
     schema = json.loads(validate.schema_text("tool"))
     declared = set(schema["$defs"][definition]["properties"]["type"]["enum"])
-    return declared - set(RESERVED_PARAM_TYPES)
+    return declared - set(reserved.PARAM_TYPES)
 
 
 def _forms(node: Param | ReturnField, inside: str) -> Iterator[tuple[str, str]]:

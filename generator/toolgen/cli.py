@@ -82,7 +82,13 @@ def _parser() -> argparse.ArgumentParser:
     schema = commands.add_parser(
         "schema", help="print the JSON Schema of the spec format"
     )
-    schema.add_argument("--kind", choices=("tool", "catalogue"), default="tool")
+    schema.add_argument(
+        "--kind",
+        choices=("tool", "catalogue"),
+        default="tool",
+        help="which file's schema: tool (tools/*.yaml) or catalogue (catalogue.yaml); "
+        "default: tool",
+    )
     rules = commands.add_parser(
         "rules", help="list the lint rules, or print their reference"
     )
@@ -123,7 +129,10 @@ def _summary(result: pipeline.CheckResult) -> str:
     counts = {
         s: sum(1 for d in result.diagnostics if d.severity is s) for s in Severity
     }
-    tools = len(result.catalogue.tools) if result.catalogue else result.tool_files
+    # the tool files, those that are broken included: they are tools still
+    tools = result.tool_files or (
+        len(result.catalogue.tools) if result.catalogue else 0
+    )
     line = (
         f"{result.folder}: {counted(tools, 'tool')}, "
         f"{counted(counts[Severity.ERROR], 'error')}, "
@@ -144,12 +153,19 @@ def _token_summary(result: pipeline.CheckResult, top: int = 5) -> str:
     measured = tokens.measure(result.catalogue)
     budget = result.catalogue.budget.tokens
     limit = f"; budget {budget:,}" if budget is not None else "; no budget"
+    broken = result.catalogue.broken_tools
+    if broken:
+        limit += f"; {counted(len(broken), 'broken tool')} not counted"
     lines = [
         f"{result.folder}: {measured.total:,} tokens per turn ({measured.encoding}{limit})"
     ]
     expensive = measured.most_expensive(top)
     width = max((len(f"{t.tokens:,}") for t in expensive), default=0)
     lines.extend(f"  {t.tokens:>{width},}  {t.name}" for t in expensive)
+    rest = len(measured.tools) - len(expensive)
+    if rest:
+        left = measured.total - sum(t.tokens for t in expensive)
+        lines.append(f"  {left:>{width},}  and {counted(rest, 'more tool')}")
     return "\n".join(lines)
 
 
@@ -210,8 +226,8 @@ def _run_check(args: argparse.Namespace) -> int:
             print(_summary(result), file=sys.stderr)
             if target.only is not None and hidden:
                 print(
-                    f"  ({hidden} findings in other files of the catalogue not shown; "
-                    f"toolgen check {result.folder} shows them)",
+                    f"  ({counted(hidden, 'finding')} in other files of the catalogue not "
+                    f"shown; toolgen check {result.folder} shows them)",
                     file=sys.stderr,
                 )
             cost = _token_summary(result)

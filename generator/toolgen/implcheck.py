@@ -16,6 +16,7 @@ from toolgen.diagnostics import Diagnostic, Span, make
 from toolgen.ir import Catalogue, Tool
 from toolgen.names import MODEL_NAME_RE, is_module_path
 from toolgen.paths import package_dir, read_regular
+from toolgen.text import counted, listing
 
 # an implementation module is read whole to check its signature; none is this big
 MAX_IMPLEMENTATION_BYTES = 4 * 1024 * 1024
@@ -182,11 +183,36 @@ def check_implementations(catalogue: Catalogue, root: Path) -> list[Diagnostic]:
         # TG140 reports it; a path like ../x must never lead the check out of the project
         return []
     found = []
+    unwritten: list[str] = []
     modules: set[str] = set()
     for tool in catalogue.tools:
         # TG110 reports a name nothing can be generated under (it may not even fit in a
         # file name), and TG112 two tools of one module: no implementation to look for
         if MODEL_NAME_RE.fullmatch(tool.name) and tool.py.module not in modules:
             modules.add(tool.py.module)
-            found.extend(check_tool(catalogue, tool, root))
-    return found
+            for diagnostic in check_tool(catalogue, tool, root):
+                if diagnostic.code == "TG151":
+                    unwritten.append(tool.name)
+                found.append(diagnostic)
+    if len(unwritten) < 2:
+        return found
+    # a new catalogue is all stubs: that is one fact, said once
+    folder = package_dir(catalogue.implementation)
+    shown = listing(
+        [
+            *unwritten[:_NAMED],
+            *([f"{len(unwritten) - _NAMED} more"] if len(unwritten) > _NAMED else []),
+        ]
+    )
+    summary = make(
+        "TG151",
+        f"{counted(len(unwritten), 'tool')} are not implemented yet ({shown}): a call of one "
+        "stops the run",
+        catalogue.implementation_at,
+        f"toolgen build creates the missing stubs in {folder}/; write each tool's business "
+        "logic in its file there.",
+    )
+    return [d for d in found if d.code != "TG151"] + [summary]
+
+
+_NAMED = 5

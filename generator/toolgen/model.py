@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, cast
 
-from toolgen import describe, limits, toolschema
+from toolgen import describe, limits, reserved, toolschema
 from toolgen.diagnostics import Diagnostic, Span, error
 from toolgen.ir import (
     Budget,
@@ -51,8 +51,6 @@ from toolgen.names import (
 from toolgen.text import article, listing, shown
 
 __all__ = [
-    "RESERVED_PARAM_KEYS",
-    "RESERVED_PARAM_TYPES",
     "ModelResult",
     "build_model",
     "default_package",
@@ -69,10 +67,6 @@ _TYPE_KEYS: Mapping[str, frozenset[str]] = {
     "object": frozenset({"properties"}),
 }
 _CONSTRAINT_KEYS = frozenset().union(*_TYPE_KEYS.values())
-# The format's schema lists these so that a spec written for a later version is refused with
-# a location (TG127), not as unknown keys; nothing offers them to a user (validate.py).
-RESERVED_PARAM_TYPES: tuple[str, ...] = ("path", "url")
-RESERVED_PARAM_KEYS: tuple[str, ...] = ("root", "suffixes", "hosts")
 _PAIRS = (("min", "max"), ("min_length", "max_length"), ("min_items", "max_items"))
 
 
@@ -180,7 +174,7 @@ class _Reader:
         items_class: str,
     ) -> Param | None:
         ptype = str(d.get("type"))
-        if ptype in RESERVED_PARAM_TYPES:
+        if ptype in reserved.PARAM_TYPES:
             self.report(
                 "TG127",
                 f"parameter type {ptype!r} is reserved for a later format version",
@@ -188,7 +182,7 @@ class _Reader:
                 "Use type: string with a pattern until path and url parameters land.",
             )
             return None
-        for key in RESERVED_PARAM_KEYS:
+        for key in reserved.PARAM_KEYS:
             if key in d:
                 self.report(
                     "TG127",
@@ -554,13 +548,14 @@ def _build_tool(
     py = _tool_names(name, stem)
     idempotency = reader.idempotency(d.get("idempotency", "none"))
     confirmation = reader.confirmation(d.get("confirmation", "none"))
-    if "pagination" in d:
-        reader.report(
-            "TG127",
-            "pagination is reserved for a later format version",
-            reader.span(("pagination",), key=True),
-            "Return shown, total_available and a note as plain fields for now.",
-        )
+    for key, meanwhile in reserved.TOOL_KEYS.items():
+        if key in d:
+            reader.report(
+                "TG127",
+                f"{key} is reserved for a later format version",
+                reader.span((key,), key=True),
+                meanwhile,
+            )
     params = reader.params(_mapping(d.get("params")), ("params",), py.prefix)
     counted = sum(1 for top in params for _ in walk(top))
     if counted > limits.MAX_PARAMETERS:

@@ -42,6 +42,11 @@ _FORMAT_NOTE = {
     "date": "Date as YYYY-MM-DD.",
     "datetime": "Date and time with a UTC offset, as 2026-10-09T14:30:00+02:00.",
 }
+# beside the parameter's own example, which shows the form: the note says the rule only
+_FORMAT_NOTE_WITH_EXAMPLE = {
+    "date": "Date as YYYY-MM-DD.",
+    "datetime": "Date and time with a UTC offset.",
+}
 
 
 def value_text(value: JsonValue) -> str:
@@ -71,14 +76,16 @@ def param_description(param: Param) -> str:
     """The description the model reads for one parameter: the spec's words, then the notes
     that the schema cannot carry (format, lengths, what null means, an example)."""
     c = param.constraints
+    shows_example = param.has_example and param.type not in ("object", "array")
+    formats = _FORMAT_NOTE_WITH_EXAMPLE if shows_example else _FORMAT_NOTE
     notes = [
         _sentence(param.description),
-        _FORMAT_NOTE.get(param.type, ""),
+        formats.get(param.type, ""),
         _length_note(c.min_length, c.max_length, "characters"),
     ]
     if param.has_default:
         notes.append(f"Null means {value_text(param.default)}.")
-    if param.has_example and param.type not in ("object", "array"):
+    if shows_example:
         notes.append(f"Example: {value_text(param.example)}.")
     return " ".join(note for note in notes if note)
 
