@@ -1,6 +1,9 @@
 """The command line: `toolgen check`, `toolgen build`, `toolgen schema`, `toolgen rules`.
 
-Exit status: 0 clean, 1 findings (an error or warning, or stale output with --check), 2 usage.
+Exit status, the same for check and build: 0 when there is no error (warnings and infos are
+printed, and do not fail, unless `--max-warnings N` or the catalogue's `lint.max_warnings` says
+how many a catalogue may have, as eslint's --max-warnings does); 1 for an error, for more
+warnings than allowed, or for stale output with `build --check`; 2 for a usage error.
 PATH is a catalogue folder (holding catalogue.yaml); without one, every catalogue under spec/.
 Diagnostics print as text, JSON, GitHub annotations or SARIF (`--format`).
 """
@@ -36,6 +39,13 @@ class UsageError(Exception):
     pass
 
 
+_EXIT_POLICY = (
+    "Exit status: 0 when no catalogue has an error; 1 for an error, or for more warnings "
+    "than --max-warnings (or the catalogue's lint.max_warnings) allows; 2 for a usage "
+    "error. Warnings alone never fail and never stop a build."
+)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="toolgen",
@@ -60,6 +70,15 @@ def _parser() -> argparse.ArgumentParser:
             "(default: text)",
         )
         sub.add_argument(
+            "--max-warnings",
+            type=_count,
+            default=None,
+            metavar="N",
+            help="exit 1 when a catalogue has more than N warnings; 0 fails on any (as "
+            "eslint's --max-warnings). Default: the catalogue's lint.max_warnings; without "
+            "one, warnings are printed and do not fail. Errors always fail.",
+        )
+        sub.add_argument(
             "--root",
             type=Path,
             default=None,
@@ -69,10 +88,18 @@ def _parser() -> argparse.ArgumentParser:
         )
 
     check = commands.add_parser(
-        "check", help="validate and lint catalogues, write nothing"
+        "check",
+        help="validate and lint catalogues, write nothing",
+        description="Validate and lint catalogues; write nothing.",
+        epilog=_EXIT_POLICY,
     )
     with_paths(check)
-    build = commands.add_parser("build", help="check, then write the generated code")
+    build = commands.add_parser(
+        "build",
+        help="check, then write the generated code",
+        description="Check catalogues, then write the generated code, stubs and tests.",
+        epilog=_EXIT_POLICY + " With --check, a stale generated package exits 1 too.",
+    )
     with_paths(build)
     build.add_argument(
         "--check",
@@ -117,12 +144,44 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of at least 0, got {text!r}"
+        )
+    return value
+
+
 def _print_diagnostics(diagnostics: Sequence[Diagnostic], fmt: str) -> None:
     sys.stdout.write(report.render(diagnostics, fmt))
 
 
-def _findings(diagnostics: Sequence[Diagnostic]) -> bool:
-    return any(d.severity in (Severity.ERROR, Severity.WARNING) for d in diagnostics)
+def _allowed_warnings(
+    result: pipeline.CheckResult, args: argparse.Namespace
+) -> int | None:
+    """How many warnings the catalogue may have: the flag, else its lint.max_warnings."""
+    if args.max_warnings is not None:
+        return int(args.max_warnings)
+    return result.catalogue.lint.max_warnings if result.catalogue else None
+
+
+def _status(
+    diagnostics: Sequence[Diagnostic], allowed: int | None, folder: str
+) -> tuple[int, str]:
+    """Errors fail; warnings fail only past the number allowed, and then it is said why."""
+    if any(d.severity is Severity.ERROR for d in diagnostics):
+        return EXIT_FINDINGS, ""
+    warnings = sum(1 for d in diagnostics if d.severity is Severity.WARNING)
+    if allowed is None or warnings <= allowed:
+        return EXIT_CLEAN, ""
+    return EXIT_FINDINGS, (
+        f"{folder}: failed: {counted(warnings, 'warning')}, more than the {allowed:,} "
+        "allowed (--max-warnings, or lint.max_warnings in catalogue.yaml)"
+    )
 
 
 def _summary(result: pipeline.CheckResult) -> str:
@@ -215,10 +274,12 @@ def _run_check(args: argparse.Namespace) -> int:
     others = _others(chosen)
     results = [(t, _check_one(t, others)) for t in chosen]
     diagnostics: list[Diagnostic] = []
+    shown_by_target: list[list[Diagnostic]] = []
     hidden = 0
     for target, result in results:
         shown, left_out = _only(result.diagnostics, target)
         diagnostics += shown
+        shown_by_target.append(shown)
         hidden += left_out
     _print_diagnostics(diagnostics, args.format)
     if args.format == "text":
@@ -233,7 +294,13 @@ def _run_check(args: argparse.Namespace) -> int:
             cost = _token_summary(result)
             if cost:
                 print(cost, file=sys.stderr)
-    return EXIT_FINDINGS if _findings(diagnostics) else EXIT_CLEAN
+    status = EXIT_CLEAN
+    for shown, (_, result) in zip(shown_by_target, results, strict=True):
+        code, why = _status(shown, _allowed_warnings(result, args), result.folder)
+        status = max(status, code)
+        if why and args.format == "text":
+            print(why, file=sys.stderr)
+    return status
 
 
 def _run_build(args: argparse.Namespace) -> int:
@@ -280,7 +347,12 @@ def _report_build(
     for note in result.notes:
         _warn(note)
     all_diagnostics.extend(result.diagnostics)
-    status = EXIT_FINDINGS if _findings(result.diagnostics) else EXIT_CLEAN
+    # warnings never stop a build from writing; past the number allowed, it exits 1
+    status, why = _status(
+        result.diagnostics, _allowed_warnings(result, args), result.folder
+    )
+    if why:
+        messages.append(why)
     written = built.report
     if built.failure is not None:
         print(f"toolgen: error: {built.failure}", file=sys.stderr)

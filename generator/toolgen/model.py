@@ -719,6 +719,7 @@ def _catalogue(
                 str(k): str(v) for k, v in _mapping(lint.get("severity")).items()
             },
             preview=bool(lint.get("preview", False)),
+            max_warnings=cast("int | None", lint.get("max_warnings")),
         ),
         tools=tuple(sorted(tools, key=lambda t: t.name)),
         broken_tools=tuple(sorted(set(broken_tools))),
