@@ -217,7 +217,8 @@ def cases(tool: Tool) -> list[Case]:
 
     def items(array: Param, valid: list[Any], path: tuple[str, ...]) -> None:
         """The first item broken the ways a field of the items' type is (an empty array
-        gets that one bad item), and the fields of the first object item visited."""
+        gets that one bad item: the path one past its end), and the fields of the first
+        object item visited."""
         item = array.items
         assert item is not None
         limit = array.constraints.max_items
@@ -231,8 +232,9 @@ def cases(tool: Tool) -> list[Case]:
             return
         field = ".".join(here)
         for label, bad in _value_cases(item, first):
-            args = _replaced(base, here, bad) if valid else _replaced(base, path, [bad])
-            found.append(Case(f"{field}: {label}", args, field, here, bad))
+            found.append(
+                Case(f"{field}: {label}", _replaced(base, here, bad), field, here, bad)
+            )
 
     visit(tool.params, base, ())
     return found
@@ -253,7 +255,8 @@ def _replaced(
     if drop is not None:
         node.pop(drop, None)
     elif isinstance(node, list):
-        node[int(path[-1])] = value
+        index = int(path[-1])
+        node[index : index + 1] = [value]  # one past the end adds the item
     else:
         node[path[-1]] = value
     return result

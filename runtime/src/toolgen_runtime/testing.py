@@ -123,7 +123,8 @@ MISSING: Any = _Missing()
 
 def changed(base: dict[str, Any], path: str, value: object) -> dict[str, Any]:
     """A deep copy of `base` with the field at the dotted `path` set to `value` (or left
-    out, for `MISSING`); a number in the path is an index into an array (`lines.0.sku`)."""
+    out, for `MISSING`); a number in the path is an index into an array (`lines.0.sku`), and
+    the index one past its end adds an item (`tags.0` of an empty `tags`)."""
     result = copy.deepcopy(base)
     node: Any = result
     *parents, last = path.split(".")
@@ -132,7 +133,9 @@ def changed(base: dict[str, Any], path: str, value: object) -> dict[str, Any]:
     if value is MISSING:
         node.pop(last, None)
     elif isinstance(node, list):
-        node[int(last)] = value
+        index = int(last)
+        # one past the end of an (empty) array adds the item
+        node[index : index + 1] = [value]
     else:
         node[last] = value
     return result
