@@ -440,3 +440,169 @@ class TestBookVisit(ToolContract):
         ("access.unexpected_field: not a parameter", "access.unexpected_field", 1),
         ("unexpected_field: not a parameter", "unexpected_field", 1),
     )
+    contract: ClassVar[dict[str, Any] | None] = {
+        "type": "object",
+        "properties": {
+            "site_code": {"type": "string", "pattern": "^S-[0-9]{3}$"},
+            "note": {"type": ["string", "null"], "minLength": 2, "maxLength": 200},
+            "urgency": {
+                "type": ["string", "null"],
+                "enum": ["routine", "urgent", None],
+            },
+            "zone": {"type": "string", "enum": ["1", "2", "true"]},
+            "technicians": {"type": "integer", "enum": [1, 2, 3]},
+            "crew_people": {"type": ["integer", "null"], "minimum": 1, "maximum": 20},
+            "duration_hours": {"type": "number", "minimum": 0.5, "maximum": 12},
+            "budget_eur": {"type": ["number", "null"], "minimum": 0, "maximum": 10000},
+            "paid": {"type": "boolean"},
+            "remind": {"type": ["boolean", "null"]},
+            "visit_on": {"type": "string", "format": "date"},
+            "fallback_on": {"type": ["string", "null"], "format": "date"},
+            "arrive_after": {"type": "string", "format": "date-time"},
+            "leave_before": {"type": ["string", "null"], "format": "date-time"},
+            "skills": {
+                "type": "array",
+                "maxItems": 4,
+                "items": {"type": "string", "enum": ["gas", "water", "power"]},
+            },
+            "floors": {
+                "anyOf": [
+                    {
+                        "type": "array",
+                        "maxItems": 5,
+                        "items": {"type": "integer", "enum": [0, 1, 2, 3]},
+                    },
+                    {"type": "null"},
+                ]
+            },
+            "weights_kg": {
+                "type": "array",
+                "maxItems": 3,
+                "items": {"type": "number", "minimum": 0, "maximum": 500},
+            },
+            "flags": {"type": "array", "maxItems": 3, "items": {"type": "boolean"}},
+            "other_days": {
+                "anyOf": [
+                    {
+                        "type": "array",
+                        "maxItems": 3,
+                        "items": {"type": "string", "format": "date"},
+                    },
+                    {"type": "null"},
+                ]
+            },
+            "call_times": {
+                "type": "array",
+                "maxItems": 2,
+                "items": {"type": "string", "format": "date-time"},
+            },
+            "codes": {
+                "type": "array",
+                "maxItems": 3,
+                "items": {"type": "string", "pattern": "^[0-9]{4}$"},
+            },
+            "parts": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 3,
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "part_code": {"type": "string"},
+                        "count": {"type": "integer", "minimum": 1, "maximum": 9},
+                        "weight_kg": {"type": "number", "minimum": 0, "maximum": 500},
+                        "spare": {"type": ["boolean", "null"]},
+                        "fitted_on": {"type": ["string", "null"], "format": "date"},
+                    },
+                    "required": [
+                        "part_code",
+                        "count",
+                        "weight_kg",
+                        "spare",
+                        "fitted_on",
+                    ],
+                    "additionalProperties": False,
+                },
+            },
+            "contact": {
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string"},
+                    "reachable_from": {
+                        "type": ["string", "null"],
+                        "format": "date-time",
+                    },
+                    "phone": {
+                        "anyOf": [
+                            {
+                                "type": "object",
+                                "properties": {
+                                    "number": {
+                                        "type": "string",
+                                        "pattern": "^\\+[0-9]{6,15}$",
+                                    },
+                                    "kind": {
+                                        "type": ["string", "null"],
+                                        "enum": ["mobile", "landline", None],
+                                    },
+                                },
+                                "required": ["number", "kind"],
+                                "additionalProperties": False,
+                            },
+                            {"type": "null"},
+                        ]
+                    },
+                },
+                "required": ["name", "reachable_from", "phone"],
+                "additionalProperties": False,
+            },
+            "access": {
+                "anyOf": [
+                    {
+                        "type": "object",
+                        "properties": {
+                            "key_box": {"type": "boolean"},
+                            "doors": {
+                                "type": "array",
+                                "maxItems": 3,
+                                "items": {
+                                    "type": "string",
+                                    "enum": ["front", "back", "garage"],
+                                },
+                            },
+                        },
+                        "required": ["key_box", "doors"],
+                        "additionalProperties": False,
+                    },
+                    {"type": "null"},
+                ]
+            },
+        },
+        "required": [
+            "site_code",
+            "note",
+            "urgency",
+            "zone",
+            "technicians",
+            "crew_people",
+            "duration_hours",
+            "budget_eur",
+            "paid",
+            "remind",
+            "visit_on",
+            "fallback_on",
+            "arrive_after",
+            "leave_before",
+            "skills",
+            "floors",
+            "weights_kg",
+            "flags",
+            "other_days",
+            "call_times",
+            "codes",
+            "parts",
+            "contact",
+            "access",
+        ],
+        "additionalProperties": False,
+    }

@@ -116,3 +116,9 @@ class TestReadVisit(ToolContract):
             False,
         ),
     )
+    contract: ClassVar[dict[str, Any] | None] = {
+        "type": "object",
+        "properties": {"visit_id": {"type": "string"}},
+        "required": ["visit_id"],
+        "additionalProperties": False,
+    }
