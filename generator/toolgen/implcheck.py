@@ -61,6 +61,9 @@ def _parameters(args: ast.arguments) -> str:
     return ", ".join(shown)
 
 
+_NO_IMPLEMENTATION = "has no implementation yet"
+
+
 def check_tool(catalogue: Catalogue, tool: Tool, root: Path) -> list[Diagnostic]:
     rel = implementation_path(catalogue, tool)
     path = root / rel
@@ -68,7 +71,7 @@ def check_tool(catalogue: Catalogue, tool: Tool, root: Path) -> list[Diagnostic]
         return [
             make(
                 "TG151",
-                f"{tool.name} has no implementation yet",
+                f"{tool.name} {_NO_IMPLEMENTATION}",
                 Span(rel),
                 "toolgen build creates the stub; then write the business logic there.",
             )
@@ -183,7 +186,8 @@ def check_implementations(catalogue: Catalogue, root: Path) -> list[Diagnostic]:
         # TG140 reports it; a path like ../x must never lead the check out of the project
         return []
     found = []
-    unwritten: list[str] = []
+    missing: list[str] = []
+    stubs: list[str] = []
     modules: set[str] = set()
     for tool in catalogue.tools:
         # TG110 reports a name nothing can be generated under (it may not even fit in a
@@ -192,27 +196,39 @@ def check_implementations(catalogue: Catalogue, root: Path) -> list[Diagnostic]:
             modules.add(tool.py.module)
             for diagnostic in check_tool(catalogue, tool, root):
                 if diagnostic.code == "TG151":
-                    unwritten.append(tool.name)
+                    unwritten = diagnostic.message.endswith(_NO_IMPLEMENTATION)
+                    (missing if unwritten else stubs).append(tool.name)
                 found.append(diagnostic)
-    if len(unwritten) < 2:
+    if len(missing) + len(stubs) < 2:
         return found
     # a new catalogue is all stubs: that is one fact, said once
     folder = package_dir(catalogue.implementation)
-    shown = listing(
-        [
-            *unwritten[:_NAMED],
-            *([f"{len(unwritten) - _NAMED} more"] if len(unwritten) > _NAMED else []),
-        ]
-    )
+    parts = []
+    if missing:
+        have = "has" if len(missing) == 1 else "have"
+        parts.append(
+            f"{counted(len(missing), 'tool')} {have} no implementation yet ({_named(missing)})"
+        )
+    if stubs:
+        are = "is" if len(stubs) == 1 else "are"
+        parts.append(
+            f"{counted(len(stubs), 'tool')} {are} still the stub ({_named(stubs)})"
+        )
     summary = make(
         "TG151",
-        f"{counted(len(unwritten), 'tool')} are not implemented yet ({shown}): a call of one "
-        "stops the run",
+        f"{'; '.join(parts)}: a call of one stops the run",
         catalogue.implementation_at,
-        f"toolgen build creates the missing stubs in {folder}/; write each tool's business "
-        "logic in its file there.",
+        (f"toolgen build creates the missing stubs in {folder}/; " if missing else "")
+        + f"write each tool's business logic in its file in {folder}/.",
     )
     return [d for d in found if d.code != "TG151"] + [summary]
+
+
+def _named(names: list[str]) -> str:
+    shown = names[:_NAMED]
+    if len(names) > _NAMED:
+        shown = [*shown, f"{len(names) - _NAMED} more"]
+    return listing(shown)
 
 
 _NAMED = 5
