@@ -14,6 +14,8 @@ from toolgen.render import cases as boundary
 
 ROOT = Path(__file__).parent.parent
 GOLDEN = ROOT / "tests/golden/kitchen_sink"
+EVERY = ROOT / "tests/golden/every_type"
+LOOKALIKES = ROOT / "tests/corpus/model_enum_lookalikes"
 
 
 def catalogue(folder: Path, root: Path) -> Catalogue:
@@ -25,6 +27,7 @@ def catalogue(folder: Path, root: Path) -> Catalogue:
 CATALOGUES = [
     catalogue(ROOT / "spec/inventory", ROOT),
     catalogue(GOLDEN / "spec/kitchen", GOLDEN),
+    catalogue(EVERY / "spec/every", EVERY),
 ]
 TOOLS = [(c, t) for c in CATALOGUES for t in c.tools]
 
@@ -54,7 +57,14 @@ def test_cases_cover_the_kinds_the_design_lists() -> None:
     assert kitchen is not None
     labels = [c.label for c in boundary.cases(kitchen)]
     for expected in (
-        "priority: a boolean instead of integer",
+        "priority: true for the enum value 1",
+        "priority: 1.0 for the enum value 1",
+        'priority: "1" for the enum value 1',
+        "priority: a numeric string instead of integer",
+        'labels.0: "COLD", not in the enum',
+        "labels.0: a number instead of string",
+        "parcels.0.weight_kg: one above the maximum",
+        "parcels.0.fragile: missing",
         "priority: 4, not in the enum",
         "from: 'wh-01' misses the pattern",
         "parcels: one item too many",
@@ -76,3 +86,22 @@ def test_samples_are_valid_results() -> None:
     assert sample["legs"] == [
         {"origin": "sample origin", "destination": "sample destination", "days": 1}
     ]
+
+
+def test_every_enum_look_alike_is_a_case() -> None:
+    """What Python holds equal to an enum member, or what reads like one, is tried for each
+    enum-bearing type: integers (true, 1.0, "1"), strings ("1" as 1), and their arrays' items."""
+    tool = catalogue(LOOKALIKES, LOOKALIKES).tool("book_seats")
+    assert tool is not None
+    values = {(c.field, repr(c.value)) for c in boundary.cases(tool)}
+    for expected in (
+        ("seats", "True"),
+        ("seats", "1.0"),
+        ("seats", "'1'"),
+        ("table", "1"),
+        ("courses.0", "True"),
+        ("courses.0", "False"),
+        ("courses.0", "0.0"),
+        ("courses.0", "'0'"),
+    ):
+        assert expected in values

@@ -100,3 +100,74 @@ def test_a_real_process_never_shows_a_traceback(project: Path) -> None:
     assert done.returncode == 1
     assert "Traceback" not in done.stdout + done.stderr
     assert "spec/inventory/tools/next_batch.yaml:2:1: TG001" in done.stdout
+
+
+# --- the exit policy: errors fail; warnings fail only past the number allowed ------------------
+
+
+def _with_a_warning(project: Path) -> None:
+    """next_batch with one lint warning and no error: no max for its integer (TG504)."""
+    tool = project / "spec/inventory/tools/next_batch.yaml"
+    text = tool.read_text()
+    for line in ("    max: 1000000\n", "  - args: {batch: 1000000}\n"):
+        assert line in text
+        text = text.replace(line, "", 1)
+    text = text.replace("  - args: {batch: 1000001}\n    rejected_on: batch\n", "")
+    tool.write_text(text)
+
+
+def _warnings(capsys: pytest.CaptureFixture[str]) -> list[str]:
+    out, _ = capsys.readouterr()
+    return [line for line in out.splitlines() if "[warning]" in line]
+
+
+@pytest.mark.parametrize("command", [["check"], ["build"], ["build", "--check"]])
+def test_warnings_alone_do_not_fail(
+    project: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    if command == ["build", "--check"]:
+        _with_a_warning(project)
+        assert main(["build"]) == 0  # the warning does not stop the build either
+        capsys.readouterr()
+    else:
+        _with_a_warning(project)
+    assert main(command) == 0
+    if command != ["build", "--check"]:
+        assert _warnings(capsys), "the warning is printed"
+
+
+@pytest.mark.parametrize("command", [["check"], ["build"]])
+def test_max_warnings_fails_past_the_number_and_says_why(
+    project: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    _with_a_warning(project)
+    assert main([*command, "--max-warnings", "1"]) == 0
+    capsys.readouterr()
+    assert main([*command, "--max-warnings", "0"]) == 1
+    _, err = capsys.readouterr()
+    assert "spec/inventory: failed: 1 warning, more than the 0 allowed" in err
+    if command == ["build"]:
+        assert (project / "generated/inventory/next_batch.py").exists(), "still built"
+
+
+def test_the_catalogue_can_say_how_many_warnings_it_allows(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _with_a_warning(project)
+    catalogue = project / "spec/inventory/catalogue.yaml"
+    catalogue.write_text(catalogue.read_text() + "lint:\n  max_warnings: 0\n")
+    assert main(["check"]) == 1
+    assert main(["build"]) == 1
+    assert main(["check", "--max-warnings", "5"]) == 0, "the flag wins"
+
+
+def test_errors_fail_whatever_the_warnings_allowed(project: Path) -> None:
+    tool = project / "spec/inventory/tools/next_batch.yaml"
+    tool.write_text(tool.read_text().replace("effect: read", "effect: reed"))
+    assert main(["check", "--max-warnings", "100"]) == 1
+    assert main(["build", "--max-warnings", "100"]) == 1
+
+
+def test_max_warnings_takes_a_count(project: Path) -> None:
+    assert main(["check", "--max-warnings", "-1"]) == 2
+    assert main(["check", "--max-warnings", "many"]) == 2

@@ -5,10 +5,12 @@ written (YAML 1.2 booleans, quoted numbers, text that YAML read as a mapping).""
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import pytest
 
+from toolgen import reserved
 from toolgen import validate as validate_module
 from toolgen.diagnostics import Span
 from toolgen.load import PathKey, load_catalogue, load_document
@@ -410,3 +412,32 @@ def test_documents_with_format_errors_go_no_further(tmp_path: Path) -> None:
     assert [d.code for d in validated.diagnostics] == ["TG101"]
     assert [d.file for d in validated.tools] == ["cat/tools/find_customer.yaml"]
     assert validated.broken == ("read_stock",)  # known, but not in the model
+
+
+def test_suggestions_never_offer_a_reserved_word(tmp_path: Path) -> None:
+    """The reserved keys and types (toolgen.reserved) are refused where they are written
+    (TG127), so no list of known keys or types offers them."""
+    text = TOOL_HEAD + "params:\n  sku:\n    type: strng\n    hots: [a]\n"
+    found = check(tmp_path, text)
+    hints = " ".join(hint for *_, hint in found)
+    assert {code for code, *_ in found} == {"TG101", "TG103"}
+    assert "'string'" in hints
+    for word in reserved.WORDS:
+        assert not re.search(rf"\b{word}\b", hints), word
+
+
+def test_a_json_schema_spelling_gets_the_toolgen_key_not_a_lookalike(
+    tmp_path: Path,
+) -> None:
+    text = (
+        TOOL_HEAD
+        + "params:\n  skus:\n    type: array\n    unique_items: true\n"
+        + "    maxItems: 3\n    items: {type: string}\n"
+    )
+    hints = {message: hint for _, _, _, message, hint in check(tmp_path, text)}
+    unique = hints["unknown key 'unique_items' in parameter 'skus'"]
+    assert "min_items?" not in unique
+    assert unique.startswith("toolgen has no unique_items")
+    assert hints["unknown key 'maxItems' in parameter 'skus'"].startswith(
+        "toolgen writes it max_items."
+    )

@@ -1,7 +1,10 @@
 """The command line: `toolgen check`, `build`, `schema`, `rules`, `import`, `export`,
 `init`, `diff` and `docs`.
 
-Exit status: 0 clean, 1 findings (an error or warning, or stale output with --check), 2 usage.
+Exit status, the same for check and build: 0 when there is no error (warnings and infos are
+printed, and do not fail, unless `--max-warnings N` or the catalogue's `lint.max_warnings` says
+how many a catalogue may have, as eslint's --max-warnings does); 1 for an error, for more
+warnings than allowed, or for stale output with `build --check`; 2 for a usage error.
 PATH is a catalogue folder (holding catalogue.yaml); without one, every catalogue under spec/.
 Diagnostics print as text, JSON, GitHub annotations or SARIF (`--format`).
 """
@@ -25,6 +28,9 @@ from toolgen.progress import Progress
 
 if TYPE_CHECKING:
     from toolgen import pipeline
+from toolgen.lint import docs
+from toolgen.lint.registry import all_rules
+from toolgen.text import counted
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 # what `export --to` takes, without importing the export stage for a help text
@@ -46,6 +52,13 @@ def _source_kind(value: str) -> str:
             f"invalid choice: {value!r} (choose from {kinds})"
         )
     return value
+
+
+_EXIT_POLICY = (
+    "Exit status: 0 when no catalogue has an error; 1 for an error, or for more warnings "
+    "than --max-warnings (or the catalogue's lint.max_warnings) allows; 2 for a usage "
+    "error. Warnings alone never fail and never stop a build."
+)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -72,6 +85,15 @@ def _parser() -> argparse.ArgumentParser:
             "(default: text)",
         )
         sub.add_argument(
+            "--max-warnings",
+            type=_count,
+            default=None,
+            metavar="N",
+            help="exit 1 when a catalogue has more than N warnings; 0 fails on any (as "
+            "eslint's --max-warnings). Default: the catalogue's lint.max_warnings; without "
+            "one, warnings are printed and do not fail. Errors always fail.",
+        )
+        sub.add_argument(
             "--root",
             type=Path,
             default=None,
@@ -81,10 +103,18 @@ def _parser() -> argparse.ArgumentParser:
         )
 
     check = commands.add_parser(
-        "check", help="validate and lint catalogues, write nothing"
+        "check",
+        help="validate and lint catalogues, write nothing",
+        description="Validate and lint catalogues; write nothing.",
+        epilog=_EXIT_POLICY,
     )
     with_paths(check)
-    build = commands.add_parser("build", help="check, then write the generated code")
+    build = commands.add_parser(
+        "build",
+        help="check, then write the generated code",
+        description="Check catalogues, then write the generated code, stubs and tests.",
+        epilog=_EXIT_POLICY + " With --check, a stale generated package exits 1 too.",
+    )
     with_paths(build)
     build.add_argument(
         "--check",
@@ -99,7 +129,13 @@ def _parser() -> argparse.ArgumentParser:
     schema = commands.add_parser(
         "schema", help="print the JSON Schema of the spec format"
     )
-    schema.add_argument("--kind", choices=("tool", "catalogue"), default="tool")
+    schema.add_argument(
+        "--kind",
+        choices=("tool", "catalogue"),
+        default="tool",
+        help="which file's schema: tool (tools/*.yaml) or catalogue (catalogue.yaml); "
+        "default: tool",
+    )
     rules = commands.add_parser(
         "rules", help="list the lint rules, or print their reference"
     )
@@ -190,6 +226,18 @@ def _export_parser(
     )
 
 
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of at least 0, got {text!r}"
+        )
+    return value
+
+
 def _review_parsers(
     commands: argparse._SubParsersAction[argparse.ArgumentParser],
 ) -> None:
@@ -252,19 +300,49 @@ def _print_diagnostics(diagnostics: Sequence[Diagnostic], fmt: str) -> None:
     sys.stdout.write(report.render(diagnostics, fmt))
 
 
-def _findings(diagnostics: Sequence[Diagnostic]) -> bool:
-    return any(d.severity in (Severity.ERROR, Severity.WARNING) for d in diagnostics)
+def _allowed_warnings(
+    result: pipeline.CheckResult, args: argparse.Namespace
+) -> int | None:
+    """How many warnings the catalogue may have: the flag, else its lint.max_warnings."""
+    if args.max_warnings is not None:
+        return int(args.max_warnings)
+    return result.catalogue.lint.max_warnings if result.catalogue else None
+
+
+def _status(
+    diagnostics: Sequence[Diagnostic], allowed: int | None, folder: str
+) -> tuple[int, str]:
+    """Errors fail; warnings fail only past the number allowed, and then it is said why."""
+    if any(d.severity is Severity.ERROR for d in diagnostics):
+        return EXIT_FINDINGS, ""
+    warnings = sum(1 for d in diagnostics if d.severity is Severity.WARNING)
+    if allowed is None or warnings <= allowed:
+        return EXIT_CLEAN, ""
+    return EXIT_FINDINGS, (
+        f"{folder}: failed: {counted(warnings, 'warning')}, more than the {allowed:,} "
+        "allowed (--max-warnings, or lint.max_warnings in catalogue.yaml)"
+    )
 
 
 def _summary(result: pipeline.CheckResult) -> str:
     counts = {
         s: sum(1 for d in result.diagnostics if d.severity is s) for s in Severity
     }
-    tools = len(result.catalogue.tools) if result.catalogue else 0
-    return (
-        f"{result.folder}: {tools} tools, {counts[Severity.ERROR]} errors, "
-        f"{counts[Severity.WARNING]} warnings"
+    # the tool files, those that are broken included: they are tools still
+    tools = result.tool_files or (
+        len(result.catalogue.tools) if result.catalogue else 0
     )
+    line = (
+        f"{result.folder}: {counted(tools, 'tool')}, "
+        f"{counted(counts[Severity.ERROR], 'error')}, "
+        f"{counted(counts[Severity.WARNING], 'warning')}"
+    )
+    if result.catalogue_broken:
+        line += (
+            "\n  (catalogue.yaml has format errors: the tool files were checked without "
+            "it; lint and the checks that need it run once it is fixed)"
+        )
+    return line
 
 
 def _token_summary(result: pipeline.CheckResult, top: int = 5) -> str:
@@ -276,12 +354,19 @@ def _token_summary(result: pipeline.CheckResult, top: int = 5) -> str:
     measured = tokens.measure(result.catalogue)
     budget = result.catalogue.budget.tokens
     limit = f"; budget {budget:,}" if budget is not None else "; no budget"
+    broken = result.catalogue.broken_tools
+    if broken:
+        limit += f"; {counted(len(broken), 'broken tool')} not counted"
     lines = [
         f"{result.folder}: {measured.total:,} tokens per turn ({measured.encoding}{limit})"
     ]
     expensive = measured.most_expensive(top)
     width = max((len(f"{t.tokens:,}") for t in expensive), default=0)
     lines.extend(f"  {t.tokens:>{width},}  {t.name}" for t in expensive)
+    rest = len(measured.tools) - len(expensive)
+    if rest:
+        left = measured.total - sum(t.tokens for t in expensive)
+        lines.append(f"  {left:>{width},}  and {counted(rest, 'more tool')}")
     return "\n".join(lines)
 
 
@@ -339,10 +424,12 @@ def _run_check(args: argparse.Namespace) -> int:
     others = _others(chosen)
     results = [(t, _check_one(t, others)) for t in chosen]
     diagnostics: list[Diagnostic] = []
+    shown_by_target: list[list[Diagnostic]] = []
     hidden = 0
     for target, result in results:
         shown, left_out = _only(result.diagnostics, target)
         diagnostics += shown
+        shown_by_target.append(shown)
         hidden += left_out
     _print_diagnostics(diagnostics, args.format)
     if args.format == "text":
@@ -350,14 +437,20 @@ def _run_check(args: argparse.Namespace) -> int:
             print(_summary(result), file=sys.stderr)
             if target.only is not None and hidden:
                 print(
-                    f"  ({hidden} findings in other files of the catalogue not shown; "
-                    f"toolgen check {result.folder} shows them)",
+                    f"  ({counted(hidden, 'finding')} in other files of the catalogue not "
+                    f"shown; toolgen check {result.folder} shows them)",
                     file=sys.stderr,
                 )
             cost = _token_summary(result)
             if cost:
                 print(cost, file=sys.stderr)
-    return EXIT_FINDINGS if _findings(diagnostics) else EXIT_CLEAN
+    status = EXIT_CLEAN
+    for shown, (_, result) in zip(shown_by_target, results, strict=True):
+        code, why = _status(shown, _allowed_warnings(result, args), result.folder)
+        status = max(status, code)
+        if why and args.format == "text":
+            print(why, file=sys.stderr)
+    return status
 
 
 def _run_build(args: argparse.Namespace) -> int:
@@ -409,10 +502,21 @@ def _build_root(
                 with progress.stage("stamp"):
                     last = stamp.Stamp(root, target.folder, target.shown, catalogues)
                     replay = last.replay()
+                # warnings fail by the catalogue's lint.max_warnings, which a replay does
+                # not hold: with warnings and no --max-warnings, build again in full
+                if replay is not None and (
+                    args.max_warnings is None
+                    and any(d.severity is Severity.WARNING for d in replay.diagnostics)
+                ):
+                    replay = None
                 if replay is not None:
                     all_diagnostics.extend(replay.diagnostics)
-                    if _findings(replay.diagnostics):
-                        status = max(status, EXIT_FINDINGS)
+                    code, why = _status(
+                        replay.diagnostics, args.max_warnings, target.shown
+                    )
+                    status = max(status, code)
+                    if why:
+                        messages.append(why)
                     messages.append(
                         f"{target.shown}: 0 written, 0 created, 0 removed, "
                         f"{replay.unchanged} unchanged (nothing changed since the last "
@@ -500,7 +604,12 @@ def _report_build(
     for note in result.notes:
         _warn(note)
     all_diagnostics.extend(result.diagnostics)
-    status = EXIT_FINDINGS if _findings(result.diagnostics) else EXIT_CLEAN
+    # warnings never stop a build from writing; past the number allowed, it exits 1
+    status, why = _status(
+        result.diagnostics, _allowed_warnings(result, args), result.folder
+    )
+    if why:
+        messages.append(why)
     written = built.report
     if built.failure is not None:
         print(f"toolgen: error: {built.failure}", file=sys.stderr)
@@ -531,8 +640,6 @@ def _report_build(
 
 
 def _run_rules(args: argparse.Namespace) -> int:
-    from toolgen.lint import docs
-    from toolgen.lint.registry import all_rules
 
     if args.docs:
         sys.stdout.write(docs.rules_markdown())
@@ -625,7 +732,7 @@ def _export_text(
     if api == export.MCP:
         problems = export.target_findings(result.catalogue, targets.MCP)
         _print_diagnostics(problems, "text")
-        if _findings(problems):
+        if any(d.severity in (Severity.ERROR, Severity.WARNING) for d in problems):
             return None, []
         return export.mcp_server_module(result.catalogue), []
     done = export.definitions(result.catalogue, api)

@@ -16,6 +16,7 @@ from toolgen.diagnostics import Diagnostic, Span, make
 from toolgen.ir import Catalogue, Tool
 from toolgen.names import MODEL_NAME_RE, is_module_path
 from toolgen.paths import package_dir, read_regular
+from toolgen.text import counted, listing
 
 # an implementation module is read whole to check its signature; none is this big
 MAX_IMPLEMENTATION_BYTES = 4 * 1024 * 1024
@@ -60,6 +61,9 @@ def _parameters(args: ast.arguments) -> str:
     return ", ".join(shown)
 
 
+_NO_IMPLEMENTATION = "has no implementation yet"
+
+
 def check_tool(catalogue: Catalogue, tool: Tool, root: Path) -> list[Diagnostic]:
     rel = implementation_path(catalogue, tool)
     path = root / rel
@@ -67,7 +71,7 @@ def check_tool(catalogue: Catalogue, tool: Tool, root: Path) -> list[Diagnostic]
         return [
             make(
                 "TG151",
-                f"{tool.name} has no implementation yet",
+                f"{tool.name} {_NO_IMPLEMENTATION}",
                 Span(rel),
                 "toolgen build creates the stub; then write the business logic there.",
             )
@@ -182,11 +186,49 @@ def check_implementations(catalogue: Catalogue, root: Path) -> list[Diagnostic]:
         # TG140 reports it; a path like ../x must never lead the check out of the project
         return []
     found = []
+    missing: list[str] = []
+    stubs: list[str] = []
     modules: set[str] = set()
     for tool in catalogue.tools:
         # TG110 reports a name nothing can be generated under (it may not even fit in a
         # file name), and TG112 two tools of one module: no implementation to look for
         if MODEL_NAME_RE.fullmatch(tool.name) and tool.py.module not in modules:
             modules.add(tool.py.module)
-            found.extend(check_tool(catalogue, tool, root))
-    return found
+            for diagnostic in check_tool(catalogue, tool, root):
+                if diagnostic.code == "TG151":
+                    unwritten = diagnostic.message.endswith(_NO_IMPLEMENTATION)
+                    (missing if unwritten else stubs).append(tool.name)
+                found.append(diagnostic)
+    if len(missing) + len(stubs) < 2:
+        return found
+    # a new catalogue is all stubs: that is one fact, said once
+    folder = package_dir(catalogue.implementation)
+    parts = []
+    if missing:
+        have = "has" if len(missing) == 1 else "have"
+        parts.append(
+            f"{counted(len(missing), 'tool')} {have} no implementation yet ({_named(missing)})"
+        )
+    if stubs:
+        are = "is" if len(stubs) == 1 else "are"
+        parts.append(
+            f"{counted(len(stubs), 'tool')} {are} still the stub ({_named(stubs)})"
+        )
+    summary = make(
+        "TG151",
+        f"{'; '.join(parts)}: a call of one stops the run",
+        catalogue.implementation_at,
+        (f"toolgen build creates the missing stubs in {folder}/; " if missing else "")
+        + f"write each tool's business logic in its file in {folder}/.",
+    )
+    return [d for d in found if d.code != "TG151"] + [summary]
+
+
+def _named(names: list[str]) -> str:
+    shown = names[:_NAMED]
+    if len(names) > _NAMED:
+        shown = [*shown, f"{len(names) - _NAMED} more"]
+    return listing(shown)
+
+
+_NAMED = 5

@@ -361,6 +361,8 @@ class LintConfig:
     ignore: tuple[str, ...] = ()
     severity: Mapping[str, str] = field(default_factory=dict, hash=False)
     preview: bool = False
+    # more warnings than this fail check and build; None: warnings never fail
+    max_warnings: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from typing import Literal, cast
 
 from toolgen_runtime.guards.urls import host_problem
 
-from toolgen import describe, limits, toolschema
+from toolgen import describe, limits, reserved, toolschema
 from toolgen.diagnostics import Diagnostic, Span, error
 from toolgen.ir import (
     CURSOR_PARAM,
@@ -58,7 +58,11 @@ from toolgen.names import (
 )
 from toolgen.text import article, listing, shown
 
-__all__ = ["ModelResult", "build_model", "default_package"]
+__all__ = [
+    "ModelResult",
+    "build_model",
+    "default_package",
+]
 
 _TYPE_KEYS: Mapping[str, frozenset[str]] = {
     "string": frozenset({"enum", "pattern", "min_length", "max_length"}),
@@ -805,6 +809,14 @@ def _build_tool(
         py = replace(py, result_class=py.prefix + "Item")
     idempotency = reader.idempotency(d.get("idempotency", "none"))
     confirmation = reader.confirmation(d.get("confirmation", "none"))
+    for key, meanwhile in reserved.TOOL_KEYS.items():
+        if key in d:
+            reader.report(
+                "TG127",
+                f"{key} is reserved for a later format version",
+                reader.span((key,), key=True),
+                meanwhile,
+            )
     params = reader.params(_mapping(d.get("params")), ("params",), py.prefix)
     context_names = tuple(str(item) for item in _sequence(d.get("context")))
     pagination, params = reader.pagination(d.get("pagination"), params, context_names)
@@ -875,6 +887,9 @@ def _build_tool(
 class ModelResult:
     catalogue: Catalogue | None
     diagnostics: tuple[Diagnostic, ...]
+    # when catalogue.yaml has format errors: its tools, in a catalogue that stands in for
+    # it (no context, default settings), for the checks that read the tool files alone
+    stand_in: Catalogue | None = None
 
 
 def _context_fields(c: Mapping[str, object], reader: _Reader) -> Iterator[ContextField]:
@@ -895,16 +910,44 @@ def build_model(
     *,
     folder: str,
     broken_tools: Sequence[str] = (),
+    broken_catalogue: Document | None = None,
 ) -> ModelResult:
     """The IR of a catalogue, from the documents that passed the format check.
 
     `broken_tools` are the tool names (or, for a file that could not be read, its name
     without suffix) of the tool files that did not pass: the IR keeps them so that nothing
     derived from their absence is said (a reference to one is not an unknown tool).
+
+    `broken_catalogue` is catalogue.yaml when it failed the format check: there is then no
+    catalogue, but the tools are built in a stand-in for it (`ModelResult.stand_in`), so
+    their own problems are reported too.
     """
     if catalogue_doc is None:
-        return ModelResult(None, ())
-    c = _mapping(catalogue_doc.data)
+        if broken_catalogue is None:
+            return ModelResult(None, ())
+        stand_in = _catalogue(
+            broken_catalogue, tool_docs, folder, broken_tools, trusted=False
+        )
+        return ModelResult(None, stand_in[1], stand_in=stand_in[0])
+    catalogue, diagnostics = _catalogue(catalogue_doc, tool_docs, folder, broken_tools)
+    return ModelResult(catalogue, diagnostics)
+
+
+def _catalogue(
+    catalogue_doc: Document,
+    tool_docs: Sequence[Document],
+    folder: str,
+    broken_tools: Sequence[str],
+    *,
+    trusted: bool = True,
+) -> tuple[Catalogue, tuple[Diagnostic, ...]]:
+    """The catalogue and what building it found; untrusted (a catalogue file with format
+    errors), nothing of the catalogue file is read but its name."""
+    c = (
+        _mapping(catalogue_doc.data)
+        if trusted
+        else {"name": _text(_mapping(catalogue_doc.data), "name")}
+    )
     reader = _Reader(catalogue_doc)
     span = catalogue_doc.span
     name = str(c.get("name", ""))
@@ -939,6 +982,7 @@ def build_model(
                 str(k): str(v) for k, v in _mapping(lint.get("severity")).items()
             },
             preview=bool(lint.get("preview", False)),
+            max_warnings=cast("int | None", lint.get("max_warnings")),
         ),
         tools=tuple(sorted(tools, key=lambda t: t.name)),
         broken_tools=tuple(sorted(set(broken_tools))),
@@ -950,4 +994,4 @@ def build_model(
         ),
         texts=texts(catalogue_doc.data),
     )
-    return ModelResult(catalogue, tuple([*reader.diagnostics, *diagnostics]))
+    return catalogue, tuple([*reader.diagnostics, *diagnostics])

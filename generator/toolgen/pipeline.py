@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from toolgen import checks, implcheck, layout, lint, load, model, validate, write
@@ -33,6 +33,9 @@ class CheckResult:
     diagnostics: tuple[Diagnostic, ...]
     # about the environment, not the spec (a cache that could not be written)
     notes: tuple[str, ...] = ()
+    tool_files: int = 0  # in tools/, those that could not be read included
+    # catalogue.yaml has format errors: the tool files were checked one by one, no lint ran
+    catalogue_broken: bool = False
 
     @property
     def ok(self) -> bool:
@@ -75,11 +78,17 @@ def check_catalogue(
             validated.tools,
             folder=shown,
             broken_tools=validated.broken,
+            broken_catalogue=loaded.catalogue if validated.catalogue is None else None,
         )
     diagnostics = [*loaded.diagnostics, *validated.diagnostics, *built.diagnostics]
-    if built.catalogue is not None:
-        with progress.stage("checks", count):
+    with progress.stage("checks", count):
+        if built.catalogue is not None:
             diagnostics.extend(checks.run_checks(built.catalogue, passed=passed))
+        elif built.stand_in is not None:
+            # one typo in catalogue.yaml must not hide what is wrong in the tool files
+            diagnostics.extend(
+                checks.run_checks(built.stand_in, passed=passed, tools_only=True)
+            )
     notes: list[str] = []
     if record is not None and not record.save(keys, diagnostics):
         notes.append(
@@ -96,7 +105,14 @@ def check_catalogue(
                 found = implcheck.check_implementations(built.catalogue, root)
             diagnostics.extend(found)
     unique = sorted(set(diagnostics), key=lambda d: d.sort_key)
-    return CheckResult(shown, built.catalogue, tuple(unique), tuple(notes))
+    return CheckResult(
+        shown,
+        built.catalogue,
+        tuple(unique),
+        tuple(notes),
+        tool_files=len(loaded.tool_files),
+        catalogue_broken=built.stand_in is not None,
+    )
 
 
 def render(
@@ -162,7 +178,7 @@ def build_catalogue(
     with progress.stage("implementations", len(result.catalogue.tools)):
         found = implcheck.check_implementations(result.catalogue, root)
     merged = sorted({*result.diagnostics, *found}, key=lambda d: d.sort_key)
-    checked = CheckResult(result.folder, result.catalogue, tuple(merged), result.notes)
+    checked = replace(result, diagnostics=tuple(merged))
     return BuildResult(checked, report, files=files)
 
 

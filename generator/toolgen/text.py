@@ -39,3 +39,8 @@ def shown(value: object) -> str:
 def value_text(value: object) -> str:
     """A value as a reader writes it in prose: text bare, anything else as JSON."""
     return value if isinstance(value, str) else json_text(value)
+
+
+def counted(count: int, word: str, plural: str = "") -> str:
+    """`1 error`, `2 errors`, `1,234 tools`: a count with its noun in the right number."""
+    return f"{count:,} {word if count == 1 else plural or word + 's'}"

@@ -44,6 +44,11 @@ _FORMAT_NOTE = {
     "date": "Date as YYYY-MM-DD.",
     "datetime": "Date and time with a UTC offset, as 2026-10-09T14:30:00+02:00.",
 }
+# beside the parameter's own example, which shows the form: the note says the rule only
+_FORMAT_NOTE_WITH_EXAMPLE = {
+    "date": "Date as YYYY-MM-DD.",
+    "datetime": "Date and time with a UTC offset.",
+}
 
 
 def _length_note(low: int | None, high: int | None, unit: str) -> str:
@@ -92,15 +97,17 @@ def param_description(param: Param) -> str:
     """The description the model reads for one parameter: the spec's words, then the notes
     that the schema cannot carry (format, lengths, what null means, an example)."""
     c = param.constraints
+    shows_example = param.has_example and param.type not in ("object", "array")
+    formats = _FORMAT_NOTE_WITH_EXAMPLE if shows_example else _FORMAT_NOTE
     notes = [
         sentence(param.description, fold=False),
-        _FORMAT_NOTE.get(param.type, ""),
+        formats.get(param.type, ""),
         _length_note(c.min_length, c.max_length, "characters"),
     ]
     notes.append(guard_note(param))
     if param.has_default:
         notes.append(f"Null means {value_text(param.default)}.")
-    if param.has_example and param.type not in ("object", "array"):
+    if shows_example:
         notes.append(f"Example: {value_text(param.example)}.")
     return " ".join(note for note in notes if note)
 
@@ -328,3 +335,137 @@ def first_problem(param: Param, value: object) -> str | None:
     schema = param_schema(replace(param, optional=False), full=True)
     found = problems(schema, value)
     return found[0][1] if found else None
+
+
+# --- what is wrong with a value, in the words the model reads ------------------------------
+#
+# A contract's own values (examples, defaults) are checked with jsonschema at build time; the
+# generated tool checks the model's arguments with pydantic. A problem is told the same way in
+# both places: each jsonschema error is read as the pydantic error kind the runtime words
+# (toolgen_runtime.envelope.problem_text), so "must be a JSON integer, got 2.0" means the same
+# thing in `toolgen check` and in the answer the model gets.
+
+_TYPE_KINDS = {
+    "integer": "int_type",
+    "number": "float_type",
+    "boolean": "bool_type",
+    "string": "string_type",
+    "array": "list_type",
+    "object": "model_type",
+}
+_FORMAT_KINDS = {"date": "date_parsing", "date-time": "datetime_parsing"}
+_LIMIT_KINDS = {
+    "minimum": ("greater_than_equal", "ge"),
+    "maximum": ("less_than_equal", "le"),
+    "exclusiveMinimum": ("greater_than", "gt"),
+    "exclusiveMaximum": ("less_than", "lt"),
+    "minLength": ("string_too_short", "min_length"),
+    "maxLength": ("string_too_long", "max_length"),
+    "minItems": ("too_short", "min_length"),
+    "maxItems": ("too_long", "max_length"),
+}
+
+
+def _nullable(schema: object) -> bool:
+    if not isinstance(schema, dict):
+        return False
+    declared = schema.get("type")
+    if declared == "null" or (isinstance(declared, list) and "null" in declared):
+        return True
+    branches = schema.get("anyOf")
+    return isinstance(branches, list) and any(
+        isinstance(b, dict) and b.get("type") == "null" for b in branches
+    )
+
+
+def _issues(err: jsonschema.ValidationError) -> Iterator[tuple[FieldPath, str]]:
+    """One jsonschema error as (field, the runtime's words for it) pairs."""
+    from toolgen_runtime.arguments import FieldHint, Issue
+    from toolgen_runtime.envelope import problem_text
+
+    def told(
+        kind: str, loc: FieldPath, ctx: dict[str, Any] | None = None, **hint: Any
+    ) -> str:
+        return problem_text(Issue(kind, loc, err.instance, ctx), FieldHint(**hint))
+
+    base: FieldPath = tuple(err.absolute_path)
+    schema = err.schema if isinstance(err.schema, dict) else {}
+    check = err.validator
+    instance = err.instance
+    if check == "required" and isinstance(instance, dict):
+        properties = schema.get("properties", {})
+        for name in cast(list[str], err.validator_value):
+            if name not in instance:
+                loc = (*base, name)
+                yield (
+                    loc,
+                    told("missing", loc, nullable=_nullable(properties.get(name))),
+                )
+    elif check == "additionalProperties" and isinstance(instance, dict):
+        known = schema.get("properties", {})
+        for key in instance:
+            if key not in known:
+                yield (*base, key), told("extra_forbidden", (*base, key))
+    elif check == "anyOf" and err.context:
+        # a nullable container: what is wrong inside its non-null branch
+        inner = [
+            e
+            for e in err.context
+            if not (e.validator == "type" and e.validator_value == "null")
+        ]
+        for found in inner:
+            yield from _issues(found)
+    elif check == "type":
+        wanted = err.validator_value
+        names = [
+            n for n in (wanted if isinstance(wanted, list) else [wanted]) if n != "null"
+        ]
+        fmt = schema.get("format")
+        kind = _FORMAT_KINDS.get(str(fmt)) if fmt else None
+        kind = kind or _TYPE_KINDS.get(str(names[0]) if names else "", "")
+        yield base, told(kind, base) if kind else err.message
+    elif check == "enum":
+        choices = tuple(
+            v for v in cast(list[object], err.validator_value) if v is not None
+        )
+        yield base, told("literal_error", base, one_of=choices)
+    elif check == "pattern":
+        yield (
+            base,
+            told("string_pattern_mismatch", base, pattern=str(err.validator_value)),
+        )
+    elif check in _LIMIT_KINDS:
+        kind, key = _LIMIT_KINDS[str(check)]
+        yield base, told(kind, base, {key: err.validator_value})
+    elif check == "format":
+        kind = _FORMAT_KINDS.get(str(err.validator_value), "")
+        if kind == "datetime_parsing" and _naive_datetime(instance):
+            kind = "timezone_aware"
+        yield base, told(kind, base) if kind else err.message
+    else:
+        yield base, err.message
+
+
+def _naive_datetime(value: object) -> bool:
+    import datetime
+
+    if not isinstance(value, str):
+        return False
+    try:
+        return datetime.datetime.fromisoformat(value).tzinfo is None
+    except ValueError:
+        return False
+
+
+def worded_problems(
+    schema: dict[str, object], value: object
+) -> list[tuple[FieldPath, str]]:
+    """Every field of `value` that breaks `schema`, with what the model would be told about
+    it, in the order jsonschema finds them (the schema's order of properties)."""
+    validator = _validator_class()(schema, format_checker=_format_checker())
+    first: dict[FieldPath, str] = {}
+    for err in validator.iter_errors(cast(Any, value)):
+        for path, text in _issues(err):
+            # one problem a field, as the runtime says (its type before its choices)
+            first.setdefault(path, text)
+    return list(first.items())

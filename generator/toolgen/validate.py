@@ -18,6 +18,7 @@ from typing import Any, Final, Literal, cast
 
 import jsonschema
 
+from toolgen import reserved
 from toolgen.diagnostics import Diagnostic, error
 from toolgen.load import Document, LoadedCatalogue, PathKey
 from toolgen.text import article
@@ -185,8 +186,49 @@ def _shown(value: object) -> str:
 
 
 def _did_you_mean(word: str, choices: list[str]) -> str:
-    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    """A choice the word is a typo (patern, contxt, usewhen) or an abbreviation (str, retry)
+    of; never one that merely shares a part of it (unique_items is not min_items)."""
+    started = sorted(
+        (c for c in choices if len(word) >= 3 and c.startswith(word)), key=len
+    )
+    close = started or difflib.get_close_matches(word, choices, n=1, cutoff=0.75)
     return f"did you mean {close[0]!r}? " if close else ""
+
+
+# What JSON Schema (and OpenAPI) call what toolgen has, or has not: people write these from
+# habit. Each says the toolgen key, or why there is none.
+_SCHEMA_SPELLINGS: Final[dict[str, str]] = {
+    "minimum": "toolgen writes it min.",
+    "maximum": "toolgen writes it max.",
+    "minLength": "toolgen writes it min_length.",
+    "maxLength": "toolgen writes it max_length.",
+    "minItems": "toolgen writes it min_items.",
+    "maxItems": "toolgen writes it max_items.",
+    "examples": "toolgen takes one example per parameter: example.",
+    "nullable": "toolgen writes it optional: true.",
+    "required": "Every parameter is required unless it says optional: true.",
+    "format": "Use type: date or type: datetime for dates; other formats are a pattern.",
+    "title": "The model reads description; a title would only cost tokens.",
+    "uniqueItems": "toolgen has no unique_items; say in the description that values must "
+    "not repeat, and have the implementation refuse repeats.",
+    "unique_items": "toolgen has no unique_items; say in the description that values must "
+    "not repeat, and have the implementation refuse repeats.",
+    "exclusiveMinimum": "toolgen has only inclusive bounds: write min with the next value.",
+    "exclusiveMaximum": "toolgen has only inclusive bounds: write max with the value below.",
+    "multipleOf": "toolgen has no multipleOf; state the step in the description.",
+    "const": "Use enum with one value.",
+    "additionalProperties": "Objects never take other properties; list every field.",
+}
+
+
+def _unknown_key_hint(key: str, known: list[str]) -> str:
+    """What to write instead of an unknown key: the toolgen spelling of a JSON-Schema key,
+    or a close known key, then the keys there are (the reserved ones left out)."""
+    offered = [k for k in known if k not in reserved.WORDS]
+    listed = f"Known keys: {', '.join(offered)}."
+    if key in _SCHEMA_SPELLINGS and key not in known:
+        return f"{_SCHEMA_SPELLINGS[key]} {listed}"
+    return _did_you_mean(key, offered).capitalize() + listed
 
 
 def _diagnose(
@@ -203,8 +245,7 @@ def _diagnose(
                 "TG101",
                 f"unknown key {key!r} in {subject}",
                 span((*path, key), key=True),
-                _did_you_mean(key, known).capitalize()
-                + f"Known keys: {', '.join(known)}.",
+                _unknown_key_hint(key, known),
             )
             for key in err.instance
             if key not in schema.get("properties", {})
@@ -232,7 +273,10 @@ def _diagnose(
             if isinstance(branch, dict):
                 choices.extend(cast(list[object], branch.get("enum", [])))
     if choices:
-        words = [str(c) for c in choices]
+        # a reserved word is refused where it is written (TG127); it is never offered
+        words = [str(c) for c in choices if str(c) not in reserved.WORDS] or [
+            str(c) for c in choices
+        ]
         if len(words) == 1:
             expected, hint = words[0], f"Write {words[0]} here."
         else:

@@ -202,7 +202,7 @@ def test_build_from_another_folder_writes_into_the_project(
     check = _toolgen(elsewhere, "check", str(built / "spec/shop"))
     # the stubs were found where they are
     assert "has no implementation yet" not in check.stdout
-    assert "is still the stub" in check.stdout
+    assert "still the stub" in check.stdout
 
 
 def test_checking_one_tool_file_reports_that_file(built: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from lint_cases import _cancel_order, _find, catalogue, swap
@@ -164,3 +165,36 @@ def test_a_suppressed_destructive_tool_is_clean(tmp_path: Path) -> None:
     )
     diagnostics, _ = check(tmp_path, files(text.replace(MARK, "")))
     assert diagnostics == []
+
+
+def test_a_broken_file_makes_no_suppression_elsewhere_unused(tmp_path: Path) -> None:
+    """search_order fails to load: find_order's suppression of the pair rule it would
+    silence is not reported as matching nothing, and how_to_fix or prose naming the broken
+    tool names a tool. A suppression of a rule that is not enabled is still reported."""
+    first = (
+        _find
+        + "suppress:\n  - rule: TG206\n    reason: The shop keeps both while clients migrate.\n"
+        + "  - rule: ▸TG808\n    reason: A preview rule this catalogue does not run.\n"
+    )
+    broken = "name: search_order\nintent: Search orders: [by number\n"
+    contents = files(first)
+    contents["tools/search_order.yaml"] = broken
+    diagnostics, marked = check(tmp_path, contents)
+    assert spots_of(diagnostics, "TG992") == marked
+    assert "TG001" in {d.code for d in diagnostics}
+
+
+def test_text_naming_a_broken_tool_names_a_tool(tmp_path: Path) -> None:
+    text = swap(
+        _find,
+        "examples:",
+        "errors:\n  unknown_order:\n    how_to_fix: Call search_order.\nexamples:",
+    )
+    contents = files(text)
+    contents["tools/search_order.yaml"] = "name: search_order\nintent: [broken\n"
+    diagnostics, _ = check(tmp_path, contents)
+    assert "TG806" not in {d.code for d in diagnostics}
+    contents.pop("tools/search_order.yaml")
+    shutil.rmtree(tmp_path / "shop")
+    diagnostics, _ = check(tmp_path, contents)
+    assert "TG806" in {d.code for d in diagnostics}, "the rule fires without the file"

@@ -133,7 +133,7 @@ def test_calls_answer_with_the_envelopes(server_module: Path) -> None:
                         "cursor": None,
                         "page_size": 5,
                         "customer_id": 2,
-                    },  # fmt: skip
+                    },
                 ),
             ]
 

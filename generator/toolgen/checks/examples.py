@@ -15,6 +15,15 @@ from toolgen.checks import check
 from toolgen.diagnostics import Diagnostic, error
 from toolgen.ir import Catalogue, Param, Tool
 
+_MAX_TOLD = 8
+
+
+def _told(found: list[tuple[toolschema.FieldPath, str]]) -> str:
+    """The problems of an example as the model would read them, field by field."""
+    said = [f"{toolschema.dotted(path)} {text}" for path, text in found[:_MAX_TOLD]]
+    more = len(found) - len(said)
+    return "; ".join(said) + (f"; and {more} more" if more else "")
+
 
 def _strip_indexes(path: str) -> str:
     return ".".join(part for part in path.split(".") if not part.isdigit())
@@ -47,15 +56,14 @@ def examples(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
     schema = toolschema.parameters_schema(tool.params, full=True)
     param_paths = _param_paths(tool.params)
     for example in tool.examples:
-        found = toolschema.problems(schema, dict(example.args))
+        found = toolschema.worded_problems(schema, dict(example.args))
         found += guard_problems(tool, example.args)
         where = example.origin.span("args")
         if example.rejected_on is None:
             if found:
-                path, message = found[0]
                 yield error(
                     "TG131",
-                    f"accepted example is rejected on {toolschema.dotted(path)!r}: {message}",
+                    f"accepted example is rejected: {_told(found)}",
                     where,
                     "Fix the example, or add rejected_on if it is meant to be rejected.",
                 )
@@ -84,7 +92,8 @@ def examples(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
             known = ", ".join(sorted(set(blamed)))
             yield error(
                 "TG132",
-                f"example rejected on {target!r} is rejected on {known} instead",
+                f"example rejected on {target!r} is rejected on {known} instead: "
+                f"{_told(found)}",
                 example.origin.span("rejected_on"),
                 f"Set rejected_on to the field that is wrong ({known}), or fix the others.",
             )

@@ -114,7 +114,7 @@ def _object_classes(
             yield field.class_name, field.origin.path
 
 
-@check(Tool, "TG117")
+@check(Tool, "TG117", reads_catalogue=True)
 def class_names(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
     """Every class a tool's module defines has a name of its own, none of them a name the
     module imports or the catalogue's context class."""
@@ -168,7 +168,7 @@ def class_names(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
             yield found
 
 
-@check(Catalogue, "TG140", "TG116")
+@check(Catalogue, "TG140", "TG116", reads_catalogue=True)
 def catalogue_names(catalogue: Catalogue, _: Catalogue) -> Iterator[Diagnostic]:
     """The catalogue's name, its package and implementation paths and its context field
     names are valid Python names."""

@@ -73,7 +73,7 @@ def tool_references(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
             yield found
 
 
-@check(Tool, "TG115")
+@check(Tool, "TG115", reads_catalogue=True)
 def context_fields(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
     """The context fields a tool lists are declared by the catalogue, listed once, and
     never also parameters (the model could then send what only the run may set)."""

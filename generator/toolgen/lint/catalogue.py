@@ -199,7 +199,9 @@ def tool_over_token_budget(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     id="TG955",
     name="no-token-budget",
     category=Category.CATALOGUE,
-    severity=Severity.WARNING,
+    # a budget is optional (the format gives it no default): saying what one would be is
+    # advice, and advice must not fail a build
+    severity=Severity.INFO,
     fix="Add budget: {tokens: N} to catalogue.yaml, N a little above today's cost.",
     source=_LESSON,
 )
@@ -207,8 +209,9 @@ def no_token_budget(catalogue: Catalogue, ctx: LintContext) -> Iterator[Finding]
     """A catalogue without a token budget.
 
     ## What it does
-    Reports a catalogue.yaml without `budget.tokens`, and says what the catalogue costs
-    today.
+    Reports a catalogue.yaml without `budget.tokens`, says what the catalogue costs today
+    and suggests a budget a little above it. A budget is optional: this is information, not
+    a warning.
 
     ## Why is this bad?
     Without a budget nobody decides how much context the tools may take: each pull request

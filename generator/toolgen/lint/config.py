@@ -192,7 +192,9 @@ UNUSED_SUPPRESSION = engine_rule(
     ## What it does
     After every rule has run, reports each `suppress:` entry of a tool that silenced no
     finding: the rule does not fire in this tool any more, is not enabled for the catalogue,
-    or the same rule is suppressed twice.
+    or the same rule is suppressed twice. While a tool file of the catalogue is broken (it
+    does not load or fails the format check), only suppressions of rules that are not enabled
+    are reported: what an enabled rule finds may involve the broken tool.
 
     ## Why is this bad?
     A stale suppression keeps a reason in the spec that is no longer true, and it will silently

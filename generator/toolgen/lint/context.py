@@ -139,7 +139,11 @@ class LintContext:
     def __init__(self, catalogue: Catalogue) -> None:
         self.catalogue = catalogue
         self.targets = targets.declared(catalogue.targets)
-        self.tool_names = frozenset(t.name for t in catalogue.tools)
+        # the names of the catalogue's tools, those whose file is broken included: a text
+        # that names one names a tool (fixing that file is enough)
+        self.tool_names = frozenset(t.name for t in catalogue.tools) | frozenset(
+            catalogue.broken_tools
+        )
         self.context_names = frozenset(f.name for f in catalogue.context)
         self._by_name = {t.name: t for t in catalogue.tools}
         self._sizes: dict[str, targets.SchemaSize] = {}

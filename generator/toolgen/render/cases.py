@@ -3,14 +3,18 @@
 Every boundary case starts from the tool's first accepted example and breaks exactly one field,
 so the generated test can require the rejection to name that field: each enum's neighbours,
 min-1 and max+1, a pattern miss, lengths and sizes one past their limits, wrong JSON types
-(bools and numeric strings as integers, floats with a zero fraction), null where null is not
-allowed, an extra field and a missing one.
+(bools and numeric strings as integers, floats with a zero fraction), values of another type that
+equal or read like an enum member (`true` and `1.0` for 1, `"1"` for 1, `1` for "1"), null where
+null is not allowed, an extra field and a missing one; an array's first item is broken the same
+ways, and the fields of its first object item are visited.
 """
 
 from __future__ import annotations
 
 import copy
 import datetime
+import json
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -113,11 +117,53 @@ def _enum_neighbours(param: Param) -> list[JsonValue]:
     return [max(numbers) + 1] if numbers else []
 
 
+def _enum_lookalikes(param: Param) -> list[tuple[str, JsonValue]]:
+    """Values of another JSON type that Python holds equal to, or that read like, a member
+    of the enum (`true` and `1.0` for 1, `"1"` for 1, `1` for "1"): what a lax validator or
+    an `==` takes for a choice."""
+    members = list(param.constraints.enum or ())
+    found: list[tuple[str, JsonValue]] = []
+    if param.type == "integer":
+        ints = [m for m in members if isinstance(m, int) and not isinstance(m, bool)]
+        for boolean, number in ((True, 1), (False, 0)):
+            if number in ints:
+                found.append(
+                    (f"{json.dumps(boolean)} for the enum value {number}", boolean)
+                )
+        if ints:
+            m = ints[0]
+            found.append((f"{float(m)!r} for the enum value {m}", float(m)))
+            found.append((f"{json.dumps(str(m))} for the enum value {m}", str(m)))
+    elif param.type == "string":
+        for word in (m for m in members if isinstance(m, str)):
+            flag = word.strip().lower()
+            if flag in ("true", "false"):
+                found.append(
+                    (
+                        f"{json.dumps(flag == 'true')} for {json.dumps(word)}",
+                        flag == "true",
+                    )
+                )
+            try:
+                parsed = float(word)
+            except ValueError:
+                continue
+            if not math.isfinite(parsed):
+                continue
+            value: JsonValue = int(parsed) if parsed.is_integer() else parsed
+            found.append((f"{json.dumps(value)} for {json.dumps(word)}", value))
+    return found[:4]
+
+
 def _value_cases(param: Param, valid: object) -> Iterator[tuple[str, JsonValue]]:
     """(label, bad value) pairs for one field, each breaking only that field."""
     c = param.constraints
+    lookalikes = _enum_lookalikes(param)
+    yield from lookalikes
+    tried = {json.dumps(bad) for _, bad in lookalikes}
     for label, bad in _WRONG_TYPES[param.type]:
-        yield f"{label} instead of {param.type}", bad
+        if json.dumps(bad) not in tried:
+            yield f"{label} instead of {param.type}", bad
     yield from _guard_cases(param, valid)
     if not param.optional:
         yield "null where null is not allowed", None
@@ -189,6 +235,8 @@ def cases(tool: Tool) -> list[Case]:
             )
             if param.type == "object" and isinstance(valid, dict):
                 visit(param.properties, valid, (*path, param.name))
+            if param.items is not None and isinstance(valid, list):
+                items(param, valid, (*path, param.name))
         extra = (*path, "unexpected_field")
         found.append(
             Case(
@@ -199,6 +247,27 @@ def cases(tool: Tool) -> list[Case]:
                 1,
             )
         )
+
+    def items(array: Param, valid: list[Any], path: tuple[str, ...]) -> None:
+        """The first item broken the ways a field of the items' type is (an empty array
+        gets that one bad item: the path one past its end), and the fields of the first
+        object item visited."""
+        item = array.items
+        assert item is not None
+        limit = array.constraints.max_items
+        if not valid and limit == 0:
+            return
+        here = (*path, "0")
+        first = valid[0] if valid else None
+        if item.type == "object":
+            if isinstance(first, dict):
+                visit(item.properties, first, here)
+            return
+        field = ".".join(here)
+        for label, bad in _value_cases(item, first):
+            found.append(
+                Case(f"{field}: {label}", _replaced(base, here, bad), field, here, bad)
+            )
 
     visit(tool.params, base, ())
     return found
@@ -213,11 +282,14 @@ def _replaced(
 ) -> dict[str, Any]:
     """A deep copy of `base` with one field set (or, with `drop`, one key removed)."""
     result = copy.deepcopy(base)
-    node = result
+    node: Any = result
     for key in path[:-1] if drop is None else path:
-        node = node[key]
+        node = node[int(key)] if isinstance(node, list) else node[key]
     if drop is not None:
         node.pop(drop, None)
+    elif isinstance(node, list):
+        index = int(path[-1])
+        node[index : index + 1] = [value]  # one past the end adds the item
     else:
         node[path[-1]] = value
     return result
@@ -244,9 +316,10 @@ def _sample_scalar(
         return "True", True
     if type_ == "date":
         return "datetime.date(2026, 1, 2)", _SAMPLE_DATE.isoformat()
+    # what the runtime writes (pydantic's JSON): UTC as "Z", RFC 3339
     return (
         "datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.UTC)",
-        "2026-01-02T03:04:05+00:00",
+        "2026-01-02T03:04:05Z",
     )
 
 

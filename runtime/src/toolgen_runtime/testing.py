@@ -129,14 +129,19 @@ MISSING: Any = _Missing()
 
 def changed(base: dict[str, Any], path: str, value: object) -> dict[str, Any]:
     """A deep copy of `base` with the field at the dotted `path` set to `value` (or left
-    out, for `MISSING`)."""
+    out, for `MISSING`); a number in the path is an index into an array (`lines.0.sku`), and
+    the index one past its end adds an item (`tags.0` of an empty `tags`)."""
     result = copy.deepcopy(base)
-    node = result
+    node: Any = result
     *parents, last = path.split(".")
     for key in parents:
-        node = node[key]
+        node = node[int(key)] if isinstance(node, list) else node[key]
     if value is MISSING:
         node.pop(last, None)
+    elif isinstance(node, list):
+        index = int(last)
+        # one past the end of an (empty) array adds the item
+        node[index : index + 1] = [value]
     else:
         node[last] = value
     return result

@@ -1,0 +1,1 @@
+"""The every_impl package."""
