@@ -78,7 +78,7 @@ def test_wheel_installs_and_builds_the_example(
         project / "spec" / "inventory",
         cwd=tmp_path,
     )
-    assert "spec/inventory: 18 written" in out
+    assert "spec/inventory: 22 written" in out
     for rel in ("generated/inventory/create_reorder.py", "generated/inventory/tests"):
         assert (project / rel).exists()
     assert (project / "generated").is_dir()

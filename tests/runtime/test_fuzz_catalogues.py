@@ -41,12 +41,34 @@ CASES = [("generated.inventory", tool) for tool in INVENTORY.tools] + [
 KNOWN: dict[str, str] = {}
 
 
+def _guarded(tool: Any) -> bool:
+    def guarded(params: Any) -> bool:
+        return any(
+            p.path is not None
+            or p.url is not None
+            or guarded(p.properties)
+            or (p.items is not None and guarded((p.items,)))
+            for p in params
+        )
+
+    return tool.pagination is not None or guarded(tool.params)
+
+
 def _param(package: str, tool: Any) -> Any:
     marks = (
         [pytest.mark.xfail(strict=True, raises=FuzzFailure, reason=KNOWN[tool.name])]
         if tool.name in KNOWN
         else []
     )
+    if _guarded(tool):
+        # as ToolContract's fuzz: tests/test_boundaries_e2e.py covers these through attack
+        # corpora and the generated guard cases
+        marks.append(
+            pytest.mark.skip(
+                reason="the fuzzer does not model guarded arguments (paths, URLs, "
+                "cursors) or pages yet"
+            )
+        )
     return pytest.param(
         package, tool, marks=marks, id=f"{package.split('.')[-1]}.{tool.name}"
     )
