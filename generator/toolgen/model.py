@@ -484,9 +484,9 @@ class _Reader:
         return Idempotency(cast(Literal["none", "natural"], kind), origin=origin)
 
     def confirmation(self, value: object) -> Confirmation:
-        return cast(
-            Confirmation, value if value in ("none", "approval", "token") else "none"
-        )
+        if value == "approval" or value == "token":
+            return value
+        return "none"
 
     def errors(self, raw: Mapping[str, object]) -> tuple[ErrorCode, ...]:
         built = []

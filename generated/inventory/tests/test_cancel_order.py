@@ -7,13 +7,13 @@ the generated module, with a recording fake in place of the implementation.
 
 from typing import Any, ClassVar
 
-from toolgen_runtime.testing import MISSING, Boundary, Case, ToolContract
+from toolgen_runtime.testing import MISSING, ApprovalToolContract, Boundary, Case
 
 from generated.inventory import cancel_order as module
 from generated.inventory.context import InventoryContext
 
 
-class TestCancelOrder(ToolContract):
+class TestCancelOrder(ApprovalToolContract):
     module = module
     args_class = module.CancelOrderArgs
     error_class = module.CancelOrderError

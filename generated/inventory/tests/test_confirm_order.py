@@ -7,13 +7,13 @@ the generated module, with a recording fake in place of the implementation.
 
 from typing import Any, ClassVar
 
-from toolgen_runtime.testing import MISSING, Boundary, Case, ToolContract
+from toolgen_runtime.testing import MISSING, Boundary, Case, ConfirmToolContract
 
 from generated.inventory import confirm_order as module
 from generated.inventory.context import InventoryContext
 
 
-class TestConfirmOrder(ToolContract):
+class TestConfirmOrder(ConfirmToolContract):
     module = module
     args_class = module.ConfirmOrderArgs
     error_class = module.ConfirmOrderError
@@ -25,7 +25,7 @@ class TestConfirmOrder(ToolContract):
         "order_number": "sample order_number",
         "total_eur": 1.5,
     }
-    properties = ("quantity", "sku")
+    properties = ("quantity", "sku", "token")
     context_fields = ("customer_id",)
     accepted = ({"sku": "SKU-12", "quantity": 2}, {"sku": "SKU-12", "quantity": 100})
     rejected: ClassVar[tuple[Case, ...]] = (

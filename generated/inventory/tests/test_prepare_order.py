@@ -7,13 +7,13 @@ the generated module, with a recording fake in place of the implementation.
 
 from typing import Any, ClassVar
 
-from toolgen_runtime.testing import MISSING, Boundary, Case, ToolContract
+from toolgen_runtime.testing import MISSING, Boundary, Case, PrepareToolContract
 
 from generated.inventory import prepare_order as module
 from generated.inventory.context import InventoryContext
 
 
-class TestPrepareOrder(ToolContract):
+class TestPrepareOrder(PrepareToolContract):
     module = module
     args_class = module.PrepareOrderArgs
     context = InventoryContext(customer_id=1, run_id="sample run_id")

@@ -7,13 +7,13 @@ the generated module, with a recording fake in place of the implementation.
 
 from typing import Any, ClassVar
 
-from toolgen_runtime.testing import MISSING, Boundary, Case, ToolContract
+from toolgen_runtime.testing import MISSING, Boundary, Case, IdempotentToolContract
 
 from generated.inventory import send_order as module
 from generated.inventory.context import InventoryContext
 
 
-class TestSendOrder(ToolContract):
+class TestSendOrder(IdempotentToolContract):
     module = module
     args_class = module.SendOrderArgs
     error_class = module.SendOrderError
@@ -72,3 +72,8 @@ class TestSendOrder(ToolContract):
             False,
         ),
     )
+    conflicting: ClassVar[dict[str, Any] | None] = {
+        "order_ref": "R-1",
+        "sku": "SKU-11",
+        "quantity": 40,
+    }
