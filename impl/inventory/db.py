@@ -113,7 +113,7 @@ _SCHEMA: tuple[str, ...] = (
     """,
     """
     CREATE TABLE IF NOT EXISTS prices (
-        sku TEXT PRIMARY KEY REFERENCES stock (sku),
+        sku TEXT PRIMARY KEY,
         unit_price_cents INTEGER NOT NULL CHECK (unit_price_cents >= 0)
     )
     """,
