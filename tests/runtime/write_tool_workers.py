@@ -36,9 +36,10 @@ def send_order_tool(
 ) -> Any:
     """The generated send_order, on this store; `lease_s` shortens the lease for the tests
     that kill a worker (the contract keeps the runtime's default of 30 s)."""
-    from generated.inventory import send_order
     from toolgen_runtime import Invoker, make_tool
     from toolgen_runtime.store import open_store
+
+    from generated.inventory import send_order
 
     store = open_store(store_url)
     if lease_s is None:
@@ -100,10 +101,11 @@ def confirm_order_once(
     store_url: str, db_path: str, secret: bytes, raw: str, start: Any, results: Any
 ) -> None:
     """One worker submitting the same confirm_order call, token included."""
-    from generated.inventory import confirm_order
-    from impl.inventory.db import get_database, use_database
     from toolgen_runtime.signing import Signer
     from toolgen_runtime.store import open_store
+
+    from generated.inventory import confirm_order
+    from impl.inventory.db import get_database, use_database
 
     use_database(db_path)
     tool = confirm_order.build_tool(
