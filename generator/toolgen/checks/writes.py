@@ -51,7 +51,7 @@ def idempotency_key(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
                     "Name it once.",
                 )
             elif name not in known:
-                listed = "its parameters" if where == "key" else "its context"
+                listed = "its parameters" if where == "key" else "its context fields"
                 yield error(
                     "TG143",
                     f"idempotency {where} names {name!r}, which is not a {what} of "
