@@ -69,10 +69,11 @@ def make_calls(db_path: str, store: Store | None) -> tuple[Call, Call]:
     module's arguments, context and real implementation in an Invoker without the key."""
     # importing a write tool's module builds its TOOL, which needs a store at start-up
     os.environ.setdefault("TOOLGEN_STORE_URL", store.url if store else "")
+    from toolgen_runtime import Invoker, make_tool
+
     from generated.inventory import InventoryContext, send_order
     from impl.inventory.db import use_database
     from impl.inventory.send_order import send_order as implementation
-    from toolgen_runtime import Invoker, make_tool
 
     use_database(db_path)
     assert store is not None
