@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, NoReturn, Protocol
 
 from agents import Agent, FunctionTool, RunConfig, Runner, Tool
 from agents.items import ToolCallOutputItem
@@ -326,6 +326,14 @@ class ToolContract:
             }, code
 
 
+def _skip(reason: str) -> NoReturn:
+    """Skip the running test, saying what the contract lacks (pytest is imported only here:
+    this module does not need it otherwise)."""
+    import pytest
+
+    pytest.skip(reason)
+
+
 class IdempotentToolContract(ToolContract):
     """A tool idempotent by key also keeps: a repeat of a call does not run the
     implementation again and answers the first outcome, marked duplicate; the same key with
@@ -341,7 +349,12 @@ class IdempotentToolContract(ToolContract):
         assert len(recorder.calls) == 1
 
     def test_the_same_key_with_other_arguments_is_refused(self) -> None:
-        assert self.conflicting is not None, "no accepted example differs off the key"
+        if self.conflicting is None:
+            _skip(
+                "no two accepted examples differ in an argument outside the idempotency "
+                "key: add one to test that the same key with other arguments is refused"
+            )
+        assert self.conflicting is not None
         recorder = Recorder(self.sample)
         tool = self._tool(recorder)
         invoke(tool, self.accepted[0], self.context)
@@ -402,7 +415,11 @@ class ConfirmToolContract(ToolContract):
 
     def test_a_token_for_other_arguments_is_refused(self) -> None:
         others = [a for a in self.accepted if a != self.accepted[0]]
-        assert others, "a confirm tool needs two accepted examples for this test"
+        if not others:
+            _skip(
+                "the contract has one accepted example: add a second one to test that a "
+                "token for other arguments is refused"
+            )
         services = services_for(self.module)
         token = with_token(self.module, self.accepted[0], self.context, services)[
             "token"
@@ -487,7 +504,11 @@ class ApprovalToolContract(ToolContract):
                 assert recorder.calls == []
 
     def test_invalid_arguments_are_answered_without_asking(self) -> None:
-        assert self.rejected, "a tool a person approves needs a rejected example"
+        if not self.rejected:
+            _skip(
+                "the contract has no rejected example: add one to test that invalid "
+                "arguments are answered without asking for approval"
+            )
         label, args, field = self.rejected[0]
         recorder = Recorder(self.sample)
         result = self._run(args, recorder)
