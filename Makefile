@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.toolgen-installed
 
-.PHONY: setup build test check lint typecheck pytest bench clean
+.PHONY: setup build test check lint typecheck pytest fuzz bench clean
 
 setup: $(STAMP)
 
@@ -36,6 +36,16 @@ pytest: setup
 	$(BIN)/python -m pytest
 
 test: check lint typecheck pytest
+
+# The long fuzz: every tool of the example and kitchen-sink catalogues, FUZZ_EXAMPLES random
+# calls each after the sweep, with a new seed each time (printed; FUZZ_SEED=N repeats a run).
+FUZZ_EXAMPLES ?= 2000
+FUZZ_SEED ?= $(shell date +%s)
+
+fuzz: setup
+	@echo "fuzz: $(FUZZ_EXAMPLES) calls a tool, TOOLGEN_FUZZ_SEED=$(FUZZ_SEED)"
+	TOOLGEN_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) TOOLGEN_FUZZ_SEED=$(FUZZ_SEED) \
+		$(BIN)/python -m pytest -s tests/runtime/test_fuzz_catalogues.py
 
 # the benchmark suite (docs/performance.md), 20 to 40 minutes on 2 cores; a smoke run:
 # `make bench BENCH_ARGS=--quick`. The first run installs openapi-python-client, the

@@ -23,6 +23,7 @@ from toolgen import pipeline
 from toolgen.cli import main
 from toolgen.diagnostics import has_errors
 from toolgen.manifest import MANIFEST_NAME
+from toolgen.review.lockfile import LOCK_NAME
 from toolgen.write import check_outputs, write_outputs
 
 HERE = Path(__file__).parent / "golden"
@@ -35,7 +36,7 @@ def _tree(root: Path) -> dict[str, str]:
         p.relative_to(root).as_posix(): p.read_text(encoding="utf-8")
         for p in sorted(root.rglob("*"))
         if p.is_file()
-        and (p.suffix == ".py" or p.name == MANIFEST_NAME)
+        and (p.suffix == ".py" or p.name in (MANIFEST_NAME, LOCK_NAME))
         and "__pycache__" not in p.parts
         and p.relative_to(root).parts[0] != "spec"
     }

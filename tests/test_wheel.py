@@ -34,7 +34,9 @@ def test_wheel_installs_and_builds_the_example(tmp_path: Path) -> None:
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
     python = env_dir / "bin" / "python"
-    _run(python, "-m", "pip", "install", "--quiet", runtime_wheel, wheel, "pytest")
+    # the testing extra: the generated tests fuzz each tool, as a project's CI would
+    _run(python, "-m", "pip", "install", "--quiet", f"{runtime_wheel}[testing]", wheel,
+         "pytest")  # fmt: skip
 
     project = tmp_path / "project"
     shutil.copytree(ROOT / "spec", project / "spec")
@@ -51,7 +53,7 @@ def test_wheel_installs_and_builds_the_example(tmp_path: Path) -> None:
         project / "spec" / "inventory",
         cwd=tmp_path,
     )
-    assert "spec/inventory: 17 written" in out
+    assert "spec/inventory: 18 written" in out
     for rel in ("generated/inventory/create_reorder.py", "generated/inventory/tests"):
         assert (project / rel).exists()
     assert (project / "generated").is_dir()
@@ -67,5 +69,9 @@ def test_wheel_installs_and_builds_the_example(tmp_path: Path) -> None:
         python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "generated", cwd=project
     )
     assert " passed" in tests
+    # the review templates ship in the wheel too
+    _run(toolgen, "docs", "--root", project, "--out", tmp_path / "review",
+         project / "spec/inventory", cwd=tmp_path)  # fmt: skip
+    assert "create_reorder" in (tmp_path / "review/inventory.html").read_text()
     schema = _run(toolgen, "schema", cwd=tmp_path)
     assert '"title": "toolgen tool contract, format 1"' in schema

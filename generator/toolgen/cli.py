@@ -1,4 +1,5 @@
-"""The command line: `toolgen check`, `toolgen build`, `toolgen schema`, `toolgen rules`.
+"""The command line: `toolgen check`, `toolgen build`, `toolgen schema`, `toolgen rules`,
+`toolgen import`, `toolgen diff` and `toolgen docs`.
 
 Exit status: 0 clean, 1 findings (an error or warning, or stale output with --check), 2 usage.
 PATH is a catalogue folder (holding catalogue.yaml); without one, every catalogue under spec/.
@@ -107,7 +108,65 @@ def _parser() -> argparse.ArgumentParser:
         required=True,
         help="the catalogue folder, such as spec/<name>",
     )
+    _review_parsers(commands)
     return parser
+
+
+def _review_parsers(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> None:
+    """`toolgen diff` and `toolgen docs` (the work is in toolgen.review.commands)."""
+    from toolgen.review import diff_report
+
+    def catalogue_args(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "paths",
+            nargs="*",
+            metavar="PATH",
+            help="catalogue folders "
+            "(default: every catalogue under spec/ of the current project)",
+        )
+        sub.add_argument(
+            "--root",
+            type=Path,
+            default=None,
+            help="project root (default: found as for check)",
+        )
+
+    compared = commands.add_parser(
+        "diff",
+        help="classify the changes against another version as breaking, "
+        "dangerous or safe; exit 1 on breaking changes",
+    )
+    catalogue_args(compared)
+    compared.add_argument(
+        "--against",
+        metavar="REF",
+        help="a git ref (origin/main, HEAD~1, a tag) or a folder",
+    )
+    compared.add_argument("--format", choices=report.FORMATS, default="text")
+    shown = compared.add_mutually_exclusive_group()
+    shown.add_argument("--rules", action="store_true", help="list the diff rules")
+    shown.add_argument(
+        "--docs",
+        action="store_true",
+        help=f"print {diff_report.DOCS_PATH}, generated from the rules",
+    )
+    page = commands.add_parser(
+        "docs",
+        help="write the Markdown reference and the HTML review page of each catalogue",
+    )
+    catalogue_args(page)
+    page.add_argument(
+        "--out",
+        type=Path,
+        default=Path("build/review"),
+        help="folder to write <catalogue>.md and <catalogue>.html into "
+        "(default: build/review)",
+    )
+    page.add_argument(
+        "--against", metavar="REF", help="mark what changed since a git ref or a folder"
+    )
 
 
 def _print_diagnostics(diagnostics: Sequence[Diagnostic], fmt: str) -> None:
@@ -341,6 +400,30 @@ def _run_import(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if done.losses or done.skipped or broken else EXIT_CLEAN
 
 
+def _run_diff(args: argparse.Namespace) -> int:
+    from toolgen.review import commands
+
+    try:
+        if args.rules or args.docs:
+            return commands.run_rules(args.docs)
+        if not args.against:
+            raise UsageError("diff: --against REF is required (a git ref or a folder)")
+        root = args.root.resolve() if args.root is not None else None
+        return commands.run_diff(args.paths, args.against, args.format, root)
+    except commands.CommandError as exc:
+        raise UsageError(f"diff: {exc}") from exc
+
+
+def _run_docs(args: argparse.Namespace) -> int:
+    from toolgen.review import commands
+
+    try:
+        root = args.root.resolve() if args.root is not None else None
+        return commands.run_docs(args.paths, args.out, args.against, root)
+    except commands.CommandError as exc:
+        raise UsageError(f"docs: {exc}") from exc
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     try:
@@ -357,6 +440,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run_check(args)
         if args.command == "import":
             return _run_import(args)
+        if args.command == "diff":
+            return _run_diff(args)
+        if args.command == "docs":
+            return _run_docs(args)
         return _run_build(args)
     except UsageError as exc:
         print(f"toolgen: {exc}", file=sys.stderr)

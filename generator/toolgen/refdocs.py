@@ -1,5 +1,6 @@
 """The reference pages generated from code: docs/codes.md (the checks) and docs/rules.md (the
-lint rules), both from the table of codes (codes.py).
+lint rules), both from the table of codes (codes.py), and docs/diff-rules.md (the rules of
+`toolgen diff`, from their docstrings).
 
 A maintainer's tool, not a user's command: `python -m toolgen.refdocs` rewrites both pages,
 `python -m toolgen.refdocs --check` fails with a short report when one is stale (what
@@ -17,6 +18,7 @@ from pathlib import Path
 from toolgen.codes import CODES, Code, Stage
 from toolgen.lint.docs import rules_markdown
 from toolgen.lint.registry import all_rules
+from toolgen.review import diff_report
 
 CODES_PATH = "docs/codes.md"
 RULES_PATH = "docs/rules.md"
@@ -71,6 +73,7 @@ def codes_markdown() -> str:
 PAGES: dict[str, Callable[[], str]] = {
     CODES_PATH: codes_markdown,
     RULES_PATH: rules_markdown,
+    diff_report.DOCS_PATH: diff_report.rules_markdown,
 }
 
 

@@ -79,11 +79,16 @@ def format_github(diagnostics: Sequence[Diagnostic]) -> str:
     return "".join(line + "\n" for line in lines)
 
 
+def docs_url(code_id: str) -> str:
+    """Where a code is documented: docs/rules.md for a lint rule, docs/codes.md for a check."""
+    page = "rules.md" if code_id in REGISTRY else "codes.md"
+    return f"{DOCS_URL}/{page}#{code_id}"
+
+
 def _descriptor(code: Code) -> dict[str, object]:
     """A SARIF rule descriptor of one code of the table: a lint rule with its whole
     documentation, a check with its summary and fix."""
     rule_ = REGISTRY.get(code.id)
-    page = "rules.md" if rule_ is not None else "codes.md"
     descriptor: dict[str, object] = {
         "id": code.id,
         "name": code.name,
@@ -92,7 +97,7 @@ def _descriptor(code: Code) -> dict[str, object]:
             "text": code.fix,
             "markdown": f"{code.summary}\n\n**Fix:** {code.fix}",
         },
-        "helpUri": f"{DOCS_URL}/{page}#{code.id}",
+        "helpUri": docs_url(code.id),
         "defaultConfiguration": {"level": _SARIF_LEVEL[code.severity]},
         "properties": {"stage": code.stage.value},
     }
@@ -112,12 +117,23 @@ def _descriptor(code: Code) -> dict[str, object]:
     return descriptor
 
 
-def format_sarif(diagnostics: Sequence[Diagnostic]) -> str:
-    """A SARIF 2.1.0 log with one run: every code described, every diagnostic a result."""
-    all_rules()  # the lint rules enter the table of codes when their modules load
-    table = sorted(CODES.values(), key=lambda c: c.id)
-    descriptors = [_descriptor(c) for c in table]
-    index = {c.id: i for i, c in enumerate(table)}
+def format_sarif(
+    diagnostics: Sequence[Diagnostic],
+    rules: Sequence[Mapping[str, object]] | None = None,
+) -> str:
+    """A SARIF 2.1.0 log with one run: every code described, every diagnostic a result.
+
+    `rules` replaces the table of codes for diagnostics of another rule set (the diff rules
+    of `toolgen diff`); each descriptor needs at least an `id`."""
+    descriptors: list[Mapping[str, object]]
+    if rules is None:
+        all_rules()  # the lint rules enter the table of codes when their modules load
+        descriptors = [
+            _descriptor(c) for c in sorted(CODES.values(), key=lambda c: c.id)
+        ]
+    else:
+        descriptors = [dict(r) for r in rules]
+    index = {str(r["id"]): i for i, r in enumerate(descriptors)}
     results = []
     for d in diagnostics:
         text = d.message + (f"\nhelp: {d.hint}" if d.hint else "")

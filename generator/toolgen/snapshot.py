@@ -17,7 +17,11 @@ Per tool:
   its how-to-fix and whether it is retryable;
 - `guards`: per parameter path, what guards it (`{"kind": "path" | "url", ...}`); `pagination`
   and `output` (text limits and sensitive fields) when the contract declares them;
-- `tokens`: what the tool costs the model on every turn (o200k_base).
+- `tokens`: what the tool costs the model on every turn (o200k_base);
+- `examples`: the contract's examples of arguments (`args`, `rejected_on`: the field a
+  rejected one is refused on, or null, `note`), as the review page shows them;
+- `source`: a digest of the contract file's content, so a change of `digest` with the same
+  `source` is a change that came from toolgen, not from the spec.
 """
 
 from __future__ import annotations
@@ -115,6 +119,11 @@ def tool_snapshot(tool: Tool, cost: int | None = None) -> dict[str, Any]:
         "tokens": cost
         if cost is not None
         else tokens.count(tokens.payload_text(model)),
+        "examples": [
+            {"args": dict(e.args), "rejected_on": e.rejected_on, "note": e.note}
+            for e in tool.examples
+        ],
+        "source": tool.digest,
     }
 
 

@@ -60,3 +60,9 @@ class TestCancelOrder(ApprovalToolContract):
             False,
         ),
     )
+    contract: ClassVar[dict[str, Any] | None] = {
+        "type": "object",
+        "properties": {"order_number": {"type": "string", "pattern": "^ORD-\\d{4,8}$"}},
+        "required": ["order_number"],
+        "additionalProperties": False,
+    }

@@ -62,3 +62,12 @@ class TestConfirmOrder(ConfirmToolContract):
             False,
         ),
     )
+    contract: ClassVar[dict[str, Any] | None] = {
+        "type": "object",
+        "properties": {
+            "sku": {"type": "string", "pattern": "^SKU-\\d{2,6}$"},
+            "quantity": {"type": "integer", "minimum": 1, "maximum": 100},
+        },
+        "required": ["sku", "quantity"],
+        "additionalProperties": False,
+    }

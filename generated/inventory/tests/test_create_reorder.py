@@ -73,3 +73,16 @@ class TestCreateReorder(ToolContract):
             False,
         ),
     )
+    contract: ClassVar[dict[str, Any] | None] = {
+        "type": "object",
+        "properties": {
+            "sku": {"type": "string", "pattern": "^SKU-\\d{2,6}$"},
+            "quantity": {"type": "integer", "minimum": 1, "maximum": 1000},
+            "urgency": {
+                "type": ["string", "null"],
+                "enum": ["standard", "urgent", None],
+            },
+        },
+        "required": ["sku", "quantity", "urgency"],
+        "additionalProperties": False,
+    }

@@ -45,3 +45,9 @@ class TestFindCustomer(ToolContract):
             False,
         ),
     )
+    contract: ClassVar[dict[str, Any] | None] = {
+        "type": "object",
+        "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 100}},
+        "required": ["name"],
+        "additionalProperties": False,
+    }

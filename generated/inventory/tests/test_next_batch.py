@@ -37,3 +37,9 @@ class TestNextBatch(ToolContract):
         ("batch: missing", "batch", MISSING),
         ("unexpected_field: not a parameter", "unexpected_field", 1),
     )
+    contract: ClassVar[dict[str, Any] | None] = {
+        "type": "object",
+        "properties": {"batch": {"type": "integer", "minimum": 0, "maximum": 1000000}},
+        "required": ["batch"],
+        "additionalProperties": False,
+    }

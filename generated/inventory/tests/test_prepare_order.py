@@ -50,3 +50,12 @@ class TestPrepareOrder(PrepareToolContract):
         ("quantity: missing", "quantity", MISSING),
         ("unexpected_field: not a parameter", "unexpected_field", 1),
     )
+    contract: ClassVar[dict[str, Any] | None] = {
+        "type": "object",
+        "properties": {
+            "sku": {"type": "string", "pattern": "^SKU-\\d{2,6}$"},
+            "quantity": {"type": "integer", "minimum": 1, "maximum": 100},
+        },
+        "required": ["sku", "quantity"],
+        "additionalProperties": False,
+    }

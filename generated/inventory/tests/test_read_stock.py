@@ -52,3 +52,9 @@ class TestReadStock(ToolContract):
             False,
         ),
     )
+    contract: ClassVar[dict[str, Any] | None] = {
+        "type": "object",
+        "properties": {"sku": {"type": "string", "pattern": "^SKU-\\d{2,6}$"}},
+        "required": ["sku"],
+        "additionalProperties": False,
+    }

@@ -88,3 +88,16 @@ class TestSearchOrders(ToolContract):
         ("max_results: missing", "max_results", MISSING),
         ("unexpected_field: not a parameter", "unexpected_field", 1),
     )
+    contract: ClassVar[dict[str, Any] | None] = {
+        "type": "object",
+        "properties": {
+            "status": {
+                "type": ["string", "null"],
+                "enum": ["open", "shipped", "cancelled", None],
+            },
+            "since": {"type": ["string", "null"], "format": "date"},
+            "max_results": {"type": ["integer", "null"], "minimum": 1, "maximum": 50},
+        },
+        "required": ["status", "since", "max_results"],
+        "additionalProperties": False,
+    }

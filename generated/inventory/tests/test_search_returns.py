@@ -80,3 +80,12 @@ class TestSearchReturns(ToolContract):
         ("max_results: missing", "max_results", MISSING),
         ("unexpected_field: not a parameter", "unexpected_field", 1),
     )
+    contract: ClassVar[dict[str, Any] | None] = {
+        "type": "object",
+        "properties": {
+            "since": {"type": "string", "format": "date"},
+            "max_results": {"type": ["integer", "null"], "minimum": 1, "maximum": 50},
+        },
+        "required": ["since", "max_results"],
+        "additionalProperties": False,
+    }

@@ -72,6 +72,16 @@ class TestSendOrder(IdempotentToolContract):
             False,
         ),
     )
+    contract: ClassVar[dict[str, Any] | None] = {
+        "type": "object",
+        "properties": {
+            "order_ref": {"type": "string", "pattern": "^[A-Z0-9-]{1,20}$"},
+            "sku": {"type": "string", "pattern": "^SKU-\\d{2,6}$"},
+            "quantity": {"type": "integer", "minimum": 1, "maximum": 1000},
+        },
+        "required": ["order_ref", "sku", "quantity"],
+        "additionalProperties": False,
+    }
     conflicting: ClassVar[dict[str, Any] | None] = {
         "order_ref": "R-1",
         "sku": "SKU-11",

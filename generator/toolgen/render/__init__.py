@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from toolgen import formatting, templating
+from toolgen import formatting, snapshot, templating
 from toolgen.ir import Catalogue
 from toolgen.paths import CACHE_DIR, package_dir
 from toolgen.render.cache import RenderCache, catalogue_inputs, tool_inputs
@@ -26,6 +26,7 @@ from toolgen.render.modules import (
 )
 from toolgen.render.source import docstring
 from toolgen.render.tests import render_catalogue_tests, render_tool_tests
+from toolgen.review import lockfile
 from toolgen.write import RenderedFiles
 
 __all__ = ["render_catalogue"]
@@ -44,6 +45,9 @@ def _catalogue_files(catalogue: Catalogue, pkg: str) -> dict[str, str]:
             ),
         ),
         f"{pkg}/tests/test_catalogue.py": render_catalogue_tests(catalogue),
+        f"{pkg}/{lockfile.LOCK_NAME}": lockfile.text(
+            snapshot.catalogue_snapshot(catalogue)
+        ),
     }
 
 
@@ -77,7 +81,7 @@ def render_catalogue(catalogue: Catalogue, root: Path | None = None) -> Rendered
     own_paths = [
         f"{pkg}/{n}"
         for n in ("__init__.py", "_cards.py", "context.py", "tests/__init__.py")
-    ] + [f"{pkg}/tests/test_catalogue.py"]
+    ] + [f"{pkg}/tests/test_catalogue.py", f"{pkg}/{lockfile.LOCK_NAME}"]
     kept = cache.reuse(unit, made_of, own_paths)
     if kept is not None:
         reused.update(kept)

@@ -14,6 +14,7 @@ from toolgen.names import pascal
 from toolgen.render import cases as boundary
 from toolgen.render.imports import Imports
 from toolgen.render.source import assignment, docstring, py_literal, py_str
+from toolgen.toolschema import parameters_schema
 
 Case = tuple[str, dict[str, Any], str]
 
@@ -137,6 +138,7 @@ def render_tool_tests(catalogue: Catalogue, tool: Tool) -> str:
         # what the model sees: a confirm tool's token included
         property_names=py_literal(tuple(sorted(_properties(tool)))),
         context_names=py_literal(tuple(f.name for f in tool.context)),
+        contract=_contract(tool),
         bases=", ".join(bases),
         conflicting=(
             assignment("conflicting: ClassVar[dict[str, Any] | None]", conflicting)
@@ -144,6 +146,15 @@ def render_tool_tests(catalogue: Catalogue, tool: Tool) -> str:
             else ""
         ),
     )
+
+
+def _contract(tool: Tool) -> str | None:
+    """The argument schema with every constraint, for the fuzzer, when the strict schema the
+    model reads leaves some out (formats, lengths, ranges)."""
+    full = parameters_schema(tool.params, full=True)
+    if full == dict(tool.parameters):
+        return None
+    return assignment("contract: ClassVar[dict[str, Any] | None]", full)
 
 
 def render_catalogue_tests(catalogue: Catalogue) -> str:

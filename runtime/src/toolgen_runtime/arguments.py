@@ -27,6 +27,7 @@ __all__ = [
     "ARGUMENTS_TOO_LONG",
     "DUPLICATE_KEY",
     "MAX_ARGUMENT_CHARS",
+    "MAX_NESTING",
     "ArgumentParser",
     "FieldHint",
     "Issue",
@@ -42,6 +43,10 @@ ArgsT = TypeVar("ArgsT", bound=BaseModel)
 # parsing and validating the rest would cost time for nothing.
 MAX_ARGUMENT_CHARS = 1_000_000
 
+# Arrays and objects nest at most this deep in argument text that pydantic's JSON parser
+# (jiter) reads; deeper text is valid JSON, but refused as a whole (tests/runtime check it).
+MAX_NESTING = 201
+
 # Problem kinds of our own, beside pydantic's error types.
 ARGUMENTS_TOO_LONG = "arguments_too_long"
 DUPLICATE_KEY = "duplicate_key"
@@ -52,7 +57,17 @@ DUPLICATE_KEY = "duplicate_key"
 _ERRORS_AS_OBJECTS = 50
 
 
-def _json_integer(value: object) -> object:
+# pydantic's errors for text it could not read at all
+_UNREADABLE = frozenset({"json_invalid", "string_unicode"})
+
+
+def _reject_bool(value: object) -> object:
+    if isinstance(value, bool):
+        raise PydanticCustomError("int_type", "Input should be a valid integer")
+    return value
+
+
+def _reject_bool_or_float(value: object) -> object:
     if isinstance(value, bool | float):
         raise PydanticCustomError("int_type", "Input should be a valid integer")
     return value
@@ -61,9 +76,10 @@ def _json_integer(value: object) -> object:
 # An integer enum is a Literal of ints, and Python's True == 1 == 1.0: pydantic would take
 # `true` and `4.0` for a choice of integers even in strict mode. This runs first and refuses
 # them as an integer parameter does. (`"1"` is refused by the Literal itself.)
-json_integer = BeforeValidator(_json_integer)
-# the name generated code of toolgen 0.1 used
-not_a_bool = json_integer
+json_integer = BeforeValidator(_reject_bool_or_float)
+# For a number enum, where 1.0 is the choice 1: booleans only (toolgen 0.1 also gave it to
+# integer enums, which let 3.0 through).
+not_a_bool = BeforeValidator(_reject_bool)
 
 
 def null_means(default: object) -> BeforeValidator:
@@ -244,8 +260,8 @@ class ArgumentParser(Generic[ArgsT]):
 def _rejected(exc: ValidationError, raw: str, keep: int) -> Rejected:
     errors = _first_errors(exc, keep)
     repeats: list[Loc] = []
-    # text that is not JSON has no keys to count
-    not_json = len(errors) == 1 and errors[0].get("type") == "json_invalid"
+    # text that is not JSON (or not Unicode: a lone surrogate) has no keys to count
+    not_json = len(errors) == 1 and errors[0].get("type") in _UNREADABLE
     if not not_json and may_repeat_keys(raw, 0):
         repeats = duplicate_keys(raw)
     issues = [Issue(DUPLICATE_KEY, loc) for loc in repeats[:keep]]

@@ -66,7 +66,10 @@ def may_repeat_keys(raw: str, fewest_keys: int) -> bool:
         return False
     try:
         distinct = count_keys(from_json(raw))
-    except ValueError:
+    except (
+        ValueError,
+        TypeError,
+    ):  # TypeError: a lone surrogate, which UTF-8 cannot hold
         return True
     return keys != distinct
 

@@ -18,6 +18,7 @@ from pydantic_core import PydanticSerializationError, to_json, to_jsonable_pytho
 from toolgen_runtime.arguments import (
     ARGUMENTS_TOO_LONG,
     DUPLICATE_KEY,
+    MAX_NESTING,
     FieldHint,
     Issue,
     Rejected,
@@ -195,7 +196,20 @@ def problem_text(issue: Issue, hint: FieldHint) -> str:
             f"{ctx.get('limit', 0):,} this tool accepts"
         )
     if kind == "json_invalid":
-        return f"the arguments are not valid JSON ({ctx.get('error', 'syntax error')})"
+        error = str(ctx.get("error", "syntax error"))
+        if error.startswith("recursion limit exceeded"):
+            # valid JSON, but deeper than the parser reads: saying "not valid JSON" would
+            # send the model looking for a syntax error that is not there
+            return (
+                f"the arguments nest arrays and objects more than {MAX_NESTING} levels "
+                "deep, more than this tool reads"
+            )
+        return f"the arguments are not valid JSON ({error})"
+    if kind == "string_unicode":
+        return (
+            "the arguments are not Unicode text: they hold a lone surrogate (half of a "
+            "UTF-16 pair, U+D800 to U+DFFF, without its other half)"
+        )
     got = preview(issue.input)
     if kind in _TYPE_WORDS:
         return f"must be {_TYPE_WORDS[kind]}, got {got}"

@@ -12,7 +12,9 @@ from pydantic_core import SchemaSerializer, to_json
 
 __all__ = ["result_class", "serializer_for", "success"]
 
-_RESULT_CONFIG = ConfigDict(strict=True, defer_build=True)
+# allow_inf_nan=False: JSON has no NaN or Infinity, and pydantic would write them as null,
+# so a result holding one would reach the model as a number field without a value
+_RESULT_CONFIG = ConfigDict(strict=True, defer_build=True, allow_inf_nan=False)
 
 _T = TypeVar("_T")
 

@@ -210,7 +210,9 @@ class ToolContract:
       result exactly;
     - each rejected example and boundary case derived from the contract is refused on the field
       it names, and the implementation never runs;
-    - each declared error reaches the model with its how-to-fix and whether to retry.
+    - each declared error reaches the model with its how-to-fix and whether to retry;
+    - fuzzed near-valid and malformed arguments break none of these promises (with the
+      `testing` extra installed; skipped, saying how to install it, without).
     """
 
     # not a ClassVar: mypy reads a module assigned in a class body as an instance variable
@@ -226,6 +228,8 @@ class ToolContract:
     rejected: ClassVar[Sequence[Case]] = ()
     boundary: ClassVar[Sequence[Boundary]] = ()
     errors: ClassVar[Sequence[ErrorCase]] = ()
+    # the argument schema with every constraint, when the strict one leaves some out
+    contract: ClassVar[dict[str, Any] | None] = None
     # writes (issue 9): an accepted call with the same key and other arguments
     conflicting: ClassVar[dict[str, Any] | None] = None
 
@@ -324,6 +328,30 @@ class ToolContract:
                 "retryable": retryable,
                 "detail": "sample",
             }, code
+
+    def test_fuzzing_finds_no_broken_promise(self) -> None:
+        """A short property-based fuzz (`toolgen_runtime.fuzz`; TOOLGEN_FUZZ_EXAMPLES sets
+        the budget): every answer is the envelope, the implementation never sees arguments
+        outside the contract, no call raises or hangs."""
+        if services_for_needed(self.module):
+            _skip(
+                "toolgen_runtime.fuzz does not model the write protocols yet: a repeat of "
+                "an idempotent call answers duplicate, and a confirm call without its "
+                "prepare tool's token is refused, which the fuzzer counts as broken promises "
+                "(the protocol suites of this class test them instead)"
+            )
+        try:
+            from toolgen_runtime.fuzz import fuzz_module
+
+            fuzz_module(
+                self.module,
+                context=self.context,
+                contract_schema=self.contract or self.module.PARAMETERS,
+            )
+        except ImportError as missing:
+            import pytest
+
+            pytest.skip(str(missing))
 
 
 def _skip(reason: str) -> NoReturn:

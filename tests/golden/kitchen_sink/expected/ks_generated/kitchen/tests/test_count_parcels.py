@@ -34,3 +34,9 @@ class TestCountParcels(ToolContract):
         ("class: missing", "class", MISSING),
         ("unexpected_field: not a parameter", "unexpected_field", 1),
     )
+    contract: ClassVar[dict[str, Any] | None] = {
+        "type": "object",
+        "properties": {"class": {"type": "string", "enum": ["small", "large"]}},
+        "required": ["class"],
+        "additionalProperties": False,
+    }

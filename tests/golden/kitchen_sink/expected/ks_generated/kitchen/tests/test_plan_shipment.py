@@ -212,3 +212,67 @@ class TestPlanShipment(ToolContract):
         ),
         ("over_weight", "Split the parcels over two calls of plan_shipment.", False),
     )
+    contract: ClassVar[dict[str, Any] | None] = {
+        "type": "object",
+        "properties": {
+            "from": {"type": "string", "pattern": "^WH-[0-9]{2}$"},
+            "to": {"type": "string", "pattern": "^WH-[0-9]{2}$"},
+            "ship_on": {"type": ["string", "null"], "format": "date"},
+            "deliver_by": {"type": ["string", "null"], "format": "date-time"},
+            "parcels": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 5,
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "weight_kg": {"type": "number", "minimum": 0.1, "maximum": 70},
+                        "fragile": {"type": ["boolean", "null"]},
+                    },
+                    "required": ["weight_kg", "fragile"],
+                    "additionalProperties": False,
+                },
+            },
+            "priority": {"type": ["integer", "null"], "enum": [1, 2, 3, None]},
+            "reference": {"type": ["string", "null"], "minLength": 3, "maxLength": 20},
+            "labels": {
+                "anyOf": [
+                    {
+                        "type": "array",
+                        "maxItems": 3,
+                        "items": {"type": "string", "enum": ["cold", "heavy"]},
+                    },
+                    {"type": "null"},
+                ]
+            },
+            "options": {
+                "anyOf": [
+                    {
+                        "type": "object",
+                        "properties": {
+                            "insured": {"type": "boolean"},
+                            "signature": {
+                                "type": ["string", "null"],
+                                "enum": ["none", "adult", None],
+                            },
+                        },
+                        "required": ["insured", "signature"],
+                        "additionalProperties": False,
+                    },
+                    {"type": "null"},
+                ]
+            },
+        },
+        "required": [
+            "from",
+            "to",
+            "ship_on",
+            "deliver_by",
+            "parcels",
+            "priority",
+            "reference",
+            "labels",
+            "options",
+        ],
+        "additionalProperties": False,
+    }

@@ -1,0 +1,62 @@
+"""The lockfile: what the model reads from a catalogue, committed beside the generated code.
+
+`toolgen build` writes it into the generated package (`toolgen.lock.json`) and
+`build --check` verifies it like every other output, so a pull request diff shows every change
+to a tool definition the model reads, whatever caused it. Each tool keeps two digests:
+`digest`, of the definition itself, and `source`, of its contract file's content. A definition
+that changed while its `source` did not came from toolgen (a new version composing
+descriptions differently), not from a spec edit, and a reviewer sees that in the diff.
+
+The file is small on purpose: exact definitions and digests, no effects or guards (the
+contract files say those and `toolgen diff` compares them). One tool per key, in name order,
+indented, so a change is a few lines of diff.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from toolgen import snapshot, tokens
+
+LOCK_NAME = "toolgen.lock.json"
+LOCK_FORMAT = 1
+
+
+def lock_data(shot: Mapping[str, Any]) -> dict[str, Any]:
+    """The lockfile's content for a catalogue snapshot."""
+    tools = sorted(shot["tools"], key=lambda t: t["name"])
+    return {
+        "lock_format": LOCK_FORMAT,
+        "catalogue": shot["catalogue"],
+        "encoding": tokens.ENCODING,
+        "tokens": shot["tokens"],
+        # one digest for the whole catalogue: equal digests, equal definitions
+        "digest": snapshot.digest([[t["name"], t["digest"]] for t in tools]),
+        "tools": {
+            t["name"]: {
+                "digest": t["digest"],
+                "source": t["source"],
+                "tokens": t["tokens"],
+                "definition": t["model"],
+            }
+            for t in tools
+        },
+    }
+
+
+def text(shot: Mapping[str, Any]) -> str:
+    """The lockfile's text: stable bytes for the same snapshot on every machine."""
+    return json.dumps(lock_data(shot), indent=2, ensure_ascii=False) + "\n"
+
+
+def read(text_: str) -> dict[str, Any] | None:
+    """A lockfile's content, or None when the text is not a lockfile this toolgen reads."""
+    try:
+        data = json.loads(text_)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or data.get("lock_format") != LOCK_FORMAT:
+        return None
+    return data

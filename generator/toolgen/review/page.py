@@ -1,0 +1,347 @@
+"""The review page and the Markdown reference of a catalogue, from its snapshot.
+
+`page_model` gathers what a reviewer reads into plain data: each tool exactly as the model
+sees it (name, description, schema), its effect, idempotency, confirmation and guards as
+badges, its parameters, error codes and examples, its token cost against the budget, its lint
+findings, the changes since `--against` when given, and the two-tool picture (a similarity
+matrix with the `not_when` edges). The templates under templates/review/ lay it out: one HTML
+file with its styles inline and nothing to fetch (no script, font or image from anywhere),
+readable on a phone and in dark mode; and one Markdown file.
+
+Geometry (cell positions, bar widths) is computed here, so the templates stay layout.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import jinja2
+
+from toolgen import __version__
+from toolgen.diagnostics import Diagnostic
+from toolgen.lint.registry import REGISTRY, all_rules
+from toolgen.report import docs_url
+from toolgen.review import elements
+from toolgen.review.diff import Comparison
+from toolgen.review.diff_report import DOCS_URL as DIFF_DOCS_URL
+
+_EFFECT_TONE = {"read": "ok", "write": "warn", "destructive": "bad"}
+_LEVEL_TONE = {"breaking": "bad", "dangerous": "warn", "safe": "ok"}
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(
+            str(resources.files("toolgen.templates") / "review")
+        ),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        # the page template is page.html.jinja: every value is escaped in it
+        autoescape=jinja2.select_autoescape(["html", "html.jinja"]),
+    )
+
+
+def _pretty(value: object) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def _badges(tool: Mapping[str, Any]) -> list[dict[str, str]]:
+    effect = str(tool.get("effect", "read"))
+    found = [
+        {"text": effect, "tone": _EFFECT_TONE.get(effect, "bad"), "what": "effect"}
+    ]
+    idem = tool.get("idempotency", {})
+    kind = idem.get("kind", "none") if isinstance(idem, Mapping) else str(idem)
+    if kind == "key":
+        parts = [*idem.get("args", []), *(f"ctx.{c}" for c in idem.get("context", []))]
+        found.append({"text": f"idempotent by key ({', '.join(parts)})", "tone": "ok",
+                      "what": "idempotency"})  # fmt: skip
+    elif kind == "natural":
+        found.append({"text": "idempotent", "tone": "ok", "what": "idempotency"})
+    elif effect != "read":
+        found.append({"text": "not idempotent", "tone": "warn", "what": "idempotency"})
+    confirmation = tool.get("confirmation", "none")
+    confirm = (
+        confirmation.get("kind") if isinstance(confirmation, Mapping) else confirmation
+    )
+    if confirm and confirm != "none":
+        found.append(
+            {"text": f"confirmation: {confirm}", "tone": "ok", "what": "confirmation"}
+        )
+    elif effect == "destructive":
+        found.append({"text": "no confirmation", "tone": "bad", "what": "confirmation"})
+    if tool.get("open_world"):
+        found.append({"text": "open world", "tone": "warn", "what": "open_world"})
+    for path, guard in sorted(tool.get("guards", {}).items()):
+        if guard.get("kind") == "url":
+            detail = ", ".join(guard.get("hosts", [])) or "no host"
+        else:
+            detail = (
+                f"{guard.get('root')}: {' '.join(guard.get('suffixes', [])) or 'any'}"
+            )
+        found.append({"text": f"{path}: {guard.get('kind')} guard ({detail})", "tone": "ok",
+                      "what": "guard"})  # fmt: skip
+    pagination = tool.get("pagination")
+    if isinstance(pagination, Mapping):
+        found.append({"text": f"pages of at most {pagination.get('max_page_size')}",
+                      "tone": "ok", "what": "pagination"})  # fmt: skip
+    output = tool.get("output")
+    if isinstance(output, Mapping) and output.get("sensitive"):
+        found.append({"text": f"sensitive: {', '.join(output['sensitive'])}", "tone": "ok",
+                      "what": "output"})  # fmt: skip
+    for name in tool.get("context", []):
+        found.append({"text": f"context: {name}", "tone": "info", "what": "context"})
+    return found
+
+
+def _constraints(node: elements.Node) -> str:
+    parts = []
+    if node.format:
+        parts.append(node.format)
+    if node.enum is not None:
+        parts.append(
+            "one of " + ", ".join(json.dumps(v, ensure_ascii=False) for v in node.enum)
+        )
+    if node.pattern:
+        parts.append(f"pattern {node.pattern}")
+    for key, value in node.bounds.items():
+        parts.append(f"{key} {json.dumps(value)}")
+    return "; ".join(parts)
+
+
+def _fields(schema: Mapping[str, Any] | None, root: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": elements.shown(f.where),
+            "type": f.node.type,
+            "nullable": f.node.nullable,
+            "constraints": _constraints(f.node),
+            "description": f.node.description,
+        }
+        for f in elements.fields(schema, root).values()
+    ]
+
+
+def _rule_link(code: str) -> str:
+    return f"#rule-{code}" if code in REGISTRY else ""
+
+
+def _finding(d: Diagnostic) -> dict[str, Any]:
+    return {
+        "code": d.code,
+        "severity": d.severity.value,
+        "message": d.message,
+        "hint": d.hint,
+        "where": str(d.span),
+        "link": _rule_link(d.code),
+    }
+
+
+def _matrix(sim: Mapping[str, Any], changed: set[str]) -> dict[str, Any]:
+    names: list[str] = list(sim["tools"])
+    n = len(names)
+    cell = 16 if n <= 30 else max(4, 480 // max(n, 1))
+    label = 0 if cell < 9 else 7 * max((len(x) for x in names), default=0) + 8
+    size = label + n * cell
+    cells = []
+    for p in sim["pairs"]:
+        tone = (
+            "bad"
+            if p["verdict"] and not p["separated"]
+            else ("warn" if p["verdict"] else "")
+        )
+        title = (
+            f"{names[p['a']]} / {names[p['b']]}: {p['score']:.2f} (names {p['name']:.0%}, "
+            f"intents {p['intent']:.0%}, parameters {p['params']:.0%})"
+            + (f" {p['verdict']}" if p["verdict"] else "")
+            + (", told apart" if p["separated"] else "")
+        )
+        # one triangle: the matrix is symmetric, and half the cells keep a large
+        # catalogue's page small
+        cells.append(
+            {
+                "x": label + p["a"] * cell,
+                "y": label + p["b"] * cell,
+                "opacity": round(0.15 + 0.85 * min(1.0, p["score"]), 3),
+                "tone": tone,
+                "title": title,
+            }
+        )
+    edges = [
+        {
+            "cx": label + e["to"] * cell + cell / 2,
+            "cy": label + e["from"] * cell + cell / 2,
+            "r": max(1.5, cell / 4),
+            "title": f"{names[e['from']]} not when: {e['when']} Use {names[e['to']]}.",
+        }
+        for e in sim["not_when"]
+    ]
+    confusable = sorted(
+        (p for p in sim["pairs"] if p["verdict"] or p["score"] >= 0.4),
+        key=lambda p: (-p["score"], names[p["a"]], names[p["b"]]),
+    )
+    return {
+        "size": size,
+        "cell": cell,
+        "label": label,
+        "names": [
+            {"name": x, "pos": label + i * cell + cell / 2, "changed": x in changed}
+            for i, x in enumerate(names)
+        ],
+        "diagonal": [label + i * cell for i in range(n)],
+        "cells": cells,
+        "edges": edges,
+        "pairs": [
+            {
+                "a": names[p["a"]],
+                "b": names[p["b"]],
+                "score": f"{p['score']:.2f}",
+                "verdict": p["verdict"] or "",
+                "link": _rule_link(p["verdict"]) if p["verdict"] else "",
+                "separated": p["separated"],
+            }
+            for p in confusable[:50]
+        ],
+        "more_pairs": max(0, len(confusable) - 50),
+    }
+
+
+def page_model(
+    shot: Mapping[str, Any],
+    findings: Sequence[Diagnostic],
+    sim: Mapping[str, Any],
+    comparison: Comparison | None = None,
+    old: Mapping[str, Any] | None = None,
+    against: str | None = None,
+) -> dict[str, Any]:
+    """Everything the page and the Markdown reference show, as plain data."""
+    budget = shot.get("budget", {})
+    total_budget = budget.get("tokens")
+    tool_budget = budget.get("tool_tokens")
+    old_tools = {t["name"]: t for t in (old or {}).get("tools", [])}
+    by_tool = comparison.by_tool() if comparison else {}
+    scale = tool_budget or max((t["tokens"] for t in shot["tools"]), default=1) or 1
+    by_file: dict[str, list[Diagnostic]] = {}
+    for d in findings:
+        by_file.setdefault(d.span.file, []).append(d)
+    tools = []
+    for t in sorted(shot["tools"], key=lambda x: x["name"]):
+        changes = by_tool.get(t["name"], [])
+        before = old_tools.get(t["name"])
+        renamed = next((c for c in changes if c.rule.id == "TD102"), None)
+        status = ""
+        if comparison is not None:
+            if renamed is not None:
+                status = "renamed"
+            elif before is None:
+                status = "added"
+            elif changes:
+                status = "changed"
+        tools.append(
+            {
+                "name": t["name"],
+                "file": t["file"],
+                "status": status,
+                "description": t["model"]["description"],
+                "schema": _pretty(t["model"]["parameters"]),
+                "digest": t["digest"],
+                "badges": _badges(t),
+                "params": _fields(t["model"]["parameters"], "params"),
+                "returns": _fields(t.get("returns"), "returns"),
+                "errors": [
+                    {
+                        "code": code,
+                        "how_to_fix": e.get("how_to_fix", ""),
+                        "retryable": bool(e.get("retryable")),
+                    }
+                    for code, e in t.get("errors", {}).items()
+                ],
+                "examples": [
+                    {
+                        "args": json.dumps(e["args"], ensure_ascii=False),
+                        "rejected_on": e.get("rejected_on"),
+                        "note": e.get("note", ""),
+                    }
+                    for e in t.get("examples", [])
+                ],
+                "tokens": t["tokens"],
+                "old_tokens": before["tokens"] if before else None,
+                "bar": min(100.0, round(100 * t["tokens"] / scale, 1)),
+                "old_bar": min(100.0, round(100 * before["tokens"] / scale, 1))
+                if before
+                else None,
+                "over": bool(tool_budget and t["tokens"] > tool_budget),
+                "findings": [_finding(d) for d in by_file.get(t["file"], [])],
+                "changes": [
+                    {
+                        "rule": c.rule.id,
+                        "name": c.rule.name,
+                        "level": c.level.value,
+                        "tone": _LEVEL_TONE[c.level.value],
+                        "message": c.message,
+                        "accepted": c.accepted,
+                        "link": f"{DIFF_DOCS_URL}#{c.rule.id}",
+                    }
+                    for c in changes
+                ],
+            }
+        )
+    removed = [
+        c for c in (comparison.changes if comparison else ()) if c.rule.id == "TD101"
+    ]
+    tool_files = {t["file"] for t in shot["tools"]}
+    verdicts = {p["verdict"] for p in sim["pairs"] if p["verdict"]}
+    fired = sorted({d.code for d in findings if d.code in REGISTRY} | verdicts)
+    rules = {r.id: r for r in all_rules()}
+    total = int(shot.get("tokens", 0))
+    return {
+        "version": __version__,
+        "catalogue": shot["catalogue"],
+        "folder": shot.get("folder", ""),
+        "description": shot.get("description", ""),
+        "tools": tools,
+        "total": total,
+        "budget": total_budget,
+        "tool_budget": tool_budget,
+        "total_bar": min(100.0, round(100 * total / total_budget, 1))
+        if total_budget
+        else None,
+        "old_total": comparison.old_total if comparison else None,
+        "against": against,
+        "breaking": len(comparison.breaking) if comparison else 0,
+        "change_count": len(comparison.changes) if comparison else 0,
+        "removed": [{"tool": c.tool, "message": c.message} for c in removed],
+        "catalogue_findings": [
+            _finding(d)
+            for f, ds in sorted(by_file.items())
+            if f not in tool_files
+            for d in ds
+        ],
+        "finding_count": len(findings),
+        "rules": [
+            {
+                "id": i,
+                "name": rules[i].name,
+                "summary": rules[i].summary,
+                "fix": rules[i].fix,
+                "url": docs_url(i),
+            }
+            for i in fired
+        ],
+        "matrix": _matrix(sim, {t["name"] for t in tools if t["status"]}),
+    }
+
+
+def render_html(model: Mapping[str, Any]) -> str:
+    return _environment().get_template("page.html.jinja").render(**model)
+
+
+def render_markdown(model: Mapping[str, Any]) -> str:
+    return _environment().get_template("reference.md.jinja").render(**model)

@@ -1,0 +1,143 @@
+"""The registry of diff rules: every kind of change `toolgen diff` reports, with its id, its
+level and its documentation.
+
+A diff rule is one small function over one kind of element pair (a tool in both versions, a
+parameter, a return field, an error code, a guard), registered with `@diff_rule(...)`. It
+yields `Found` values: a one-line reason naming the old and the new value, and where in the
+tool's contract file the change is. Its docstring is its documentation (What it reports / Why
+this level / Example); docs/diff-rules.md is generated from it.
+
+Levels, as a reviewer reads them:
+
+- `breaking`: a call or an answer that was valid before is not valid after, or a safety
+  property of the tool got weaker. `toolgen diff` exits 1 unless the change is accepted.
+- `dangerous`: nothing that worked stops working, but the change needs a reviewer's eye (more
+  tokens on every answer, a new code the application may not handle).
+- `safe`: compatible; shown so that the review is complete.
+
+Ids are stable and never reused (TD100-TD999).
+"""
+
+from __future__ import annotations
+
+import enum
+import inspect
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from toolgen.diagnostics import Severity
+
+
+class Level(enum.Enum):
+    BREAKING = "breaking"
+    DANGEROUS = "dangerous"
+    SAFE = "safe"
+
+    @property
+    def severity(self) -> Severity:
+        """How the level reads in diagnostics formats (GitHub annotations, SARIF)."""
+        return _SEVERITY[self]
+
+    @property
+    def rank(self) -> int:
+        return _RANK[self]
+
+
+_SEVERITY = {
+    Level.BREAKING: Severity.ERROR,
+    Level.DANGEROUS: Severity.WARNING,
+    Level.SAFE: Severity.INFO,
+}
+_RANK = {Level.BREAKING: 2, Level.DANGEROUS: 1, Level.SAFE: 0}
+
+
+class Group(enum.Enum):
+    TOOLS = "tools"
+    PARAMETERS = "parameters"
+    RETURNS = "returns"
+    ERRORS = "errors"
+    SAFETY = "safety"
+    BOUNDARIES = "boundaries"
+
+    @property
+    def title(self) -> str:
+        return _GROUP_TITLES[self]
+
+
+_GROUP_TITLES = {
+    Group.TOOLS: "Tools and what the model reads",
+    Group.PARAMETERS: "Parameters",
+    Group.RETURNS: "Return fields",
+    Group.ERRORS: "Error codes",
+    Group.SAFETY: "Safety: effect, confirmation, idempotency, context",
+    Group.BOUNDARIES: "Boundaries: guards, pagination, output contracts",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """One change a rule reports: the reason, and where it is in the tool's contract
+    (a path of keys in the YAML file, such as `("params", "sku", "pattern")`)."""
+
+    message: str
+    where: tuple[str | int, ...] = ()
+
+
+E = TypeVar("E")
+Check = Callable[[E], Iterable[Found]]
+
+
+@dataclass(frozen=True, slots=True)
+class DiffRule:
+    id: str
+    name: str
+    level: Level
+    group: Group
+    kind: type
+    check: Callable[[Any], Iterable[Found]]
+    doc: str
+
+    @property
+    def summary(self) -> str:
+        """The first paragraph of the docstring, on one line."""
+        return " ".join(self.doc.split("\n\n", 1)[0].split())
+
+
+REGISTRY: dict[str, DiffRule] = {}
+_ID = re.compile(r"^TD[1-9]\d\d$")
+_NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+
+
+def diff_rule(
+    kind: type[E], *, id: str, name: str, level: Level, group: Group
+) -> Callable[[Check[E]], Check[E]]:
+    """Register a check over one kind of element pair; its docstring documents the rule."""
+
+    def register(check: Check[E]) -> Check[E]:
+        if not _ID.fullmatch(id):
+            raise ValueError(f"diff rule id {id!r} is not TD100-TD999")
+        if id in REGISTRY or any(r.name == name for r in REGISTRY.values()):
+            raise ValueError(f"diff rule {id} {name!r} is already taken")
+        if not _NAME.fullmatch(name):
+            raise ValueError(f"diff rule name {name!r} is not kebab-case")
+        REGISTRY[id] = DiffRule(
+            id, name, level, group, kind, check, inspect.cleandoc(check.__doc__ or "")
+        )
+        return check
+
+    return register
+
+
+def all_diff_rules() -> list[DiffRule]:
+    """Every registered diff rule, by id (importing the rule modules registers them)."""
+    from toolgen.review import contract_rules, safety_rules  # noqa: F401
+
+    return [REGISTRY[k] for k in sorted(REGISTRY)]
+
+
+def lookup(key: str) -> DiffRule | None:
+    """A rule by id or by name."""
+    rules = all_diff_rules()
+    return next((r for r in rules if key in (r.id, r.name)), None)

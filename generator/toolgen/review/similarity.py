@@ -1,0 +1,86 @@
+"""The two-tool test as data: how alike every two tools of a catalogue look to the pair rules,
+and the `not_when` edges between them.
+
+This is the one part of review that reads the IR, because it must see exactly what the lint's
+pair rules see: the word profiles of `toolgen.lint.context` and the predicates of TG202
+(names equal but for case), TG206 (synonymous verbs on one object), TG401 (near twins) and
+TG303 (neighbours). What it returns is plain data, like a snapshot.
+
+A pair's `score` weighs name words most (the model reads the name first), then intent words,
+then parameter names: `0.5 * name + 0.35 * intent + 0.15 * params`, each a Jaccard index of
+the word sets the rules compare.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from toolgen.ir import Catalogue
+from toolgen.lint import words
+from toolgen.lint.context import LintContext
+from toolgen.lint.descriptions import neighbours
+from toolgen.lint.names import overlapping
+from toolgen.lint.two_tool import twins
+
+WEIGHTS = (0.5, 0.35, 0.15)
+# pairs below this are not drawn: they keep the picture readable and the page small
+SHOWN_FROM = 0.15
+
+
+def _verdict(first: Any, second: Any, ctx: LintContext) -> str | None:
+    """What the pair rules say of two tools, the strongest first."""
+    a, b = ctx.profiles[first.name], ctx.profiles[second.name]
+    if a.normalized == b.normalized:
+        return "TG202"
+    if overlapping(first, second, ctx):
+        return "TG206"
+    if twins(first, second, ctx):
+        return "TG401"
+    if a.objects & b.objects and neighbours(a, b):
+        return "TG303"
+    return None
+
+
+def similarity(catalogue: Catalogue) -> dict[str, Any]:
+    """`tools` in name order, `pairs` (indices into tools, the three similarities, the score
+    and the pair rule's verdict), and `not_when` edges (from, to, when)."""
+    ctx = LintContext(catalogue)
+    tools = sorted(catalogue.tools, key=lambda t: t.name)
+    index = {t.name: i for i, t in enumerate(tools)}
+    pairs = []
+    for (i, first), (j, second) in combinations(enumerate(tools), 2):
+        a, b = ctx.profiles[first.name], ctx.profiles[second.name]
+        by_name = words.jaccard(a.name_set, b.name_set)
+        by_intent = words.jaccard(a.intent, b.intent)
+        by_params = words.jaccard(a.params, b.params) if a.params and b.params else 0.0
+        score = sum(
+            w * s for w, s in zip(WEIGHTS, (by_name, by_intent, by_params), strict=True)
+        )
+        verdict = _verdict(first, second, ctx)
+        if score >= SHOWN_FROM or verdict is not None:
+            separated = (
+                second.name in a.not_when_targets
+                or first.name in b.not_when_targets
+                or second.name in first.requires
+                or first.name in second.requires
+            )
+            pairs.append(
+                {
+                    "a": i,
+                    "b": j,
+                    "name": round(by_name, 3),
+                    "intent": round(by_intent, 3),
+                    "params": round(by_params, 3),
+                    "score": round(score, 3),
+                    "verdict": verdict,
+                    "separated": separated,
+                }
+            )
+    edges = [
+        {"from": index[t.name], "to": index[n.use], "when": n.when}
+        for t in tools
+        for n in t.not_when
+        if n.use in index
+    ]
+    return {"tools": [t.name for t in tools], "pairs": pairs, "not_when": edges}

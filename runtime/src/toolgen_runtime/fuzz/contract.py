@@ -1,0 +1,244 @@
+"""What a tool's contract allows: the oracle the fuzzer judges every call by.
+
+The contract is a JSON Schema of the arguments with every constraint (what the compiler's
+`parameters_schema(params, full=True)` gives). It is read here with JSON Schema's own meaning,
+independently of the generated validator, so a gap between the two shows as a failure:
+
+- an integer is a JSON integer: `true`, `4.0` and `"4"` are not integers, and a number is
+  finite (JSON has no NaN or Infinity);
+- a `pattern` is an ECMA-262 regular expression (what JSON Schema says), run by `regress`, a
+  real ECMA engine, not by Python's `re`: `\\d` is ASCII, `$` is the end of the text;
+- `date` and `date-time` are RFC 3339 `full-date` and `date-time`, less what Python's
+  `datetime` cannot hold (year 0, leap second 60);
+- lengths count code points, as JSON Schema does.
+
+Argument text is read strictly: JSON (RFC 8259) as Python reads it, with no key given twice
+in one object and no lone surrogate in a string, within the runtime's stated bounds (at most
+`MAX_ARGUMENT_CHARS` characters, arrays and objects at most `MAX_NESTING` deep). Text outside
+that is outside the contract, and refused as a whole.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import json
+import math
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, cast
+
+import jsonschema
+import jsonschema.validators
+import regress
+
+from toolgen_runtime.arguments import MAX_ARGUMENT_CHARS, MAX_NESTING
+
+__all__ = ["Contract", "Reading", "is_date_time", "is_full_date", "read_arguments"]
+
+Loc = tuple[int | str, ...]
+
+_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})", re.ASCII)
+_DATETIME = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?"
+    r"(?:[Zz]|([+-])(\d{2}):(\d{2}))",
+    re.ASCII,
+)
+
+
+def _valid_day(year: str, month: str, day: str) -> bool:
+    try:
+        datetime.date(int(year), int(month), int(day))
+    except ValueError:
+        return False
+    return True
+
+
+def is_full_date(text: object) -> bool:
+    if not isinstance(text, str):
+        return True  # a format says nothing about other types
+    found = _DATE.fullmatch(text)
+    return found is not None and _valid_day(*found.groups())
+
+
+def is_date_time(text: object) -> bool:
+    if not isinstance(text, str):
+        return True
+    found = _DATETIME.fullmatch(text)
+    if found is None:
+        return False
+    year, month, day, hour, minute, second, _, _, off_hour, off_minute = found.groups()
+    if not _valid_day(year, month, day):
+        return False
+    if int(hour) > 23 or int(minute) > 59 or int(second) > 59:
+        return False
+    return off_hour is None or (int(off_hour) <= 23 and int(off_minute) <= 59)
+
+
+def _is_integer(_checker: object, value: object) -> bool:
+    return type(value) is int
+
+
+def _is_number(_checker: object, value: object) -> bool:
+    return type(value) is int or (type(value) is float and math.isfinite(value))
+
+
+@functools.cache
+def _ecma(pattern: str) -> regress.Regex:
+    # the "u" flag, as JSON Schema 2020-12 asks: a code point is one character
+    return regress.Regex(pattern, "u")
+
+
+def _pattern(
+    validator: object, pattern: str, instance: object, schema: object
+) -> Iterator[jsonschema.ValidationError]:
+    if isinstance(instance, str) and _ecma(pattern).find(instance) is None:
+        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+@functools.cache
+def _validator_class() -> Any:
+    base = jsonschema.Draft202012Validator
+    checker = base.TYPE_CHECKER.redefine_many(
+        {"integer": _is_integer, "number": _is_number}
+    )
+    return jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+        base, validators={"pattern": _pattern}, type_checker=checker
+    )
+
+
+@functools.cache
+def _formats() -> jsonschema.FormatChecker:
+    checker = jsonschema.FormatChecker(formats=())
+    checker.checks("date")(is_full_date)
+    checker.checks("date-time")(is_date_time)
+    return checker
+
+
+def _depth(value: object) -> int:
+    """How deep arrays and objects nest in a parsed value (a scalar is 0 deep)."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict | list):
+            deepest = max(deepest, depth)
+            children = node.values() if isinstance(node, dict) else node
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def _unicode_text(value: object) -> bool:
+    """Whether every string of a parsed value (keys too) is text UTF-8 can carry."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            try:
+                node.encode("utf-8")
+            except UnicodeEncodeError:
+                return False
+        elif isinstance(node, dict):
+            stack.extend(node.keys())
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return True
+
+
+class _Repeated(ValueError):
+    pass
+
+
+def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        raise _Repeated("a key is given twice in one object")
+    return obj
+
+
+def _no_constants(name: str) -> object:
+    raise ValueError(f"{name} is not JSON")
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """Argument text as the contract reads it: a JSON value, or why it is not one."""
+
+    value: object = None
+    refused: str | None = None  # why the text is not arguments at all
+
+    @property
+    def parsed(self) -> bool:
+        return self.refused is None
+
+
+def read_arguments(raw: str) -> Reading:
+    """Parse argument text strictly (see the module docstring)."""
+    if len(raw) > MAX_ARGUMENT_CHARS:
+        return Reading(refused="longer than the runtime reads")
+    try:
+        value = json.loads(
+            raw, object_pairs_hook=_no_repeats, parse_constant=_no_constants
+        )
+    except _Repeated as err:
+        return Reading(refused=str(err))
+    except (ValueError, RecursionError) as err:
+        # ValueError: not JSON, or an integer of more digits than Python reads
+        return Reading(refused=f"not JSON: {err}")
+    if not _unicode_text(value):
+        return Reading(refused="a string holds a lone surrogate")
+    if _depth(value) > MAX_NESTING:
+        return Reading(refused="nested deeper than the runtime reads")
+    return Reading(value=value)
+
+
+def _error_locs(err: jsonschema.ValidationError) -> list[Loc]:
+    base = tuple(err.absolute_path)
+    instance = err.instance
+    if err.validator == "required" and isinstance(instance, dict):
+        required = cast("list[str]", err.validator_value)
+        return [(*base, name) for name in required if name not in instance]
+    if err.validator == "additionalProperties" and isinstance(instance, dict):
+        known = err.schema.get("properties", {}) if isinstance(err.schema, dict) else {}
+        return [(*base, key) for key in instance if key not in known]
+    if err.validator == "anyOf" and err.context:
+        # a nullable parameter: what is wrong inside its non-null branch is blamed too
+        inner = [e for e in err.context if e.validator_value != "null"]
+        return [base, *(loc for e in inner for loc in _error_locs(e))]
+    return [base]
+
+
+def _keywords(err: jsonschema.ValidationError) -> set[str]:
+    """The keywords an error comes from; for a nullable parameter, those inside it."""
+    if err.validator == "anyOf" and err.context:
+        inner = [e for e in err.context if e.validator_value != "null"]
+        return set().union(*(_keywords(e) for e in inner)) if inner else {"anyOf"}
+    return {str(err.validator)}
+
+
+class Contract:
+    """One tool's argument contract, checked once (a broken schema fails here)."""
+
+    def __init__(self, schema: Mapping[str, Any]) -> None:
+        cls = _validator_class()
+        cls.check_schema(schema)
+        self.schema = cast("dict[str, Any]", dict(schema))
+        self._validator = cls(self.schema, format_checker=_formats())
+
+    def errors(self, value: object) -> list[tuple[Loc, str]]:
+        """Every way `value` breaks the contract, as (field path, message) pairs."""
+        found: list[tuple[Loc, str]] = []
+        for err in self._validator.iter_errors(value):
+            found.extend((loc, err.message) for loc in _error_locs(err))
+        return found
+
+    def only_formats_broken(self, value: object) -> bool:
+        """Whether `value` breaks nothing but `format`s (a date written another way)."""
+        return all(
+            _keywords(err) <= {"format"} for err in self._validator.iter_errors(value)
+        )
+
+    def allows(self, value: object) -> bool:
+        return bool(self._validator.is_valid(value))

@@ -1,0 +1,199 @@
+"""Values a JSON Schema allows, as a hypothesis strategy, for the schemas toolgen works with.
+
+Two kinds of schema come here: a tool's contract schema (what the compiler's
+`parameters_schema(params, full=True)` writes) and the JSON Schema pydantic gives for a result
+class. Both use a small closed set of keywords, and a keyword outside it is an error, never
+silently ignored: a generator that skipped a constraint would make "valid" cases that are not.
+
+Patterns are generated with ECMA-262's meaning (`\\d` and `\\w` ASCII, `$` the end of the
+text); the contract module, not this one, has the last word on what is valid.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from hypothesis import strategies as st
+
+__all__ = ["KNOWN_KEYWORDS", "ecma_as_python", "values_for"]
+
+KNOWN_KEYWORDS = frozenset(
+    {
+        "type",
+        "enum",
+        "pattern",
+        "format",
+        "minimum",
+        "maximum",
+        "minLength",
+        "maxLength",
+        "items",
+        "minItems",
+        "maxItems",
+        "properties",
+        "required",
+        "additionalProperties",
+        "anyOf",
+        "$ref",
+        "$defs",
+        # words for people, no constraint
+        "title",
+        "description",
+    }
+)
+_FORMATS = ("date", "date-time")
+_MOST_ITEMS = 6  # arrays with no maxItems: a few items show as much as many
+
+
+def ecma_as_python(pattern: str) -> str:
+    """An ECMA-262 pattern for Python's `re`, as far as generating matches needs: `\\d` and
+    `\\w` as ASCII classes, `$` as the end of the text."""
+    spelled = {"d": "0-9", "w": "A-Za-z0-9_"}
+    out: list[str] = []
+    in_class = False
+    index = 0
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\" and index + 1 < len(pattern):
+            escaped = pattern[index + 1]
+            if escaped in spelled:
+                out.append(spelled[escaped] if in_class else f"[{spelled[escaped]}]")
+            else:
+                out.append(pattern[index : index + 2])
+            index += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "$":
+            char = r"\Z"
+        out.append(char)
+        index += 1
+    return "".join(out)
+
+
+def _offsets() -> st.SearchStrategy[datetime.timezone]:
+    minutes = st.integers(-23 * 60 - 59, 23 * 60 + 59)
+    return minutes.map(lambda m: datetime.timezone(datetime.timedelta(minutes=m)))
+
+
+def _date_times() -> st.SearchStrategy[str]:
+    moments = st.datetimes(
+        min_value=datetime.datetime(2, 1, 1), max_value=datetime.datetime(9998, 12, 31)
+    )
+    aware = st.builds(
+        lambda moment, zone: moment.replace(tzinfo=zone), moments, _offsets()
+    )
+    return aware.map(lambda moment: moment.isoformat()) | moments.map(
+        lambda moment: moment.isoformat() + "Z"
+    )
+
+
+def _with_bounds(
+    values: st.SearchStrategy[Any], low: object, high: object
+) -> st.SearchStrategy[Any]:
+    """`values`, and as often as all the rest, its bounds themselves: an off-by-one at a
+    bound is the commonest mistake, and the values between are many."""
+    bounds = [bound for bound in (low, high) if bound is not None]
+    return st.sampled_from(bounds) | values if bounds else values
+
+
+class _Builder:
+    def __init__(self, root: Mapping[str, Any]) -> None:
+        self.root = root
+
+    def build(self, schema: Mapping[str, Any]) -> st.SearchStrategy[Any]:
+        unknown = set(schema) - KNOWN_KEYWORDS
+        if unknown:
+            raise ValueError(
+                f"the fuzzer does not know the keywords {sorted(unknown)} of {dict(schema)!r}"
+            )
+        if "$ref" in schema:
+            return self.build(self._resolve(schema["$ref"]))
+        if "anyOf" in schema:
+            return st.one_of([self.build(option) for option in schema["anyOf"]])
+        if "enum" in schema:
+            return st.sampled_from(list(schema["enum"]))
+        kind = schema.get("type")
+        if kind is None and "properties" in schema:
+            kind = "object"
+        if isinstance(kind, list):
+            return st.one_of([self.build({**schema, "type": k}) for k in kind])
+        if kind == "null":
+            return st.none()
+        if kind == "boolean":
+            return st.booleans()
+        if kind == "integer":
+            low, high = schema.get("minimum"), schema.get("maximum")
+            return _with_bounds(st.integers(low, high), low, high)
+        if kind == "number":
+            return self._numbers(schema)
+        if kind == "string":
+            return self._strings(schema)
+        if kind == "array":
+            items = schema.get("items", {})
+            low = schema.get("minItems", 0)
+            high = schema.get("maxItems", max(low, _MOST_ITEMS))
+            return st.lists(self.build(items), min_size=low, max_size=high)
+        if kind == "object":
+            properties = schema.get("properties", {})
+            required = set(schema.get("required", ()))
+            return st.fixed_dictionaries(
+                {k: self.build(v) for k, v in properties.items() if k in required},
+                optional={
+                    k: self.build(v) for k, v in properties.items() if k not in required
+                },
+            )
+        raise ValueError(
+            f"the fuzzer does not know the type {kind!r} of {dict(schema)!r}"
+        )
+
+    def _resolve(self, ref: str) -> Mapping[str, Any]:
+        prefix = "#/$defs/"
+        if not ref.startswith(prefix):
+            raise ValueError(
+                f"the fuzzer reads only local $defs references, not {ref!r}"
+            )
+        found: Mapping[str, Any] = self.root["$defs"][ref[len(prefix) :]]
+        return found
+
+    def _numbers(self, schema: Mapping[str, Any]) -> st.SearchStrategy[Any]:
+        low, high = schema.get("minimum"), schema.get("maximum")
+        floats = _with_bounds(
+            st.floats(low, high, allow_nan=False, allow_infinity=False), low, high
+        )
+        whole_low = None if low is None else math.ceil(low)
+        whole_high = None if high is None else math.floor(high)
+        if whole_low is not None and whole_high is not None and whole_low > whole_high:
+            return floats
+        return floats | st.integers(whole_low, whole_high)
+
+    def _strings(self, schema: Mapping[str, Any]) -> st.SearchStrategy[str]:
+        low = schema.get("minLength", 0)
+        high = schema.get("maxLength")
+        fmt = schema.get("format")
+        if fmt is not None and fmt not in _FORMATS:
+            raise ValueError(f"the fuzzer does not know the format {fmt!r}")
+        strings: st.SearchStrategy[str]
+        if fmt == "date":
+            strings = st.dates().map(lambda day: day.isoformat())
+        elif fmt == "date-time":
+            strings = _date_times()
+        elif "pattern" in schema:
+            strings = st.from_regex(ecma_as_python(schema["pattern"]))
+        else:
+            return st.text(min_size=low, max_size=high)
+        if low or high is not None:
+            strings = strings.filter(
+                lambda s: low <= len(s) <= (high if high is not None else len(s))
+            )
+        return strings
+
+
+def values_for(schema: Mapping[str, Any]) -> st.SearchStrategy[Any]:
+    """The values `schema` allows (or nearly: the contract judges each)."""
+    return _Builder(schema).build(schema)
