@@ -79,10 +79,10 @@ class ValidFirst:
 
     __slots__ = ("_is_valid",)
 
-    def __init__(self, is_valid: Callable[[str], bool]) -> None:
+    def __init__(self, is_valid: Callable[[str, object], bool]) -> None:
         self._is_valid = is_valid
 
     async def __call__(
         self, run_context: RunContextWrapper[Any], params: dict[str, Any], call_id: str
     ) -> bool:
-        return self._is_valid(json.dumps(params))
+        return self._is_valid(json.dumps(params), getattr(run_context, "context", None))

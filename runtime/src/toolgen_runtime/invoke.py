@@ -224,9 +224,16 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         """The token gate of a prepare or confirm tool (tests issue tokens with it)."""
         return self._gate
 
-    def is_valid(self, raw_json: str) -> bool:
-        """Whether a call's arguments pass validation (what approval asks first)."""
-        return type(self._parse(raw_json)) is not Rejected
+    def is_valid(self, raw_json: str, run_context: object = None) -> bool:
+        """Whether a call's arguments pass validation (what approval asks first), with the
+        call's boundaries when the tool has some."""
+        return type(self._parse(raw_json, self._scope(run_context))) is not Rejected
+
+    def _scope(self, run_context: object) -> Mapping[str, object] | None:
+        if self._boundaries is None:
+            return None
+        identity = self._identity(run_context) if self._identity else None
+        return self._boundaries.for_call(identity)
 
     def identity(self, ctx: ToolContext[Any]) -> dict[str, object]:
         """What a token of this tool is bound to: the named fields of the call's context."""
@@ -234,7 +241,9 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         return context_values(self._context(ctx), self.confirmation.identity)
 
     async def _write(self, ctx: ToolContext[Any], raw_json: str) -> str:
-        args = self._parse(raw_json)
+        # boundaries apply to a write's arguments too; its answer is not paginated, and an
+        # output contract is not applied to it (yet)
+        args = self._parse(raw_json, self._scope(getattr(ctx, "context", None)))
         if type(args) is Rejected:
             return invalid_arguments(self.tool_name, args, self.hints())
         assert isinstance(args, BaseModel)
