@@ -61,7 +61,7 @@ def _tools(folder: Path, root: Path) -> tuple[Tool, ...]:
 def test_example_and_bad_catalogues_expose_strict_schemas() -> None:
     tools = _tools(ROOT / "spec" / "inventory", ROOT)
     tools += _tools(ROOT / "tests" / "fixtures" / "bad_catalogue", ROOT)
-    assert len(tools) == 6 + 33
+    assert len(tools) == 10 + 33
     for tool in tools:
         _assert_strict(tool)
 
