@@ -28,7 +28,9 @@ def check(project: Path) -> list[str]:
 def test_a_clean_build_remembers_every_tool(project: Path) -> None:
     assert check(project) == []
     record = CheckCache(project, "spec/inventory")
-    assert len(record.passed) == 9  # nine tool files (prepare_order has none of its own)
+    assert (
+        len(record.passed) == 9
+    )  # nine tool files (prepare_order has none of its own)
 
 
 def test_remembered_documents_skip_the_schema_check(
