@@ -913,6 +913,7 @@ def build_model(
     folder: str,
     broken_tools: Sequence[str] = (),
     broken_catalogue: Document | None = None,
+    reused: Sequence[Tool] = (),
 ) -> ModelResult:
     """The IR of a catalogue, from the documents that passed the format check.
 
@@ -923,6 +924,9 @@ def build_model(
     `broken_catalogue` is catalogue.yaml when it failed the format check: there is then no
     catalogue, but the tools are built in a stand-in for it (`ModelResult.stand_in`), so
     their own problems are reported too.
+
+    `reused` are tools an earlier build made from files with the same text, in a catalogue
+    file with the same text (the front cache): they join the IR as they are.
     """
     if catalogue_doc is None:
         if broken_catalogue is None:
@@ -931,7 +935,9 @@ def build_model(
             broken_catalogue, tool_docs, folder, broken_tools, trusted=False
         )
         return ModelResult(None, stand_in[1], stand_in=stand_in[0])
-    catalogue, diagnostics = _catalogue(catalogue_doc, tool_docs, folder, broken_tools)
+    catalogue, diagnostics = _catalogue(
+        catalogue_doc, tool_docs, folder, broken_tools, reused
+    )
     return ModelResult(catalogue, diagnostics)
 
 
@@ -940,6 +946,7 @@ def _catalogue(
     tool_docs: Sequence[Document],
     folder: str,
     broken_tools: Sequence[str],
+    reused: Sequence[Tool] = (),
     *,
     trusted: bool = True,
 ) -> tuple[Catalogue, tuple[Diagnostic, ...]]:
@@ -957,7 +964,7 @@ def _catalogue(
     context = tuple(_context_fields(c, reader))
     by_name = {f.name: f for f in context}
     diagnostics: list[Diagnostic] = []
-    tools: list[Tool] = []
+    tools: list[Tool] = [*reused]
     for document in tool_docs:
         tool, found = _build_tool(document, by_name)
         diagnostics.extend(found)
