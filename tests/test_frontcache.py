@@ -180,8 +180,13 @@ def test_a_corrupt_cache_is_ignored(
     cache.write_bytes(corrupt(cache.read_bytes()))
     cold = _cold_copy(tmp_path, warm)
     assert _build(warm) == _build(cold)
-    # and the next build has a cache again
-    assert pickle.loads(cache.read_bytes())["key"]
+    # and the build wrote a whole cache again
+    stored = pickle.loads(cache.read_bytes())
+    assert sorted(stored["tools"]) == sorted(
+        f"{FOLDER}/tools/{path.name}"
+        for path in (warm / FOLDER / "tools").glob("*.yaml")
+    )
+    assert all(pickle.loads(blob) for _, blob in stored["tools"].values())
 
 
 def test_check_only_reads_and_writes_no_cache(tmp_path: Path) -> None:

@@ -66,15 +66,11 @@ def check_catalogue(
             folder, shown, root, None if front is None else front.reusable
         )
         reused = [] if front is None else front.tools(loaded.reused)
-    if reused is None:
-        # an entry of the cache cannot be read back: build as if there were none
-        return check_catalogue(
-            folder,
-            root,
-            implementations=implementations,
-            others=others,
-            progress=progress,
-        )
+        if reused is None:
+            # an entry of the cache cannot be read back: read every file (the cache
+            # written below replaces it)
+            loaded = load.load_catalogue(folder, shown, root)
+            reused = []
     count = len(loaded.tools) + len(reused)
     record = CheckCache(root, shown) if cache else None
     keys = {
