@@ -17,7 +17,7 @@ import math
 import os
 import re
 import stat
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -139,6 +139,9 @@ class LoadedCatalogue:
     diagnostics: tuple[Diagnostic, ...]
     # every tool entry of tools/, by display path, including those that could not be read
     tool_files: tuple[str, ...] = ()
+    # the tool files read but not parsed: their text is what an earlier build made its IR
+    # from (the front cache), and the pipeline takes that IR instead
+    reused: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------------------
@@ -929,7 +932,7 @@ def _build(
         value_spans=_SpanTable(file, walker.value_places),
         key_spans=_SpanTable(file, walker.key_places),
         size=len(text),
-        digest=hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32],
+        digest=text_digest(text),
     )
     return document, diagnostics
 
@@ -939,6 +942,11 @@ def _parse(text: str, file: str) -> tuple[Document | None, list[Diagnostic]]:
         return _build(text, file, _FAST)
     except _AliasSeen:
         return _build(text, file, _AliasAwareComposer)
+
+
+def text_digest(text: str) -> str:
+    """The digest of a spec file's text, as `Document.digest` holds it."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def load_document(
@@ -996,10 +1004,15 @@ def _load_catalogue_file(
 
 
 def _load_tools(
-    folder: Path, shown: str, root: Path | None, diagnostics: list[Diagnostic]
-) -> tuple[tuple[Document, ...], tuple[str, ...]]:
-    """The tool documents that loaded, and the display path of every tool entry (loaded
-    or not), so later stages know which files exist but could not be read."""
+    folder: Path,
+    shown: str,
+    root: Path | None,
+    diagnostics: list[Diagnostic],
+    known: Mapping[str, str],
+) -> tuple[tuple[Document, ...], tuple[str, ...], tuple[str, ...]]:
+    """The tool documents that loaded, the display path of every tool entry (loaded or
+    not), so later stages know which files exist but could not be read, and the files
+    whose text has the digest `known` gives for them (read, not parsed)."""
     tools_folder = folder / "tools"
     if not tools_folder.is_dir():
         diagnostics.append(
@@ -1009,7 +1022,7 @@ def _load_tools(
                 "Create a tools/ folder with one .yaml file per tool.",
             )
         )
-        return (), ()
+        return (), (), ()
     try:
         files = _tool_entries(tools_folder)
     except OSError as exc:
@@ -1022,7 +1035,7 @@ def _load_tools(
                 "Check that you may list the files of the tools/ folder.",
             )
         )
-        return (), ()
+        return (), (), ()
     if not files:
         diagnostics.append(
             _missing(
@@ -1041,9 +1054,10 @@ def _load_tools(
                 "Split the catalogue: an agent holds at most a few dozen tools at once.",
             )
         )
-        return (), ()
+        return (), (), ()
     tools: list[Document] = []
     entries: list[str] = []
+    reused: list[str] = []
     total = 0
     for file in files:
         display = _inside(shown, f"tools/{file.name}")
@@ -1060,12 +1074,21 @@ def _load_tools(
                 )
             )
             break
-        document, found = load_document(file, display, root)
+        if display in known:
+            text, found = _read_text(file, display, root)
+            if text is not None and not found and text_digest(text) == known[display]:
+                reused.append(display)
+                total += len(text)
+                continue
+            document, found = (None, found) if text is None else _parse(text, display)
+            found.sort(key=lambda d: d.sort_key)
+        else:
+            document, found = load_document(file, display, root)
         diagnostics.extend(found)
         if document is not None:
             tools.append(document)
             total += document.size
-    return tuple(tools), tuple(entries)
+    return tuple(tools), tuple(entries), tuple(reused)
 
 
 @contextmanager
@@ -1087,11 +1110,17 @@ def _collector_paused() -> Iterator[None]:
 
 
 def load_catalogue(
-    folder: Path, display: str | None = None, root: Path | None = None
+    folder: Path,
+    display: str | None = None,
+    root: Path | None = None,
+    reusable: Callable[[Document | None], Mapping[str, str]] | None = None,
 ) -> LoadedCatalogue:
     """Load catalogue.yaml and every tools/*.yaml of one catalogue folder.
 
     With `root` (the project root), symbolic links are followed only within the project.
+    `reusable`, given the catalogue document, names the tool files (display path -> text
+    digest) whose IR an earlier build kept: a file with that text is read but not parsed
+    (`LoadedCatalogue.reused`).
     """
     shown = str(folder) if display is None else display
     if not folder.is_dir():
@@ -1104,5 +1133,6 @@ def load_catalogue(
     diagnostics: list[Diagnostic] = []
     with _collector_paused():
         catalogue = _load_catalogue_file(folder, shown, root, diagnostics)
-        tools, entries = _load_tools(folder, shown, root, diagnostics)
-    return LoadedCatalogue(shown, catalogue, tools, tuple(diagnostics), entries)
+        known = {} if reusable is None else reusable(catalogue)
+        tools, entries, reused = _load_tools(folder, shown, root, diagnostics, known)
+    return LoadedCatalogue(shown, catalogue, tools, tuple(diagnostics), entries, reused)

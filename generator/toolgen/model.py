@@ -16,8 +16,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, cast
 
-from toolgen_runtime.guards.urls import host_problem
-
 from toolgen import describe, limits, reserved, toolschema
 from toolgen.diagnostics import Diagnostic, Span, error
 from toolgen.ir import (
@@ -529,6 +527,10 @@ class _Reader:
         )
 
     def url_spec(self, d: Mapping[str, object], path: PathKey) -> UrlSpec:
+        # imported here: toolgen_runtime imports the Agents SDK (over a second), which only
+        # a contract with a url parameter needs
+        from toolgen_runtime.guards.urls import host_problem
+
         hosts: list[str] = []
         for index, entry in enumerate(_sequence(d.get("hosts"))):
             text = str(entry)
@@ -1009,6 +1011,7 @@ def build_model(
     folder: str,
     broken_tools: Sequence[str] = (),
     broken_catalogue: Document | None = None,
+    reused: Sequence[Tool] = (),
 ) -> ModelResult:
     """The IR of a catalogue, from the documents that passed the format check.
 
@@ -1019,6 +1022,9 @@ def build_model(
     `broken_catalogue` is catalogue.yaml when it failed the format check: there is then no
     catalogue, but the tools are built in a stand-in for it (`ModelResult.stand_in`), so
     their own problems are reported too.
+
+    `reused` are tools an earlier build made from files with the same text, in a catalogue
+    file with the same text (the front cache): they join the IR as they are.
     """
     if catalogue_doc is None:
         if broken_catalogue is None:
@@ -1027,7 +1033,9 @@ def build_model(
             broken_catalogue, tool_docs, folder, broken_tools, trusted=False
         )
         return ModelResult(None, stand_in[1], stand_in=stand_in[0])
-    catalogue, diagnostics = _catalogue(catalogue_doc, tool_docs, folder, broken_tools)
+    catalogue, diagnostics = _catalogue(
+        catalogue_doc, tool_docs, folder, broken_tools, reused
+    )
     return ModelResult(catalogue, diagnostics)
 
 
@@ -1036,6 +1044,7 @@ def _catalogue(
     tool_docs: Sequence[Document],
     folder: str,
     broken_tools: Sequence[str],
+    reused: Sequence[Tool] = (),
     *,
     trusted: bool = True,
 ) -> tuple[Catalogue, tuple[Diagnostic, ...]]:
@@ -1053,7 +1062,7 @@ def _catalogue(
     context = tuple(_context_fields(c, reader))
     by_name = {f.name: f for f in context}
     diagnostics: list[Diagnostic] = []
-    tools: list[Tool] = []
+    tools: list[Tool] = [*reused]
     for document in tool_docs:
         tool, found = _build_tool(document, by_name)
         diagnostics.extend(found)

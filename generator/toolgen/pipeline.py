@@ -19,6 +19,7 @@ from toolgen import checks, implcheck, layout, lint, load, model, validate, writ
 from toolgen.checkcache import CheckCache, file_key
 from toolgen.diagnostics import Diagnostic, has_errors
 from toolgen.formatting import FormattingError
+from toolgen.frontcache import FrontCache
 from toolgen.ir import Catalogue
 from toolgen.paths import display_path
 from toolgen.progress import QUIET, Progress
@@ -59,26 +60,50 @@ def check_catalogue(
     content (see checkcache).
     """
     shown = display_path(folder, root)
+    front = FrontCache(root, shown) if cache else None
     with progress.stage("load"):
-        loaded = load.load_catalogue(folder, shown, root)
-    count = len(loaded.tools)
+        loaded = load.load_catalogue(
+            folder, shown, root, None if front is None else front.reusable
+        )
+        reused = [] if front is None else front.tools(loaded.reused)
+        if reused is None:
+            # an entry of the cache cannot be read back: read every file (the cache
+            # written below replaces it)
+            loaded = load.load_catalogue(folder, shown, root)
+            reused = []
+    count = len(loaded.tools) + len(reused)
     record = CheckCache(root, shown) if cache else None
-    keys = {d.file: file_key(d.digest) for d in loaded.tools}
+    keys = {
+        **{d.file: file_key(d.digest) for d in loaded.tools},
+        **{t.file: file_key(t.digest) for t in reused},
+    }
     blamed_by_load = {d.span.file for d in loaded.diagnostics}
+    # a reused tool passed every per-file check in the build that kept it
     passed = frozenset(
         file
         for file, key in keys.items()
         if record is not None and key in record.passed and file not in blamed_by_load
-    )
-    with progress.stage("validate", count):
+    ) | frozenset(loaded.reused)
+    with progress.stage("validate", len(loaded.tools)):
         validated = validate.validate(loaded, skip=passed)
-    with progress.stage("model", count):
+    if reused and validated.catalogue is None:
+        # the catalogue file kept its text but no longer passes (which only other code
+        # could make): nothing kept from the last build holds
+        return check_catalogue(
+            folder,
+            root,
+            implementations=implementations,
+            others=others,
+            progress=progress,
+        )
+    with progress.stage("model", len(validated.tools)):
         built = model.build_model(
             validated.catalogue,
             validated.tools,
             folder=shown,
             broken_tools=validated.broken,
             broken_catalogue=loaded.catalogue if validated.catalogue is None else None,
+            reused=reused,
         )
     diagnostics = [*loaded.diagnostics, *validated.diagnostics, *built.diagnostics]
     with progress.stage("checks", count):
@@ -93,6 +118,15 @@ def check_catalogue(
     if record is not None and not record.save(keys, diagnostics):
         notes.append(
             f"cannot write the check cache {record.path}; the next build checks everything"
+        )
+    if (
+        front is not None
+        and built.catalogue is not None
+        and not front.save(built.catalogue.tools, diagnostics)
+    ):
+        notes.append(
+            f"cannot write the front cache {front.path}; the next build reads every "
+            "tool file"
         )
     if built.catalogue is not None:
         with progress.stage("layout"):

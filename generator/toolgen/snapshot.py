@@ -31,9 +31,6 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from toolgen_runtime.guards.paths import MAX_PATH_CHARS
-from toolgen_runtime.guards.urls import MAX_URL_CHARS
-
 from toolgen import tokens
 from toolgen.ir import (
     CURSOR_PARAM,
@@ -71,6 +68,15 @@ def _idempotency(tool: Tool) -> dict[str, Any]:
 # --- boundaries: guards, pagination, output contracts (shape: toolgen/review/elements.py) ---
 
 
+def _guard_limits() -> tuple[int, int]:
+    """The runtime's longest path and URL texts. Imported when a contract guards one:
+    toolgen_runtime imports the Agents SDK (over a second), which no other build needs."""
+    from toolgen_runtime.guards.paths import MAX_PATH_CHARS
+    from toolgen_runtime.guards.urls import MAX_URL_CHARS
+
+    return MAX_PATH_CHARS, MAX_URL_CHARS
+
+
 def guards_snapshot(tool: Tool) -> dict[str, Any]:
     """The guard of each `path` and `url` parameter, by dotted parameter path."""
     found: dict[str, Any] = {}
@@ -85,7 +91,7 @@ def guards_snapshot(tool: Tool) -> dict[str, Any]:
                     "suffixes": list(param.path.suffixes),
                     "must_exist": param.path.must_exist,
                     "allow_hidden": False,
-                    "max_chars": MAX_PATH_CHARS,
+                    "max_chars": _guard_limits()[0],
                 }
             elif param.url is not None:
                 found[path] = {
@@ -96,7 +102,7 @@ def guards_snapshot(tool: Tool) -> dict[str, Any]:
                     "allow_userinfo": False,
                     "allow_trailing_dot": False,
                     "hosts_from": param.url.hosts_from,
-                    "max_chars": MAX_URL_CHARS,
+                    "max_chars": _guard_limits()[1],
                 }
             node = param.items if param.items is not None else param
             visit(node.properties, path + ".")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
@@ -378,15 +378,26 @@ def _nullable(schema: object) -> bool:
     )
 
 
-def _issues(err: jsonschema.ValidationError) -> Iterator[tuple[FieldPath, str]]:
-    """One jsonschema error as (field, the runtime's words for it) pairs."""
-    from toolgen_runtime.arguments import FieldHint, Issue
-    from toolgen_runtime.envelope import problem_text
+def _issues(
+    err: jsonschema.ValidationError,
+) -> Iterator[tuple[FieldPath, Callable[[], str]]]:
+    """One jsonschema error as (field, the runtime's words for it) pairs, the words worded
+    only when asked for: the runtime's wording imports the Agents SDK (over a second), which
+    a check that only needs the fields (a rejected example refused where it says) spares."""
 
     def told(
         kind: str, loc: FieldPath, ctx: dict[str, Any] | None = None, **hint: Any
-    ) -> str:
-        return problem_text(Issue(kind, loc, err.instance, ctx), FieldHint(**hint))
+    ) -> Callable[[], str]:
+        def words() -> str:
+            from toolgen_runtime.arguments import FieldHint, Issue
+            from toolgen_runtime.envelope import problem_text
+
+            return problem_text(Issue(kind, loc, err.instance, ctx), FieldHint(**hint))
+
+        return words
+
+    def said(message: str) -> Callable[[], str]:
+        return lambda: message
 
     base: FieldPath = tuple(err.absolute_path)
     schema = err.schema if isinstance(err.schema, dict) else {}
@@ -423,7 +434,7 @@ def _issues(err: jsonschema.ValidationError) -> Iterator[tuple[FieldPath, str]]:
         fmt = schema.get("format")
         kind = _FORMAT_KINDS.get(str(fmt)) if fmt else None
         kind = kind or _TYPE_KINDS.get(str(names[0]) if names else "", "")
-        yield base, told(kind, base) if kind else err.message
+        yield base, told(kind, base) if kind else said(err.message)
     elif check == "enum":
         choices = tuple(
             v for v in cast(list[object], err.validator_value) if v is not None
@@ -441,9 +452,9 @@ def _issues(err: jsonschema.ValidationError) -> Iterator[tuple[FieldPath, str]]:
         kind = _FORMAT_KINDS.get(str(err.validator_value), "")
         if kind == "datetime_parsing" and _naive_datetime(instance):
             kind = "timezone_aware"
-        yield base, told(kind, base) if kind else err.message
+        yield base, told(kind, base) if kind else said(err.message)
     else:
-        yield base, err.message
+        yield base, said(err.message)
 
 
 def _naive_datetime(value: object) -> bool:
@@ -462,10 +473,21 @@ def worded_problems(
 ) -> list[tuple[FieldPath, str]]:
     """Every field of `value` that breaks `schema`, with what the model would be told about
     it, in the order jsonschema finds them (the schema's order of properties)."""
+    return [(path, words()) for path, words in _first_issues(schema, value).items()]
+
+
+def problem_fields(schema: dict[str, object], value: object) -> list[FieldPath]:
+    """The fields `worded_problems` names, in its order, without wording them."""
+    return list(_first_issues(schema, value))
+
+
+def _first_issues(
+    schema: dict[str, object], value: object
+) -> dict[FieldPath, Callable[[], str]]:
     validator = _validator_class()(schema, format_checker=_format_checker())
-    first: dict[FieldPath, str] = {}
+    first: dict[FieldPath, Callable[[], str]] = {}
     for err in validator.iter_errors(cast(Any, value)):
-        for path, text in _issues(err):
+        for path, words in _issues(err):
             # one problem a field, as the runtime says (its type before its choices)
-            first.setdefault(path, text)
-    return list(first.items())
+            first.setdefault(path, words)
+    return first

@@ -68,7 +68,9 @@ def validate(
         diagnostics.extend(d for d in found if d.span not in reported)
         catalogue = None if found else loaded.catalogue
     tools = []
-    broken = {_stem(file) for file in loaded.tool_files}
+    broken = {_stem(file) for file in loaded.tool_files} - {
+        _stem(file) for file in loaded.reused
+    }
     for document in loaded.tools:
         found = [] if document.file in skip else check_document(document, "tool")
         diagnostics.extend(d for d in found if d.span not in reported)

@@ -7,9 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from toolgen_runtime.guards import GuardFailure, UrlPolicy, check_url
-from toolgen_runtime.guards.paths import check_path_text
-
 from toolgen import toolschema
 from toolgen.checks import check
 from toolgen.diagnostics import Diagnostic, error
@@ -56,14 +53,18 @@ def examples(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
     schema = toolschema.parameters_schema(tool.params, full=True)
     param_paths = _param_paths(tool.params)
     for example in tool.examples:
-        found = toolschema.worded_problems(schema, dict(example.args))
-        found += guard_problems(tool, example.args)
+        args = dict(example.args)
+        guarded = guard_problems(tool, example.args)
+        # the fields first: wording them imports the runtime, which only a finding needs
+        fields = [*toolschema.problem_fields(schema, args), *(p for p, _ in guarded)]
+
         where = example.origin.span("args")
         if example.rejected_on is None:
-            if found:
+            if fields:
                 yield error(
                     "TG131",
-                    f"accepted example is rejected: {_told(found)}",
+                    "accepted example is rejected: "
+                    + _told([*toolschema.worded_problems(schema, args), *guarded]),
                     where,
                     "Fix the example, or add rejected_on if it is meant to be rejected.",
                 )
@@ -79,8 +80,8 @@ def examples(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
                 "as a dotted path for nested fields.",
             )
             continue
-        blamed = [toolschema.dotted(p) for p, _ in found]
-        if not found:
+        blamed = [toolschema.dotted(p) for p in fields]
+        if not fields:
             yield error(
                 "TG132",
                 f"example rejected on {target!r} is accepted by the contract",
@@ -93,7 +94,7 @@ def examples(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
             yield error(
                 "TG132",
                 f"example rejected on {target!r} is rejected on {known} instead: "
-                f"{_told(found)}",
+                + _told([*toolschema.worded_problems(schema, args), *guarded]),
                 example.origin.span("rejected_on"),
                 f"Set rejected_on to the field that is wrong ({known}), or fix the others.",
             )
@@ -108,8 +109,13 @@ def guard_problems(
     found: list[tuple[toolschema.FieldPath, str]] = []
     for param in tool.params:
         value = args.get(param.name)
-        if not isinstance(value, str):
+        if not isinstance(value, str) or (param.path is None and param.url is None):
             continue
+        # imported here: toolgen_runtime imports the Agents SDK (over a second), which only
+        # a contract with a path or url parameter needs
+        from toolgen_runtime.guards import GuardFailure, UrlPolicy, check_url
+        from toolgen_runtime.guards.paths import check_path_text
+
         try:
             if param.path is not None:
                 check_path_text(value, suffixes=param.path.suffixes)
