@@ -189,7 +189,8 @@ class FrontCache:
         temp = self.path.with_name(f"{self.path.stem}.{os.getpid()}.tmp")
         try:
             for tool in tools:
-                if tool.file in blamed:
+                if tool.file in blamed or tool.derived:
+                    # a derived tool (prepare_<x>) is made again from its contract's IR
                     continue
                 if self._reused.get(tool.file) is tool:
                     kept[tool.file] = self._held[tool.file]

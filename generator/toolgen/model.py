@@ -1062,10 +1062,13 @@ def _catalogue(
     context = tuple(_context_fields(c, reader))
     by_name = {f.name: f for f in context}
     diagnostics: list[Diagnostic] = []
-    tools: list[Tool] = [*reused]
+    contracts: list[Tool] = [*reused]
     for document in tool_docs:
         tool, found = _build_tool(document, by_name)
         diagnostics.extend(found)
+        contracts.append(tool)
+    tools: list[Tool] = []
+    for tool in contracts:
         tools.append(tool)
         if tool.role == "confirm" and tool.name.startswith(CONFIRM_PREFIX):
             tools.append(prepare_tool(tool))
