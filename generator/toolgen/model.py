@@ -15,8 +15,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, cast
 
-from toolgen_runtime.guards.urls import host_problem
-
 from toolgen import describe, limits, reserved, toolschema
 from toolgen.diagnostics import Diagnostic, Span, error
 from toolgen.ir import (
@@ -511,6 +509,10 @@ class _Reader:
         )
 
     def url_spec(self, d: Mapping[str, object], path: PathKey) -> UrlSpec:
+        # imported here: the runtime's guards load the Agents SDK, which a catalogue without
+        # a url parameter need not pay for (checks/examples.py says the same)
+        from toolgen_runtime.guards.urls import host_problem
+
         hosts: list[str] = []
         for index, entry in enumerate(_sequence(d.get("hosts"))):
             text = str(entry)

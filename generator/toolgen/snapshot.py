@@ -31,9 +31,6 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from toolgen_runtime.guards.paths import MAX_PATH_CHARS
-from toolgen_runtime.guards.urls import MAX_URL_CHARS
-
 from toolgen import tokens
 from toolgen.ir import (
     CURSOR_PARAM,
@@ -78,7 +75,11 @@ def guards_snapshot(tool: Tool) -> dict[str, Any]:
     def visit(params: tuple[Param, ...], prefix: str) -> None:
         for param in params:
             path = prefix + param.name
+            # the runtime's guards are imported only for a guarded parameter: they load
+            # the Agents SDK, which a build of a catalogue without one need not pay for
             if param.path is not None:
+                from toolgen_runtime.guards.paths import MAX_PATH_CHARS
+
                 found[path] = {
                     "kind": "path",
                     "root": param.path.root,
@@ -88,6 +89,8 @@ def guards_snapshot(tool: Tool) -> dict[str, Any]:
                     "max_chars": MAX_PATH_CHARS,
                 }
             elif param.url is not None:
+                from toolgen_runtime.guards.urls import MAX_URL_CHARS
+
                 found[path] = {
                     "kind": "url",
                     "hosts": list(param.url.hosts),

@@ -7,9 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from toolgen_runtime.guards import GuardFailure, UrlPolicy, check_url
-from toolgen_runtime.guards.paths import check_path_text
-
 from toolgen import toolschema
 from toolgen.checks import check
 from toolgen.diagnostics import Diagnostic, error
@@ -106,6 +103,13 @@ def guard_problems(
     as the build can tell: the text of a path (not the files under its root, which only the
     deployment has) and a URL against the contract's own hosts."""
     found: list[tuple[toolschema.FieldPath, str]] = []
+    if not any(p.path is not None or p.url is not None for p in tool.params):
+        return found
+    # only now: importing the runtime's guards loads the Agents SDK (a guard's failures
+    # are SDK exceptions), a second of a build that most catalogues need not pay
+    from toolgen_runtime.guards import GuardFailure, UrlPolicy, check_url
+    from toolgen_runtime.guards.paths import check_path_text
+
     for param in tool.params:
         value = args.get(param.name)
         if not isinstance(value, str):
