@@ -8,10 +8,12 @@ What a build guarantees (docs/ownership.md says it for users):
   (implementation stubs, package markers) are written only where nothing exists, never over
   anything, links included.
 - **All or nothing.** The new package is staged complete in a sibling folder (files that did not
-  change are hard links to the current ones, so their inodes and times stay), then switched in
-  with one atomic exchange of the two folders (`renameat2(RENAME_EXCHANGE)` on Linux). After an
-  interruption at any point the package is the old tree or the new one, never a mix. Where the
-  exchange is not available, two renames are used and a kill between them leaves the old tree
+  change are hard links to the current ones, so their inodes and times stay; new ones are the
+  formatter's files renamed in, `RenderedFiles.on_disk`, so no file is created twice), then
+  switched in with one atomic exchange of the two folders (`renameat2(RENAME_EXCHANGE)` on
+  Linux). After an interruption at any point the package is the old tree or the new one, never
+  a mix. Where the exchange is not available, two renames are used and a kill between them
+  leaves the old tree
   aside, which the next build puts back.
 - **Nothing left behind.** Every temporary path is recorded in a journal under
   `.toolgen-cache/` before it is created; the next build removes what an interrupted one left.
