@@ -13,8 +13,7 @@ What a build guarantees (docs/ownership.md says it for users):
   switched in with one atomic exchange of the two folders (`renameat2(RENAME_EXCHANGE)` on
   Linux). After an interruption at any point the package is the old tree or the new one, never
   a mix. Where the exchange is not available, two renames are used and a kill between them
-  leaves the old tree
-  aside, which the next build puts back.
+  leaves the old tree aside, which the next build puts back.
 - **Nothing left behind.** Every temporary path is recorded in a journal under
   `.toolgen-cache/` before it is created; the next build removes what an interrupted one left.
   Builds of one project take a lock, so they never interleave.
