@@ -3,9 +3,10 @@
 Run: .venv/bin/python bench/idempotency.py [--calls N] [--workers W]
                                 [--worker-calls K] [--postgres URL]
 
-The tool is the example catalogue's real `create_reorder` (generated module, real
-implementation, its own SQLite database): a validated call that writes one row and commits.
-Every call has a new run id, so every call is a new operation.
+The tool is the example catalogue's generated `send_order` (idempotent by key: order_ref and
+the run id) with its real implementation on its own SQLite database: a validated call that
+writes one purchase order row and commits. The baseline is the same generated module in an
+Invoker without the key. Every call has a new run id, so every call is a new operation.
 
 - Per call: the median time of one call, the plain tool against the same call inside
   `run_once` (claim, execute, record), and a repeated call (the record read back, the tool not
@@ -49,50 +50,65 @@ from agents.tool_context import ToolContext  # noqa: E402
 from toolgen_runtime.store import (  # noqa: E402
     Claimed,
     Store,
-    fingerprint,
-    idempotency_key,
     open_store,
     run_once,
 )
 
-TOOL_NAME = "create_reorder"
-ARGS = {"sku": "SKU-11", "quantity": 5, "urgency": "standard"}
+TOOL_NAME = "send_order"
+ARGS = {"order_ref": "R-1", "sku": "SKU-11", "quantity": 20}
 RAW = json.dumps(ARGS)
 
 Call = Callable[[str], Awaitable[str]]
 
 
 def make_calls(db_path: str, store: Store | None) -> tuple[Call, Call]:
-    """(plain call, idempotent call) of create_reorder, each taking a run id."""
-    from generated.inventory import InventoryContext, create_reorder
+    """(plain call, idempotent call) of the generated send_order, each taking a run id.
+
+    The idempotent one is the generated tool as built (`idempotency: {key: [order_ref],
+    context: [run_id]}`, its Invoker calling run_once); the plain one is the same generated
+    module's arguments, context and real implementation in an Invoker without the key."""
+    # importing a write tool's module builds its TOOL, which needs a store at start-up
+    os.environ.setdefault("TOOLGEN_STORE_URL", store.url if store else "")
+    from toolgen_runtime import Invoker, make_tool
+
+    from generated.inventory import InventoryContext, send_order
     from impl.inventory.db import use_database
+    from impl.inventory.send_order import send_order as implementation
 
     use_database(db_path)
-    tool = create_reorder.TOOL
+    assert store is not None
+    idempotent_tool = send_order.build_tool(store=store)
+    plain_invoker: Invoker[Any, Any, Any] = Invoker(
+        tool_name=send_order.NAME,
+        args_model=send_order.SendOrderArgs,
+        result_type=send_order.SendOrderResult,
+        errors=send_order.ERRORS,
+        load_implementation=lambda: implementation,
+        catalogue_context=InventoryContext,
+        build_context=send_order.tool_context,
+        schema=send_order.PARAMETERS,
+    )
+    plain_tool = make_tool(
+        name=send_order.NAME,
+        description=send_order.DESCRIPTION,
+        parameters=send_order.PARAMETERS,
+        invoker=plain_invoker,
+    )
 
-    async def plain(run_id: str) -> str:
-        context = InventoryContext(customer_id=1, run_id=run_id)
-        ctx = ToolContext(
-            context=context, tool_name=TOOL_NAME, tool_call_id="c", tool_arguments=RAW
-        )
-        return str(await tool.on_invoke_tool(ctx, RAW))
+    def caller(tool: Any) -> Call:
+        async def call(run_id: str) -> str:
+            context = InventoryContext(customer_id=1, run_id=run_id)
+            ctx = ToolContext(
+                context=context,
+                tool_name=TOOL_NAME,
+                tool_call_id="c",
+                tool_arguments=RAW,
+            )
+            return str(await tool.on_invoke_tool(ctx, RAW))
 
-    async def idempotent(run_id: str) -> str:
-        assert store is not None
+        return call
 
-        async def execute(claim: Claimed) -> str:
-            return await plain(run_id)
-
-        once = await run_once(
-            store,
-            scope=TOOL_NAME,
-            key=idempotency_key(TOOL_NAME, ARGS, {"run_id": run_id}),
-            fingerprint=fingerprint(ARGS),
-            execute=execute,
-        )
-        return once.model_text
-
-    return plain, idempotent
+    return caller(plain_tool), caller(idempotent_tool)
 
 
 @dataclass
@@ -282,7 +298,7 @@ def main() -> None:
 
     print(
         f"Per call, median of {options.calls} calls each "
-        "(create_reorder on its SQLite database):\n"
+        "(the generated send_order on its SQLite database):\n"
     )
     print("| store | plain call | idempotent call | added | repeated call |")
     print("| --- | ---: | ---: | ---: | ---: |")

@@ -64,7 +64,7 @@ def test_a_terminal_shows_the_stage_and_count_then_clears_it(project: Path) -> N
     status, shown = _on_a_terminal(project)
     assert status == 0
     assert "\rtoolgen: spec/inventory: render" in shown.replace("\x1b[K", "")
-    assert "8/8 tools" in shown  # the count of the render stage
+    assert "12/12 tools" in shown  # the count of the render stage: prepare_order too
     for stage in ("load", "lint", "format", "write"):
         assert f"spec/inventory: {stage}" in shown
     # the line is cleared before the summary, which stays as without progress

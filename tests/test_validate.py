@@ -201,8 +201,21 @@ def test_a_word_or_a_reserved_form_names_the_words(tmp_path: Path) -> None:
     assert hint == "Did you mean 'natural'? Use one of: natural, none."
 
 
-def test_a_reserved_form_is_left_to_the_model(tmp_path: Path) -> None:
-    assert check(tmp_path, TOOL_HEAD + "confirmation: {kind: token}\n") == []
+def test_a_mapping_where_a_word_or_a_mapping_fits_is_checked_inside(
+    tmp_path: Path,
+) -> None:
+    code, _, _, message, hint = one(
+        tmp_path, TOOL_HEAD + "idempotency: {keys: [sku], context: [run_id]}\n"
+    )
+    assert code == "TG101"
+    assert message == "unknown key 'keys' in 'idempotency' of the tool"
+    assert hint.startswith("Did you mean 'key'?")
+
+
+def test_confirmation_is_a_word(tmp_path: Path) -> None:
+    code, _, _, message, _ = one(tmp_path, TOOL_HEAD + "confirmation: {kind: token}\n")
+    assert code == "TG103"
+    assert message.startswith("'confirmation' of the tool is")
 
 
 @pytest.mark.parametrize(

@@ -78,7 +78,8 @@ def test_wheel_installs_and_builds_the_example(
         project / "spec" / "inventory",
         cwd=tmp_path,
     )
-    assert "spec/inventory: 22 written" in out
+    # 12 tool modules, 12 test modules and the catalogue's own 6 files
+    assert "spec/inventory: 30 written" in out
     for rel in ("generated/inventory/create_reorder.py", "generated/inventory/tests"):
         assert (project / rel).exists()
     assert (project / "generated").is_dir()
@@ -90,6 +91,9 @@ def test_wheel_installs_and_builds_the_example(
     assert (
         project / "generated/inventory/create_reorder.py"
     ).read_text() == same.read_text()
+    # the write tools resolve their store and secret at start-up: the example project's
+    # conftest gives the test session a temporary store and a random secret
+    shutil.copy(ROOT / "conftest.py", project / "conftest.py")
     tests = _run(
         python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "generated", cwd=project
     )
@@ -121,13 +125,17 @@ def test_an_init_project_builds_and_passes_its_tests(
 
 
 _MCP_CLIENT = """
-import anyio, json, sys
+import anyio, json, os, sys
 from mcp import ClientSession, StdioServerParameters, stdio_client
+
+# the store and secret of the write tools: the test session's (the project's conftest.py)
+services = {k: os.environ[k] for k in ("TOOLGEN_STORE_URL", "TOOLGEN_SECRET")}
 
 async def main():
     server = StdioServerParameters(
         command=sys.executable, args=["inventory_mcp.py"], cwd=".",
-        env={"PYTHONPATH": ".", "INVENTORY_CUSTOMER_ID": "1", "INVENTORY_RUN_ID": "r-1"})
+        env={"PYTHONPATH": ".", "INVENTORY_CUSTOMER_ID": "1", "INVENTORY_RUN_ID": "r-1",
+             **services})
     async with stdio_client(server) as (read, write), ClientSession(read, write) as s:
         await s.initialize()
         names = [t.name for t in (await s.list_tools()).tools]

@@ -19,24 +19,32 @@ from .context import InventoryContext
 __all__ = ["TOOL_NAMES", "InventoryContext", "all_tools", "tools"]
 
 TOOL_NAMES: Final[tuple[str, ...]] = (
+    "cancel_order",
+    "confirm_order",
     "create_reorder",
     "find_customer",
     "next_batch",
+    "prepare_order",
     "read_document",
     "read_stock",
     "read_supplier_notice",
     "search_orders",
     "search_returns",
+    "send_order",
 )
 _MODULES: Final[dict[str, str]] = {
+    "cancel_order": "cancel_order",
+    "confirm_order": "confirm_order",
     "create_reorder": "create_reorder",
     "find_customer": "find_customer",
     "next_batch": "next_batch",
+    "prepare_order": "prepare_order",
     "read_document": "read_document",
     "read_stock": "read_stock",
     "read_supplier_notice": "read_supplier_notice",
     "search_orders": "search_orders",
     "search_returns": "search_returns",
+    "send_order": "send_order",
 }
 
 

@@ -10,6 +10,68 @@ from typing import Final
 from toolgen_runtime import Card
 
 CARDS: Final[dict[str, Card]] = {
+    "cancel_order": Card(
+        name="cancel_order",
+        description=(
+            "Cancel an open order of the current customer; its pieces go back to stock.\n"
+            "Use when: The user asks to cancel an order that has not shipped yet.\n"
+            "Not when: The order has shipped and the user wants to send goods back. Use "
+            "search_returns instead.\n"
+            "Call search_orders first.\n"
+            "Cannot be undone.\n"
+            "Repeating a call with the same arguments does not repeat its effect.\n"
+            "A person approves each call before it runs; if they decline, nothing is done."
+        ),
+        parameters={
+            "type": "object",
+            "properties": {
+                "order_number": {
+                    "type": "string",
+                    "description": "The number of the order to cancel. Example: ORD-1012.",
+                    "pattern": "^ORD-\\d{4,8}$",
+                }
+            },
+            "required": ["order_number"],
+            "additionalProperties": False,
+        },
+        approval=True,
+    ),
+    "confirm_order": Card(
+        name="confirm_order",
+        description=(
+            "Place an order for the current customer: the pieces are reserved from stock "
+            "and the order is open.\n"
+            "Use when: The user wants to buy pieces of a product.\n"
+            "Call read_stock first.\n"
+            "Changes data.\n"
+            "Needs the token from prepare_order: call prepare_order first with the same "
+            "arguments and call this only once the user agrees to its summary."
+        ),
+        parameters={
+            "type": "object",
+            "properties": {
+                "sku": {
+                    "type": "string",
+                    "description": "The product code. Example: SKU-12.",
+                    "pattern": "^SKU-\\d{2,6}$",
+                },
+                "quantity": {
+                    "type": "integer",
+                    "description": "Pieces to buy. Example: 2.",
+                    "minimum": 1,
+                    "maximum": 100,
+                },
+                "token": {
+                    "type": "string",
+                    "description": "The token prepare_order returned, copied exactly.",
+                },
+            },
+            "required": ["sku", "quantity", "token"],
+            "additionalProperties": False,
+        },
+        needs_store=True,
+        needs_secret=True,
+    ),
     "create_reorder": Card(
         name="create_reorder",
         description=(
@@ -84,6 +146,37 @@ CARDS: Final[dict[str, Card]] = {
             "required": ["batch"],
             "additionalProperties": False,
         },
+    ),
+    "prepare_order": Card(
+        name="prepare_order",
+        description=(
+            "Check a call of confirm_order and return its summary and a confirmation "
+            "token; nothing is done until confirm_order is called with the token.\n"
+            "Use when: The user wants to buy pieces of a product.\n"
+            "Call read_stock first.\n"
+            "Show the summary to the user; if they agree, call confirm_order with the same "
+            "arguments and the token."
+        ),
+        parameters={
+            "type": "object",
+            "properties": {
+                "sku": {
+                    "type": "string",
+                    "description": "The product code. Example: SKU-12.",
+                    "pattern": "^SKU-\\d{2,6}$",
+                },
+                "quantity": {
+                    "type": "integer",
+                    "description": "Pieces to buy. Example: 2.",
+                    "minimum": 1,
+                    "maximum": 100,
+                },
+            },
+            "required": ["sku", "quantity"],
+            "additionalProperties": False,
+        },
+        needs_store=True,
+        needs_secret=True,
     ),
     "read_document": Card(
         name="read_document",
@@ -210,5 +303,44 @@ CARDS: Final[dict[str, Card]] = {
             "required": ["since", "max_results"],
             "additionalProperties": False,
         },
+    ),
+    "send_order": Card(
+        name="send_order",
+        description=(
+            "Send a purchase order for a product to its supplier, to restock the "
+            "warehouse.\n"
+            "Use when: The user asks to order pieces of a product from the supplier now, "
+            "not just to propose a reorder.\n"
+            "Not when: The user wants a reorder proposal that someone reviews before "
+            "anything is sent. Use create_reorder instead.\n"
+            "Call read_stock first.\n"
+            "Changes data.\n"
+            "Calling again with the same order_ref does not act again: it returns the "
+            "first call's outcome, marked duplicate."
+        ),
+        parameters={
+            "type": "object",
+            "properties": {
+                "order_ref": {
+                    "type": "string",
+                    "description": "Your reference for this purchase order, new for each distinct order; the same reference again returns the first order. Example: R-1.",
+                    "pattern": "^[A-Z0-9-]{1,20}$",
+                },
+                "sku": {
+                    "type": "string",
+                    "description": "The product code. Example: SKU-11.",
+                    "pattern": "^SKU-\\d{2,6}$",
+                },
+                "quantity": {
+                    "type": "integer",
+                    "description": "Pieces to order. Example: 20.",
+                    "minimum": 1,
+                    "maximum": 1000,
+                },
+            },
+            "required": ["order_ref", "sku", "quantity"],
+            "additionalProperties": False,
+        },
+        needs_store=True,
     ),
 }

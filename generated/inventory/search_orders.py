@@ -109,8 +109,9 @@ def build_tool(
     *,
     boundaries: Boundaries | None = None,
 ) -> FunctionTool:
-    """The FunctionTool for an agent; tests pass their own implementation and boundaries
-    (by default, those of the process: `toolgen_runtime.guards.configured_boundaries`)."""
+    """The FunctionTool for an agent; tests pass their own implementation and
+    boundaries. Boundaries default to those of the process
+    (`toolgen_runtime.guards.configured_boundaries`)."""
     invoker: Invoker[SearchOrdersArgs, SearchOrdersContext, SearchOrdersItem] = Invoker(
         tool_name=NAME,
         args_model=SearchOrdersArgs,

@@ -329,10 +329,11 @@ def _summary(result: pipeline.CheckResult) -> str:
     counts = {
         s: sum(1 for d in result.diagnostics if d.severity is s) for s in Severity
     }
-    # the tool files, those that are broken included: they are tools still
-    tools = result.tool_files or (
-        len(result.catalogue.tools) if result.catalogue else 0
-    )
+    # the tool files, those that are broken included (they are tools still), and the tools
+    # made from them (the prepare_<x> of a confirm_<x>)
+    made = result.catalogue.tools if result.catalogue else ()
+    derived = sum(1 for tool in made if tool.derived)
+    tools = result.tool_files + derived if result.tool_files else len(made)
     line = (
         f"{result.folder}: {counted(tools, 'tool')}, "
         f"{counted(counts[Severity.ERROR], 'error')}, "
@@ -735,7 +736,11 @@ def _export_text(
         _print_diagnostics(problems, "text")
         if any(d.severity in (Severity.ERROR, Severity.WARNING) for d in problems):
             return None, []
-        return export.mcp_server_module(result.catalogue), []
+        server = export.mcp_server_module(result.catalogue)
+        return server.source, [
+            f"{result.folder}: note: {name}: {export.LEFT_OUT_REASON}"
+            for name in server.left_out
+        ]
     done = export.definitions(result.catalogue, api)
     _print_diagnostics(done.problems, "text")
     if done.definitions is None:

@@ -16,5 +16,21 @@ def tool_description(tool: Tool) -> str:
         requires=listing(tool.requires),
         effect=tool.effect,
         idempotency=tool.idempotency.kind,
+        **writes_wording(tool),
     )
     return text.strip()
+
+
+def writes_wording(tool: Tool) -> dict[str, str]:
+    """What the model reads about repeating a call and about confirmation (issue 9): one
+    plain sentence each, said once, without emphasis (emphasis is no defence; the runtime
+    is)."""
+    key = listing(tool.idempotency.arguments)
+    pair = tool.token_pair
+    return {
+        "key_fields": key,
+        "confirmation": tool.confirmation,
+        "role": tool.role,
+        "prepare_tool": pair.prepare if pair else "",
+        "confirm_tool": pair.confirm if pair else "",
+    }

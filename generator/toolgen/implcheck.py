@@ -190,6 +190,8 @@ def check_implementations(catalogue: Catalogue, root: Path) -> list[Diagnostic]:
     stubs: list[str] = []
     modules: set[str] = set()
     for tool in catalogue.tools:
+        if tool.derived:
+            continue  # a prepare tool is the runtime's: it has no implementation
         # TG110 reports a name nothing can be generated under (it may not even fit in a
         # file name), and TG112 two tools of one module: no implementation to look for
         if MODEL_NAME_RE.fullmatch(tool.name) and tool.py.module not in modules:

@@ -279,6 +279,36 @@ class Idempotency:
     origin: Origin | None = None
 
 
+# --- writes: idempotency by key, confirmation (issue 9) ------------------------------------
+
+TOKEN_PARAM = "token"
+"""The parameter a confirm tool takes beside its contract's own: the prepare tool's token."""
+CONFIRM_PREFIX = "confirm_"
+PREPARE_PREFIX = "prepare_"
+DEFAULT_RETENTION_S = 24 * 3600
+DEFAULT_TOKEN_TTL_S = 600
+
+Role = Literal["tool", "prepare", "confirm"]
+
+
+@dataclass(frozen=True, slots=True)
+class TokenPair:
+    """The two tools one `confirmation: token` contract becomes: `confirm` (the contract,
+    named `confirm_<x>`, which acts) and `prepare` (`prepare_<x>`, derived: it validates,
+    summarises and returns a token, and does nothing). The token is bound to the tool, the
+    arguments and the `identity` context fields, and expires after `ttl_s`."""
+
+    prepare: str
+    confirm: str
+    identity: tuple[str, ...]
+    ttl_s: int = DEFAULT_TOKEN_TTL_S
+
+
+def prepare_name(confirm: str) -> str:
+    """The derived prepare tool of a token contract: confirm_order -> prepare_order."""
+    return PREPARE_PREFIX + confirm.removeprefix(CONFIRM_PREFIX)
+
+
 @dataclass(frozen=True, slots=True)
 class PyNames:
     """The Python names of one tool's generated code."""
@@ -321,10 +351,26 @@ class Tool:
     )
     # None: the result is the declared fields; else `returns` are one item of a page
     pagination: PaginationSpec | None = None
+    # writes (issue 9): "prepare" for the tool derived from a token contract, "confirm" for
+    # the contract itself; both carry the pair
+    role: Role = "tool"
+    token_pair: TokenPair | None = None
 
     @property
     def file(self) -> str:
         return self.origin.file
+
+    @property
+    def derived(self) -> bool:
+        """Made by the compiler from another tool's contract (a prepare tool): it has no
+        file, implementation or spec text of its own."""
+        return self.role == "prepare"
+
+    @property
+    def needs_store(self) -> bool:
+        """Whether the runtime keeps state for its calls (TOOLGEN_STORE_URL): the outcomes
+        of an idempotency key, or which tokens were used."""
+        return self.idempotency.kind == "key" or self.token_pair is not None
 
     @property
     def accepted_examples(self) -> tuple[Example, ...]:

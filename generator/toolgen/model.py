@@ -2,10 +2,11 @@
 
 Building is interpreting: what a key means depends on the keys beside it (a `pattern` applies to
 a string, `items` to an array), so the problems found while reading a value are reported here,
-at the value (TG120-TG123, TG126, TG127, TG141, TG142, TG170-TG173, TG011). Everything the IR
-then says is checked by the semantic checks (`checks/`), which the pipeline runs on the result:
-names, references, context fields, defaults and examples. Nothing here raises for a problem in
-a spec.
+at the value (TG120-TG123, TG126, TG127, TG141, TG142, TG170-TG173, TG011). A
+`confirmation: token` contract becomes two tools here: itself (the confirm tool) and its derived
+prepare tool. Everything the IR then says is checked by the semantic checks (`checks/`), which
+the pipeline runs on the result: names, references, context fields, defaults and examples.
+Nothing here raises for a problem in a spec.
 """
 
 from __future__ import annotations
@@ -18,8 +19,11 @@ from typing import Literal, cast
 from toolgen import describe, limits, reserved, toolschema
 from toolgen.diagnostics import Diagnostic, Span, error
 from toolgen.ir import (
+    CONFIRM_PREFIX,
     CURSOR_PARAM,
+    DEFAULT_RETENTION_S,
     PAGE_SIZE_PARAM,
+    TOKEN_PARAM,
     Budget,
     Catalogue,
     Confirmation,
@@ -41,8 +45,10 @@ from toolgen.ir import (
     ReturnField,
     Suppression,
     TextAt,
+    TokenPair,
     Tool,
     UrlSpec,
+    prepare_name,
     walk,
 )
 from toolgen.load import Document, PathKey
@@ -115,6 +121,18 @@ def _enum_fits(param_type: str, value: object) -> bool:
     if param_type == "number":
         return _is_number(value)
     return False
+
+
+_DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def _duration_s(text: str) -> int | None:
+    """Seconds of a duration as the format writes it (24h, 7d, 90s); None if unreadable
+    (the format check has reported it)."""
+    match = re.fullmatch(r"([1-9][0-9]{0,9})([smhd])", text.strip())
+    if match is None:
+        return None
+    return int(match.group(1)) * _DURATION_UNITS[match.group(2)]
 
 
 def texts(data: object) -> tuple[TextAt, ...]:
@@ -703,42 +721,34 @@ class _Reader:
 
     # -- the rest of a tool ---------------------------------------------------------------
 
+    # -- writes: idempotency and confirmation (issue 9) ------------------------------------
+
     def idempotency(self, value: object) -> Idempotency:
+        """`none`, `natural`, or a key of named arguments and context fields with a
+        retention; what the names refer to is checked in checks/writes.py."""
+        origin = self.origin(("idempotency",))
         if isinstance(value, dict):
             d = _mapping(value)
-            self.report(
-                "TG127",
-                "key-based idempotency is reserved for a later format version",
-                self.span(("idempotency",)),
-                "Use idempotency: natural when the implementation makes repeats "
-                "harmless.",
+            retention = d.get("retention")
+            seconds = (
+                _duration_s(retention)
+                if isinstance(retention, str)
+                else DEFAULT_RETENTION_S
             )
             return Idempotency(
                 "key",
                 tuple(str(a) for a in _sequence(d.get("key"))),
                 tuple(str(c) for c in _sequence(d.get("context"))),
-                origin=self.origin(("idempotency",)),
+                retention_s=seconds,
+                origin=origin,
             )
         kind = value if value in ("none", "natural") else "none"
-        return Idempotency(
-            cast(Literal["none", "natural"], kind), origin=self.origin(("idempotency",))
-        )
+        return Idempotency(cast(Literal["none", "natural"], kind), origin=origin)
 
     def confirmation(self, value: object) -> Confirmation:
-        if value not in (None, "none"):
-            self.report(
-                "TG127",
-                f"confirmation {value!r} is reserved for a later format version",
-                self.span(("confirmation",)),
-                "Use confirmation: none for now.",
-            )
-        return (
-            "approval"
-            if value == "approval"
-            else "token"
-            if value == "token"
-            else "none"
-        )
+        if value == "approval" or value == "token":
+            return value
+        return "none"
 
     def errors(self, raw: Mapping[str, object]) -> tuple[ErrorCode, ...]:
         built = []
@@ -874,12 +884,100 @@ def _build_tool(
         texts=texts(document.data),
         pagination=pagination,
     )
+    if tool.confirmation == "token":
+        tool = replace(tool, role="confirm", token_pair=_token_pair(tool))
     tool = replace(
+        tool,
+        description=describe.tool_description(tool),
+        parameters=_parameters(tool),
+    )
+    return tool, reader.diagnostics
+
+
+# --- writes: the two tools of a token contract (issue 9) --------------------------------
+
+
+def _token_pair(tool: Tool) -> TokenPair:
+    return TokenPair(
+        prepare=prepare_name(tool.name),
+        confirm=tool.name,
+        identity=tuple(f.name for f in tool.context),
+    )
+
+
+def _parameters(tool: Tool) -> Mapping[str, object]:
+    """The schema the model sees; a confirm tool's has the prepare tool's token too."""
+    schema = toolschema.parameters_schema(tool.params)
+    if tool.role != "confirm" or tool.token_pair is None:
+        return schema
+    properties = dict(cast(Mapping[str, object], schema["properties"]))
+    properties[TOKEN_PARAM] = {
+        "type": "string",
+        "description": f"The token {tool.token_pair.prepare} returned, copied exactly.",
+    }
+    return {**schema, "properties": properties, "required": list(properties)}
+
+
+def _returned(name: str, ftype: ParamType, description: str, at: Origin) -> ReturnField:
+    return ReturnField(
+        name=name,
+        py_name=python_name(name),
+        type=ftype,
+        description=description,
+        enum=None,
+        optional=False,
+        items=None,
+        properties=(),
+        class_name="",
+        origin=at,
+    )
+
+
+def prepare_tool(confirm: Tool) -> Tool:
+    """The prepare tool of a token contract: the contract's parameters, context and
+    examples; no effect, no implementation; it answers with a summary and a token."""
+    pair = confirm.token_pair
+    assert pair is not None
+    name = pair.prepare
+    at = confirm.origin
+    tool = Tool(
+        name=name,
+        intent=(
+            f"Check a call of {pair.confirm} and return its summary and a confirmation "
+            f"token; nothing is done until {pair.confirm} is called with the token."
+        ),
+        use_when=confirm.use_when,
+        not_when=(),
+        requires=confirm.requires,
+        effect="read",
+        open_world=False,
+        idempotency=Idempotency("none", origin=confirm.idempotency.origin),
+        confirmation="none",
+        params=confirm.params,
+        context_names=confirm.context_names,
+        context=confirm.context,
+        returns=(
+            _returned("token", "string", f"Pass it to {pair.confirm}.", at),
+            _returned(
+                "summary", "string", "What the call would do, to show the user.", at
+            ),
+            _returned("expires_in_s", "integer", "Seconds the token stays valid.", at),
+        ),
+        errors=(),
+        examples=confirm.examples,
+        suppressions=(),
+        py=_tool_names(name, name),
+        origin=at,
+        digest=confirm.digest,
+        texts=(),
+        role="prepare",
+        token_pair=pair,
+    )
+    return replace(
         tool,
         description=describe.tool_description(tool),
         parameters=toolschema.parameters_schema(tool.params),
     )
-    return tool, reader.diagnostics
 
 
 # --- the catalogue -----------------------------------------------------------------------
@@ -962,6 +1060,8 @@ def _catalogue(
         tool, found = _build_tool(document, by_name)
         diagnostics.extend(found)
         tools.append(tool)
+        if tool.role == "confirm" and tool.name.startswith(CONFIRM_PREFIX):
+            tools.append(prepare_tool(tool))
     budget = _mapping(c.get("budget"))
     lint = _mapping(c.get("lint"))
     catalogue = Catalogue(

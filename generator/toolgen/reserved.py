@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from typing import Final
 
 # parameter types, and the parameter keys that belong to them
-# (path and url, their keys, and pagination were reserved in format 1 and are real now)
+# (path and url with their keys, pagination, key-based idempotency, approval and tokens were
+# reserved in format 1 and are real now)
 PARAM_TYPES: Final[tuple[str, ...]] = ()
 PARAM_KEYS: Final[tuple[str, ...]] = ()
 # tool keys, with what to write until they land

@@ -238,6 +238,14 @@ def _diagnose(
     span = document.span
     schema: dict[str, Any] = err.schema if isinstance(err.schema, dict) else {}
     subject = _subject(path, kind)
+    if err.validator == "anyOf" and isinstance(err.instance, dict):
+        # a mapping where a word or a mapping fits (an idempotency key): what is wrong
+        # inside the mapping, not that it is not a word
+        inner = [
+            sub for sub in err.context or () if sub.validator not in ("enum", "type")
+        ]
+        if inner:
+            return [d for sub in inner for d in _diagnose(document, sub, kind)]
     if err.validator == "additionalProperties" and isinstance(err.instance, dict):
         known = sorted(schema.get("properties", {}))
         return [

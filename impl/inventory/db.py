@@ -99,6 +99,31 @@ _SCHEMA: tuple[str, ...] = (
         UNIQUE (run_id, sku, quantity, urgency)
     )
     """,
+    # Tools that write (send_order, confirm_order, cancel_order). No unique constraint
+    # here keeps send_order from sending twice: its idempotency key does, in the runtime.
+    """
+    CREATE TABLE IF NOT EXISTS purchase_orders (
+        purchase_order_id INTEGER PRIMARY KEY AUTOINCREMENT,
+        run_id TEXT NOT NULL,
+        order_ref TEXT NOT NULL,
+        sku TEXT NOT NULL REFERENCES stock (sku),
+        quantity INTEGER NOT NULL CHECK (quantity BETWEEN 1 AND 1000),
+        sent_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    )
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS prices (
+        sku TEXT PRIMARY KEY,
+        unit_price_cents INTEGER NOT NULL CHECK (unit_price_cents >= 0)
+    )
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS order_lines (
+        order_number TEXT PRIMARY KEY REFERENCES orders (order_number),
+        sku TEXT NOT NULL REFERENCES stock (sku),
+        quantity INTEGER NOT NULL CHECK (quantity >= 1)
+    )
+    """,
 )
 
 SEED_CUSTOMERS: tuple[tuple[int, str], ...] = (
@@ -155,6 +180,16 @@ SEED_STOCK: tuple[tuple[str, int, int], ...] = (
     ("SKU-90210", 8, 25),
 )
 
+# (sku, unit_price_cents)
+SEED_PRICES: tuple[tuple[str, int], ...] = (
+    ("SKU-11", 1250),
+    ("SKU-12", 899),
+    ("SKU-77", 4500),
+    ("SKU-205", 12000),
+    ("SKU-3141", 350),
+    ("SKU-90210", 9999),
+)
+
 _SEED: tuple[tuple[str, tuple[tuple[object, ...], ...]], ...] = (
     (
         "INSERT OR IGNORE INTO customers (customer_id, name) VALUES (?, ?)",
@@ -176,6 +211,10 @@ _SEED: tuple[tuple[str, tuple[tuple[object, ...], ...]], ...] = (
         "INSERT OR IGNORE INTO stock (sku, on_hand_units, reorder_threshold_units)"
         " VALUES (?, ?, ?)",
         SEED_STOCK,
+    ),
+    (
+        "INSERT OR IGNORE INTO prices (sku, unit_price_cents) VALUES (?, ?)",
+        SEED_PRICES,
     ),
 )
 

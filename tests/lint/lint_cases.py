@@ -1013,7 +1013,7 @@ case(
 )
 
 _bad = tool(confirmation="▸approval")
-case("TG704", files(_bad), {tool_file(_bad): tool()}, spec_errors=frozenset({"TG127"}))
+case("TG704", files(_bad), {tool_file(_bad): tool()})
 
 _bad = swap(
     swap(_cancel_order, "name: cancel_order", "name: delete_draft"),

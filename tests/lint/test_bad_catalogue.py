@@ -25,7 +25,6 @@ EXCLUDED = {"TG952", "TG955"}
 # catalogue the model reports errors for.
 SPEC_ERRORS = {
     "TG110": 1,  # stock.read: not a valid OpenAI name (TG201 says it per target)
-    "TG127": 1,  # read_stock_counts: confirmation is reserved in format 1 (TG704)
     "TG130": 1,  # update_shop_settings: no example for 5,001 flags
 }
 WIDE_FLAGS = (

@@ -61,7 +61,9 @@ def _tools(folder: Path, root: Path) -> tuple[Tool, ...]:
 def test_example_and_bad_catalogues_expose_strict_schemas() -> None:
     tools = _tools(ROOT / "spec" / "inventory", ROOT)
     tools += _tools(ROOT / "tests" / "fixtures" / "bad_catalogue", ROOT)
-    assert len(tools) == 8 + 33
+    assert (
+        len(tools) == 12 + 33
+    )  # the example (with the derived prepare_order) and the bad one
     for tool in tools:
         _assert_strict(tool)
 

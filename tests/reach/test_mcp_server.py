@@ -35,6 +35,8 @@ from toolgen import cli, pipeline, snapshot
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = ROOT / "spec" / "inventory"
 ENV = {"INVENTORY_CUSTOMER_ID": "1", "INVENTORY_RUN_ID": "mcp-test"}
+# the store and secret the write tools need at start-up (the project's conftest.py sets them)
+SERVICES = {k: os.environ[k] for k in ("TOOLGEN_STORE_URL", "TOOLGEN_SECRET")}
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +59,7 @@ async def _session(module: Path, **env: str) -> AsyncIterator[ClientSession]:
     params = StdioServerParameters(
         command=sys.executable,
         args=[str(module)],
-        env={"PYTHONPATH": str(ROOT), **env},
+        env={"PYTHONPATH": str(ROOT), **SERVICES, **env},
         cwd=ROOT,
     )
     with open(os.devnull, "w") as quiet:  # the server's log of the failing call
@@ -85,7 +87,9 @@ def test_listed_tools_are_the_contracts(
         return [t.model_dump(by_alias=True, exclude_none=True) for t in found.tools]
 
     tools = _run(listed())
-    assert [t["name"] for t in tools] == list(contracts)
+    # a tool a person approves is left out (test_approval_tools_are_left_out_and_named)
+    served = [n for n, c in contracts.items() if c["confirmation"] != "approval"]
+    assert [t["name"] for t in tools] == served
     for tool in tools:
         module = importlib.import_module(f"generated.inventory.{tool['name']}")
         contract = contracts[tool["name"]]
@@ -203,3 +207,43 @@ def test_approval_cannot_be_served_unguarded() -> None:
         CatalogueServer("inventory", [tool], {"next_batch": contract}, lambda: None)
     with pytest.raises(MisconfiguredServer, match="no contract for next_batch"):
         CatalogueServer("inventory", [tool], {}, lambda: None)
+
+
+def test_approval_tools_are_left_out_and_named(
+    server_module: Path,
+    contracts: dict[str, dict[str, Any]],
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    approval = [n for n, c in contracts.items() if c["confirmation"] == "approval"]
+    assert approval == ["cancel_order"]
+    source = server_module.read_text(encoding="utf-8")
+    assert "'cancel_order'" not in source and '"cancel_order"' not in source
+    assert "cannot require of its client: cancel_order." in " ".join(source.split())
+    out = tmp_path / "server.py"
+    assert cli.main(["export", "--to", "mcp", str(CATALOGUE), "--out", str(out)]) == 0
+    assert "note: cancel_order: left out of the MCP server" in capsys.readouterr().err
+
+
+def test_a_token_pair_works_over_mcp(server_module: Path) -> None:
+    """confirm_order needs the token prepare_order issued for the same arguments and the
+    same customer (the server's run context); the token is an ordinary argument."""
+    order = {"sku": "SKU-12", "quantity": 1}
+
+    async def calls() -> list[Any]:
+        async with _session(server_module, **ENV) as session:
+            without = await session.call_tool("confirm_order", {**order, "token": "x"})
+            prepared = await session.call_tool("prepare_order", order)
+            token = json.loads(prepared.content[0].text)["token"]
+            placed = await session.call_tool("confirm_order", {**order, "token": token})
+            again = await session.call_tool("confirm_order", {**order, "token": token})
+            return [without, prepared, placed, again]
+
+    without, prepared, placed, again = _run(calls())
+    assert without.is_error is True
+    assert json.loads(without.content[0].text)["error"] == "token_invalid"
+    assert prepared.is_error is False
+    assert placed.is_error is False
+    assert placed.structured_content["order_number"]
+    assert again.is_error is True  # a token acts once
+    assert json.loads(again.content[0].text)["error"] == "token_used"

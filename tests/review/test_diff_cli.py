@@ -117,7 +117,12 @@ def test_a_catalogue_new_since_the_ref_has_every_tool_added(
     )
     out = capsys.readouterr().out
     assert status == 0
-    assert [line.split()[1] for line in out.splitlines()] == ["TD103"] * 8
+    new = pipeline.check_catalogue(repo / "spec/stock", repo, implementations=False)
+    assert new.catalogue is not None
+    # every tool the model would see, the derived prepare_order too
+    assert [line.split()[1] for line in out.splitlines()] == ["TD103"] * len(
+        new.catalogue.tools
+    )
 
 
 def test_an_unknown_ref_is_a_usage_error(
@@ -191,7 +196,8 @@ def test_a_definition_changed_by_toolgen_is_named_from_the_committed_lockfile(
     assert result.catalogue is not None
     shot = snapshot.catalogue_snapshot(result.catalogue)
     # what an older toolgen would have committed: another definition from the same contract
-    shot["tools"][0]["digest"] = "0" * 32
+    [reorder] = [t for t in shot["tools"] if t["name"] == "create_reorder"]
+    reorder["digest"] = "0" * 32
     lock = repo / "generated/inventory" / lockfile.LOCK_NAME
     lock.parent.mkdir(parents=True)
     lock.write_text(lockfile.text(shot), encoding="utf-8")
@@ -203,7 +209,7 @@ def test_a_definition_changed_by_toolgen_is_named_from_the_committed_lockfile(
     assert out.splitlines() == [
         f"{REORDER}:{name_line}:1: TD105 [dangerous] toolgen now gives the model another "
         f"definition of 'create_reorder' from the same contract (digest {'0' * 32} in the "
-        f"committed lockfile, {snapshot.digest(shot['tools'][0]['model'])} now)"
+        f"committed lockfile, {snapshot.digest(reorder['model'])} now)"
     ]
 
 

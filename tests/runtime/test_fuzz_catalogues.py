@@ -69,6 +69,17 @@ def _param(package: str, tool: Any) -> Any:
                 "cursors) or pages yet"
             )
         )
+    if tool.needs_store:
+        # as ToolContract's fuzz: the protocol suites (IdempotentToolContract,
+        # ConfirmToolContract, PrepareToolContract) and tests/runtime/test_write_tools.py
+        # cover these
+        marks.append(
+            pytest.mark.skip(
+                reason="the fuzzer does not model the write protocols yet: a repeat of an "
+                "idempotent call answers duplicate, and a confirm call needs its prepare "
+                "tool's token, which it counts as broken promises"
+            )
+        )
     return pytest.param(
         package, tool, marks=marks, id=f"{package.split('.')[-1]}.{tool.name}"
     )

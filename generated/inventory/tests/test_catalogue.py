@@ -12,14 +12,18 @@ from generated import inventory as package
 from generated.inventory.context import InventoryContext
 
 from . import (
+    test_cancel_order,
+    test_confirm_order,
     test_create_reorder,
     test_find_customer,
     test_next_batch,
+    test_prepare_order,
     test_read_document,
     test_read_stock,
     test_read_supplier_notice,
     test_search_orders,
     test_search_returns,
+    test_send_order,
 )
 
 
@@ -27,22 +31,30 @@ class TestInventoryCatalogue(CatalogueContract):
     package = package
     context = InventoryContext(customer_id=1, run_id="sample run_id")
     names = (
+        "cancel_order",
+        "confirm_order",
         "create_reorder",
         "find_customer",
         "next_batch",
+        "prepare_order",
         "read_document",
         "read_stock",
         "read_supplier_notice",
         "search_orders",
         "search_returns",
+        "send_order",
     )
     tools = (
+        test_cancel_order.TestCancelOrder,
+        test_confirm_order.TestConfirmOrder,
         test_create_reorder.TestCreateReorder,
         test_find_customer.TestFindCustomer,
         test_next_batch.TestNextBatch,
+        test_prepare_order.TestPrepareOrder,
         test_read_document.TestReadDocument,
         test_read_stock.TestReadStock,
         test_read_supplier_notice.TestReadSupplierNotice,
         test_search_orders.TestSearchOrders,
         test_search_returns.TestSearchReturns,
+        test_send_order.TestSendOrder,
     )

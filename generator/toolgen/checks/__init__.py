@@ -68,7 +68,7 @@ def check(
 
 
 def all_checks() -> list[Check]:
-    for module in ("names", "references", "values", "examples"):
+    for module in ("names", "references", "values", "examples", "writes"):
         importlib.import_module(f"toolgen.checks.{module}")
     return CHECKS
 
@@ -90,10 +90,13 @@ def run_checks(
         if registered.kind is Catalogue:
             reported = list(registered.run(catalogue, catalogue))
         else:
+            # a derived tool (the prepare tool of a token contract) is made of its
+            # contract's checked parts: checking it again would report each problem twice
             reported = [
                 d
                 for tool in catalogue.tools
-                if not (registered.per_file and tool.file in passed)
+                if not tool.derived
+                and not (registered.per_file and tool.file in passed)
                 for d in registered.run(tool, catalogue)
             ]
         stray = {d.code for d in reported} - set(registered.codes)

@@ -4,7 +4,8 @@
   Responses and Chat Completions APIs, the Anthropic Messages API, the Gemini API), with the
   notes of what that API cannot express (`apis`);
 - `mcp_server_module(catalogue)`: the source of a Python module that serves the catalogue's
-  generated tools over MCP with `toolgen_runtime.mcp` (`mcpmodule`).
+  generated tools over MCP with `toolgen_runtime.mcp` (`mcpmodule`), less the tools a
+  person must approve, which it names.
 
 Both start from the catalogue snapshot, and both check the catalogue first against the limits
 of the API's lint target (names, description length, strict-schema sizes, tool count) whatever
@@ -21,17 +22,19 @@ from typing import Any
 from toolgen import lint, snapshot
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.export.apis import APIS, Api, Definitions, Note
-from toolgen.export.mcpmodule import mcp_server_module
+from toolgen.export.mcpmodule import LEFT_OUT_REASON, McpServer, mcp_server_module
 from toolgen.ir import Catalogue, LintConfig
 from toolgen.lint import targets
 
 __all__ = [
     "APIS",
+    "LEFT_OUT_REASON",
     "MCP",
     "TARGET_RULES",
     "Api",
     "Definitions",
     "Exported",
+    "McpServer",
     "Note",
     "definitions",
     "mcp_server_module",

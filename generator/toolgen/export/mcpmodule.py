@@ -6,10 +6,17 @@ idempotency, confirmation, the answer's schema), taken from the catalogue snapsh
 reaches the source only through `repr`, so no contract can become code. The run context is
 read from the server's environment (`<CATALOGUE>_<FIELD>` per context field); a server that
 authenticates its clients replaces `run_context` (docs/howto-mcp.md).
+
+A tool whose contract asks a person to approve each call (`confirmation: approval`) is left
+out: MCP has no approval a server can require of its client (`toolgen_runtime.mcp`), and a
+tool served without the approval its contract promises would be worse than no tool. The
+module's docstring names what was left out, and `toolgen export` says it as a note.
 """
 
 from __future__ import annotations
 
+import textwrap
+from dataclasses import dataclass
 from typing import Any
 
 from toolgen import snapshot
@@ -19,9 +26,7 @@ from toolgen.ir import Catalogue
 _HEADER = '''"""The MCP server of the {name} catalogue, written by `toolgen export --to mcp` from
 {folder}.
 
-Do not edit: export again when the catalogue changes (`toolgen export --to mcp --check`
-tells when this file is stale). Run it with `python -m <this module>` from the project
-root, with the run context in the environment: {variables}.
+{usage}
 """
 
 '''
@@ -37,26 +42,65 @@ def _contract(tool: dict[str, Any]) -> str:
 
 
 def environment_variables(catalogue: Catalogue) -> list[str]:
+    """What the server reads from its environment: the run context's fields, and the store
+    and the signing secret when a served tool keeps state or signs tokens."""
     prefix = catalogue.name.upper() + "_"
-    return [prefix + f.py_name.upper() for f in catalogue.context]
+    names = [prefix + f.py_name.upper() for f in catalogue.context]
+    served = [t for t in catalogue.tools if t.confirmation != "approval"]
+    if any(t.needs_store for t in served):
+        names.append("TOOLGEN_STORE_URL")
+    if any(t.token_pair is not None for t in served):
+        names.append("TOOLGEN_SECRET")
+    return names
 
 
-def mcp_server_module(catalogue: Catalogue) -> str:
+LEFT_OUT_REASON = (
+    "left out of the MCP server: a person approves each of its calls (confirmation: "
+    "approval), which an MCP server cannot require of its client; serve it from an Agents "
+    "SDK application"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class McpServer:
+    """The server module's source, and the tools it leaves out (each with why)."""
+
+    source: str
+    left_out: tuple[str, ...]
+
+
+def mcp_server_module(catalogue: Catalogue) -> McpServer:
     """The source of the server module, formatted as `ruff format` keeps it."""
     data = snapshot.catalogue_snapshot(catalogue)
     variables = environment_variables(catalogue)
+    left_out = tuple(
+        t["name"] for t in data["tools"] if t["confirmation"] == "approval"
+    )
+    served = [t for t in data["tools"] if t["name"] not in left_out]
+    usage = [
+        "Do not edit: export again when the catalogue changes (`toolgen export --to mcp "
+        "--check` tells when this file is stale). Run it with `python -m <this module>` "
+        "from the project root, with the run context in the environment: "
+        + (", ".join(variables) if variables else "none needed")
+        + "."
+    ]
+    if left_out:
+        usage.append(
+            "Left out, since a person approves each of their calls, which an MCP server "
+            f"cannot require of its client: {', '.join(left_out)}."
+        )
     lines = [
         _HEADER.format(
             name=catalogue.name,
             folder=catalogue.folder,
-            variables=", ".join(variables) if variables else "none needed",
+            usage="\n\n".join(textwrap.fill(p, 88) for p in usage),
         ),
         "from typing import Final\n\n",
         "from toolgen_runtime.mcp import Contract, context_from_environment, serve_stdio\n\n",
         f"from {catalogue.package} import {catalogue.context_class}, tools\n\n",
         f"NAME: Final = {catalogue.name!r}\n",
         "CONTRACTS: Final[dict[str, Contract]] = {\n",
-        *(f"    {t['name']!r}: {_contract(t)},\n" for t in data["tools"]),
+        *(f"    {t['name']!r}: {_contract(t)},\n" for t in served),
         "}\n\n\n",
         f"def run_context() -> {catalogue.context_class}:\n",
         '    """The run context from the server\'s configuration, never from the '
@@ -69,4 +113,4 @@ def mcp_server_module(catalogue: Catalogue) -> str:
         "    main()\n",
     ]
     source = "".join(lines)
-    return format_sources({"server.py": source})["server.py"]
+    return McpServer(format_sources({"server.py": source})["server.py"], left_out)

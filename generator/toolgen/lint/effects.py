@@ -1,7 +1,7 @@
 """Rules on effects: what a call does to the world, and the protections a write needs.
 
-Format 1 keeps key-based idempotency and confirmation reserved (TG127); these rules read what
-the spec declares, so a reserved value counts as declared and only TG127 reports it.
+A write is protected by idempotency (natural, or by key) or by a confirmation token, which is
+single use: a repeat of a confirmed call with the same token does not act again (token_used).
 """
 
 from __future__ import annotations
@@ -35,6 +35,9 @@ def _segments(name: str) -> list[str]:
 
 
 def declared_idempotency(tool: Tool) -> str:
+    """The tool's idempotency; a token-confirmed tool acts at most once per token."""
+    if tool.idempotency.kind == "none" and tool.confirmation == "token":
+        return "token"
     return tool.idempotency.kind
 
 
@@ -48,8 +51,9 @@ def declared_confirmation(tool: Tool) -> str:
     name="write-without-idempotency",
     category=Category.EFFECTS,
     severity=Severity.ERROR,
-    fix="Declare idempotency: natural when the implementation makes a repeat harmless "
-    "(key-based idempotency lands in a later format version).",
+    fix="Declare idempotency: natural when the implementation makes a repeat harmless, or "
+    "a key (idempotency: {key: [order_ref], context: [run_id]}) so the runtime runs each "
+    "operation once.",
     source=f"{_LESSON}, 'The traps you really fall into': non-idempotent tools without a "
     "deduplication key; the model can repeat a call",
 )
@@ -58,7 +62,7 @@ def write_without_idempotency(tool: Tool, ctx: LintContext) -> Iterator[Finding]
 
     ## What it does
     Reports a tool with `effect: write` or `destructive` whose `idempotency` is `none` (the
-    default).
+    default), unless it is confirmed by token (a token is single use).
 
     ## Why is this bad?
     The model repeats calls: because the result was unclear, because of a retry. If the tool
@@ -78,6 +82,12 @@ def write_without_idempotency(tool: Tool, ctx: LintContext) -> Iterator[Finding]
     effect: write
     idempotency: natural
     ```
+    or, when the runtime must keep the promise, a key:
+    ```yaml
+    name: send_order
+    effect: write
+    idempotency: {key: [order_ref], context: [run_id]}
+    ```
     """
     if tool.effect != "read" and declared_idempotency(tool) == "none":
         yield Finding(
@@ -93,8 +103,8 @@ def write_without_idempotency(tool: Tool, ctx: LintContext) -> Iterator[Finding]
     name="destructive-without-confirmation",
     category=Category.EFFECTS,
     severity=Severity.ERROR,
-    fix="Declare a confirmation (approval or a prepare/confirm token) once the format "
-    "supports it; until then, suppress with the reason the risk is accepted.",
+    fix="Declare confirmation: approval (a person approves each call) or confirmation: "
+    "token (a prepare/confirm pair of tools).",
     source=f"{_LESSON}: for truly expensive operations idempotency is not enough, you need a "
     "human confirmation; MCP destructiveHint",
 )

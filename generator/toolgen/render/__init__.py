@@ -103,6 +103,8 @@ def render_catalogue(
             inputs[unit] = made_of
         create_once: dict[str, str] = {}
         for tool in catalogue.tools:
+            if tool.derived:
+                continue  # a prepare tool has no implementation
             stub = f"{impl}/{tool.py.module}.py"
             if root is None or not (root / stub).exists():
                 create_once[stub] = render_stub(catalogue, tool)

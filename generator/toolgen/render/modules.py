@@ -5,16 +5,20 @@ stub. The templates lay the pieces out; every name, import and literal is comput
 
 from __future__ import annotations
 
+import textwrap
+from dataclasses import dataclass, field, replace
+
 from toolgen import templating
-from toolgen.ir import Catalogue, ContextField, Param, Tool, walk
+from toolgen.ir import TOKEN_PARAM, Catalogue, ContextField, Param, Tool, walk
 from toolgen.paths import package_dir
 from toolgen.render.annotations import (
     SCALAR,
+    ClassView,
     EnumAliases,
     FieldView,
     tool_classes,
 )
-from toolgen.render.boundaries import boundary_lines
+from toolgen.render.boundaries import BoundaryLines, boundary_lines
 from toolgen.render.imports import Imports
 from toolgen.render.source import (
     assignment,
@@ -24,6 +28,7 @@ from toolgen.render.source import (
     py_str,
     text_expression,
 )
+from toolgen.text import listing
 
 
 def render_cards(catalogue: Catalogue) -> str:
@@ -32,6 +37,7 @@ def render_cards(catalogue: Catalogue) -> str:
             py_str(t.name),
             text_expression(t.description),
             py_literal(dict(t.parameters)),
+            card_flags(t),
         )
         for t in catalogue.tools
     ]
@@ -74,6 +80,114 @@ def _context_fields(fields: tuple[ContextField, ...]) -> list[FieldView]:
     return [FieldView(f.py_name, SCALAR[f.type]) for f in fields]
 
 
+# --- writes: what a tool module passes to its Invoker (issue 9) --------------------------
+
+
+def card_flags(tool: Tool) -> list[str]:
+    """The keywords of a tool's card beyond what the model sees: approval, and the services
+    the tool cannot start without."""
+    flags = []
+    if tool.confirmation == "approval":
+        flags.append("approval=True")
+    if tool.needs_store:
+        flags.append("needs_store=True")
+    if tool.token_pair is not None:
+        flags.append("needs_secret=True")
+    return flags
+
+
+def _context_pairs(tool: Tool, names: tuple[str, ...]) -> str:
+    by_name = {f.name: f.py_name for f in tool.context}
+    return py_literal(tuple((n, by_name[n]) for n in names if n in by_name))
+
+
+@dataclass
+class WritesView:
+    """The lines a tool module gains for its idempotency key, token and approval."""
+
+    constants: list[str] = field(default_factory=list)
+    invoker: list[str] = field(default_factory=list)
+    services: bool = False
+
+
+def writes_view(tool: Tool, imports: Imports) -> WritesView:
+    view = WritesView()
+    declared = tool.idempotency
+    if declared.kind == "key" and tool.role != "prepare":
+        imports.name("toolgen_runtime.writes", "KeyIdempotency")
+        retention = (
+            f", retention_s={declared.retention_s}" if declared.retention_s else ""
+        )
+        view.constants.append(
+            "IDEMPOTENCY: Final = KeyIdempotency("
+            f"arguments={py_literal(declared.arguments)}, "
+            f"context={_context_pairs(tool, declared.context)}{retention})"
+        )
+        view.invoker.append("idempotency=IDEMPOTENCY")
+    pair = tool.token_pair
+    if pair is not None:
+        imports.name("toolgen_runtime.writes", "TokenConfirmation")
+        view.constants.append(
+            "CONFIRMATION: Final = TokenConfirmation("
+            f"role={py_str(tool.role)}, prepare_tool={py_str(pair.prepare)}, "
+            f"confirm_tool={py_str(pair.confirm)}, "
+            f"identity={_context_pairs(tool, pair.identity)}, ttl_s={pair.ttl_s})"
+        )
+        view.invoker.append("confirmation=CONFIRMATION")
+    if tool.confirmation == "approval":
+        view.invoker.append("approval=True")
+    if tool.needs_store:
+        imports.name("toolgen_runtime.store", "Store")
+        imports.name("toolgen_runtime.signing", "Signer")
+        view.invoker += ["store=store", "signer=signer"]
+        view.services = True
+    return view
+
+
+@dataclass(frozen=True, slots=True)
+class BuildView:
+    """`build_tool`'s parameters, its docstring's lines and the Invoker keywords beyond the
+    ones every tool has: what a test may pass in (an implementation, boundaries, a store
+    and a signer), each defaulting to what the process is configured with."""
+
+    parameters: str
+    doc: list[str]
+    invoker_options: list[str]
+
+
+def build_view(tool: Tool, bounds: BoundaryLines, writes: WritesView) -> BuildView:
+    positional = (
+        [] if tool.derived else ["implementation: Implementation | None = None"]
+    )
+    keywords: list[str] = []
+    passed = [] if tool.derived else ["implementation"]
+    if bounds.guarded:
+        keywords.append("boundaries: Boundaries | None = None")
+        passed.append("boundaries")
+    if writes.services:
+        keywords += ["store: Store | None = None", "signer: Signer | None = None"]
+        passed += ["store", "signer"]
+    parameters = ", ".join(positional + (["*", *keywords] if keywords else []))
+    doc = [f"The FunctionTool for an agent; tests pass their own {listing(passed)}."]
+    if bounds.guarded:
+        doc.append(
+            "Boundaries default to those of the process "
+            "(`toolgen_runtime.guards.configured_boundaries`)."
+        )
+    # 4 of indent and 3 of quotes on either line: within ruff's 88 columns
+    lines = textwrap.wrap(" ".join(doc), 80)
+    return BuildView(parameters, lines, [*bounds.invoker_options, *writes.invoker])
+
+
+def with_token(tool: Tool, args_classes: list[ClassView]) -> list[ClassView]:
+    """A confirm tool's top argument class takes the prepare tool's token as well."""
+    if tool.role != "confirm":
+        return args_classes
+    top = args_classes[-1]
+    token = FieldView(TOKEN_PARAM, "str")
+    return [*args_classes[:-1], replace(top, fields=(*top.fields, token))]
+
+
 def render_tool_module(catalogue: Catalogue, tool: Tool) -> str:
     imports = Imports.of(catalogue)
     imports.name("typing", "Final")
@@ -81,7 +195,9 @@ def render_tool_module(catalogue: Catalogue, tool: Tool) -> str:
     imports.name(
         "toolgen_runtime", "DeclaredError", "Invoker", "StrictArgs", "make_tool"
     )
-    imports.name("collections.abc", "Awaitable", "Callable")
+    imports.name("collections.abc", "Callable")
+    if not tool.derived:
+        imports.name("collections.abc", "Awaitable")
     imports.name("._cards", "CARDS")
     taken = {
         tool.py.args_class,
@@ -98,6 +214,8 @@ def render_tool_module(catalogue: Catalogue, tool: Tool) -> str:
     }
     enums = EnumAliases(tool.py.prefix, taken)
     args_classes, result_classes = tool_classes(tool, imports, enums)
+    args_classes = with_token(tool, args_classes)
+    writes = writes_view(tool, imports)
     if result_classes:
         imports.name("toolgen_runtime", "result_class")
     if tool.context:
@@ -114,6 +232,7 @@ def render_tool_module(catalogue: Catalogue, tool: Tool) -> str:
     return templating.render(
         "tool_module.py.jinja",
         bounds=bounds,
+        build=build_view(tool, bounds, writes),
         returns_annotation=tool.returns_annotation,
         imports=imports.block(),
         tool=tool,
@@ -132,11 +251,17 @@ def render_tool_module(catalogue: Catalogue, tool: Tool) -> str:
         signature=", ".join(signature),
         impl_module=impl_module,
         impl_function=tool.py.module,
+        writes=writes,
         module_doc=docstring(
             f"The {tool.name} tool, generated by toolgen from {tool.file}.",
             tool.intent,
-            "Do not edit: change the spec and run `toolgen build`. The business logic "
-            f"lives in {package_dir(impl_module)}.py.",
+            "Do not edit: change the spec and run `toolgen build`. "
+            + (
+                "It has no implementation: the runtime validates the arguments, "
+                f"summarises them and issues the token {tool.token_pair.confirm} needs."
+                if tool.derived and tool.token_pair is not None
+                else f"The business logic lives in {package_dir(impl_module)}.py."
+            ),
         ),
     )
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolgen import templating
-from toolgen.ir import Catalogue, Tool
+from toolgen.ir import Catalogue, JsonValue, Tool
 from toolgen.names import pascal
 from toolgen.render import cases as boundary
 from toolgen.render.imports import Imports
@@ -64,14 +64,52 @@ def boundary_literal(cases: list[tuple[str, str, object]]) -> str:
     return f"boundary: ClassVar[tuple[Boundary, ...]] = ({rows}{',' if len(cases) == 1 else ''})"
 
 
+# --- writes: which protocol suites a tool's tests run (issue 9) -------------------------
+
+
+def contract_bases(tool: Tool) -> list[str]:
+    """The suites of toolgen_runtime.testing a tool's test class subclasses."""
+    bases = []
+    if tool.role == "prepare":
+        return ["PrepareToolContract"]
+    if tool.idempotency.kind == "key":
+        bases.append("IdempotentToolContract")
+    if tool.role == "confirm":
+        bases.append("ConfirmToolContract")
+    if tool.confirmation == "approval":
+        bases.append("ApprovalToolContract")
+    return bases or ["ToolContract"]
+
+
+def conflicting_call(tool: Tool) -> dict[str, JsonValue] | None:
+    """An accepted call with the first example's key and another example's other
+    arguments (top-level parameters are independent, so the mix is accepted too)."""
+    if tool.idempotency.kind != "key" or tool.role == "prepare":
+        return None
+    key = set(tool.idempotency.arguments)
+    first, *others = [dict(e.args) for e in tool.accepted_examples] or [{}]
+    for other in others:
+        mixed = {n: (first.get(n) if n in key else other.get(n)) for n in first}
+        if mixed != first:
+            return mixed
+    return None
+
+
+def _properties(tool: Tool) -> list[str]:
+    properties = tool.parameters.get("properties")
+    return [str(name) for name in properties] if isinstance(properties, dict) else []
+
+
 def render_tool_tests(catalogue: Catalogue, tool: Tool) -> str:
     examples = rejected_examples(tool)
     imports = Imports.of(catalogue)
+    bases = contract_bases(tool)
+    conflicting = conflicting_call(tool)
     if boundary.needs_datetime(tool) or boundary.context_needs_datetime(catalogue):
         imports.module("datetime")
     imports.name(catalogue.package, f"{tool.py.module} as module")
     imports.name(f"{catalogue.package}.context", catalogue.context_class)
-    imports.name("toolgen_runtime.testing", "Boundary", "Case", "ToolContract")
+    imports.name("toolgen_runtime.testing", "Boundary", "Case", *bases)
     imports.name("typing", "Any", "ClassVar")
     found = boundary.cases(tool)
     if any(c.missing for c in found):
@@ -102,9 +140,16 @@ def render_tool_tests(catalogue: Catalogue, tool: Tool) -> str:
         errors=assignment(
             "errors", tuple((e.code, e.how_to_fix, e.retryable) for e in tool.errors)
         ),
-        property_names=py_literal(tuple(sorted(p.name for p in tool.params))),
+        # what the model sees: a confirm tool's token included
+        property_names=py_literal(tuple(sorted(_properties(tool)))),
         context_names=py_literal(tuple(f.name for f in tool.context)),
         contract=_contract(tool),
+        bases=", ".join(bases),
+        conflicting=(
+            assignment("conflicting: ClassVar[dict[str, Any] | None]", conflicting)
+            if conflicting is not None
+            else ""
+        ),
     )
 
 

@@ -25,6 +25,44 @@ class Card:
     name: str
     description: str
     parameters: dict[str, Any] = field(hash=False)
+    # writes (issue 9): a person approves each valid call; the tool needs a store (a key or
+    # a token) and a signing secret (a token) -- checked when the tool is made, at start-up
+    approval: bool = False
+    needs_store: bool = False
+    needs_secret: bool = False
+
+
+class _FirstApproval:
+    """`needs_approval` of a lazy tool: the policy of the module's own tool (validate first),
+    imported on the first call that asks."""
+
+    __slots__ = ("_policy", "module")
+
+    def __init__(self, module: str) -> None:
+        self.module = module
+        self._policy: Callable[..., Awaitable[bool]] | None = None
+
+    async def __call__(
+        self, run_context: Any, params: dict[str, Any], call_id: str
+    ) -> bool:
+        policy = self._policy
+        if policy is None:
+            tool: FunctionTool = importlib.import_module(self.module).TOOL
+            assert callable(tool.needs_approval), f"{self.module} asks for no approval"
+            policy = self._policy = tool.needs_approval
+        return await policy(run_context, params, call_id)
+
+
+def _check_services(card: Card) -> None:
+    """A tool that cannot run without its store or secret says so when it is made."""
+    if card.needs_store:
+        from toolgen_runtime.store import default_store
+
+        default_store()
+    if card.needs_secret:
+        from toolgen_runtime.signing import secret_from_environment
+
+        secret_from_environment()
 
 
 class _FirstCall:
@@ -47,7 +85,13 @@ class _FirstCall:
 
 def lazy_tool(card: Card, module: str, **options: Any) -> FunctionTool:
     """The SDK tool of a card; `module` is the dotted name of the tool's generated module,
-    imported on the first call. `options` go to FunctionTool (such as `needs_approval`)."""
+    imported on the first call. `options` go to FunctionTool (such as `needs_approval`).
+
+    A card's tool that needs a store or a secret raises now when one is not configured
+    (`StoreNotConfigured`, `MissingSecret`); one a person approves asks them, validate first."""
+    _check_services(card)
+    if card.approval and "needs_approval" not in options:
+        options["needs_approval"] = _FirstApproval(module)
     return FunctionTool(
         name=card.name,
         description=card.description,

@@ -4,6 +4,10 @@ A call validates the arguments first (`arguments`), answers a rejection with the
 envelope (`envelope`), then calls the implementation: an `async def` one on the event loop,
 a plain `def` one in a worker thread (`threads`), so it never blocks the loop. What the
 implementation returns or raises becomes the answer, or stops the run (`errors`).
+
+A tool that writes (`writes`) goes through `_write` instead: a prepare tool issues a token and
+calls nothing, a confirm tool redeems its token before anything runs, and a tool idempotent by
+key runs its implementation inside `run_once`.
 """
 
 from __future__ import annotations
@@ -17,12 +21,14 @@ from agents import FunctionTool
 from agents.tool_context import ToolContext
 from pydantic import BaseModel
 
+from toolgen_runtime.approval import ValidFirst
 from toolgen_runtime.arguments import (
     ArgumentParser,
     FieldHint,
     Rejected,
     hints_from_schema,
 )
+from toolgen_runtime.confirm import CONFIRM_PURPOSE, ConfirmationGate
 from toolgen_runtime.envelope import (
     MAX_PROBLEMS,
     declared_error,
@@ -46,7 +52,25 @@ from toolgen_runtime.output import (
 )
 from toolgen_runtime.pagination import Pagination
 from toolgen_runtime.results import serializer_for, success
+from toolgen_runtime.signing import Signer
+from toolgen_runtime.store import (
+    Claimed,
+    Outcome,
+    Store,
+    default_store,
+    fingerprint,
+    idempotency_key,
+    run_once,
+)
 from toolgen_runtime.threads import run_in_worker
+from toolgen_runtime.writes import (
+    TOKEN_PARAM,
+    KeyIdempotency,
+    TokenConfirmation,
+    context_values,
+    summary,
+    wire_arguments,
+)
 
 __all__ = ["Implementation", "Invoker", "make_tool"]
 
@@ -86,7 +110,9 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         "_catalogue_context",
         "_errors",
         "_examples",
+        "_gate",
         "_hints",
+        "_idempotency",
         "_identity",
         "_implementation",
         "_is_async",
@@ -97,7 +123,11 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         "_parse",
         "_schema",
         "_serialize",
+        "_store",
+        "_writes",
+        "approval",
         "args_model",
+        "confirmation",
         "result_type",
         "tool_name",
     )
@@ -119,6 +149,11 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         identity: Callable[[Any], object] | None = None,
         pagination: Pagination | None = None,
         output: OutputContract | None = None,
+        idempotency: KeyIdempotency | None = None,
+        confirmation: TokenConfirmation | None = None,
+        approval: bool = False,
+        store: Store | None = None,
+        signer: Signer | None = None,
     ) -> None:
         """What a rejected call is told about each field comes from `hints`, or is read from
         the tool's `schema` and `examples` on the first rejection (`hints_from_schema`).
@@ -128,7 +163,12 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         texts and redacts sensitive fields. A tool with none of them takes the plain path.
         `boundaries` may be a function that gives them (a generated tool passes
         `configured_boundaries`): it is asked on each call, so the application may configure
-        them after importing the tools."""
+        them after importing the tools.
+
+        A tool that writes declares `idempotency` (by key), `confirmation` (one of a token
+        pair) and `approval` (`needs_approval`, validate first). Its `store` and `signer`
+        default to TOOLGEN_STORE_URL's and TOOLGEN_SECRET's, resolved here, at start-up:
+        a missing one raises now (`StoreNotConfigured`, `MissingSecret`)."""
         self.tool_name = tool_name
         self.args_model = args_model
         self.result_type = result_type
@@ -148,6 +188,138 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         self._identity = identity
         self._pagination = pagination
         self._output = output
+        self._init_writes(idempotency, confirmation, approval, store, signer)
+
+    # -- writes: idempotency by key, confirmation (issue 9) --------------------------------
+
+    def _init_writes(
+        self,
+        idempotency: KeyIdempotency | None,
+        confirmation: TokenConfirmation | None,
+        approval: bool,
+        store: Store | None,
+        signer: Signer | None,
+    ) -> None:
+        self._idempotency = idempotency
+        self.confirmation = confirmation
+        self.approval = ValidFirst(self.is_valid) if approval else None
+        self._writes = idempotency is not None or confirmation is not None
+        self._store: Store | None = None
+        self._gate: ConfirmationGate | None = None
+        if not self._writes:
+            return
+        self._store = store if store is not None else default_store()
+        if confirmation is not None:
+            self._gate = ConfirmationGate(
+                tool=confirmation.confirm_tool,
+                prepare_tool=confirmation.prepare_tool,
+                signer=(
+                    signer
+                    if signer is not None
+                    else Signer.from_environment(CONFIRM_PURPOSE)
+                ),
+                store=self._store,
+                ttl_s=confirmation.ttl_s,
+            )
+
+    @property
+    def gate(self) -> ConfirmationGate | None:
+        """The token gate of a prepare or confirm tool (tests issue tokens with it)."""
+        return self._gate
+
+    def is_valid(self, raw_json: str, run_context: object = None) -> bool:
+        """Whether a call's arguments pass validation (what approval asks first), with the
+        call's boundaries when the tool has some."""
+        return type(self._parse(raw_json, self._scope(run_context))) is not Rejected
+
+    def _scope(self, run_context: object) -> Mapping[str, object] | None:
+        """The validation context of a call: the boundaries (asked now, so they may be
+        configured after import), bound to who calls."""
+        boundaries = self._boundaries
+        if boundaries is None:
+            return None
+        if not isinstance(boundaries, Boundaries):
+            boundaries = boundaries()
+        identity = None
+        if self._identity is not None:
+            self._check_run_context(run_context)
+            identity = self._identity(run_context)
+        return boundaries.for_call(identity)
+
+    def identity(self, ctx: ToolContext[Any]) -> dict[str, object]:
+        """What a token of this tool is bound to: the named fields of the call's context."""
+        assert self.confirmation is not None
+        return context_values(self._context(ctx), self.confirmation.identity)
+
+    async def _write(self, ctx: ToolContext[Any], raw_json: str) -> str:
+        # boundaries apply to a write's arguments too; its answer is not paginated, and an
+        # output contract is not applied to it (yet)
+        args = self._parse(raw_json, self._scope(getattr(ctx, "context", None)))
+        if type(args) is Rejected:
+            return invalid_arguments(self.tool_name, args, self.hints())
+        assert isinstance(args, BaseModel)
+        confirmation = self.confirmation
+        if confirmation is not None:
+            gate = self._gate
+            assert gate is not None
+            wire = wire_arguments(args, without=frozenset({TOKEN_PARAM}))
+            identity = self.identity(ctx)
+            if confirmation.role == "prepare":
+                return self._success_text(
+                    self.result_type(  # type: ignore[call-arg]
+                        token=gate.issue(wire, identity),
+                        summary=summary(confirmation.confirm_tool, wire),
+                        expires_in_s=int(gate.ttl_s),
+                    )
+                )
+            rejection = await gate.redeem(getattr(args, TOKEN_PARAM), wire, identity)
+            if rejection is not None:
+                return dumps(rejection.envelope())
+        idempotency = self._idempotency
+        if idempotency is None:
+            try:
+                outcome = await self._call(ctx, args)
+            except ToolError as err:
+                return dumps(self._error_envelope(err))
+            return self._success_text(outcome)
+        return await self._run_once(ctx, args, idempotency)
+
+    async def _run_once(
+        self, ctx: ToolContext[Any], args: BaseModel, idempotency: KeyIdempotency
+    ) -> str:
+        assert self._store is not None
+        wire = wire_arguments(args, without=frozenset({TOKEN_PARAM}))
+        by_context = (
+            context_values(self._context(ctx), idempotency.context)
+            if idempotency.context
+            else {}
+        )
+
+        async def execute(claim: Claimed) -> str | Outcome:
+            try:
+                outcome = await self._call(ctx, args)
+            except ToolError as err:
+                text = dumps(self._error_envelope(err))
+                # a retryable error did nothing: released, so the invited retry can run
+                return Outcome(text, record=not self._errors[err.code].retryable)
+            return self._success_text(outcome)
+
+        once = await run_once(
+            self._store,
+            scope=self.tool_name,
+            key=idempotency_key(
+                self.tool_name,
+                {name: wire[name] for name in idempotency.arguments},
+                by_context,
+            ),
+            fingerprint=fingerprint(wire, by_context),
+            execute=execute,
+            lease_s=idempotency.lease_s,
+            retention_s=idempotency.retention_s,
+            wait_s=idempotency.wait_s,
+            key_fields=idempotency.arguments,
+        )
+        return once.model_text
 
     def hints(self) -> Mapping[str, FieldHint]:
         hints = self._hints
@@ -166,6 +338,8 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         return self._implementation
 
     async def __call__(self, ctx: ToolContext[Any], raw_json: str) -> str:
+        if self._writes:
+            return await self._write(ctx, raw_json)
         if self._boundaries is not None or self._output is not None:
             return await self._bounded(ctx, raw_json)
         args = self._parse(raw_json)
@@ -206,17 +380,7 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         """A call of a tool with boundaries or an output contract: validated with the call's
         scope, run with its sensitive values known to logging and exception texts, answered
         with the page envelope and the output contract applied."""
-        scope: Mapping[str, object] | None = None
-        boundaries = self._boundaries
-        if boundaries is not None:
-            if not isinstance(boundaries, Boundaries):
-                boundaries = boundaries()
-            run_context = getattr(ctx, "context", None)
-            identity = None
-            if self._identity is not None:
-                self._check_run_context(run_context)
-                identity = self._identity(run_context)
-            scope = boundaries.for_call(identity)
+        scope = self._scope(getattr(ctx, "context", None))
         args = self._parse(raw_json, scope)
         if type(args) is Rejected:
             return invalid_arguments(self.tool_name, args, self.hints())
@@ -291,11 +455,14 @@ def make_tool(
     parameters: dict[str, Any],
     invoker: Callable[[ToolContext[Any], str], Awaitable[str]],
 ) -> FunctionTool:
-    """The SDK tool: the exact schema the model sees, already strict, and our invoker."""
+    """The SDK tool: the exact schema the model sees, already strict, and our invoker
+    (with its approval policy, for a tool a person approves)."""
+    approval = getattr(invoker, "approval", None)
     return FunctionTool(
         name=name,
         description=description,
         params_json_schema=parameters,
         on_invoke_tool=invoker,
         strict_json_schema=True,
+        needs_approval=approval if approval is not None else False,
     )

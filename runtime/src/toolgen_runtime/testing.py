@@ -13,14 +13,17 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import dataclasses
+import importlib
 import json
 import secrets
 import tempfile
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, NoReturn, Protocol
 
 from agents import Agent, FunctionTool, RunConfig, Runner, Tool
 from agents.items import ToolCallOutputItem
@@ -32,6 +35,7 @@ from toolgen_runtime.errors import ToolError
 from toolgen_runtime.guards.scope import Boundaries
 from toolgen_runtime.pagination import Page
 from toolgen_runtime.signing import Signer
+from toolgen_runtime.store import open_store
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +166,62 @@ def boundaries_for_tests(files: Mapping[str, Sequence[str]]) -> Boundaries:
     return Boundaries(roots=roots, cursor_signer=signer)
 
 
+# --- writes: the services a write tool is built with in tests (issue 9) --------------------
+
+_STORES = tempfile.TemporaryDirectory(prefix="toolgen-contract-")
+
+
+def services_for(module: ModuleType) -> dict[str, Any]:
+    """A fresh store (an empty SQLite file) and a signer with a random secret, for a tool
+    idempotent by key or confirmed by token; nothing for any other tool."""
+    if not (hasattr(module, "IDEMPOTENCY") or hasattr(module, "CONFIRMATION")):
+        return {}
+    url = f"sqlite:///{Path(_STORES.name) / uuid.uuid4().hex}.db"
+    return {
+        "store": open_store(url),
+        "signer": Signer([secrets.token_bytes(32)], "confirm"),
+    }
+
+
+def build(
+    module: ModuleType, implementation: object, services: dict[str, Any]
+) -> FunctionTool:
+    """A tool of `module` with a fake implementation (none for a prepare tool)."""
+    confirmation = getattr(module, "CONFIRMATION", None)
+    if confirmation is not None and confirmation.role == "prepare":
+        tool: FunctionTool = module.build_tool(**services)
+    else:
+        tool = module.build_tool(implementation, **services)
+    return tool
+
+
+def prepare_module(module: ModuleType) -> ModuleType:
+    """The prepare tool's module of a confirm tool's module (a sibling in its package)."""
+    name = module.CONFIRMATION.prepare_tool
+    return importlib.import_module(f"{module.__package__}.{name}")
+
+
+def with_token(
+    module: ModuleType, args: dict[str, Any], context: object, services: dict[str, Any]
+) -> dict[str, Any]:
+    """`args` of a confirm tool with the token its prepare tool returns for them, through
+    the prepare tool itself (same store and signer); other tools' args unchanged."""
+    confirmation = getattr(module, "CONFIRMATION", None)
+    if confirmation is None or confirmation.role != "confirm":
+        return args
+    prepared = invoke(prepare_module(module).build_tool(**services), args, context)
+    assert prepared["ok"] is True, prepared
+    return {**args, "token": prepared["token"]}
+
+
+def other_identity(context: object, fields: Sequence[tuple[str, str]]) -> object:
+    """The run context with its first identity field changed: another user or session."""
+    _, attribute = fields[0]
+    value = getattr(context, attribute)
+    other = value + 1 if isinstance(value, int) else f"{value}-other"
+    return dataclasses.replace(context, **{attribute: other})  # type: ignore[type-var]
+
+
 class ToolContract:
     """The claims every generated tool keeps, run over the data of its test file.
 
@@ -205,15 +265,15 @@ class ToolContract:
         return cls._boundaries
 
     @classmethod
-    def build(cls, implementation: object = None) -> FunctionTool:
-        """The tool of the module, with the test boundaries when it needs them."""
+    def build(
+        cls, implementation: object = None, services: Mapping[str, Any] | None = None
+    ) -> FunctionTool:
+        """The tool of the module, with the test boundaries and the services (store,
+        signer) it needs."""
+        keywords = dict(services or {})
         if cls.guarded:
-            tool: FunctionTool = cls.module.build_tool(
-                implementation, boundaries=cls.boundaries()
-            )
-        else:
-            tool = cls.module.build_tool(implementation)
-        return tool
+            keywords["boundaries"] = cls.boundaries()
+        return build(cls.module, implementation, keywords)
 
     @classmethod
     def answer(cls) -> dict[str, Any]:
@@ -233,6 +293,8 @@ class ToolContract:
     sample_note: ClassVar[str] = "Showing the only result."
     # the argument schema with every constraint, when the strict one leaves some out
     contract: ClassVar[dict[str, Any] | None] = None
+    # writes (issue 9): an accepted call with the same key and other arguments
+    conflicting: ClassVar[dict[str, Any] | None] = None
 
     def pytest_generate_tests(self, metafunc: _Metafunc) -> None:
         suite = metafunc.cls
@@ -254,7 +316,15 @@ class ToolContract:
             )
 
     def _tool(self, recorder: Recorder) -> FunctionTool:
-        return self.build(recorder)
+        return self.build(recorder, services_for(self.module))
+
+    def _accepted_call(
+        self, recorder: Recorder, args: dict[str, Any]
+    ) -> tuple[FunctionTool, dict[str, Any]]:
+        """A tool and the arguments of an accepted call (with a token, for a confirm tool)."""
+        services = services_for(self.module)
+        tool = self.build(recorder, services)
+        return tool, with_token(self.module, args, self.context, services)
 
     def test_the_schema_is_the_contract(self) -> None:
         tool = self.build()
@@ -288,7 +358,8 @@ class ToolContract:
         self, accepted_args: dict[str, Any]
     ) -> None:
         recorder = Recorder(self.sample)
-        out = invoke(self._tool(recorder), accepted_args, self.context)
+        tool, args = self._accepted_call(recorder, accepted_args)
+        out = invoke(tool, args, self.context)
         assert out == self.answer()
         assert len(recorder.calls) == 1
         call = recorder.calls[0]
@@ -311,7 +382,8 @@ class ToolContract:
         for code, how_to_fix, retryable in self.errors:
             assert self.error_class is not None
             recorder = Recorder(error=self.error_class(code, detail="sample"))
-            out = invoke(self._tool(recorder), self.accepted[0], self.context)
+            tool, args = self._accepted_call(recorder, self.accepted[0])
+            out = invoke(tool, args, self.context)
             assert out == {
                 "ok": False,
                 "error": code,
@@ -325,11 +397,16 @@ class ToolContract:
         the budget): every answer is the envelope, the implementation never sees arguments
         outside the contract, no call raises or hangs."""
         if self.guarded:
-            import pytest
-
-            pytest.skip(
+            _skip(
                 "the fuzzer does not model guarded arguments (paths, URLs, cursors) or "
                 "pages yet; the guard suites and the boundary cases above cover this tool"
+            )
+        if services_for_needed(self.module):
+            _skip(
+                "toolgen_runtime.fuzz does not model the write protocols yet: a repeat of "
+                "an idempotent call answers duplicate, and a confirm call without its "
+                "prepare tool's token is refused, which the fuzzer counts as broken promises "
+                "(the protocol suites of this class test them instead)"
             )
         try:
             from toolgen_runtime.fuzz import fuzz_module
@@ -343,6 +420,203 @@ class ToolContract:
             import pytest
 
             pytest.skip(str(missing))
+
+
+def _skip(reason: str) -> NoReturn:
+    """Skip the running test, saying what the contract lacks (pytest is imported only here:
+    this module does not need it otherwise)."""
+    import pytest
+
+    pytest.skip(reason)
+
+
+class IdempotentToolContract(ToolContract):
+    """A tool idempotent by key also keeps: a repeat of a call does not run the
+    implementation again and answers the first outcome, marked duplicate; the same key with
+    other arguments is refused with idempotency_conflict, and runs nothing."""
+
+    def test_a_repeat_returns_the_first_outcome(self) -> None:
+        recorder = Recorder(self.sample)
+        tool = self._tool(recorder)
+        first = invoke(tool, self.accepted[0], self.context)
+        again = invoke(tool, self.accepted[0], self.context)
+        assert first == {"ok": True, **self.sample_json}
+        assert again == {"ok": True, "duplicate": True, **self.sample_json}
+        assert len(recorder.calls) == 1
+
+    def test_the_same_key_with_other_arguments_is_refused(self) -> None:
+        if self.conflicting is None:
+            _skip(
+                "no two accepted examples differ in an argument outside the idempotency "
+                "key: add one to test that the same key with other arguments is refused"
+            )
+        assert self.conflicting is not None
+        recorder = Recorder(self.sample)
+        tool = self._tool(recorder)
+        invoke(tool, self.accepted[0], self.context)
+        out = invoke(tool, self.conflicting, self.context)
+        assert out["error"] == "idempotency_conflict", out
+        assert out["retryable"] is False and "Nothing was done" in out["how_to_fix"]
+        assert len(recorder.calls) == 1
+
+
+class ConfirmToolContract(ToolContract):
+    """A confirm tool also keeps: it acts only with a token its prepare tool issued for
+    these arguments and this identity, once; a made-up, altered, replayed or other-identity
+    token gets its own error and the implementation never runs."""
+
+    def _refused(self, args: dict[str, Any], context: object, code: str) -> None:
+        recorder = Recorder(self.sample)
+        out = invoke(self._tool(recorder), args, context)
+        assert out["ok"] is False and out["error"] == code, (code, out)
+        assert out["how_to_fix"].startswith("Nothing was done"), out
+        assert recorder.calls == [], code
+
+    def test_a_token_is_used_once(self) -> None:
+        recorder = Recorder(self.sample)
+        tool, args = self._accepted_call(recorder, self.accepted[0])
+        assert invoke(tool, args, self.context)["ok"] is True
+        replay = invoke(tool, args, self.context)
+        assert replay["error"] == "token_used", replay
+        assert len(recorder.calls) == 1
+
+    def test_a_made_up_or_altered_token_is_refused(self) -> None:
+        services = services_for(self.module)
+        args = with_token(self.module, self.accepted[0], self.context, services)
+        token = str(args["token"])
+        middle = len(token) // 2
+        altered = (
+            token[:middle]
+            + ("A" if token[middle] != "A" else "B")
+            + token[middle + 1 :]
+        )
+        for made_up in ("tok_1f2e3d", altered, ""):
+            recorder = Recorder(self.sample)
+            out = invoke(
+                self.build(recorder, services),
+                {**args, "token": made_up},
+                self.context,
+            )
+            assert out["error"] == "token_invalid", (made_up, out)
+            assert recorder.calls == []
+
+    def test_another_identity_cannot_use_the_token(self) -> None:
+        services = services_for(self.module)
+        args = with_token(self.module, self.accepted[0], self.context, services)
+        other = other_identity(self.context, self.module.CONFIRMATION.identity)
+        recorder = Recorder(self.sample)
+        out = invoke(self.build(recorder, services), args, other)
+        assert out["error"] == "token_other_identity", out
+        assert recorder.calls == []
+
+    def test_a_token_for_other_arguments_is_refused(self) -> None:
+        others = [a for a in self.accepted if a != self.accepted[0]]
+        if not others:
+            _skip(
+                "the contract has one accepted example: add a second one to test that a "
+                "token for other arguments is refused"
+            )
+        services = services_for(self.module)
+        token = with_token(self.module, self.accepted[0], self.context, services)[
+            "token"
+        ]
+        recorder = Recorder(self.sample)
+        out = invoke(
+            self.build(recorder, services),
+            {**others[0], "token": token},
+            self.context,
+        )
+        assert out["error"] == "token_mismatch", out
+        assert recorder.calls == []
+
+
+class PrepareToolContract(ToolContract):
+    """A prepare tool has no implementation: an accepted call answers a summary and a token
+    for its confirm tool, and changes nothing."""
+
+    def test_an_accepted_example_reaches_the_implementation(
+        self, accepted_args: dict[str, Any]
+    ) -> None:
+        confirmation = self.module.CONFIRMATION
+        out = invoke(self._tool(Recorder()), accepted_args, self.context)
+        assert out["ok"] is True, out
+        assert sorted(out) == ["expires_in_s", "ok", "summary", "token"]
+        assert out["summary"].startswith(confirmation.confirm_tool)
+        assert out["expires_in_s"] == confirmation.ttl_s
+        assert isinstance(out["token"], str) and len(out["token"]) < 200
+
+
+class ApprovalToolContract(ToolContract):
+    """A tool a person approves also keeps, through the real Runner: a valid call waits for
+    approval and runs only once approved; a rejected one never runs and the model is told
+    nothing was done; invalid arguments are answered at once, without asking anyone."""
+
+    def _run(self, args: dict[str, Any], recorder: Recorder) -> Any:
+        tool = self._tool(recorder)
+        model = ScriptedModel(
+            [
+                [function_call(tool.name, args, call_id="call-1")],
+                [assistant_message("done")],
+            ]
+        )
+        agent: Agent[Any] = Agent(
+            name="approval", instructions="", tools=[tool], model=model
+        )
+        return Runner.run_sync(
+            agent,
+            "go",
+            context=self.context,
+            run_config=RunConfig(tracing_disabled=True),
+        )
+
+    def test_a_valid_call_waits_for_approval(self) -> None:
+        from toolgen_runtime.approval import reject
+
+        for approve in (True, False):
+            recorder = Recorder(self.sample)
+            first = self._run(self.accepted[0], recorder)
+            assert [i.tool_name for i in first.interruptions] == [self.module.NAME]
+            assert recorder.calls == []
+            state = first.to_state()
+            if approve:
+                state.approve(first.interruptions[0])
+            else:
+                reject(state, first.interruptions[0])
+            agent = first.last_agent
+            result = Runner.run_sync(
+                agent, state, run_config=RunConfig(tracing_disabled=True)
+            )
+            outputs = [
+                json.loads(str(item.output))
+                for item in result.new_items
+                if isinstance(item, ToolCallOutputItem)
+            ]
+            if approve:
+                assert outputs == [{"ok": True, **self.sample_json}]
+                assert len(recorder.calls) == 1
+            else:
+                assert outputs[0]["error"] == "not_approved", outputs
+                assert outputs[0]["how_to_fix"].startswith("Nothing was done")
+                assert recorder.calls == []
+
+    def test_invalid_arguments_are_answered_without_asking(self) -> None:
+        if not self.rejected:
+            _skip(
+                "the contract has no rejected example: add one to test that invalid "
+                "arguments are answered without asking for approval"
+            )
+        label, args, field = self.rejected[0]
+        recorder = Recorder(self.sample)
+        result = self._run(args, recorder)
+        assert result.interruptions == [], label
+        outputs = [
+            json.loads(str(item.output))
+            for item in result.new_items
+            if isinstance(item, ToolCallOutputItem)
+        ]
+        assert outputs[0]["error"] == "invalid_arguments", outputs
+        assert field in problem_fields(outputs[0]), outputs
+        assert recorder.calls == []
 
 
 class CatalogueContract:
@@ -391,12 +665,22 @@ class CatalogueContract:
             assert out["error"] == "invalid_arguments", out
 
     def test_one_run_calls_every_tool_through_the_runner(self) -> None:
+        # one store and signer for the run, so a confirm call can use its prepare's token;
+        # every approval asked for is granted
+        services: dict[str, Any] = {}
+        for module, _, _ in self.calls:
+            services = services or services_for(module)
         fakes = [Recorder(sample) for _, sample, _ in self.calls]
         tools: list[Tool] = [
-            suite.build(fake) for suite, fake in zip(self.tools, fakes, strict=True)
+            suite.build(fake, services if services_for_needed(suite.module) else {})
+            for suite, fake in zip(self.tools, fakes, strict=True)
         ]
         script = [
-            function_call(module.NAME, args, call_id=f"call-{index}")
+            function_call(
+                module.NAME,
+                with_token(module, args, self.context, services),
+                call_id=f"call-{index}",
+            )
             for index, (module, _, args) in enumerate(self.calls)
         ]
         model = ScriptedModel([script, [assistant_message("done")]])
@@ -406,12 +690,15 @@ class CatalogueContract:
             tools=tools,
             model=model,
         )
+        config = RunConfig(tracing_disabled=True)
         result = Runner.run_sync(
-            agent,
-            "Exercise every tool once.",
-            context=self.context,
-            run_config=RunConfig(tracing_disabled=True),
+            agent, "Exercise every tool once.", context=self.context, run_config=config
         )
+        while result.interruptions:
+            state = result.to_state()
+            for item in result.interruptions:
+                state.approve(item)
+            result = Runner.run_sync(agent, state, run_config=config)
         outputs = [
             json.loads(str(item.output))
             for item in result.new_items
@@ -419,5 +706,17 @@ class CatalogueContract:
         ]
         assert len(outputs) == len(script)
         assert all(out["ok"] is True for out in outputs), outputs
-        assert all(len(fake.calls) == 1 for fake in fakes)
+        assert all(
+            len(fake.calls) == (0 if is_prepare(module) else 1)
+            for (module, _, _), fake in zip(self.calls, fakes, strict=True)
+        )
         assert result.final_output == "done"
+
+
+def services_for_needed(module: ModuleType) -> bool:
+    return hasattr(module, "IDEMPOTENCY") or hasattr(module, "CONFIRMATION")
+
+
+def is_prepare(module: ModuleType) -> bool:
+    confirmation = getattr(module, "CONFIRMATION", None)
+    return confirmation is not None and confirmation.role == "prepare"
