@@ -63,3 +63,55 @@ def test_a_stage_never_imports_a_later_one(stage: str) -> None:
 def test_the_graph_sees_imports_inside_functions() -> None:
     # the rule would be empty if the script missed the imports hidden in function bodies
     assert "toolgen.review.commands" in GRAPH["toolgen.cli"]
+
+
+_LOADED_SDK = """
+import sys
+from toolgen.cli import main
+code = main(["build", "spec/shop"])
+sdk = sorted(m for m in sys.modules if m == "agents" or m.startswith("agents."))
+print(code, len(sdk))
+"""
+
+
+def _shop(root: Path, tools: tuple[str, ...]) -> None:
+    folder = root / "spec" / "shop"
+    (folder / "tools").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[project]\nname = 'shop'\n")
+    source = ROOT / "spec" / "inventory"
+    catalogue = (source / "catalogue.yaml").read_text(encoding="utf-8")
+    (folder / "catalogue.yaml").write_text(
+        catalogue.replace("name: inventory", "name: shop"), encoding="utf-8"
+    )
+    for tool in tools:
+        text = (source / "tools" / f"{tool}.yaml").read_text(encoding="utf-8")
+        (folder / "tools" / f"{tool}.yaml").write_text(text, encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("tools", "loads_sdk"),
+    [
+        (("find_customer", "read_stock", "create_reorder"), False),
+        # a url parameter's hosts are checked with the runtime's guard, which is the SDK's
+        (("find_customer", "read_supplier_notice"), True),
+    ],
+    ids=["no guarded parameter", "a url parameter"],
+)
+def test_a_build_loads_the_agents_sdk_only_for_the_guards(
+    tmp_path: Path, tools: tuple[str, ...], loads_sdk: bool
+) -> None:
+    # importing the SDK is a second of a build; the compiler needs it only to run the
+    # runtime's own guards on a contract's examples and hosts
+    import subprocess
+
+    _shop(tmp_path, tools)
+    done = subprocess.run(
+        [sys.executable, "-c", _LOADED_SDK],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    code, modules = done.stdout.split()[-2:]
+    assert code in ("0", "1"), done.stderr
+    assert (int(modules) > 0) is loads_sdk, done.stdout + done.stderr

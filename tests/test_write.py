@@ -8,6 +8,7 @@ import errno
 import json
 import os
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -47,6 +48,37 @@ def test_first_build_writes_everything_and_its_manifest(tmp_path: Path) -> None:
     assert manifest["catalogue"] == "spec/x"
     assert list(manifest["files"]) == ["a.py"]
     assert sorted(tree(tmp_path)) == ["gen/a.py", f"gen/{MANIFEST_NAME}", "impl/a.py"]
+
+
+def test_files_already_on_disk_are_renamed_into_place_not_written_again(
+    tmp_path: Path,
+) -> None:
+    scratch = tmp_path / ".toolgen-cache" / "format-x"
+    scratch.mkdir(parents=True)
+    (scratch / "f0.py").write_text(OWNED)
+    (scratch / "f1.py").write_text("stub\n")
+    inodes = [(scratch / n).stat().st_ino for n in ("f0.py", "f1.py")]
+    rendered = replace(
+        files({"gen/a.py": OWNED, "gen/b.py": OWNED}, {"impl/a.py": "stub\n"}),
+        on_disk={
+            "gen/a.py": scratch / "f0.py",
+            "impl/a.py": scratch / "f1.py",
+            "gen/b.py": scratch / "gone.py",  # not there: written from the text
+        },
+    )
+    report = write.write_outputs(rendered, tmp_path)
+    assert report.written == ("gen/a.py", "gen/b.py")
+    assert report.created == ("impl/a.py",)
+    assert (tmp_path / "gen/a.py").stat().st_ino == inodes[0]
+    assert (tmp_path / "impl/a.py").stat().st_ino == inodes[1]
+    assert (tmp_path / "gen/b.py").read_text() == OWNED
+    assert sorted(p.name for p in scratch.iterdir()) == []
+    assert sorted(tree(tmp_path)) == [
+        "gen/a.py",
+        "gen/b.py",
+        f"gen/{MANIFEST_NAME}",
+        "impl/a.py",
+    ]
 
 
 def test_unchanged_files_keep_their_inode_and_time(tmp_path: Path) -> None:
@@ -311,3 +343,45 @@ def test_an_unwritable_cache_is_a_warning(tmp_path: Path) -> None:
     )
     assert report.written == ("gen/a.py",)
     assert any("cache" in w for w in report.warnings)
+
+
+class _Recording(write.FileSystem):
+    def __init__(self) -> None:
+        super().__init__()
+        self.written: list[str] = []
+
+    def write_new(self, path: Path, text: str) -> None:
+        self.written.append(path.name)
+        super().write_new(path, text)
+
+
+def test_a_first_build_writes_no_generated_file_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ruff formats each file in toolgen's cache folder; the build renames those files into
+    # place instead of writing them again
+    from toolgen import pipeline
+
+    root = Path(__file__).resolve().parents[1]
+    folder = tmp_path / "spec" / "shop"
+    (folder / "tools").mkdir(parents=True)
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'shop'\n")
+    source = root / "spec" / "inventory"
+    (folder / "catalogue.yaml").write_text(
+        (source / "catalogue.yaml").read_text().replace("name: inventory", "name: shop")
+    )
+    for tool in ("find_customer", "read_stock", "create_reorder"):
+        (folder / "tools" / f"{tool}.yaml").write_text(
+            (source / "tools" / f"{tool}.yaml").read_text()
+        )
+    recording = _Recording()
+    monkeypatch.setattr(write, "FS", recording)
+    with pipeline.building(tmp_path):
+        built = pipeline.build_catalogue(folder, tmp_path)
+    assert built.report is not None and built.failure is None
+    assert len(built.report.written) > 3 and len(built.report.created) >= 3
+    # every Python file came from the formatter; what is written here is the JSON a build
+    # keeps (manifest, lock file, caches, journal), as many whatever the number of tools
+    assert [n for n in recording.written if n.endswith(".py")] == []
+    assert MANIFEST_NAME in recording.written and len(recording.written) <= 6
+    assert [p.name for p in (tmp_path / ".toolgen-cache").iterdir() if p.is_dir()] == []

@@ -3,13 +3,21 @@
 Templates stay readable and the output is formatted the way the project's own code is: a
 generated file never changes under `ruff format`. Ruff runs isolated from any configuration
 of the project around it, so the same input gives the same bytes on every machine.
+
+Ruff formats files, so every source is written once into a folder for it. A build keeps that
+folder (`Scratch`) until it has written its output: the write stage then moves the formatted
+files into place instead of creating each file a second time (creating a file is what costs on
+a disk; a rename is cheap).
 """
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 LINE_LENGTH = 88
@@ -37,24 +45,54 @@ def _run(command: list[str]) -> None:
         )
 
 
+class Scratch:
+    """The folders a build's formatting happened in, kept until the build has written its
+    output. `files` maps each formatted source's key to the file holding exactly its
+    formatted text; whoever takes a file away (a rename) simply leaves a gap there."""
+
+    def __init__(self) -> None:
+        self.folders: list[Path] = []
+        self.files: dict[str, Path] = {}
+
+    def close(self) -> None:
+        for folder in self.folders:
+            shutil.rmtree(folder, ignore_errors=True)
+        self.folders.clear()
+        self.files.clear()
+
+
+@contextmanager
+def scratch() -> Iterator[Scratch]:
+    """A `Scratch` removed on exit, whatever happened (a killed build's is removed by the
+    next one: write.recover)."""
+    kept = Scratch()
+    try:
+        yield kept
+    finally:
+        kept.close()
+
+
 def format_sources(
-    sources: Mapping[str, str], workdir: Path | None = None
+    sources: Mapping[str, str],
+    workdir: Path | None = None,
+    keep: Scratch | None = None,
 ) -> dict[str, str]:
     """Format many Python sources with one ruff process; keys and order are kept.
 
     Imports are already in isort order (render computes them), so only the formatter runs.
+    With `keep`, the formatted files stay on disk in it (see `Scratch`).
     """
     python = {path: text for path, text in sources.items() if path.endswith(".py")}
     if not python:
         return dict(sources)
     try:
-        formatted = _format_in(python, workdir)
+        formatted = _format_in(python, workdir, keep)
     except OSError as first:
         if workdir is None:
             raise FormattingError(_cannot(first)) from first
         # the cache folder is read-only or full: the system's temporary folder may do
         try:
-            formatted = _format_in(python, None)
+            formatted = _format_in(python, None, keep)
         except OSError as exc:
             raise FormattingError(_cannot(exc)) from exc
     return {path: formatted.get(path, text) for path, text in sources.items()}
@@ -68,16 +106,22 @@ def _cannot(exc: OSError) -> str:
     )
 
 
-def _format_in(python: Mapping[str, str], workdir: Path | None) -> dict[str, str]:
+def _format_in(
+    python: Mapping[str, str], workdir: Path | None, keep: Scratch | None
+) -> dict[str, str]:
     if workdir is not None:
         # beside the project: its disk, not the system's temporary one (which can be far
-        # slower to create thousands of files on)
+        # slower to create thousands of files on), and the one the output is renamed onto
         workdir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=FORMAT_PREFIX, dir=workdir) as tmp:
-        root = Path(tmp)
+    root = Path(tempfile.mkdtemp(prefix=FORMAT_PREFIX, dir=workdir))
+    try:
         names = {path: root / f"f{index}.py" for index, path in enumerate(python)}
         for path, file in names.items():
-            file.write_text(python[path], encoding="utf-8")
+            # the mode a build gives its files (write.FileSystem.write_new): this file may
+            # become one of them
+            fd = os.open(file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            with open(fd, "w", encoding="utf-8", newline="\n") as out:
+                out.write(python[path])
         common = [
             "--no-cache",
             "--isolated",
@@ -86,4 +130,16 @@ def _format_in(python: Mapping[str, str], workdir: Path | None) -> dict[str, str
             "--target-version=py311",
         ]
         _run([_ruff(), "format", *common, str(root)])
-        return {path: file.read_text(encoding="utf-8") for path, file in names.items()}
+        formatted = {}
+        for path, file in names.items():
+            with open(file, encoding="utf-8", newline="") as source:
+                formatted[path] = source.read()
+    except BaseException:
+        shutil.rmtree(root, ignore_errors=True)
+        raise
+    if keep is None:
+        shutil.rmtree(root, ignore_errors=True)
+    else:
+        keep.folders.append(root)
+        keep.files.update(names)
+    return formatted

@@ -18,7 +18,7 @@ from pathlib import Path
 from toolgen import checks, implcheck, layout, lint, load, model, validate, write
 from toolgen.checkcache import CheckCache, file_key
 from toolgen.diagnostics import Diagnostic, has_errors
-from toolgen.formatting import FormattingError
+from toolgen.formatting import FormattingError, Scratch, scratch
 from toolgen.frontcache import FrontCache
 from toolgen.ir import Catalogue
 from toolgen.paths import display_path
@@ -150,14 +150,18 @@ def check_catalogue(
 
 
 def render(
-    result: CheckResult, root: Path | None = None, progress: Progress = QUIET
+    result: CheckResult,
+    root: Path | None = None,
+    progress: Progress = QUIET,
+    keep: Scratch | None = None,
 ) -> write.RenderedFiles | None:
     """The files of a build, or None when the catalogue has errors. With `root`, what did
     not change since the last build there is reused (the render cache); without it,
-    everything is rendered (what `build --check` does)."""
+    everything is rendered (what `build --check` does). With `keep`, the formatted files
+    stay there for the write stage to move into place."""
     if not result.ok or result.catalogue is None:
         return None
-    return render_catalogue(result.catalogue, root, progress)
+    return render_catalogue(result.catalogue, root, progress, keep)
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,15 +202,21 @@ def build_catalogue(
         progress=progress,
     )
     try:
-        files = render(result, None if check_only else root, progress)
-        if files is None or result.catalogue is None:
-            return BuildResult(result, None)
         if check_only:
+            files = render(result, None, progress)
+            if files is None or result.catalogue is None:
+                return BuildResult(result, None)
             with progress.stage("compare"):
                 compared = write.check_outputs(files, root)
             return BuildResult(result, compared, files=files)
-        with progress.stage("write"):
-            report = write.write_outputs(files, root)
+        # the formatter's files are the build's output, moved into place by write
+        with scratch() as kept:
+            files = render(result, root, progress, kept)
+            if files is None or result.catalogue is None:
+                return BuildResult(result, None)
+            with progress.stage("write"):
+                report = write.write_outputs(files, root)
+        files = replace(files, on_disk={})
     except (FormattingError, write.WriteError) as exc:
         return BuildResult(result, None, str(exc))
     with progress.stage("implementations", len(result.catalogue.tools)):

@@ -22,6 +22,9 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         autoescape=False,
+        # the templates ship with toolgen and never change while it runs: no stat of the
+        # template file on every render
+        auto_reload=False,
     )
 
 

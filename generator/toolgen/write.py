@@ -8,11 +8,12 @@ What a build guarantees (docs/ownership.md says it for users):
   (implementation stubs, package markers) are written only where nothing exists, never over
   anything, links included.
 - **All or nothing.** The new package is staged complete in a sibling folder (files that did not
-  change are hard links to the current ones, so their inodes and times stay), then switched in
-  with one atomic exchange of the two folders (`renameat2(RENAME_EXCHANGE)` on Linux). After an
-  interruption at any point the package is the old tree or the new one, never a mix. Where the
-  exchange is not available, two renames are used and a kill between them leaves the old tree
-  aside, which the next build puts back.
+  change are hard links to the current ones, so their inodes and times stay; new ones are the
+  formatter's files renamed in, `RenderedFiles.on_disk`, so no file is created twice), then
+  switched in with one atomic exchange of the two folders (`renameat2(RENAME_EXCHANGE)` on
+  Linux). After an interruption at any point the package is the old tree or the new one, never
+  a mix. Where the exchange is not available, two renames are used and a kill between them
+  leaves the old tree aside, which the next build puts back.
 - **Nothing left behind.** Every temporary path is recorded in a journal under
   `.toolgen-cache/` before it is created; the next build removes what an interrupted one left.
   Builds of one project take a lock, so they never interleave.
@@ -64,6 +65,9 @@ class RenderedFiles:
     owned: Mapping[str, str]
     create_once: Mapping[str, str]
     cache: tuple[str, str] | None = None  # (path, text) of the render cache, not output
+    # files already on disk holding exactly the text of an output (what the formatter
+    # wrote): a build renames them into place rather than creating each file again
+    on_disk: Mapping[str, Path] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -446,30 +450,53 @@ def _sibling(package: Path, role: str, nonce: str) -> Path:
     return package.with_name(f".{package.name}.toolgen-{role}-{nonce}")
 
 
-def _stage(plan: _Plan, stage: Path) -> None:
+def _put(target: Path, text: str, source: Path | None) -> None:
+    """Create `target` holding `text`: by renaming `source` (a file that holds exactly
+    that text, see RenderedFiles.on_disk) where there is one, else by writing it."""
+    if source is not None:
+        try:
+            FS.rename(source, target)
+        except OSError:
+            pass  # on another file system, or gone: the text is at hand
+        else:
+            return
+    FS.write_new(target, text)
+
+
+def _stage(plan: _Plan, stage: Path, on_disk: Mapping[str, Path], prefix: str) -> None:
     FS.mkdir(stage)
+    made = {stage}
     for rel, text in plan.files.items():
         target = stage / rel
-        FS.mkdir(target.parent)
+        if target.parent not in made:
+            FS.mkdir(target.parent)
+            made.add(target.parent)
         if rel in plan.unchanged and rel != MANIFEST_NAME:
             FS.link(plan.package / rel, target)
         else:
-            FS.write_new(target, text)
+            _put(target, text, on_disk.get(prefix + rel))
 
 
 def _temporary(target: Path, nonce: str) -> Path:
     return target.with_name(f".{target.name}.toolgen-{nonce}.tmp")
 
 
-def _stage_create_once(plan: _Plan, root: Path, journal: _Journal, nonce: str) -> None:
-    """Write each missing create-once file as a temporary sibling (the part that needs
-    space); `_place_create_once` gives them their names after the switch."""
+def _stage_create_once(
+    plan: _Plan, root: Path, journal: _Journal, nonce: str, on_disk: Mapping[str, Path]
+) -> None:
+    """Put each missing create-once file as a temporary sibling (the part that needs
+    space); `_place_create_once` gives them their names after the switch. The journal
+    lists them all before the first is made."""
+    temps = {rel: _temporary(root / rel, nonce) for rel in plan.create}
+    if temps:
+        journal.record(*temps.values())
+    made: set[Path] = set()
     for rel, text in plan.create.items():
-        target = root / rel
-        FS.mkdir(target.parent)
-        temp = _temporary(target, nonce)
-        journal.record(temp)
-        FS.write_new(temp, text)
+        temp = temps[rel]
+        if temp.parent not in made:
+            FS.mkdir(temp.parent)
+            made.add(temp.parent)
+        _put(temp, text, on_disk.get(rel))
 
 
 def _place_create_once(plan: _Plan, root: Path, nonce: str) -> tuple[str, ...]:
@@ -534,8 +561,8 @@ def write_outputs(files: RenderedFiles, root: Path) -> WriteReport:
                     f"cannot keep a journal in {CACHE_DIR}/: an interrupted build may "
                     f"leave {_shown(stage, root)} behind"
                 )
-            _stage(plan, stage)
-            _stage_create_once(plan, root, journal, nonce)
+            _stage(plan, stage, files.on_disk, files.package + "/")
+            _stage_create_once(plan, root, journal, nonce, files.on_disk)
             replaced = _switch(plan, stage, old, journal)
         except OSError as exc:
             _clean_up(journal)

@@ -107,15 +107,17 @@ def guard_problems(
     as the build can tell: the text of a path (not the files under its root, which only the
     deployment has) and a URL against the contract's own hosts."""
     found: list[tuple[toolschema.FieldPath, str]] = []
+    if not any(p.path is not None or p.url is not None for p in tool.params):
+        return found
+    # only now: importing the runtime's guards loads the Agents SDK (a guard's failures
+    # are SDK exceptions), a second of a build that most catalogues need not pay
+    from toolgen_runtime.guards import GuardFailure, UrlPolicy, check_url
+    from toolgen_runtime.guards.paths import check_path_text
+
     for param in tool.params:
         value = args.get(param.name)
         if not isinstance(value, str) or (param.path is None and param.url is None):
             continue
-        # imported here: toolgen_runtime imports the Agents SDK (over a second), which only
-        # a contract with a path or url parameter needs
-        from toolgen_runtime.guards import GuardFailure, UrlPolicy, check_url
-        from toolgen_runtime.guards.paths import check_path_text
-
         try:
             if param.path is not None:
                 check_path_text(value, suffixes=param.path.suffixes)

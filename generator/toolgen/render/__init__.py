@@ -53,14 +53,19 @@ def _catalogue_files(catalogue: Catalogue, pkg: str) -> dict[str, str]:
 
 
 def render_catalogue(
-    catalogue: Catalogue, root: Path | None = None, progress: Progress = QUIET
+    catalogue: Catalogue,
+    root: Path | None = None,
+    progress: Progress = QUIET,
+    keep: formatting.Scratch | None = None,
 ) -> RenderedFiles:
     """Every file of a catalogue's build, formatted.
 
     With `root`, a unit whose inputs did not change since the last build there (and whose
     files nobody edited) is read back instead of rendered, and the stub of an implementation
     that exists is not rendered at all. Without it, everything is rendered (what
-    `build --check` does, so a hand edit is always found).
+    `build --check` does, so a hand edit is always found). With `keep`, the formatted files
+    stay on disk there and the result says where (`RenderedFiles.on_disk`), for the write
+    stage to move into place.
     """
     pkg = package_dir(catalogue.package)
     impl = package_dir(catalogue.implementation)
@@ -112,7 +117,9 @@ def render_catalogue(
     rendered = {path: text for files in fresh.values() for path, text in files.items()}
     with progress.stage("format"):
         formatted = formatting.format_sources(
-            {**rendered, **create_once}, root / CACHE_DIR if root is not None else None
+            {**rendered, **create_once},
+            root / CACHE_DIR if root is not None else None,
+            keep,
         )
     for unit, files in fresh.items():
         cache.record(unit, inputs[unit], {p: formatted[p] for p in files})
@@ -123,4 +130,5 @@ def render_catalogue(
         owned={p: owned[p] for p in sorted(owned)},
         create_once={p: formatted[p] for p in sorted(create_once)},
         cache=(cache.rel, cache.text()),
+        on_disk=dict(keep.files) if keep is not None else {},
     )

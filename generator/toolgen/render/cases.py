@@ -11,7 +11,6 @@ ways, and the fields of its first object item are visited.
 
 from __future__ import annotations
 
-import copy
 import datetime
 import json
 import math
@@ -185,12 +184,12 @@ def _value_cases(param: Param, valid: object) -> Iterator[tuple[str, JsonValue]]
         if c.max_items is not None and item is not None:
             yield (
                 "one item too many",
-                [copy.deepcopy(item) for _ in range(c.max_items + 1)],
+                [item] * (c.max_items + 1),  # shared: cases are only read
             )
         if c.min_items is not None and c.min_items > 0 and item is not None:
             yield (
                 "one item too few",
-                [copy.deepcopy(item) for _ in range(c.min_items - 1)],
+                [item] * (c.min_items - 1),
             )
 
 
@@ -280,18 +279,26 @@ def _replaced(
     *,
     drop: str | None = None,
 ) -> dict[str, Any]:
-    """A deep copy of `base` with one field set (or, with `drop`, one key removed)."""
-    result = copy.deepcopy(base)
-    node: Any = result
-    for key in path[:-1] if drop is None else path:
-        node = node[int(key)] if isinstance(node, list) else node[key]
-    if drop is not None:
-        node.pop(drop, None)
-    elif isinstance(node, list):
-        index = int(path[-1])
-        node[index : index + 1] = [value]  # one past the end adds the item
-    else:
-        node[path[-1]] = value
+    """`base` with one field set (or, with `drop`, one key removed). Only the containers on
+    the way to the field are copied; the rest is shared with `base`, which is never changed
+    (a case is only read: compared and written out as a literal)."""
+    keys = path[:-1] if drop is None else path
+
+    def rebuilt(node: Any, depth: int) -> Any:
+        copied: Any = list(node) if isinstance(node, list) else dict(node)
+        if depth < len(keys):
+            key: Any = int(keys[depth]) if isinstance(node, list) else keys[depth]
+            copied[key] = rebuilt(node[key], depth + 1)
+        elif drop is not None:
+            copied.pop(drop, None)
+        elif isinstance(copied, list):
+            index = int(path[-1])
+            copied[index : index + 1] = [value]  # one past the end adds the item
+        else:
+            copied[path[-1]] = value
+        return copied
+
+    result: dict[str, Any] = rebuilt(base, 0)
     return result
 
 

@@ -92,6 +92,9 @@ def escape_docstring(text: str) -> str:
     backslash, every quote that touches another quote or ends the text, and every character
     that is not printable (zero-width, bidi overrides, controls) as a \\u or \\U escape."""
     escaped = re.sub(r'"(?="|$)', r'\\"', text.replace("\\", "\\\\"))
+    # nearly always so: then there is no character to look at
+    if escaped.replace("\n", "").isprintable():
+        return escaped
     return "".join(
         ch if ch.isprintable() or ch == "\n" else _escape(ch) for ch in escaped
     )

@@ -31,14 +31,16 @@ def rejected_examples(tool: Tool) -> list[Case]:
     ]
 
 
-def boundary_cases(tool: Tool, examples: list[Case]) -> list[tuple[str, str, object]]:
-    """The boundary cases derived from the contract that try arguments no rejected example
-    tries already, as (label, dotted path, value): the first accepted example with that one
-    field changed (`MISSING`: left out)."""
+def boundary_cases(
+    tool: Tool, examples: list[Case], found: list[boundary.Case] | None = None
+) -> list[tuple[str, str, object]]:
+    """The boundary cases derived from the contract (`found`, when the caller has them
+    already) that try arguments no rejected example tries already, as (label, dotted path,
+    value): the first accepted example with that one field changed (`MISSING`: left out)."""
     tried = [args for _, args, _ in examples]
     return [
         (c.label, ".".join(c.path), _MISSING if c.missing else c.value)
-        for c in boundary.cases(tool)
+        for c in (boundary.cases(tool) if found is None else found)
         if c.args not in tried and c.field == ".".join(c.path)
     ]
 
@@ -109,7 +111,8 @@ def render_tool_tests(catalogue: Catalogue, tool: Tool) -> str:
     imports.name(f"{catalogue.package}.context", catalogue.context_class)
     imports.name("toolgen_runtime.testing", "Boundary", "Case", *bases)
     imports.name("typing", "Any", "ClassVar")
-    if any(c.missing for c in boundary.cases(tool)):
+    found = boundary.cases(tool)
+    if any(c.missing for c in found):
         imports.name("toolgen_runtime.testing", "MISSING")
     sample_result = _sample_result(tool, imports)  # before the imports are laid out
     return templating.render(
@@ -133,7 +136,7 @@ def render_tool_tests(catalogue: Catalogue, tool: Tool) -> str:
             "accepted", tuple(dict(e.args) for e in tool.accepted_examples)
         ),
         rejected=assignment("rejected: ClassVar[tuple[Case, ...]]", tuple(examples)),
-        boundary=boundary_literal(boundary_cases(tool, examples)),
+        boundary=boundary_literal(boundary_cases(tool, examples, found)),
         errors=assignment(
             "errors", tuple((e.code, e.how_to_fix, e.retryable) for e in tool.errors)
         ),

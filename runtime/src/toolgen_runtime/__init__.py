@@ -23,27 +23,37 @@ the contracts that declare them: `guards` (paths, URLs), `pagination`, `output`,
 (idempotency), `confirm` (confirmation tokens).
 """
 
-from toolgen_runtime.arguments import (
-    FieldHint,
-    StrictArgs,
-    hints_from_schema,
-    json_integer,
-    not_a_bool,
-    null_means,
-)
-from toolgen_runtime.calls import run_call
-from toolgen_runtime.cards import Card, lazy_tool
-from toolgen_runtime.errors import (
-    ContractViolation,
-    DeclaredError,
-    MissingContext,
-    NotImplementedYet,
-    ToolError,
-    ToolgenError,
-    UndeclaredError,
-)
-from toolgen_runtime.invoke import Invoker, make_tool
-from toolgen_runtime.results import result_class
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+# The names below are loaded on first use (PEP 562), not when the package is imported:
+# toolgen, the compiler, reads the guards (toolgen_runtime.guards) at build time, and
+# importing this package must not load the Agents SDK for that. A generated module imports
+# the names it uses and so loads what it needs, as before.
+if TYPE_CHECKING:
+    from toolgen_runtime.arguments import (
+        FieldHint,
+        StrictArgs,
+        hints_from_schema,
+        json_integer,
+        not_a_bool,
+        null_means,
+    )
+    from toolgen_runtime.calls import run_call
+    from toolgen_runtime.cards import Card, lazy_tool
+    from toolgen_runtime.errors import (
+        ContractViolation,
+        DeclaredError,
+        MissingContext,
+        NotImplementedYet,
+        ToolError,
+        ToolgenError,
+        UndeclaredError,
+    )
+    from toolgen_runtime.invoke import Invoker, make_tool
+    from toolgen_runtime.results import result_class
 
 __all__ = [
     "Card",
@@ -66,3 +76,38 @@ __all__ = [
     "result_class",
     "run_call",
 ]
+
+_HOMES = {
+    "Card": "toolgen_runtime.cards",
+    "ContractViolation": "toolgen_runtime.errors",
+    "DeclaredError": "toolgen_runtime.errors",
+    "FieldHint": "toolgen_runtime.arguments",
+    "Invoker": "toolgen_runtime.invoke",
+    "MissingContext": "toolgen_runtime.errors",
+    "NotImplementedYet": "toolgen_runtime.errors",
+    "StrictArgs": "toolgen_runtime.arguments",
+    "ToolError": "toolgen_runtime.errors",
+    "ToolgenError": "toolgen_runtime.errors",
+    "UndeclaredError": "toolgen_runtime.errors",
+    "hints_from_schema": "toolgen_runtime.arguments",
+    "json_integer": "toolgen_runtime.arguments",
+    "lazy_tool": "toolgen_runtime.cards",
+    "make_tool": "toolgen_runtime.invoke",
+    "not_a_bool": "toolgen_runtime.arguments",
+    "null_means": "toolgen_runtime.arguments",
+    "result_class": "toolgen_runtime.results",
+    "run_call": "toolgen_runtime.calls",
+}
+
+
+def __getattr__(name: str) -> object:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value  # found once; later lookups are plain attribute reads
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOMES})

@@ -12,6 +12,7 @@ import itertools
 import json
 import re
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 from pydantic_core import PydanticSerializationError, to_json, to_jsonable_python
 
@@ -24,8 +25,12 @@ from toolgen_runtime.arguments import (
     Rejected,
 )
 from toolgen_runtime.duplicates import Loc
-from toolgen_runtime.errors import ContractViolation, DeclaredError, ToolError
 from toolgen_runtime.guards.codes import CODES as GUARD_CODES
+
+if TYPE_CHECKING:
+    # the errors module subclasses the Agents SDK's exceptions: the compiler words
+    # problems with this module at build time and must not load the SDK for it
+    from toolgen_runtime.errors import DeclaredError, ToolError
 
 __all__ = [
     "INVALID_ARGUMENTS",
@@ -318,6 +323,8 @@ def declared_error(
     }
     clash = envelope.keys() & err.details.keys()
     if clash:
+        from toolgen_runtime.errors import ContractViolation
+
         raise ContractViolation(
             f"{tool_name} error {err.code!r} has details named {sorted(clash)}, "
             "which the envelope already uses"
