@@ -1,7 +1,7 @@
 """The intermediate representation: a catalogue with every reference resolved, every default
 explicit, and every declared value kept.
 
-The model stage (`model.py`) builds it from the documents that passed the format check, and the
+The model stage (`model/`) builds it from the documents that passed the format check, and the
 semantic checks (`checks/`) run over it; every later stage (lint, render, snapshot) reads it and
 nothing else: no stage after the model sees the YAML. What the IR keeps of the files is where
 each value was written (`Origin`, a place in a `SourceMap`), every string of a spec with its

@@ -7,6 +7,10 @@ at the value (TG120-TG123, TG126, TG127, TG141, TG142, TG170-TG173, TG011). A
 prepare tool. Everything the IR then says is checked by the semantic checks (`checks/`), which
 the pipeline runs on the result: names, references, context fields, defaults and examples.
 Nothing here raises for a problem in a spec.
+
+The package: `reading` (what every reader shares), `boundaries` (guards, pagination, output
+contracts), `derived` (the prepare tool of a token contract), and here the parameters,
+returns, writes, errors, examples and the catalogue.
 """
 
 from __future__ import annotations
@@ -16,14 +20,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, cast
 
-from toolgen import describe, limits, reserved, toolschema
-from toolgen.diagnostics import Diagnostic, Span, error
+from toolgen import describe, limits, reserved
+from toolgen.diagnostics import Diagnostic
 from toolgen.ir import (
     CONFIRM_PREFIX,
-    CURSOR_PARAM,
     DEFAULT_RETENTION_S,
-    PAGE_SIZE_PARAM,
-    TOKEN_PARAM,
     Budget,
     Catalogue,
     Confirmation,
@@ -36,27 +37,30 @@ from toolgen.ir import (
     JsonValue,
     LintConfig,
     NotWhen,
-    Origin,
-    PaginationSpec,
     Param,
     ParamType,
-    PathSpec,
-    PyNames,
     ReturnField,
     Suppression,
-    TextAt,
-    TokenPair,
     Tool,
-    UrlSpec,
-    prepare_name,
     walk,
 )
 from toolgen.load import Document, PathKey
+from toolgen.model.boundaries import BoundaryReader
+from toolgen.model.derived import parameters, prepare_tool, token_pair
+from toolgen.model.reading import (
+    duration_s,
+    enum_fits,
+    is_number,
+    mapping_value,
+    sequence_value,
+    text_value,
+    texts,
+    tool_names,
+)
 from toolgen.names import (
     ENVELOPE_KEYS,
     is_identifier,
     item_class,
-    module_name,
     pascal,
     python_name,
 )
@@ -81,13 +85,6 @@ _TYPE_KEYS: Mapping[str, frozenset[str]] = {
     "url": frozenset(),
 }
 _CONSTRAINT_KEYS = frozenset().union(*_TYPE_KEYS.values())
-# the keys of the guarded types, which apply to theirs only
-_GUARD_KEYS: Mapping[str, frozenset[str]] = {
-    "path": frozenset({"root", "suffixes", "must_exist"}),
-    "url": frozenset({"hosts", "hosts_from", "schemes", "ports"}),
-}
-_ROOT_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
-_SUFFIX = re.compile(r"^\.[A-Za-z0-9][A-Za-z0-9._-]{0,31}$")
 _PAIRS = (("min", "max"), ("min_length", "max_length"), ("min_items", "max_items"))
 
 
@@ -96,88 +93,8 @@ def default_package(catalogue_name: str) -> tuple[str, str]:
     return f"generated.{catalogue_name}", f"impl.{catalogue_name}"
 
 
-def _text(data: Mapping[str, object], key: str) -> str:
-    value = data.get(key, "")
-    return value.strip() if isinstance(value, str) else ""
-
-
-def _mapping(value: object) -> Mapping[str, object]:
-    return cast(Mapping[str, object], value) if isinstance(value, dict) else {}
-
-
-def _sequence(value: object) -> Sequence[object]:
-    return cast(Sequence[object], value) if isinstance(value, list) else ()
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _enum_fits(param_type: str, value: object) -> bool:
-    if param_type == "string":
-        return isinstance(value, str)
-    if param_type == "integer":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if param_type == "number":
-        return _is_number(value)
-    return False
-
-
-_DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-
-
-def _duration_s(text: str) -> int | None:
-    """Seconds of a duration as the format writes it (24h, 7d, 90s); None if unreadable
-    (the format check has reported it)."""
-    match = re.fullmatch(r"([1-9][0-9]{0,9})([smhd])", text.strip())
-    if match is None:
-        return None
-    return int(match.group(1)) * _DURATION_UNITS[match.group(2)]
-
-
-def texts(data: object) -> tuple[TextAt, ...]:
-    """Every string of a document, keys included, with its path (iterative: documents of
-    thousands of nodes make recursive generators slow)."""
-    found: list[TextAt] = []
-    stack: list[tuple[PathKey, object]] = [((), data)]
-    while stack:
-        path, node = stack.pop()
-        if isinstance(node, str):
-            found.append(TextAt(path, node, False))
-        elif isinstance(node, dict):
-            for key, value in node.items():
-                here = (*path, key)
-                if isinstance(key, str):
-                    found.append(TextAt(here, key, True))
-                if isinstance(value, str):
-                    found.append(TextAt(here, value, False))
-                elif isinstance(value, dict | list):
-                    stack.append((here, value))
-        elif isinstance(node, list):
-            for index, value in enumerate(node):
-                if isinstance(value, str):
-                    found.append(TextAt((*path, index), value, False))
-                elif isinstance(value, dict | list):
-                    stack.append(((*path, index), value))
-    return tuple(found)
-
-
-class _Reader:
+class _Reader(BoundaryReader):
     """Reads one document into IR elements, reporting what cannot be read as written."""
-
-    def __init__(self, document: Document) -> None:
-        self.document = document
-        self.source = document.source
-        self.diagnostics: list[Diagnostic] = []
-
-    def report(self, code: str, message: str, span: Span, hint: str = "") -> None:
-        self.diagnostics.append(error(code, message, span, hint))
-
-    def origin(self, path: PathKey) -> Origin:
-        return Origin(self.source, path)
-
-    def span(self, path: PathKey, *, key: bool = False) -> Span:
-        return self.source.span(path, key=key)
 
     # -- parameters -----------------------------------------------------------------------
 
@@ -189,7 +106,7 @@ class _Reader:
         for name, spec in raw.items():
             param = self.param(
                 name,
-                _mapping(spec),
+                mapping_value(spec),
                 (*path, name),
                 stem + pascal(name),
                 item_class(stem, name, siblings),
@@ -229,7 +146,7 @@ class _Reader:
                     "Add items: {type: string} (or the items' type).",
                 )
             else:
-                item_d = _mapping(d["items"])
+                item_d = mapping_value(d["items"])
                 for key in ("optional", "default"):
                     if key in item_d:
                         self.report(
@@ -243,7 +160,7 @@ class _Reader:
                 )
         properties: tuple[Param, ...] = ()
         if ptype == "object":
-            props = _mapping(d.get("properties"))
+            props = mapping_value(d.get("properties"))
             if not props:
                 self.report(
                     "TG126",
@@ -268,7 +185,7 @@ class _Reader:
             name=name,
             py_name=python_name(name),
             type=cast(ParamType, ptype),
-            description=_text(d, "description"),
+            description=text_value(d, "description"),
             constraints=constraints,
             optional=bool(d.get("optional", False)) or "default" in d,
             has_default=has_default,
@@ -295,7 +212,7 @@ class _Reader:
             lo, hi = d.get(low), d.get(high)
             if low not in allowed:
                 continue
-            if _is_number(lo) and _is_number(hi) and cast(float, lo) > cast(float, hi):
+            if is_number(lo) and is_number(hi) and cast(float, lo) > cast(float, hi):
                 self.report(
                     "TG121",
                     f"{low} ({lo}) is greater than {high} ({hi})",
@@ -337,7 +254,7 @@ class _Reader:
         if isinstance(enum, list) and "enum" in allowed:
             seen: list[object] = []
             for index, value in enumerate(enum):
-                if not _enum_fits(ptype, value):
+                if not enum_fits(ptype, value):
                     self.report(
                         "TG123",
                         f"enum value {shown(value)} is not {article(ptype)}",
@@ -356,7 +273,7 @@ class _Reader:
 
         def number(key: str) -> int | float | None:
             value = d.get(key)
-            return value if _is_number(value) else None  # type: ignore[return-value]
+            return value if is_number(value) else None  # type: ignore[return-value]
 
         def count(key: str) -> int | None:
             value = d.get(key)
@@ -398,7 +315,7 @@ class _Reader:
             built.append(
                 self.return_field(
                     name,
-                    _mapping(spec),
+                    mapping_value(spec),
                     (*path, name),
                     stem + pascal(name),
                     item_class(stem, name, siblings),
@@ -427,7 +344,7 @@ class _Reader:
             else:
                 items = self.return_field(
                     name,
-                    _mapping(d["items"]),
+                    mapping_value(d["items"]),
                     (*path, "items"),
                     items_class,
                     items_class + "Item",
@@ -435,7 +352,7 @@ class _Reader:
         properties: tuple[ReturnField, ...] = ()
         if ftype == "object":
             properties = self.returns(
-                _mapping(d.get("properties")), (*path, "properties"), class_name
+                mapping_value(d.get("properties")), (*path, "properties"), class_name
             )
             if not properties:
                 self.report(
@@ -452,7 +369,7 @@ class _Reader:
             name=name,
             py_name=python_name(name),
             type=ftype,
-            description=_text(d, "description"),
+            description=text_value(d, "description"),
             enum=tuple(cast(list[JsonValue], enum)) if isinstance(enum, list) else None,
             optional=bool(d.get("optional", False)),
             items=items,
@@ -463,262 +380,6 @@ class _Reader:
             sensitive=sensitive,
         )
 
-    # -- boundaries: guarded parameters, pagination, output contracts -----------------------
-
-    def guard_specs(
-        self, name: str, ptype: str, d: Mapping[str, object], path: PathKey
-    ) -> tuple[PathSpec | None, UrlSpec | None]:
-        """The guard of a `path` or `url` parameter; the keys of a guard on another type are
-        reported (TG120) and dropped."""
-        for guarded, keys in _GUARD_KEYS.items():
-            if guarded == ptype:
-                continue
-            for key in sorted(keys & set(d)):
-                self.report(
-                    "TG120",
-                    f"{key!r} does not apply to {article(ptype)} parameter",
-                    self.span((*path, key), key=True),
-                    f"{key!r} applies to {guarded} parameters; remove it or use "
-                    f"type: {guarded}.",
-                )
-        if ptype == "path":
-            return self.path_spec(name, d, path), None
-        if ptype == "url":
-            return None, self.url_spec(d, path)
-        return None, None
-
-    def path_spec(self, name: str, d: Mapping[str, object], path: PathKey) -> PathSpec:
-        root = d.get("root")
-        declared = isinstance(root, str)
-        root_name = root if isinstance(root, str) else name
-        if not _ROOT_NAME.match(root_name):
-            self.report(
-                "TG170",
-                f"root {shown(root_name)} is not a root name"
-                + ("" if declared else " (the parameter's name stands for its root)"),
-                self.span((*path, "root") if declared else path, key=not declared),
-                "Name the root in snake_case (archive, documents): the deployment sets its "
-                "folder with TOOLGEN_ROOT_<NAME>.",
-            )
-        suffixes: list[str] = []
-        for index, suffix in enumerate(_sequence(d.get("suffixes"))):
-            text = str(suffix)
-            if not _SUFFIX.match(text):
-                self.report(
-                    "TG170",
-                    f"suffix {shown(text)} is not a file suffix",
-                    self.span((*path, "suffixes", index)),
-                    "Write each suffix with its dot and no slash, such as .md.",
-                )
-            elif text.casefold() in (s.casefold() for s in suffixes):
-                self.report(
-                    "TG170",
-                    f"suffix {shown(text)} is listed twice",
-                    self.span((*path, "suffixes", index)),
-                    "Remove the repeated suffix.",
-                )
-            else:
-                suffixes.append(text)
-        return PathSpec(
-            root=root_name,
-            root_declared=declared,
-            suffixes=tuple(suffixes),
-            must_exist=d.get("must_exist", True) is not False,
-        )
-
-    def url_spec(self, d: Mapping[str, object], path: PathKey) -> UrlSpec:
-        # imported here: toolgen_runtime imports the Agents SDK (over a second), which only
-        # a contract with a url parameter needs
-        from toolgen_runtime.guards.urls import host_problem
-
-        hosts: list[str] = []
-        for index, entry in enumerate(_sequence(d.get("hosts"))):
-            text = str(entry)
-            problem = host_problem(text)
-            if problem is not None:
-                self.report(
-                    "TG171",
-                    f"allowed host {shown(text)} {problem}",
-                    self.span((*path, "hosts", index)),
-                    "List host names (api.example.com), *.example.com for the names under "
-                    "example.com, or an IP address to allow that address.",
-                )
-            elif text.lower() in hosts:
-                self.report(
-                    "TG171",
-                    f"allowed host {shown(text)} is listed twice",
-                    self.span((*path, "hosts", index)),
-                    "Remove the repeated host.",
-                )
-            else:
-                hosts.append(text.lower())
-        hosts_from = d.get("hosts_from")
-        if isinstance(hosts_from, str) and not _ROOT_NAME.match(hosts_from):
-            self.report(
-                "TG171",
-                f"hosts_from {shown(hosts_from)} is not a list name",
-                self.span((*path, "hosts_from")),
-                "Name the list in snake_case: the deployment sets it with "
-                "TOOLGEN_HOSTS_<NAME>.",
-            )
-            hosts_from = None
-        schemes = tuple(dict.fromkeys(str(s) for s in _sequence(d.get("schemes")))) or (
-            "https",
-        )
-        ports = tuple(
-            dict.fromkeys(
-                p
-                for p in _sequence(d.get("ports"))
-                if isinstance(p, int) and not isinstance(p, bool)
-            )
-        )
-        return UrlSpec(
-            hosts=tuple(hosts),
-            hosts_from=hosts_from if isinstance(hosts_from, str) else None,
-            schemes=schemes,
-            ports=ports,
-        )
-
-    def output_contract(
-        self, name: str, ftype: str, d: Mapping[str, object], path: PathKey
-    ) -> tuple[int | None, bool]:
-        """A return field's `max_length` (texts, or arrays of texts) and `sensitive`."""
-        limit = d.get("max_length")
-        texts_only = ftype == "string" or (
-            ftype == "array" and _mapping(d.get("items")).get("type") == "string"
-        )
-        if "max_length" in d and not texts_only:
-            self.report(
-                "TG173",
-                f"return field {name!r} is {article(ftype)}, and max_length applies to "
-                "texts",
-                self.span((*path, "max_length"), key=True),
-                "Remove max_length, or put it on a string field (or an array of strings).",
-            )
-            limit = None
-        sensitive = d.get("sensitive") is True
-        if sensitive and ftype in ("object", "array"):
-            self.report(
-                "TG173",
-                f"return field {name!r} is {article(ftype)}: sensitive applies to a value",
-                self.span((*path, "sensitive"), key=True),
-                "Mark the fields inside it that must not be shown.",
-            )
-            sensitive = False
-        if sensitive and isinstance(limit, int):
-            self.report(
-                "TG173",
-                f"return field {name!r} is sensitive, so its length never shows",
-                self.span((*path, "max_length"), key=True),
-                "Remove max_length: a sensitive field reaches the model as [redacted].",
-            )
-            limit = None
-        return (
-            limit if isinstance(limit, int) and not isinstance(limit, bool) else None,
-            sensitive,
-        )
-
-    def pagination(
-        self, value: object, params: tuple[Param, ...], context_names: tuple[str, ...]
-    ) -> tuple[PaginationSpec | None, tuple[Param, ...]]:
-        """The pagination contract, and the parameters with the two it adds (`cursor`,
-        `page_size`) last."""
-        if not isinstance(value, dict):
-            return None, params
-        d = _mapping(value)
-        where = ("pagination",)
-        taken = [p for p in params if p.name in (CURSOR_PARAM, PAGE_SIZE_PARAM)]
-        for param in taken:
-            self.report(
-                "TG172",
-                f"parameter {param.name!r} is one pagination adds itself",
-                param.origin.key_span,
-                f"Remove it (or rename it): a paginated tool takes {CURSOR_PARAM} and "
-                f"{PAGE_SIZE_PARAM} from its pagination block.",
-            )
-        cap = d.get("max_page_size")
-        cap = cap if isinstance(cap, int) and not isinstance(cap, bool) else 1
-        default = d.get("default_page_size", min(cap, 10))
-        if not isinstance(default, int) or isinstance(default, bool):
-            default = min(cap, 10)
-        if default > cap:
-            self.report(
-                "TG172",
-                f"default_page_size ({default}) is greater than max_page_size ({cap})",
-                self.span((*where, "default_page_size")),
-                "Make the default at most the cap.",
-            )
-            default = cap
-        listed = d.get("identity")
-        identity = (
-            tuple(str(n) for n in _sequence(listed))
-            if isinstance(listed, list)
-            else context_names
-        )
-        for index, field_name in enumerate(identity):
-            if field_name not in context_names:
-                self.report(
-                    "TG172",
-                    f"identity names {field_name!r}, which is not one of the tool's context "
-                    "fields",
-                    self.span((*where, "identity", index)),
-                    "List context fields the tool receives (its context:): a cursor is bound "
-                    "to who calls, which only the run context knows.",
-                )
-        ttl = d.get("cursor_ttl_s", 24 * 3600)
-        origin = self.origin(where)
-        spec = PaginationSpec(
-            max_page_size=cap,
-            default_page_size=default,
-            total=cast(
-                Literal["counted", "unknown", "expensive"], d.get("total", "counted")
-            ),
-            noun=_text(d, "noun") or "result",
-            identity=tuple(n for n in identity if n in context_names),
-            ttl_s=ttl if isinstance(ttl, int) and not isinstance(ttl, bool) else None,
-            origin=origin,
-        )
-        added = (
-            Param(
-                name=CURSOR_PARAM,
-                py_name=CURSOR_PARAM,
-                type="string",
-                description=(
-                    "Null for the first page; for the next one, next_cursor exactly as "
-                    "the previous answer gave it, with the same other arguments."
-                ),
-                constraints=Constraints(),
-                optional=True,
-                has_default=False,
-                default=None,
-                has_example=False,
-                example=None,
-                items=None,
-                properties=(),
-                class_name="",
-                origin=origin,
-                is_cursor=True,
-            ),
-            Param(
-                name=PAGE_SIZE_PARAM,
-                py_name=PAGE_SIZE_PARAM,
-                type="integer",
-                description=f"How many {spec.noun}s one page shows.",
-                constraints=Constraints(minimum=1, maximum=cap),
-                optional=True,
-                has_default=True,
-                default=default,
-                has_example=False,
-                example=None,
-                items=None,
-                properties=(),
-                class_name="",
-                origin=origin,
-            ),
-        )
-        kept = tuple(p for p in params if p not in taken)
-        return spec, kept + added
-
     # -- the rest of a tool ---------------------------------------------------------------
 
     # -- writes: idempotency and confirmation (issue 9) ------------------------------------
@@ -728,17 +389,17 @@ class _Reader:
         retention; what the names refer to is checked in checks/writes.py."""
         origin = self.origin(("idempotency",))
         if isinstance(value, dict):
-            d = _mapping(value)
+            d = mapping_value(value)
             retention = d.get("retention")
             seconds = (
-                _duration_s(retention)
+                duration_s(retention)
                 if isinstance(retention, str)
                 else DEFAULT_RETENTION_S
             )
             return Idempotency(
                 "key",
-                tuple(str(a) for a in _sequence(d.get("key"))),
-                tuple(str(c) for c in _sequence(d.get("context"))),
+                tuple(str(a) for a in sequence_value(d.get("key"))),
+                tuple(str(c) for c in sequence_value(d.get("context"))),
                 retention_s=seconds,
                 origin=origin,
             )
@@ -753,7 +414,7 @@ class _Reader:
     def errors(self, raw: Mapping[str, object]) -> tuple[ErrorCode, ...]:
         built = []
         for code, spec in raw.items():
-            e = _mapping(spec)
+            e = mapping_value(spec)
             if code == "invalid_arguments":
                 self.report(
                     "TG142",
@@ -766,8 +427,8 @@ class _Reader:
             built.append(
                 ErrorCode(
                     code=code,
-                    when=_text(e, "when"),
-                    how_to_fix=_text(e, "how_to_fix"),
+                    when=text_value(e, "when"),
+                    how_to_fix=text_value(e, "how_to_fix"),
                     retryable=bool(e.get("retryable", False)),
                     origin=self.origin(("errors", code)),
                 )
@@ -786,36 +447,25 @@ class _Reader:
         return tuple(
             Example(
                 args=cast(
-                    Mapping[str, JsonValue], _mapping(_mapping(item).get("args"))
+                    Mapping[str, JsonValue],
+                    mapping_value(mapping_value(item).get("args")),
                 ),
-                rejected_on=cast("str | None", _mapping(item).get("rejected_on")),
-                note=_text(_mapping(item), "note"),
+                rejected_on=cast("str | None", mapping_value(item).get("rejected_on")),
+                note=text_value(mapping_value(item), "note"),
                 origin=self.origin(("examples", i)),
             )
             for i, item in enumerate(raw[: limits.MAX_EXAMPLES])
         )
 
 
-def _tool_names(name: str, stem: str) -> PyNames:
-    prefix = pascal(name) or "Tool"
-    return PyNames(
-        module=module_name(name or stem),
-        prefix=prefix,
-        args_class=prefix + "Args",
-        context_class=prefix + "Context",
-        result_class=prefix + "Result",
-        error_class=prefix + "Error",
-    )
-
-
 def _build_tool(
     document: Document, context_fields: Mapping[str, ContextField]
 ) -> tuple[Tool, list[Diagnostic]]:
-    d = _mapping(document.data)
+    d = mapping_value(document.data)
     reader = _Reader(document)
     name = str(d.get("name", ""))
     stem = document.file.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    py = _tool_names(name, stem)
+    py = tool_names(name, stem)
     if isinstance(d.get("pagination"), dict):
         # the implementation returns a page of these: one item, not the whole result
         py = replace(py, result_class=py.prefix + "Item")
@@ -829,8 +479,8 @@ def _build_tool(
                 reader.span((key,), key=True),
                 meanwhile,
             )
-    params = reader.params(_mapping(d.get("params")), ("params",), py.prefix)
-    context_names = tuple(str(item) for item in _sequence(d.get("context")))
+    params = reader.params(mapping_value(d.get("params")), ("params",), py.prefix)
+    context_names = tuple(str(item) for item in sequence_value(d.get("context")))
     pagination, params = reader.pagination(d.get("pagination"), params, context_names)
     counted = sum(1 for top in params for _ in walk(top))
     if counted > limits.MAX_PARAMETERS:
@@ -849,17 +499,17 @@ def _build_tool(
     )
     tool = Tool(
         name=name,
-        intent=_text(d, "intent"),
-        use_when=_text(d, "use_when"),
+        intent=text_value(d, "intent"),
+        use_when=text_value(d, "use_when"),
         not_when=tuple(
             NotWhen(
-                _text(_mapping(item), "when"),
-                str(_mapping(item).get("use", "")),
+                text_value(mapping_value(item), "when"),
+                str(mapping_value(item).get("use", "")),
                 reader.origin(("not_when", i)),
             )
-            for i, item in enumerate(_sequence(d.get("not_when")))
+            for i, item in enumerate(sequence_value(d.get("not_when")))
         ),
-        requires=tuple(str(r) for r in _sequence(d.get("requires"))),
+        requires=tuple(str(r) for r in sequence_value(d.get("requires"))),
         effect=cast(Effect, d.get("effect", "read")),
         open_world=bool(d.get("open_world", False)),
         idempotency=idempotency,
@@ -867,16 +517,18 @@ def _build_tool(
         params=params,
         context_names=context_names,
         context=tuple(resolved),
-        returns=reader.returns(_mapping(d.get("returns")), ("returns",), py.prefix),
-        errors=reader.errors(_mapping(d.get("errors"))),
-        examples=reader.examples(_sequence(d.get("examples"))),
+        returns=reader.returns(
+            mapping_value(d.get("returns")), ("returns",), py.prefix
+        ),
+        errors=reader.errors(mapping_value(d.get("errors"))),
+        examples=reader.examples(sequence_value(d.get("examples"))),
         suppressions=tuple(
             Suppression(
-                str(_mapping(item).get("rule", "")),
-                _text(_mapping(item), "reason"),
+                str(mapping_value(item).get("rule", "")),
+                text_value(mapping_value(item), "reason"),
                 reader.origin(("suppress", i)),
             )
-            for i, item in enumerate(_sequence(d.get("suppress")))
+            for i, item in enumerate(sequence_value(d.get("suppress")))
         ),
         py=py,
         origin=reader.origin(()),
@@ -885,99 +537,13 @@ def _build_tool(
         pagination=pagination,
     )
     if tool.confirmation == "token":
-        tool = replace(tool, role="confirm", token_pair=_token_pair(tool))
+        tool = replace(tool, role="confirm", token_pair=token_pair(tool))
     tool = replace(
         tool,
         description=describe.tool_description(tool),
-        parameters=_parameters(tool),
+        parameters=parameters(tool),
     )
     return tool, reader.diagnostics
-
-
-# --- writes: the two tools of a token contract (issue 9) --------------------------------
-
-
-def _token_pair(tool: Tool) -> TokenPair:
-    return TokenPair(
-        prepare=prepare_name(tool.name),
-        confirm=tool.name,
-        identity=tuple(f.name for f in tool.context),
-    )
-
-
-def _parameters(tool: Tool) -> Mapping[str, object]:
-    """The schema the model sees; a confirm tool's has the prepare tool's token too."""
-    schema = toolschema.parameters_schema(tool.params)
-    if tool.role != "confirm" or tool.token_pair is None:
-        return schema
-    properties = dict(cast(Mapping[str, object], schema["properties"]))
-    properties[TOKEN_PARAM] = {
-        "type": "string",
-        "description": f"The token {tool.token_pair.prepare} returned, copied exactly.",
-    }
-    return {**schema, "properties": properties, "required": list(properties)}
-
-
-def _returned(name: str, ftype: ParamType, description: str, at: Origin) -> ReturnField:
-    return ReturnField(
-        name=name,
-        py_name=python_name(name),
-        type=ftype,
-        description=description,
-        enum=None,
-        optional=False,
-        items=None,
-        properties=(),
-        class_name="",
-        origin=at,
-    )
-
-
-def prepare_tool(confirm: Tool) -> Tool:
-    """The prepare tool of a token contract: the contract's parameters, context and
-    examples; no effect, no implementation; it answers with a summary and a token."""
-    pair = confirm.token_pair
-    assert pair is not None
-    name = pair.prepare
-    at = confirm.origin
-    tool = Tool(
-        name=name,
-        intent=(
-            f"Check a call of {pair.confirm} and return its summary and a confirmation "
-            f"token; nothing is done until {pair.confirm} is called with the token."
-        ),
-        use_when=confirm.use_when,
-        not_when=(),
-        requires=confirm.requires,
-        effect="read",
-        open_world=False,
-        idempotency=Idempotency("none", origin=confirm.idempotency.origin),
-        confirmation="none",
-        params=confirm.params,
-        context_names=confirm.context_names,
-        context=confirm.context,
-        returns=(
-            _returned("token", "string", f"Pass it to {pair.confirm}.", at),
-            _returned(
-                "summary", "string", "What the call would do, to show the user.", at
-            ),
-            _returned("expires_in_s", "integer", "Seconds the token stays valid.", at),
-        ),
-        errors=(),
-        examples=confirm.examples,
-        suppressions=(),
-        py=_tool_names(name, name),
-        origin=at,
-        digest=confirm.digest,
-        texts=(),
-        role="prepare",
-        token_pair=pair,
-    )
-    return replace(
-        tool,
-        description=describe.tool_description(tool),
-        parameters=toolschema.parameters_schema(tool.params),
-    )
 
 
 # --- the catalogue -----------------------------------------------------------------------
@@ -993,13 +559,13 @@ class ModelResult:
 
 
 def _context_fields(c: Mapping[str, object], reader: _Reader) -> Iterator[ContextField]:
-    for field_name, spec in _mapping(c.get("context")).items():
-        f = _mapping(spec)
+    for field_name, spec in mapping_value(c.get("context")).items():
+        f = mapping_value(spec)
         yield ContextField(
             name=field_name,
             py_name=python_name(field_name),
             type=cast(ParamType, f.get("type")),
-            description=_text(f, "description"),
+            description=text_value(f, "description"),
             origin=reader.origin(("context", field_name)),
         )
 
@@ -1051,9 +617,9 @@ def _catalogue(
     """The catalogue and what building it found; untrusted (a catalogue file with format
     errors), nothing of the catalogue file is read but its name."""
     c = (
-        _mapping(catalogue_doc.data)
+        mapping_value(catalogue_doc.data)
         if trusted
-        else {"name": _text(_mapping(catalogue_doc.data), "name")}
+        else {"name": text_value(mapping_value(catalogue_doc.data), "name")}
     )
     reader = _Reader(catalogue_doc)
     span = catalogue_doc.span
@@ -1072,26 +638,26 @@ def _catalogue(
         tools.append(tool)
         if tool.role == "confirm" and tool.name.startswith(CONFIRM_PREFIX):
             tools.append(prepare_tool(tool))
-    budget = _mapping(c.get("budget"))
-    lint = _mapping(c.get("lint"))
+    budget = mapping_value(c.get("budget"))
+    lint = mapping_value(c.get("lint"))
     catalogue = Catalogue(
         name=name,
-        description=_text(c, "description"),
+        description=text_value(c, "description"),
         folder=folder,
         package=str(c.get("package", default)),
         implementation=str(c.get("implementation", default_impl)),
         context=context,
         context_class=pascal(name) + "Context",
-        targets=tuple(str(t) for t in _sequence(c.get("targets"))) or ("openai",),
+        targets=tuple(str(t) for t in sequence_value(c.get("targets"))) or ("openai",),
         budget=Budget(
             tokens=cast("int | None", budget.get("tokens")),
             tool_tokens=cast("int | None", budget.get("tool_tokens")),
         ),
         lint=LintConfig(
-            select=tuple(str(s) for s in _sequence(lint.get("select"))),
-            ignore=tuple(str(s) for s in _sequence(lint.get("ignore"))),
+            select=tuple(str(s) for s in sequence_value(lint.get("select"))),
+            ignore=tuple(str(s) for s in sequence_value(lint.get("ignore"))),
             severity={
-                str(k): str(v) for k, v in _mapping(lint.get("severity")).items()
+                str(k): str(v) for k, v in mapping_value(lint.get("severity")).items()
             },
             preview=bool(lint.get("preview", False)),
             max_warnings=cast("int | None", lint.get("max_warnings")),
