@@ -1,10 +1,10 @@
 """What format 1 reserves for a later version: the one list of them.
 
 The format's JSON Schema lists these, so that a spec written for a later version is refused at
-its place with TG127 (the model stage) rather than as unknown keys. Nothing offers them to a user: the
-format check leaves them out of its "known keys" and "did you mean" (validate.py), and the
-golden case of every type does not ask for them (tests/test_golden.py). Making one real is
-removing it here.
+its place with TG127 (the model stage) rather than as unknown keys. Nothing offers them to a
+user: the format check leaves them out of its "known keys" and "did you mean" (validate.py),
+and the golden case of every type does not ask for them (tests/test_golden.py). Making one
+real is removing it here.
 """
 
 from __future__ import annotations
