@@ -14,7 +14,7 @@ import pytest
 
 from toolgen import checks, model, toolschema
 from toolgen.diagnostics import Diagnostic
-from toolgen.ir import Param, Tool
+from toolgen.ir import Param, PyNames, Tool
 from toolgen.load import load_catalogue
 from toolgen.model import ModelResult
 from toolgen.names import MODULE_NAMES, module_name, pascal, python_name
@@ -171,7 +171,7 @@ def test_python_names_of_a_tool(tmp_path: Path) -> None:
         tool_text("  status:\n    type: string\n    description: Only this status.\n")
         + "examples:\n  - args: {status: open}\n",
     )
-    assert tool.py == model.PyNames(
+    assert tool.py == PyNames(
         module="search_orders",
         prefix="SearchOrders",
         args_class="SearchOrdersArgs",
@@ -667,7 +667,7 @@ def test_a_tool_named_like_its_catalogue_clashes_only_when_it_has_context(
 def test_the_module_names_model_reserves_are_those_render_imports(
     tmp_path: Path,
 ) -> None:
-    """Every class-like name a generated tool module imports is one model.py reserves."""
+    """Every class-like name a generated tool module imports is one the model stage reserves."""
     result = build(
         tmp_path,
         tool_text(
