@@ -180,7 +180,7 @@ def test_the_runtime_alone_runs_a_generated_catalogue(
     assert done.returncode == 0, done.stderr
     # what only the compiler needs (jsonschema is not among them: mcp, which the SDK
     # requires, brings it)
-    for absent in ("toolgen", "jinja2", "yaml", "ruff", "bpe_openai"):
+    for absent in ("toolgen", "jinja2", "yaml", "ruff", "bpe_openai", "fastjsonschema"):
         probe = subprocess.run(
             [python, "-c", f"import {absent}"], capture_output=True, check=False
         )

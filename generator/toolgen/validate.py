@@ -12,10 +12,12 @@ import difflib
 import functools
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Final, Literal, cast
 
+import fastjsonschema
 import jsonschema
 
 from toolgen import reserved
@@ -37,6 +39,31 @@ def schema_text(kind: SchemaKind) -> str:
 def _validator(kind: SchemaKind) -> jsonschema.Draft202012Validator:
     schema = json.loads(schema_text(kind))
     return jsonschema.Draft202012Validator(schema)
+
+
+@functools.cache
+def _accepts(kind: SchemaKind) -> Callable[[object], bool]:
+    """A compiled answer to "does the document pass the format?" and nothing more.
+
+    Nearly every document of a build passes, and jsonschema's walk (an evolved validator per
+    subschema) costs ten times what compiled checks do; only a document this refuses is
+    walked by jsonschema, whose errors the diagnostics are made of. Both read the same
+    schema, and tests/test_validate_fast.py holds them to the same answer.
+    """
+    check = fastjsonschema.compile(
+        json.loads(schema_text(kind)),
+        use_default=False,
+        use_formats=False,
+    )
+
+    def accepts(data: object) -> bool:
+        try:
+            check(data)
+        except fastjsonschema.JsonSchemaException:
+            return False
+        return True
+
+    return accepts
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,10 +113,10 @@ def validate(
 
 
 def check_document(document: Document, kind: SchemaKind) -> list[Diagnostic]:
-    validator = _validator(kind)
     found: list[Diagnostic] = []
-    for err in validator.iter_errors(document.data):
-        found.extend(_diagnose(document, err, kind))
+    if not _accepts(kind)(document.data):
+        for err in _validator(kind).iter_errors(document.data):
+            found.extend(_diagnose(document, err, kind))
     placed = {d.span for d in found}
     found.extend(d for d in _non_finite(document, kind) if d.span not in placed)
     # jsonschema raises `required` once per missing key, each naming them all
@@ -98,6 +125,8 @@ def check_document(document: Document, kind: SchemaKind) -> list[Diagnostic]:
 
 def _non_finite(document: Document, kind: SchemaKind) -> list[Diagnostic]:
     """YAML can write .inf and .nan, JSON cannot: no schema or literal could carry them."""
+    if not _holds_non_finite(document.data):
+        return []
     found = []
     stack: list[tuple[PathKey, object]] = [((), document.data)]
     while stack:
@@ -117,6 +146,21 @@ def _non_finite(document: Document, kind: SchemaKind) -> list[Diagnostic]:
                 )
             )
     return found
+
+
+def _holds_non_finite(data: object) -> bool:
+    """Whether any value is .inf or .nan: the walk of every document, so it keeps no paths
+    (_non_finite finds them, in the rare document that has one)."""
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, float) and not math.isfinite(value):
+            return True
+    return False
 
 
 _LABELS: Final = {
