@@ -39,38 +39,46 @@ def distinct_tools(catalogue: Catalogue, _: Catalogue) -> Iterator[Diagnostic]:
         modules[tool.py.module] = tool
 
 
-@check(Tool, "TG113", "TG114")
-def tool_references(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
+@check(Catalogue, "TG113", "TG114")
+def tool_references(catalogue: Catalogue, _: Catalogue) -> Iterator[Diagnostic]:
     """`not_when` and `requires` name other tools of the catalogue. A tool whose file is
     broken is known: a reference to it is not reported (fixing that file is enough), and the
     suggestion for an unknown name is never the referring tool itself."""
+    # one index of the names for the whole catalogue: built per tool, it made the check
+    # grow with the square of the catalogue
     names = {t.name for t in catalogue.tools} | set(catalogue.broken_tools)
-    others = sorted(names - {tool.name})
-
-    def problem(ref: str, span: Span, what: str) -> Diagnostic | None:
-        if ref == tool.name:
-            return error(
-                "TG114",
-                f"{what} names the tool itself",
-                span,
-                "Name another tool, or remove it.",
+    for tool in catalogue.tools:
+        if tool.derived:
+            continue  # made of its contract's references, which are checked there
+        for item in tool.not_when:
+            found = _reference_problem(
+                tool, names, item.use, item.origin.span("use"), "not_when"
             )
-        if ref in names:
-            return None
-        close = difflib.get_close_matches(ref, others, n=1)
-        hint = (
-            f"Did you mean {close[0]!r}?" if close else "Name a tool of this catalogue."
-        )
-        return error("TG113", f"{what} names unknown tool {ref!r}", span, hint)
+            if found is not None:
+                yield found
+        for index, ref in enumerate(tool.requires):
+            found = _reference_problem(
+                tool, names, ref, tool.origin.span("requires", index), "requires"
+            )
+            if found is not None:
+                yield found
 
-    for item in tool.not_when:
-        found = problem(item.use, item.origin.span("use"), "not_when")
-        if found is not None:
-            yield found
-    for index, ref in enumerate(tool.requires):
-        found = problem(ref, tool.origin.span("requires", index), "requires")
-        if found is not None:
-            yield found
+
+def _reference_problem(
+    tool: Tool, names: set[str], ref: str, span: Span, what: str
+) -> Diagnostic | None:
+    if ref == tool.name:
+        return error(
+            "TG114",
+            f"{what} names the tool itself",
+            span,
+            "Name another tool, or remove it.",
+        )
+    if ref in names:
+        return None
+    close = difflib.get_close_matches(ref, sorted(names - {tool.name}), n=1)
+    hint = f"Did you mean {close[0]!r}?" if close else "Name a tool of this catalogue."
+    return error("TG113", f"{what} names unknown tool {ref!r}", span, hint)
 
 
 @check(Tool, "TG115", reads_catalogue=True)
