@@ -67,14 +67,18 @@ MODULE_NAMES = frozenset(
 )  # fmt: skip
 
 
+_WORD_BREAKS = re.compile(r"[_\-\s]+")
+_NOT_PYTHON = re.compile(r"[^A-Za-z0-9_]")
+
+
 def pascal(name: str) -> str:
     """find_customer -> FindCustomer; max-results -> MaxResults."""
-    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[_\-\s]+", name))
+    return "".join(part[:1].upper() + part[1:] for part in _WORD_BREAKS.split(name))
 
 
 def python_name(name: str) -> str:
     """The Python attribute for a name the model sees: keywords and reserved names get `_`."""
-    candidate = re.sub(r"[^A-Za-z0-9_]", "_", name)
+    candidate = _NOT_PYTHON.sub("_", name)
     if candidate[:1].isdigit() or candidate.startswith("_"):
         # pydantic treats a leading underscore as private, never as a field
         candidate = "f_" + candidate.lstrip("_")
