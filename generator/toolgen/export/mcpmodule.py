@@ -45,7 +45,10 @@ WHY_LEFT_OUT = (
     "a person approves each of its calls (confirmation: approval), which an MCP server "
     "cannot require of its client"
 )
-LEFT_OUT_REASON = f"left out of the MCP server: {WHY_LEFT_OUT}; serve it from an Agents SDK application"
+LEFT_OUT_REASON = (
+    f"left out of the MCP server: {WHY_LEFT_OUT}; serve it from an Agents SDK "
+    "application"
+)
 
 
 def served(catalogue: Catalogue) -> tuple[Tool, ...]:
