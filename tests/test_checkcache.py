@@ -40,9 +40,9 @@ def test_remembered_documents_skip_the_schema_check(
     checked: list[str] = []
     real = validate.check_document
 
-    def spy(document: object, kind: validate.SchemaKind) -> object:
+    def spy(document: object, kind: validate.SchemaKind, **options: bool) -> object:
         checked.append(kind)
-        return real(document, kind)  # type: ignore[arg-type]
+        return real(document, kind, **options)  # type: ignore[arg-type]
 
     monkeypatch.setattr(validate, "check_document", spy)
     assert check(project) == []

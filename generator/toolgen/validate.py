@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Final, Literal, cast
 
-import fastjsonschema
 import jsonschema
 
 from toolgen import reserved
@@ -41,6 +40,10 @@ def _validator(kind: SchemaKind) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(schema)
 
 
+# from how many documents to check a build compiles the schemas (see _accepts)
+COMPILED_FROM = 100
+
+
 @functools.cache
 def _accepts(kind: SchemaKind) -> Callable[[object], bool]:
     """A compiled answer to "does the document pass the format?" and nothing more.
@@ -48,8 +51,12 @@ def _accepts(kind: SchemaKind) -> Callable[[object], bool]:
     Nearly every document of a build passes, and jsonschema's walk (an evolved validator per
     subschema) costs ten times what compiled checks do; only a document this refuses is
     walked by jsonschema, whose errors the diagnostics are made of. Both read the same
-    schema, and tests/test_validate_fast.py holds them to the same answer.
+    schema, and tests/test_validate_fast.py holds them to the same answer. Compiling costs
+    about 30 ms, what jsonschema takes for some 60 documents: a build that checks fewer
+    (a rebuild after one edit) does not compile (`COMPILED_FROM`).
     """
+    import fastjsonschema  # only where it pays: see COMPILED_FROM
+
     check = fastjsonschema.compile(
         json.loads(schema_text(kind)),
         use_default=False,
@@ -89,9 +96,10 @@ def validate(
     # A value load already reported (a foreign tag, an alias, a misfit) is read as null;
     # saying so again here would blame the reader for a null they never wrote.
     reported = {d.span for d in loaded.diagnostics}
+    compiled = sum(d.file not in skip for d in loaded.tools) >= COMPILED_FROM
     catalogue = None
     if loaded.catalogue is not None:
-        found = check_document(loaded.catalogue, "catalogue")
+        found = check_document(loaded.catalogue, "catalogue", compiled=compiled)
         diagnostics.extend(d for d in found if d.span not in reported)
         catalogue = None if found else loaded.catalogue
     tools = []
@@ -99,7 +107,11 @@ def validate(
         _stem(file) for file in loaded.reused
     }
     for document in loaded.tools:
-        found = [] if document.file in skip else check_document(document, "tool")
+        found = (
+            []
+            if document.file in skip
+            else check_document(document, "tool", compiled=compiled)
+        )
         diagnostics.extend(d for d in found if d.span not in reported)
         broken.discard(_stem(document.file))
         if not found:
@@ -112,9 +124,13 @@ def validate(
     )
 
 
-def check_document(document: Document, kind: SchemaKind) -> list[Diagnostic]:
+def check_document(
+    document: Document, kind: SchemaKind, *, compiled: bool = False
+) -> list[Diagnostic]:
+    """The format's diagnostics of one document; `compiled` asks the compiled validator
+    first (worth its compiling for many documents only)."""
     found: list[Diagnostic] = []
-    if not _accepts(kind)(document.data):
+    if not compiled or not _accepts(kind)(document.data):
         for err in _validator(kind).iter_errors(document.data):
             found.extend(_diagnose(document, err, kind))
     placed = {d.span for d in found}
