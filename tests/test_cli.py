@@ -102,6 +102,31 @@ def test_a_real_process_never_shows_a_traceback(project: Path) -> None:
     assert "spec/inventory/tools/next_batch.yaml:2:1: TG001" in done.stdout
 
 
+def test_the_command_flushes_what_it_prints_before_it_exits(project: Path) -> None:
+    # `toolgen` leaves with os._exit (cli.run): everything printed must still arrive
+    from toolgen.lint.registry import all_rules
+
+    done = subprocess.run(
+        [sys.executable, "-m", "toolgen.cli", "rules", "--format", "json"],
+        capture_output=True, text=True, check=False, cwd=project,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert len(json.loads(done.stdout)) == len(all_rules())
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+def test_output_that_cannot_be_written_is_a_failure_not_a_traceback(
+    project: Path,
+) -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "toolgen.cli", "rules"],
+            stdout=full, stderr=subprocess.PIPE, text=True, check=False, cwd=project,
+        )  # fmt: skip
+    assert done.returncode == 120
+    assert done.stderr == "toolgen: cannot write the output: No space left on device\n"
+
+
 # --- the exit policy: errors fail; warnings fail only past the number allowed ------------------
 
 
