@@ -40,11 +40,12 @@ from typing import Any
 from toolgen import ir, load
 from toolgen.diagnostics import Diagnostic
 from toolgen.ir import Tool
+from toolgen.lint.engine import ToolLint
 from toolgen.load import Document
 from toolgen.paths import CACHE_DIR, toolgen_digest
 
 # bump when what is stored changes shape (the IR classes are covered by toolgen_digest)
-FORMAT = 1
+FORMAT = 2
 
 
 @functools.cache
@@ -106,6 +107,25 @@ class _Pickler(pickle.Pickler):
         return type(obj), tuple(getattr(obj, name) for name in fields)
 
 
+def _lint_record(data: object) -> ToolLint | None:
+    if not (isinstance(data, tuple) and len(data) == 2):
+        return None
+    hits, live = data
+    if not (isinstance(hits, tuple) and isinstance(live, tuple)):
+        return None
+    if not all(isinstance(rule_id, str) for rule_id in live):
+        return None
+    for hit in hits:
+        if not (
+            isinstance(hit, tuple)
+            and len(hit) == 6
+            and all(isinstance(part, str) for part in hit[:4])
+            and all(type(part) is int for part in hit[4:])
+        ):
+            return None
+    return ToolLint(hits, frozenset(live))
+
+
 def _dumps(tool: Tool) -> bytes:
     buffer = io.BytesIO()
     _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(tool)
@@ -125,7 +145,8 @@ class FrontCache:
         self.path = root / CACHE_DIR / f"front-{name}.pickle"
         self.folder = folder
         self.key: str | None = None  # of the catalogue file this build read
-        self._held: dict[str, tuple[str, bytes]] = {}  # file -> (text digest, pickle)
+        # file -> (text digest, pickled IR, lint record as plain data)
+        self._held: dict[str, tuple[str, bytes, object]] = {}
         self._reused: dict[str, Tool] = {}
 
     def reusable(self, catalogue: Document | None) -> Mapping[str, str]:
@@ -135,9 +156,9 @@ class FrontCache:
             return {}
         self.key = _key(catalogue.digest, self.folder)
         self._held = self._read(self.key)
-        return {file: digest for file, (digest, _) in self._held.items()}
+        return {file: entry[0] for file, entry in self._held.items()}
 
-    def _read(self, key: str) -> dict[str, tuple[str, bytes]]:
+    def _read(self, key: str) -> dict[str, tuple[str, bytes, object]]:
         try:
             data = pickle.loads(self.path.read_bytes())
         except Exception:  # any unreadable cache is no cache (pickle raises anything)
@@ -152,7 +173,7 @@ class FrontCache:
             for file, entry in tools.items()
             if isinstance(file, str)
             and isinstance(entry, tuple)
-            and len(entry) == 2
+            and len(entry) == 3
             and isinstance(entry[0], str)
             and isinstance(entry[1], bytes)
         }
@@ -179,23 +200,47 @@ class FrontCache:
         self._reused = {tool.file: tool for tool in found}
         return found
 
-    def save(self, tools: Sequence[Tool], diagnostics: Iterable[Diagnostic]) -> bool:
-        """Keep the IR of every tool whose file nothing was found in; False when the cache
-        cannot be written (which only costs the next build time)."""
+    def lint_records(self) -> dict[str, ToolLint]:
+        """The lint records kept with the tools this build reused (see lint/engine.py);
+        a record of another shape is left out (its tool is linted afresh)."""
+        found: dict[str, ToolLint] = {}
+        for file in self._reused:
+            record = _lint_record(self._held[file][2])
+            if record is not None:
+                found[file] = record
+        return found
+
+    def save(
+        self,
+        tools: Sequence[Tool],
+        diagnostics: Iterable[Diagnostic],
+        lint: Mapping[str, ToolLint] | None = None,
+    ) -> bool:
+        """Keep the IR of every tool whose file nothing was found in by the stages before
+        lint (`diagnostics`), with its lint record (`lint`, by file) when there is one;
+        False when the cache cannot be written (which only costs the next build time)."""
         if self.key is None:
             return True
         blamed = {d.span.file for d in diagnostics}
-        kept: dict[str, tuple[str, bytes]] = {}
+        records = lint or {}
+        kept: dict[str, tuple[str, bytes, object]] = {}
         temp = self.path.with_name(f"{self.path.stem}.{os.getpid()}.tmp")
         try:
             for tool in tools:
                 if tool.file in blamed or tool.derived:
                     # a derived tool (prepare_<x>) is made again from its contract's IR
                     continue
+                record = records.get(tool.file)
+                lint_data = (
+                    None
+                    if record is None
+                    else (record.hits, tuple(sorted(record.live)))
+                )
                 if self._reused.get(tool.file) is tool:
-                    kept[tool.file] = self._held[tool.file]
+                    digest, ir_bytes, _ = self._held[tool.file]
+                    kept[tool.file] = (digest, ir_bytes, lint_data)
                 else:
-                    kept[tool.file] = (tool.digest, _dumps(tool))
+                    kept[tool.file] = (tool.digest, _dumps(tool), lint_data)
             data = pickle.dumps(
                 {"key": self.key, "tools": kept}, protocol=pickle.HIGHEST_PROTOCOL
             )

@@ -119,21 +119,24 @@ def check_catalogue(
         notes.append(
             f"cannot write the check cache {record.path}; the next build checks everything"
         )
-    if (
-        front is not None
-        and built.catalogue is not None
-        and not front.save(built.catalogue.tools, diagnostics)
-    ):
-        notes.append(
-            f"cannot write the front cache {front.path}; the next build reads every "
-            "tool file"
-        )
+    # what the front cache keeps of a tool is judged by the stages before lint
+    before_lint = tuple(diagnostics)
     if built.catalogue is not None:
         with progress.stage("layout"):
             placed = layout.check_layout(built.catalogue, root, others)
         diagnostics.extend(placed.diagnostics)
         with progress.stage("lint", count):
-            diagnostics.extend(lint.lint(built.catalogue))
+            linted = lint.run(
+                built.catalogue, None if front is None else front.lint_records()
+            )
+        diagnostics.extend(linted.diagnostics)
+        if front is not None and not front.save(
+            built.catalogue.tools, before_lint, linted.kept
+        ):
+            notes.append(
+                f"cannot write the front cache {front.path}; the next build reads "
+                "every tool file"
+            )
         if implementations and placed.implementation_readable:
             with progress.stage("implementations", count):
                 found = implcheck.check_implementations(built.catalogue, root)
