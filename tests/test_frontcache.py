@@ -242,23 +242,39 @@ CORRUPTIONS: dict[str, Callable[[bytes], bytes]] = {
     "another shape": lambda data: pickle.dumps({"key": "x", "tools": [1, 2]}),
     "a corrupt entry": lambda data: _corrupt_entry(data),
     "corrupt lint records": lambda data: _corrupt_lint_records(data),
+    "corrupt pieces": lambda data: _corrupt_pieces(data),
 }
 
 
 def _corrupt_entry(data: bytes) -> bytes:
     stored = pickle.loads(data)
-    file, (digest, blob, lint) = next(iter(stored["tools"].items()))
-    stored["tools"][file] = (digest, blob[: len(blob) // 3], lint)
+    file, (digest, blob, lint, pieces) = next(iter(stored["tools"].items()))
+    stored["tools"][file] = (digest, blob[: len(blob) // 3], lint, pieces)
     return pickle.dumps(stored)
 
 
 def _corrupt_lint_records(data: bytes) -> bytes:
     stored = pickle.loads(data)
     shapes = [None, "x", ((("TG203", "m", "", "f", "1", 1),), ()), ((), (5,))]
-    for (file, (digest, blob, _)), shape in zip(
+    for (file, (digest, blob, _, pieces)), shape in zip(
         sorted(stored["tools"].items()), shapes, strict=False
     ):
-        stored["tools"][file] = (digest, blob, shape)
+        stored["tools"][file] = (digest, blob, shape, pieces)
+    return pickle.dumps(stored)
+
+
+def _corrupt_pieces(data: bytes) -> bytes:
+    stored = pickle.loads(data)
+    shapes: list[object] = [
+        "not a mapping",
+        {"card": "x", "lock": (1, 2, 3), "tokens": -1},
+        {"card": ("a", "b", "c", ["approval=True"]), "lock": ("a", "b"), "tokens": 1.5},
+        {"tokens": True, 7: "a key that is no kind"},
+    ]
+    for (file, (digest, blob, lint, _)), shape in zip(
+        sorted(stored["tools"].items()), shapes, strict=False
+    ):
+        stored["tools"][file] = (digest, blob, lint, shape)
     return pickle.dumps(stored)
 
 
@@ -279,7 +295,7 @@ def test_a_corrupt_cache_is_ignored(
         f"{FOLDER}/tools/{path.name}"
         for path in (warm / FOLDER / "tools").glob("*.yaml")
     )
-    assert all(pickle.loads(blob) for _, blob, _ in stored["tools"].values())
+    assert all(pickle.loads(blob) for _, blob, _, _ in stored["tools"].values())
 
 
 def test_check_only_reads_and_writes_no_cache(tmp_path: Path) -> None:

@@ -43,6 +43,7 @@ from toolgen.ir import Tool
 from toolgen.lint.engine import ToolLint
 from toolgen.load import Document
 from toolgen.paths import CACHE_DIR, toolgen_digest
+from toolgen.pieces import ToolPieces
 
 # bump when what is stored changes shape (the IR classes are covered by toolgen_digest)
 FORMAT = 2
@@ -145,8 +146,8 @@ class FrontCache:
         self.path = root / CACHE_DIR / f"front-{name}.pickle"
         self.folder = folder
         self.key: str | None = None  # of the catalogue file this build read
-        # file -> (text digest, pickled IR, lint record as plain data)
-        self._held: dict[str, tuple[str, bytes, object]] = {}
+        # file -> (text digest, pickled IR, lint record as plain data, pieces by kind)
+        self._held: dict[str, tuple[str, bytes, object, object]] = {}
         self._reused: dict[str, Tool] = {}
 
     def reusable(self, catalogue: Document | None) -> Mapping[str, str]:
@@ -158,7 +159,7 @@ class FrontCache:
         self._held = self._read(self.key)
         return {file: entry[0] for file, entry in self._held.items()}
 
-    def _read(self, key: str) -> dict[str, tuple[str, bytes, object]]:
+    def _read(self, key: str) -> dict[str, tuple[str, bytes, object, object]]:
         try:
             data = pickle.loads(self.path.read_bytes())
         except Exception:  # any unreadable cache is no cache (pickle raises anything)
@@ -173,7 +174,7 @@ class FrontCache:
             for file, entry in tools.items()
             if isinstance(file, str)
             and isinstance(entry, tuple)
-            and len(entry) == 3
+            and len(entry) == 4
             and isinstance(entry[0], str)
             and isinstance(entry[1], bytes)
         }
@@ -210,20 +211,32 @@ class FrontCache:
                 found[file] = record
         return found
 
+    def pieces(self) -> dict[str, dict[str, object]]:
+        """The per-tool pieces (pieces.py) kept with the tools this build reused, by file;
+        each piece's shape is checked where it is used."""
+        found: dict[str, dict[str, object]] = {}
+        for file in self._reused:
+            held = self._held[file][3]
+            if isinstance(held, dict):
+                found[file] = {k: v for k, v in held.items() if isinstance(k, str)}
+        return found
+
     def save(
         self,
         tools: Sequence[Tool],
         diagnostics: Iterable[Diagnostic],
         lint: Mapping[str, ToolLint] | None = None,
+        pieces: ToolPieces | None = None,
     ) -> bool:
         """Keep the IR of every tool whose file nothing was found in by the stages before
-        lint (`diagnostics`), with its lint record (`lint`, by file) when there is one;
-        False when the cache cannot be written (which only costs the next build time)."""
+        lint (`diagnostics`), with its lint record (`lint`, by file) and its pieces when
+        there are; False when the cache cannot be written (which only costs the next build
+        time)."""
         if self.key is None:
             return True
         blamed = {d.span.file for d in diagnostics}
         records = lint or {}
-        kept: dict[str, tuple[str, bytes, object]] = {}
+        kept: dict[str, tuple[str, bytes, object, object]] = {}
         temp = self.path.with_name(f"{self.path.stem}.{os.getpid()}.tmp")
         try:
             for tool in tools:
@@ -236,11 +249,12 @@ class FrontCache:
                     if record is None
                     else (record.hits, tuple(sorted(record.live)))
                 )
+                made = {} if pieces is None else pieces.to_keep(tool.file)
                 if self._reused.get(tool.file) is tool:
-                    digest, ir_bytes, _ = self._held[tool.file]
-                    kept[tool.file] = (digest, ir_bytes, lint_data)
+                    digest, ir_bytes, _, _ = self._held[tool.file]
+                    kept[tool.file] = (digest, ir_bytes, lint_data, made)
                 else:
-                    kept[tool.file] = (tool.digest, _dumps(tool), lint_data)
+                    kept[tool.file] = (tool.digest, _dumps(tool), lint_data, made)
             data = pickle.dumps(
                 {"key": self.key, "tools": kept}, protocol=pickle.HIGHEST_PROTOCOL
             )

@@ -30,6 +30,7 @@ from toolgen.lint import targets, words
 from toolgen.lint.prose import Prose, tool_prose
 from toolgen.lint.registry import ErrorSite, ParamSite, ReturnSite, SpecText, ToolPair
 from toolgen.load import PathKey, SourceMap
+from toolgen.pieces import ToolPieces
 from toolgen.tokens import TokenReport
 
 
@@ -159,8 +160,9 @@ class LintContext:
         }
     )
 
-    def __init__(self, catalogue: Catalogue) -> None:
+    def __init__(self, catalogue: Catalogue, pieces: ToolPieces | None = None) -> None:
         self._catalogue = catalogue
+        self._pieces = pieces
         # set by every read of a catalogue-wide member; the engine clears it per check
         self.read_wide = False
         self.targets = targets.declared(catalogue.targets)
@@ -280,7 +282,7 @@ class LintContext:
 
     @functools.cached_property
     def _tokens(self) -> TokenReport:
-        return tokens.measure(self._catalogue)
+        return tokens.measure(self._catalogue, self._pieces)
 
     @property
     def tool_tokens(self) -> dict[str, int]:

@@ -41,6 +41,7 @@ from toolgen.lint.registry import (
     ToolPair,
     all_rules,
 )
+from toolgen.pieces import ToolPieces
 from toolgen.tokens import TokenReport
 
 # a kept finding: rule id, message, hint, and the place (file, line, column)
@@ -299,10 +300,15 @@ def _all_hits(
     )
 
 
-def run(catalogue: Catalogue, kept: Mapping[str, ToolLint] | None = None) -> LintResult:
+def run(
+    catalogue: Catalogue,
+    kept: Mapping[str, ToolLint] | None = None,
+    pieces: ToolPieces | None = None,
+) -> LintResult:
     """Lint `catalogue`; `kept` are the lint records of tools (by file) unchanged since the
-    build that made them, under the same catalogue.yaml and toolgen (the caller vouches)."""
-    ctx = LintContext(catalogue)
+    build that made them, under the same catalogue.yaml and toolgen (the caller vouches), and
+    `pieces` the per-tool pieces (token counts) kept for them."""
+    ctx = LintContext(catalogue, pieces)
     enabled = config.resolve(catalogue.lint, all_rules())
     active = [REGISTRY[i] for i in sorted(enabled)]
     used: set[int] = set()
