@@ -157,6 +157,9 @@ class LintContext:
             "booleans_by_words",
             "targets",
             "context_names",
+            # catalogue.yaml's own strings, for the engine
+            "catalogue_source",
+            "catalogue_texts",
         }
     )
 
