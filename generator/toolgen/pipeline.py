@@ -274,7 +274,7 @@ def _render_and_write(
     except (FormattingError, write.WriteError) as exc:
         return BuildResult(result, None, str(exc))
     with progress.stage("implementations", len(result.catalogue.tools)):
-        found = implcheck.check_implementations(result.catalogue, root)
+        found = implcheck.check_implementations(result.catalogue, root, result.pieces)
     merged = sorted({*result.diagnostics, *found}, key=lambda d: d.sort_key)
     checked = replace(result, diagnostics=tuple(merged))
     return BuildResult(checked, report, files=files)
