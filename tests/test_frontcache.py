@@ -335,3 +335,25 @@ def test_unchanged_tools_run_only_the_rules_that_read_the_catalogue(
     assert all(rule_id in live[file] for file, rule_id in others)
     # the rules that read the catalogue are few: most checks of unchanged tools are kept
     assert len(others) * 4 < len(cold)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda data: data.replace(b"\n", b"\r\n"),  # the same text, read with newlines
+        lambda data: data + b"# a hand edit\n",
+    ],
+    ids=["crlf", "appended"],
+)
+def test_a_changed_output_is_written_again(
+    tmp_path: Path, change: Callable[[bytes], bytes]
+) -> None:
+    # the render cache reads reused files back; the write stage trusts that reading, so it
+    # must be of the bytes themselves
+    warm = _project(tmp_path, "warm")
+    _, files = _build(warm)
+    _build(warm)
+    target = "generated/inventory/read_stock.py"
+    (warm / target).write_bytes(change(files[target]))
+    _, again = _build(warm)
+    assert again == files

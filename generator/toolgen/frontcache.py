@@ -2,13 +2,17 @@
 changed parses, checks and models that one file only.
 
 A tool's IR (load -> validate -> model) is a function of its file's text, of catalogue.yaml's
-text (its context fields) and of the code that reads them: toolgen's own code and schemas
-(`toolgen_digest`) and toolgen_runtime's (the URL and path guards a contract is checked
-with). The cache holds, per tool file, the digest of its text and its frozen IR tool, under a
-key of everything else; a file is kept only when the whole check found nothing in it (load,
+text (its context fields) and of the code that reads them: toolgen's own code and schemas and
+toolgen_runtime's (the URL and path guards a contract is checked with), all in the one key
+function the check cache uses too (`paths.cache_key`). The cache holds, per tool file, the
+digest of its text, its frozen IR tool, its lint record (the findings of the lint checks over
+its elements that read nothing catalogue-wide, and the rules whose checks did: lint/engine.py)
+and its pieces of the catalogue-wide outputs (card, lockfile entry, token count, the
+implementation check with the implementation file's digest: pieces.py), under a key of
+everything else. A file is kept only when the stages before lint found nothing in it (load,
 format, model and the per-file checks), so a reused tool also stands for "its per-file checks
-passed". The checks between tools, the layout, lint and everything after run over the whole
-IR on every build, as before.
+passed". The checks between tools, the lint rules that read the catalogue, the layout and the
+write run over the whole catalogue on every build.
 
 One file (`.toolgen-cache/front-<folder digest>.pickle`), read once and written once a build:
 reading a thousand small files would cost more than parsing the specs. Like the other caches
@@ -25,14 +29,11 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import functools
 import gc
 import hashlib
-import importlib.util
 import io
 import os
 import pickle
-import sys
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -42,43 +43,15 @@ from toolgen.diagnostics import Diagnostic
 from toolgen.ir import Tool
 from toolgen.lint.engine import ToolLint
 from toolgen.load import Document
-from toolgen.paths import CACHE_DIR, toolgen_digest
+from toolgen.paths import CACHE_DIR, cache_key
 from toolgen.pieces import ToolPieces
 
 # bump when what is stored changes shape (the IR classes are covered by toolgen_digest)
 FORMAT = 2
 
 
-@functools.cache
-def runtime_digest() -> str:
-    """A digest of toolgen_runtime's code, found and read, not imported (importing it
-    imports the Agents SDK, which a build does not need)."""
-    digest = hashlib.sha256()
-    spec = importlib.util.find_spec("toolgen_runtime")
-    if spec is None or spec.origin is None:
-        return "none"
-    stack = [str(Path(spec.origin).parent)]
-    while stack:
-        base = stack.pop()
-        for entry in sorted(os.scandir(base), key=lambda e: e.name):
-            if entry.is_dir() and entry.name != "__pycache__":
-                stack.append(entry.path)
-            elif entry.is_file() and entry.name.endswith(".py"):
-                with open(entry.path, "rb") as file:
-                    digest.update(entry.path.encode() + b"\0" + file.read())
-    return digest.hexdigest()[:16]
-
-
 def _key(catalogue_digest: str, folder: str) -> str:
-    parts = (
-        str(FORMAT),
-        sys.version,
-        toolgen_digest(),
-        runtime_digest(),
-        folder,
-        catalogue_digest,
-    )
-    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+    return cache_key(f"front:{FORMAT}", folder, catalogue_digest)
 
 
 def _fields_in_order() -> dict[type, tuple[str, ...]]:

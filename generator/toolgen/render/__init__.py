@@ -134,4 +134,5 @@ def render_catalogue(
         create_once={p: formatted[p] for p in sorted(create_once)},
         cache=(cache.rel, cache.text()),
         on_disk=dict(keep.files) if keep is not None else {},
+        read_back={p: d for p, d in cache.read_back.items() if p in reused},
     )
