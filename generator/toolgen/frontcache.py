@@ -32,9 +32,10 @@ import dataclasses
 import gc
 import hashlib
 import io
+import operator
 import os
 import pickle
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -69,16 +70,33 @@ def _fields_in_order() -> dict[type, tuple[str, ...]]:
 _FIELDS = _fields_in_order()
 
 
+def _reducer(
+    cls: type, fields: tuple[str, ...]
+) -> Callable[[Any], tuple[type, tuple[Any, ...]]]:
+    if len(fields) == 1:
+        one = operator.attrgetter(fields[0])
+        return lambda obj: (cls, (one(obj),))
+    if not fields:
+        return lambda obj: (cls, ())
+    every = operator.attrgetter(*fields)
+    return lambda obj: (cls, every(obj))
+
+
+_DISPATCH: dict[type, Callable[[Any], Any]] = {
+    cls: _reducer(cls, fields) for cls, fields in _FIELDS.items()
+}
+
+
 class _Pickler(pickle.Pickler):
     """Pickles an IR element as a call of its class with its fields: unpickling it then
     runs the dataclass's own __init__, which costs half what the default (a __setstate__
-    that sets each slot in turn) does on the 130,000 elements of a 1,000-tool catalogue."""
+    that sets each slot in turn) does on the 130,000 elements of a 1,000-tool catalogue.
 
-    def reducer_override(self, obj: object) -> Any:
-        fields = _FIELDS.get(type(obj))
-        if fields is None:
-            return NotImplemented
-        return type(obj), tuple(getattr(obj, name) for name in fields)
+    The reducers are a dispatch table (looked up by type in C, each reading the fields with
+    one attrgetter) rather than a `reducer_override`, which the pickler would call in Python
+    for every object it meets: the same bytes in half the time."""
+
+    dispatch_table = _DISPATCH
 
 
 def _lint_record(data: object) -> ToolLint | None:
