@@ -574,7 +574,14 @@ def figures_markdown(results: JSON) -> str:
         "Start-up, in every figure: the interpreter alone "
         f"{seconds(median(startup['python']))}, `toolgen --version` "
         f"{seconds(median(startup['toolgen']))} ({seconds(median(startup['toolgen_cpu']))} "
-        "CPU). CPU time is that of the command and the processes it waited for (ruff, which "
+        "CPU)"
+        + (
+            f", or {seconds(median(startup['toolgen_source']))} compiling its sources "
+            "instead of reading its bytecode"
+            if "toolgen_source" in startup
+            else ""
+        )
+        + ". CPU time is that of the command and the processes it waited for (ruff, which "
         "runs on both cores, can make it larger than the wall time). Peak RSS is the largest "
         "process of the command's tree (toolgen, or the ruff it runs).",
         "#### Files written by a rebuild (counted on disk, one number per repetition)",

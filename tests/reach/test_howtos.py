@@ -7,12 +7,16 @@ Each page runs in a copy of this project (spec/, generated/, impl/) as the curre
   of that `--to` value, when the page shows one;
 - ```` ```python run ````: executed in order, in one namespace per page; what a block prints
   must equal the ```` ```text output ```` block right after it.
+
+To accept a deliberate change of what the examples print: UPDATE_DOCS=1 pytest
+tests/reach/test_howtos.py rewrites those blocks (as tests/test_docs.py does its own).
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+import os
 import re
 import shlex
 import shutil
@@ -25,6 +29,17 @@ from toolgen import cli
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = ("howto-agents-sdk.md", "howto-raw-apis.md", "howto-mcp.md")
 _BLOCK = re.compile(r"```([^\n]*)\n(.*?)```", re.DOTALL)
+UPDATE = os.environ.get("UPDATE_DOCS") == "1"
+
+
+def _check_block(
+    found: str, block: re.Match[str], updates: list[tuple[re.Match[str], str]]
+) -> None:
+    """What the page shows in `block` must be `found`; with UPDATE_DOCS=1 it becomes so."""
+    if UPDATE:
+        updates.append((block, found))
+    else:
+        assert block.group(2) == found, f"block at offset {block.start()} is stale"
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -42,11 +57,14 @@ def test_the_page_runs(
         )
     (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
-    blocks = _BLOCK.findall((ROOT / "docs" / page).read_text(encoding="utf-8"))
+    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+    blocks = list(_BLOCK.finditer(text))
     stderr: dict[str, str] = {}
     namespace: dict[str, object] = {"__name__": "howto"}
+    updates: list[tuple[re.Match[str], str]] = []
     ran = 0
-    for index, (info, body) in enumerate(blocks):
+    for index, block in enumerate(blocks):
+        info, body = block.groups()
         if info == "console":
             for line in body.splitlines():
                 if not line.startswith("$ toolgen "):
@@ -58,13 +76,19 @@ def test_the_page_runs(
                     stderr[args[args.index("--to") + 1]] = capfd.readouterr().err
                 ran += 1
         elif info.startswith("text stderr "):
-            assert stderr[info.split()[-1]] == body
+            _check_block(stderr[info.split()[-1]], block, updates)
         elif info == "python run":
             printed = io.StringIO()
             with contextlib.redirect_stdout(printed):
                 exec(compile(body, f"{page} block {index}", "exec"), namespace)
-            following = blocks[index + 1] if index + 1 < len(blocks) else ("", "")
-            assert following[0] == "text output", f"block {index} shows no output"
-            assert printed.getvalue() == following[1]
+            following = blocks[index + 1] if index + 1 < len(blocks) else None
+            assert following is not None and following.group(1) == "text output", (
+                f"block {index} shows no output"
+            )
+            _check_block(printed.getvalue(), following, updates)
             ran += 1
     assert ran
+    for block, found in sorted(updates, key=lambda u: -u[0].start(2)):
+        text = text[: block.start(2)] + found + text[block.end(2) :]
+    if updates:
+        (ROOT / "docs" / page).write_text(text, encoding="utf-8")

@@ -219,7 +219,7 @@ def test_approval_tools_are_left_out_and_named(
     assert approval == ["cancel_order"]
     source = server_module.read_text(encoding="utf-8")
     assert "'cancel_order'" not in source and '"cancel_order"' not in source
-    assert "cannot require of its client: cancel_order." in " ".join(source.split())
+    assert "Left out: cancel_order, since a person approves" in " ".join(source.split())
     out = tmp_path / "server.py"
     assert cli.main(["export", "--to", "mcp", str(CATALOGUE), "--out", str(out)]) == 0
     assert "note: cancel_order: left out of the MCP server" in capsys.readouterr().err

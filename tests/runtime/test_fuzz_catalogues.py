@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from toolgen_runtime.fuzz import FuzzFailure, fuzz_module
+from toolgen_runtime.fuzz import FuzzFailure, fuzz_module, unmodelled
 
 from generated.inventory import InventoryContext
 from toolgen import pipeline
@@ -41,45 +41,12 @@ CASES = [("generated.inventory", tool) for tool in INVENTORY.tools] + [
 KNOWN: dict[str, str] = {}
 
 
-def _guarded(tool: Any) -> bool:
-    def guarded(params: Any) -> bool:
-        return any(
-            p.path is not None
-            or p.url is not None
-            or guarded(p.properties)
-            or (p.items is not None and guarded((p.items,)))
-            for p in params
-        )
-
-    return tool.pagination is not None or guarded(tool.params)
-
-
 def _param(package: str, tool: Any) -> Any:
     marks = (
         [pytest.mark.xfail(strict=True, raises=FuzzFailure, reason=KNOWN[tool.name])]
         if tool.name in KNOWN
         else []
     )
-    if _guarded(tool):
-        # as ToolContract's fuzz: tests/test_boundaries_e2e.py covers these through attack
-        # corpora and the generated guard cases
-        marks.append(
-            pytest.mark.skip(
-                reason="the fuzzer does not model guarded arguments (paths, URLs, "
-                "cursors) or pages yet"
-            )
-        )
-    if tool.needs_store:
-        # as ToolContract's fuzz: the protocol suites (IdempotentToolContract,
-        # ConfirmToolContract, PrepareToolContract) and tests/runtime/test_write_tools.py
-        # cover these
-        marks.append(
-            pytest.mark.skip(
-                reason="the fuzzer does not model the write protocols yet: a repeat of an "
-                "idempotent call answers duplicate, and a confirm call needs its prepare "
-                "tool's token, which it counts as broken promises"
-            )
-        )
     return pytest.param(
         package, tool, marks=marks, id=f"{package.split('.')[-1]}.{tool.name}"
     )
@@ -102,6 +69,9 @@ def _golden_package_importable(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize(("package", "tool"), [_param(p, t) for p, t in CASES])
 def test_every_answer_keeps_the_contract(package: str, tool: Any) -> None:
     module = importlib.import_module(f"{package}.{tool.name}")
+    reason = unmodelled(module)
+    if reason is not None:
+        pytest.skip(reason)
     report = fuzz_module(
         module,
         context=_context(package),

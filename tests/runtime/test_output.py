@@ -7,6 +7,7 @@ import json
 import logging
 import pickle
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any
 
 import pytest
@@ -305,3 +306,70 @@ def test_sensitive_values_are_found_anywhere_in_the_arguments() -> None:
     one, two, three = Sensitive("one1"), Sensitive("two2"), Sensitive("three")
     found = find_sensitive({"a": [one, Nested([two])], "b": (three, 5)})
     assert sorted(s.reveal() for s in found) == ["one1", "three", "two2"]
+
+
+# --- a tool that writes keeps its output contract too -------------------------------------
+
+
+class ChargeArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    charge_ref: str
+    card: Sensitive[str]
+
+
+def charging_tool(implementation: Any, store_url: str) -> Any:
+    from toolgen_runtime import Invoker, make_tool
+    from toolgen_runtime.store import open_store
+    from toolgen_runtime.writes import KeyIdempotency
+
+    invoker: Invoker[Any, Any, Any] = Invoker(
+        tool_name="charge_card",
+        args_model=ChargeArgs,
+        result_type=Charged,
+        errors={"declined": DeclaredError("Ask for another card.", retryable=False)},
+        load_implementation=lambda: implementation,
+        idempotency=KeyIdempotency(arguments=("charge_ref",), context=()),
+        store=open_store(store_url),
+        output=OutputContract(max_chars={"summary": 20}),
+    )
+    parameters = {"type": "object", "properties": {}, "additionalProperties": False}
+    return make_tool(
+        name="charge_card",
+        description="Charge a card once per charge_ref.",
+        parameters=parameters,
+        invoker=invoker,
+    )
+
+
+def test_a_write_tools_answer_keeps_its_output_contract(tmp_path: Path) -> None:
+    """The first answer is cut as the contract says, and its repeat (answered from the store,
+    the implementation not run again) is the same text, marked duplicate."""
+    recorder = Recorder(Charged("charged " + "x" * 40, Sensitive(CARD)))
+    tool = charging_tool(recorder, f"sqlite:///{tmp_path / 'state.db'}")
+    first = invoke(tool, {"charge_ref": "c-1", "card": CARD}, None)
+    assert first == {
+        "ok": True,
+        "summary": "charged xxxxxxxxxxx" + ELLIPSIS,
+        "card": REDACTED,
+        "truncated": ["summary"],
+    }
+    again = invoke(tool, {"charge_ref": "c-1", "card": CARD}, None)
+    assert again == {**first, "duplicate": True}
+    assert len(recorder.calls) == 1
+
+
+def test_a_write_tools_error_details_and_exceptions_are_redacted(
+    tmp_path: Path,
+) -> None:
+    def charge(args: ChargeArgs) -> Charged:
+        if args.charge_ref == "boom":
+            raise RuntimeError(f"gateway refused {args.card.reveal()}")
+        raise ToolError("declined", reason=f"card {args.card.reveal()} refused")
+
+    tool = charging_tool(charge, f"sqlite:///{tmp_path / 'state.db'}")
+    out = invoke(tool, {"charge_ref": "c-1", "card": CARD}, None)
+    assert out["error"] == "declined" and out["reason"] == f"card {REDACTED} refused"
+    with pytest.raises(RuntimeError) as caught:
+        invoke(tool, {"charge_ref": "boom", "card": CARD}, None)
+    assert str(caught.value) == f"gateway refused {REDACTED}"

@@ -21,7 +21,7 @@ from typing import Any
 
 from toolgen import snapshot
 from toolgen.formatting import format_sources
-from toolgen.ir import Catalogue
+from toolgen.ir import Catalogue, Tool
 
 _HEADER = '''"""The MCP server of the {name} catalogue, written by `toolgen export --to mcp` from
 {folder}.
@@ -41,24 +41,33 @@ def _contract(tool: dict[str, Any]) -> str:
     )
 
 
+WHY_LEFT_OUT = (
+    "a person approves each of its calls (confirmation: approval), which an MCP server "
+    "cannot require of its client"
+)
+LEFT_OUT_REASON = (
+    f"left out of the MCP server: {WHY_LEFT_OUT}; serve it from an Agents SDK "
+    "application"
+)
+
+
+def served(catalogue: Catalogue) -> tuple[Tool, ...]:
+    """The tools an MCP server can serve as their contracts say: all but those a person
+    approves, since MCP has no approval a server can require of its client."""
+    return tuple(t for t in catalogue.tools if t.confirmation != "approval")
+
+
 def environment_variables(catalogue: Catalogue) -> list[str]:
     """What the server reads from its environment: the run context's fields, and the store
     and the signing secret when a served tool keeps state or signs tokens."""
     prefix = catalogue.name.upper() + "_"
     names = [prefix + f.py_name.upper() for f in catalogue.context]
-    served = [t for t in catalogue.tools if t.confirmation != "approval"]
-    if any(t.needs_store for t in served):
+    tools = served(catalogue)
+    if any(t.needs_store for t in tools):
         names.append("TOOLGEN_STORE_URL")
-    if any(t.token_pair is not None for t in served):
+    if any(t.token_pair is not None for t in tools):
         names.append("TOOLGEN_SECRET")
     return names
-
-
-LEFT_OUT_REASON = (
-    "left out of the MCP server: a person approves each of its calls (confirmation: "
-    "approval), which an MCP server cannot require of its client; serve it from an Agents "
-    "SDK application"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,10 +82,9 @@ def mcp_server_module(catalogue: Catalogue) -> McpServer:
     """The source of the server module, formatted as `ruff format` keeps it."""
     data = snapshot.catalogue_snapshot(catalogue)
     variables = environment_variables(catalogue)
-    left_out = tuple(
-        t["name"] for t in data["tools"] if t["confirmation"] == "approval"
-    )
-    served = [t for t in data["tools"] if t["name"] not in left_out]
+    names = {t.name for t in served(catalogue)}
+    contracts = [t for t in data["tools"] if t["name"] in names]
+    left_out = tuple(t["name"] for t in data["tools"] if t["name"] not in names)
     usage = [
         "Do not edit: export again when the catalogue changes (`toolgen export --to mcp "
         "--check` tells when this file is stale). Run it with `python -m <this module>` "
@@ -85,10 +93,7 @@ def mcp_server_module(catalogue: Catalogue) -> McpServer:
         + "."
     ]
     if left_out:
-        usage.append(
-            "Left out, since a person approves each of their calls, which an MCP server "
-            f"cannot require of its client: {', '.join(left_out)}."
-        )
+        usage.append(f"Left out: {', '.join(left_out)}, since {WHY_LEFT_OUT}.")
     lines = [
         _HEADER.format(
             name=catalogue.name,
@@ -100,7 +105,7 @@ def mcp_server_module(catalogue: Catalogue) -> McpServer:
         f"from {catalogue.package} import {catalogue.context_class}, tools\n\n",
         f"NAME: Final = {catalogue.name!r}\n",
         "CONTRACTS: Final[dict[str, Contract]] = {\n",
-        *(f"    {t['name']!r}: {_contract(t)},\n" for t in served),
+        *(f"    {t['name']!r}: {_contract(t)},\n" for t in contracts),
         "}\n\n\n",
         f"def run_context() -> {catalogue.context_class}:\n",
         '    """The run context from the server\'s configuration, never from the '

@@ -20,6 +20,7 @@ from toolgen.ir import (
     UrlSpec,
 )
 from toolgen.load import PathKey
+from toolgen.model.derived import derived_param
 from toolgen.model.reading import Reader, mapping_value, sequence_value, text_value
 from toolgen.text import article, shown
 
@@ -249,41 +250,21 @@ class BoundaryReader(Reader):
             origin=origin,
         )
         added = (
-            Param(
-                name=CURSOR_PARAM,
-                py_name=CURSOR_PARAM,
-                type="string",
-                description=(
-                    "Null for the first page; for the next one, next_cursor exactly as "
-                    "the previous answer gave it, with the same other arguments."
-                ),
-                constraints=Constraints(),
-                optional=True,
-                has_default=False,
-                default=None,
-                has_example=False,
-                example=None,
-                items=None,
-                properties=(),
-                class_name="",
-                origin=origin,
+            derived_param(
+                CURSOR_PARAM,
+                "string",
+                "Null for the first page; for the next one, next_cursor exactly as the "
+                "previous answer gave it, with the same other arguments.",
+                origin,
                 is_cursor=True,
             ),
-            Param(
-                name=PAGE_SIZE_PARAM,
-                py_name=PAGE_SIZE_PARAM,
-                type="integer",
-                description=f"How many {spec.noun}s one page shows.",
+            derived_param(
+                PAGE_SIZE_PARAM,
+                "integer",
+                f"How many {spec.noun}s one page shows.",
+                origin,
                 constraints=Constraints(minimum=1, maximum=cap),
-                optional=True,
-                has_default=True,
                 default=default,
-                has_example=False,
-                example=None,
-                items=None,
-                properties=(),
-                class_name="",
-                origin=origin,
             ),
         )
         kept = tuple(p for p in params if p not in taken)

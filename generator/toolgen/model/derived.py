@@ -1,5 +1,6 @@
-"""The tools a compiler derives: the prepare tool of a `confirmation: token` contract, made
-from the contract's parameters, context and examples (issue 9).
+"""What the compiler derives rather than reads: the prepare tool of a `confirmation: token`
+contract, made from the contract's parameters, context and examples (issue 9), and the fields
+such a tool or a pagination block adds (`derived_param`, `derived_return`).
 """
 
 from __future__ import annotations
@@ -11,8 +12,11 @@ from typing import cast
 from toolgen import describe, toolschema
 from toolgen.ir import (
     TOKEN_PARAM,
+    Constraints,
     Idempotency,
+    JsonValue,
     Origin,
+    Param,
     ParamType,
     ReturnField,
     TokenPair,
@@ -44,7 +48,41 @@ def parameters(tool: Tool) -> Mapping[str, object]:
     return {**schema, "properties": properties, "required": list(properties)}
 
 
-def _returned(name: str, ftype: ParamType, description: str, at: Origin) -> ReturnField:
+def derived_param(
+    name: str,
+    ftype: ParamType,
+    description: str,
+    at: Origin,
+    *,
+    constraints: Constraints | None = None,
+    default: JsonValue | None = None,
+    is_cursor: bool = False,
+) -> Param:
+    """A scalar argument the compiler adds to a tool: optional (null means the default, or
+    nothing), with no example, pointing at the block that asked for it."""
+    return Param(
+        name=name,
+        py_name=python_name(name),
+        type=ftype,
+        description=description,
+        constraints=constraints or Constraints(),
+        optional=True,
+        has_default=default is not None,
+        default=default,
+        has_example=False,
+        example=None,
+        items=None,
+        properties=(),
+        class_name="",
+        origin=at,
+        is_cursor=is_cursor,
+    )
+
+
+def derived_return(
+    name: str, ftype: ParamType, description: str, at: Origin
+) -> ReturnField:
+    """A scalar field the compiler adds to a tool's answer, always present."""
     return ReturnField(
         name=name,
         py_name=python_name(name),
@@ -83,11 +121,13 @@ def prepare_tool(confirm: Tool) -> Tool:
         context_names=confirm.context_names,
         context=confirm.context,
         returns=(
-            _returned("token", "string", f"Pass it to {pair.confirm}.", at),
-            _returned(
+            derived_return("token", "string", f"Pass it to {pair.confirm}.", at),
+            derived_return(
                 "summary", "string", "What the call would do, to show the user.", at
             ),
-            _returned("expires_in_s", "integer", "Seconds the token stays valid.", at),
+            derived_return(
+                "expires_in_s", "integer", "Seconds the token stays valid.", at
+            ),
         ),
         errors=(),
         examples=confirm.examples,

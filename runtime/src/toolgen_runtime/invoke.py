@@ -252,8 +252,8 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         return context_values(self._context(ctx), self.confirmation.identity)
 
     async def _write(self, ctx: ToolContext[Any], raw_json: str) -> str:
-        # boundaries apply to a write's arguments too; its answer is not paginated, and an
-        # output contract is not applied to it (yet)
+        # boundaries and the output contract apply to a write as to a read; its answer is
+        # not paginated
         args = self._parse(raw_json, self._scope(getattr(ctx, "context", None)))
         if type(args) is Rejected:
             return invalid_arguments(self.tool_name, args, self.hints())
@@ -281,7 +281,7 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
                 outcome = await self._call(ctx, args)
             except ToolError as err:
                 return dumps(self._error_envelope(err))
-            return self._success_text(outcome)
+            return self._answer(outcome)
         return await self._run_once(ctx, args, idempotency)
 
     async def _run_once(
@@ -302,7 +302,8 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
                 text = dumps(self._error_envelope(err))
                 # a retryable error did nothing: released, so the invited retry can run
                 return Outcome(text, record=not self._errors[err.code].retryable)
-            return self._success_text(outcome)
+            # what is recorded is what the model read: a repeat answers the same text
+            return self._answer(outcome)
 
         once = await run_once(
             self._store,
@@ -366,6 +367,20 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         return self._success_text(outcome)
 
     async def _call(self, ctx: ToolContext[Any], args: object) -> object:
+        """The implementation's outcome for validated arguments (the bounded and the write
+        paths), run with the arguments' sensitive values known to logging and exception
+        texts: a declared error's details and an escaping exception are redacted."""
+        with sensitive_values(find_sensitive(args)):
+            try:
+                return await self._run_implementation(ctx, args)
+            except ToolError as err:
+                err.details = redacted_details(err.details)
+                raise
+            except BaseException as exc:
+                redact_exception(exc)
+                raise
+
+    async def _run_implementation(self, ctx: ToolContext[Any], args: object) -> object:
         implementation = self.implementation()
         if self._build_context is None:
             if self._is_async:
@@ -384,22 +399,23 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         args = self._parse(raw_json, scope)
         if type(args) is Rejected:
             return invalid_arguments(self.tool_name, args, self.hints())
-        with sensitive_values(find_sensitive(args)):
-            try:
-                outcome = await self._call(ctx, args)
-            except ToolError as err:
-                err.details = redacted_details(err.details)
-                return dumps(self._error_envelope(err))
-            except BaseException as exc:
-                redact_exception(exc)
-                raise
-            if self._pagination is not None:
-                envelope = self._pagination.envelope(outcome, args, scope or {})  # type: ignore[arg-type]
-            else:
-                envelope = json.loads(self._success_text(outcome))
-            if self._output is not None:
-                envelope = self._output.apply(envelope)
-            return dumps(envelope)
+        try:
+            outcome = await self._call(ctx, args)
+        except ToolError as err:
+            return dumps(self._error_envelope(err))
+        if self._pagination is None:
+            return self._answer(outcome)
+        envelope = self._pagination.envelope(outcome, args, scope or {})  # type: ignore[arg-type]
+        if self._output is not None:
+            envelope = self._output.apply(envelope)
+        return dumps(envelope)
+
+    def _answer(self, outcome: object) -> str:
+        """The success text of an outcome, with the output contract applied."""
+        text = self._success_text(outcome)
+        if self._output is None:
+            return text
+        return dumps(self._output.apply(json.loads(text)))
 
     def _success_text(self, outcome: object) -> str:
         if type(outcome) is not self.result_type:

@@ -396,21 +396,12 @@ class ToolContract:
         """A short property-based fuzz (`toolgen_runtime.fuzz`; TOOLGEN_FUZZ_EXAMPLES sets
         the budget): every answer is the envelope, the implementation never sees arguments
         outside the contract, no call raises or hangs."""
-        if self.guarded:
-            _skip(
-                "the fuzzer does not model guarded arguments (paths, URLs, cursors) or "
-                "pages yet; the guard suites and the boundary cases above cover this tool"
-            )
-        if services_for_needed(self.module):
-            _skip(
-                "toolgen_runtime.fuzz does not model the write protocols yet: a repeat of "
-                "an idempotent call answers duplicate, and a confirm call without its "
-                "prepare tool's token is refused, which the fuzzer counts as broken promises "
-                "(the protocol suites of this class test them instead)"
-            )
         try:
-            from toolgen_runtime.fuzz import fuzz_module
+            from toolgen_runtime.fuzz import fuzz_module, unmodelled
 
+            reason = unmodelled(self.module)
+            if reason is not None:
+                _skip(reason)
             fuzz_module(
                 self.module,
                 context=self.context,
