@@ -5,12 +5,17 @@ is catalogue-wide unless it is named per-tool on purpose."""
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from toolgen import pipeline
+from toolgen.lint import engine
 from toolgen.lint.context import LintContext
+from toolgen.lint.registry import REGISTRY, Finding, Lifecycle, ParamSite, all_rules
 
 ROOT = Path(__file__).parent.parent
 
@@ -71,3 +76,35 @@ def test_a_cached_member_says_so_on_every_read() -> None:
         ctx.read_wide = False
         getattr(ctx, name)  # computed already: the second read must record too
         assert ctx.read_wide, name
+
+
+def test_kept_records_give_the_same_diagnostics_as_a_fresh_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a check that reads the catalogue over some elements of a tool only: re-run over
+    # them all, its findings are neither lost nor found twice
+    result = pipeline.check_catalogue(
+        ROOT / "spec/inventory", ROOT, implementations=False
+    )
+    catalogue = result.catalogue
+    assert catalogue is not None
+    rule_id = next(
+        r.id
+        for r in all_rules()
+        if r.kind is ParamSite and r.lifecycle is Lifecycle.STABLE
+    )
+
+    def sometimes_wide(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
+        if site.path == (site.tool.params[0].name,):
+            _ = ctx.tool_names
+        yield Finding(f"found at {site.dotted}")
+
+    monkeypatch.setitem(
+        REGISTRY, rule_id, dataclasses.replace(REGISTRY[rule_id], check=sometimes_wide)
+    )
+    fresh = engine.run(catalogue)
+    assert any(d.code == rule_id for d in fresh.diagnostics)
+    assert all(rule_id in record.live for record in fresh.kept.values() if record.hits)
+    again = engine.run(catalogue, fresh.kept)
+    assert again.diagnostics == fresh.diagnostics
+    assert again.kept == fresh.kept

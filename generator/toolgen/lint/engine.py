@@ -284,6 +284,8 @@ def _all_hits(
         if record is not None and _usable(record, enabled):
             for data in record.hits:
                 yield _replayed(data, tool)
+            # the named rules run over every element of the tool again; their findings
+            # where they read nothing catalogue-wide are the kept ones, not taken twice
             _, live, _ = linter.lint(tool, record.live)
             records[tool.file] = record
             yield from live
