@@ -1,10 +1,12 @@
 """The front cache of `build` skips work, never findings and never output: after each edit, a
-build that reuses the IR of the unchanged tools reports what a cold build of the same files
-reports and writes the same bytes; a cache that is corrupt or truncated is ignored."""
+build that reuses the IR and the lint records of the unchanged tools reports what a cold build
+of the same files reports and writes the same bytes; a cache that is corrupt or truncated is
+ignored."""
 
 from __future__ import annotations
 
 import pickle
+import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -14,6 +16,9 @@ import pytest
 from toolgen import load, pipeline
 from toolgen.diagnostics import Diagnostic
 from toolgen.frontcache import FrontCache
+from toolgen.ir import Tool
+from toolgen.lint import engine
+from toolgen.lint.registry import Finding, Rule
 from toolgen.paths import CACHE_DIR
 
 ROOT = Path(__file__).parent.parent
@@ -59,6 +64,10 @@ def _edit_implementation(project: Path) -> None:
     )
 
 
+def _restore_implementation(project: Path) -> None:
+    shutil.copy(ROOT / "impl/inventory/read_stock.py", project / "impl/inventory")
+
+
 def _break_tool(project: Path) -> None:
     _replace(project / FOLDER / "tools/next_batch.yaml", "effect: ", "efect: ")
 
@@ -76,6 +85,68 @@ def _rename_tool(project: Path) -> None:
     )
 
 
+def _rename_into_pairs(project: Path) -> None:
+    # find_order shares "order" with the order tools: new pairs of tools whose files did
+    # not change
+    tools = project / FOLDER / "tools"
+    text = (tools / "find_customer.yaml").read_text(encoding="utf-8")
+    (tools / "find_customer.yaml").unlink()
+    (tools / "find_order.yaml").write_text(
+        text.replace("find_customer", "find_order"), encoding="utf-8"
+    )
+
+
+NAMESPACED = (
+    "read_stock",
+    "find_customer",
+    "search_orders",
+    "search_returns",
+    "cancel_order",
+    "send_order",
+)
+
+
+def _add_namespace(project: Path) -> None:
+    # six of the twelve names now start with inv_: a namespace, which changes how every
+    # name is read (the profiles of the tools that kept their files too)
+    tools = project / FOLDER / "tools"
+    for path in sorted(tools.glob("*.yaml")):
+        text = path.read_text(encoding="utf-8")
+        for name in NAMESPACED:
+            text = re.sub(rf"\b{name}\b", f"inv_{name}", text)
+        path.write_text(text, encoding="utf-8")
+    for name in NAMESPACED:
+        (tools / f"{name}.yaml").rename(tools / f"inv_{name}.yaml")
+
+
+_SUPPRESSION = re.compile(r"^suppress:\n(?:  .*\n|    .*\n)*", re.MULTILINE)
+
+
+def _remove_suppression(project: Path) -> None:
+    # next_batch's suppression of TG203 goes: the rule's finding appears
+    path = project / FOLDER / "tools/next_batch.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert _SUPPRESSION.search(text)
+    path.write_text(_SUPPRESSION.sub("", text), encoding="utf-8")
+
+
+def _restore_suppression(project: Path) -> None:
+    shutil.copy(ROOT / FOLDER / "tools/next_batch.yaml", project / FOLDER / "tools")
+
+
+def _remove_added_suppression(project: Path) -> None:
+    shutil.copy(ROOT / FOLDER / "tools/find_customer.yaml", project / FOLDER / "tools")
+
+
+def _configure_lint(project: Path) -> None:
+    with (project / FOLDER / "catalogue.yaml").open("a") as file:
+        file.write("lint:\n  severity: {TG203: error}\n  preview: true\n")
+
+
+def _configure_lint_again(project: Path) -> None:
+    _replace(project / FOLDER / "catalogue.yaml", "TG203: error", "TG203: info")
+
+
 EDITS: dict[str, list[Edit]] = {
     "one tool": [_edit_intent],
     "catalogue.yaml": [_edit_catalogue],
@@ -83,6 +154,17 @@ EDITS: dict[str, list[Edit]] = {
     "an implementation": [_edit_implementation],
     "a broken tool, then mended": [_break_tool, _mend_tool],
     "a duplicate name": [_rename_tool],
+    "a rename that makes pairs": [_rename_into_pairs],
+    "a namespace": [_add_namespace],
+    "a suppression added, then removed": [_add_suppression, _remove_added_suppression],
+    "a suppression removed, then restored": [_remove_suppression, _restore_suppression],
+    "the lint configuration": [
+        _remove_suppression,
+        _configure_lint,
+        _configure_lint_again,
+        _restore_suppression,
+    ],
+    "an implementation, twice": [_edit_implementation, _restore_implementation],
 }
 
 
@@ -159,13 +241,40 @@ CORRUPTIONS: dict[str, Callable[[bytes], bytes]] = {
     "empty": lambda data: b"",
     "another shape": lambda data: pickle.dumps({"key": "x", "tools": [1, 2]}),
     "a corrupt entry": lambda data: _corrupt_entry(data),
+    "corrupt lint records": lambda data: _corrupt_lint_records(data),
+    "corrupt pieces": lambda data: _corrupt_pieces(data),
 }
 
 
 def _corrupt_entry(data: bytes) -> bytes:
     stored = pickle.loads(data)
-    file, (digest, blob) = next(iter(stored["tools"].items()))
-    stored["tools"][file] = (digest, blob[: len(blob) // 3])
+    file, (digest, blob, lint, pieces) = next(iter(stored["tools"].items()))
+    stored["tools"][file] = (digest, blob[: len(blob) // 3], lint, pieces)
+    return pickle.dumps(stored)
+
+
+def _corrupt_lint_records(data: bytes) -> bytes:
+    stored = pickle.loads(data)
+    shapes = [None, "x", ((("TG203", "m", "", "f", "1", 1),), ()), ((), (5,))]
+    for (file, (digest, blob, _, pieces)), shape in zip(
+        sorted(stored["tools"].items()), shapes, strict=False
+    ):
+        stored["tools"][file] = (digest, blob, shape, pieces)
+    return pickle.dumps(stored)
+
+
+def _corrupt_pieces(data: bytes) -> bytes:
+    stored = pickle.loads(data)
+    shapes: list[object] = [
+        "not a mapping",
+        {"card": "x", "lock": (1, 2, 3), "tokens": -1},
+        {"card": ("a", "b", "c", ["approval=True"]), "lock": ("a", "b"), "tokens": 1.5},
+        {"tokens": True, 7: "a key that is no kind"},
+    ]
+    for (file, (digest, blob, lint, _)), shape in zip(
+        sorted(stored["tools"].items()), shapes, strict=False
+    ):
+        stored["tools"][file] = (digest, blob, lint, shape)
     return pickle.dumps(stored)
 
 
@@ -186,7 +295,7 @@ def test_a_corrupt_cache_is_ignored(
         f"{FOLDER}/tools/{path.name}"
         for path in (warm / FOLDER / "tools").glob("*.yaml")
     )
-    assert all(pickle.loads(blob) for _, blob in stored["tools"].values())
+    assert all(pickle.loads(blob) for _, blob, _, _ in stored["tools"].values())
 
 
 def test_check_only_reads_and_writes_no_cache(tmp_path: Path) -> None:
@@ -194,3 +303,57 @@ def test_check_only_reads_and_writes_no_cache(tmp_path: Path) -> None:
     built = pipeline.build_catalogue(root / FOLDER, root, check_only=True)
     assert built.check.catalogue is not None
     assert not _cache_file(root).exists()
+
+
+def test_unchanged_tools_run_only_the_rules_that_read_the_catalogue(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    warm = _project(tmp_path, "warm")
+    _build(warm)
+    _edit_intent(warm)
+    stored = pickle.loads(_cache_file(warm).read_bytes())
+    live = {file: set(entry[2][1]) for file, entry in stored["tools"].items()}
+    ran: list[tuple[str, str]] = []
+    real = engine._ToolLinter._run
+
+    def spy(
+        self: engine._ToolLinter, rule_: Rule, element: object
+    ) -> tuple[list[Finding], bool]:
+        tool = element if isinstance(element, Tool) else getattr(element, "tool", None)
+        if isinstance(tool, Tool):
+            ran.append((tool.file, rule_.id))
+        return real(self, rule_, element)
+
+    monkeypatch.setattr(engine._ToolLinter, "_run", spy)
+    _build(_cold_copy(tmp_path, warm))
+    edited = f"{FOLDER}/tools/read_stock.yaml"
+    cold = [(file, rule_id) for file, rule_id in ran if file != edited]
+    ran.clear()
+    _build(warm)
+    assert {rule_id for file, rule_id in ran if file == edited} - live[edited]
+    others = [(file, rule_id) for file, rule_id in ran if file != edited]
+    assert all(rule_id in live[file] for file, rule_id in others)
+    # the rules that read the catalogue are few: most checks of unchanged tools are kept
+    assert len(others) * 4 < len(cold)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda data: data.replace(b"\n", b"\r\n"),  # the same text, read with newlines
+        lambda data: data + b"# a hand edit\n",
+    ],
+    ids=["crlf", "appended"],
+)
+def test_a_changed_output_is_written_again(
+    tmp_path: Path, change: Callable[[bytes], bytes]
+) -> None:
+    # the render cache reads reused files back; the write stage trusts that reading, so it
+    # must be of the bytes themselves
+    warm = _project(tmp_path, "warm")
+    _, files = _build(warm)
+    _build(warm)
+    target = "generated/inventory/read_stock.py"
+    (warm / target).write_bytes(change(files[target]))
+    _, again = _build(warm)
+    assert again == files

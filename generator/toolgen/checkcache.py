@@ -3,7 +3,8 @@
 Checking a document against the format's JSON Schema, and the per-file semantic checks (its
 names, its defaults and examples against its own contract) are the slow parts of `check` and
 depend only on the file's content (and on toolgen). A build remembers the files that passed
-them with no diagnostic at all, by a digest of their content and of toolgen's own code; the
+them with no diagnostic at all, by a digest of their content and of the code that checked them
+(toolgen's and toolgen_runtime's guards, the key the front cache uses too); the
 pipeline then skips those checks for them. Everything else (references between tools, context
 fields, layout, lint) runs every time.
 
@@ -21,13 +22,13 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from toolgen.diagnostics import Diagnostic
-from toolgen.paths import CACHE_DIR, toolgen_digest
+from toolgen.paths import CACHE_DIR, cache_key
 
 
 def file_key(content_digest: str) -> str:
-    return hashlib.sha256(f"{toolgen_digest()}\n{content_digest}".encode()).hexdigest()[
-        :24
-    ]
+    """The key a file's checks are remembered under: its content and the code that checked
+    it (toolgen's and toolgen_runtime's, as the front cache's key: paths.cache_key)."""
+    return cache_key("checked", content_digest)[:24]
 
 
 class CheckCache:

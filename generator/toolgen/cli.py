@@ -590,7 +590,7 @@ def _remember(last: stamp.Stamp, built: pipeline.BuildResult) -> None:
     last.record(
         package=files.package,
         implementation=implementation,
-        manifest_text=write.manifest_text(files),
+        manifest_text=report_.manifest or write.manifest_text(files),
         created={rel: files.create_once[rel] for rel in report_.created},
         create_once=[*markers, *files.create_once],
         diagnostics=built.diagnostics,

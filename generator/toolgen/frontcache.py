@@ -2,13 +2,17 @@
 changed parses, checks and models that one file only.
 
 A tool's IR (load -> validate -> model) is a function of its file's text, of catalogue.yaml's
-text (its context fields) and of the code that reads them: toolgen's own code and schemas
-(`toolgen_digest`) and toolgen_runtime's (the URL and path guards a contract is checked
-with). The cache holds, per tool file, the digest of its text and its frozen IR tool, under a
-key of everything else; a file is kept only when the whole check found nothing in it (load,
+text (its context fields) and of the code that reads them: toolgen's own code and schemas and
+toolgen_runtime's (the URL and path guards a contract is checked with), all in the one key
+function the check cache uses too (`paths.cache_key`). The cache holds, per tool file, the
+digest of its text, its frozen IR tool, its lint record (the findings of the lint checks over
+its elements that read nothing catalogue-wide, and the rules whose checks did: lint/engine.py)
+and its pieces of the catalogue-wide outputs (card, lockfile entry, token count, the
+implementation check with the implementation file's digest: pieces.py), under a key of
+everything else. A file is kept only when the stages before lint found nothing in it (load,
 format, model and the per-file checks), so a reused tool also stands for "its per-file checks
-passed". The checks between tools, the layout, lint and everything after run over the whole
-IR on every build, as before.
+passed". The checks between tools, the lint rules that read the catalogue, the layout and the
+write run over the whole catalogue on every build.
 
 One file (`.toolgen-cache/front-<folder digest>.pickle`), read once and written once a build:
 reading a thousand small files would cost more than parsing the specs. Like the other caches
@@ -25,58 +29,30 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import functools
 import gc
 import hashlib
-import importlib.util
 import io
+import operator
 import os
 import pickle
-import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from toolgen import ir, load
 from toolgen.diagnostics import Diagnostic
 from toolgen.ir import Tool
+from toolgen.lint.engine import ToolLint
 from toolgen.load import Document
-from toolgen.paths import CACHE_DIR, toolgen_digest
+from toolgen.paths import CACHE_DIR, cache_key
+from toolgen.pieces import ToolPieces
 
 # bump when what is stored changes shape (the IR classes are covered by toolgen_digest)
-FORMAT = 1
-
-
-@functools.cache
-def runtime_digest() -> str:
-    """A digest of toolgen_runtime's code, found and read, not imported (importing it
-    imports the Agents SDK, which a build does not need)."""
-    digest = hashlib.sha256()
-    spec = importlib.util.find_spec("toolgen_runtime")
-    if spec is None or spec.origin is None:
-        return "none"
-    stack = [str(Path(spec.origin).parent)]
-    while stack:
-        base = stack.pop()
-        for entry in sorted(os.scandir(base), key=lambda e: e.name):
-            if entry.is_dir() and entry.name != "__pycache__":
-                stack.append(entry.path)
-            elif entry.is_file() and entry.name.endswith(".py"):
-                with open(entry.path, "rb") as file:
-                    digest.update(entry.path.encode() + b"\0" + file.read())
-    return digest.hexdigest()[:16]
+FORMAT = 2
 
 
 def _key(catalogue_digest: str, folder: str) -> str:
-    parts = (
-        str(FORMAT),
-        sys.version,
-        toolgen_digest(),
-        runtime_digest(),
-        folder,
-        catalogue_digest,
-    )
-    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+    return cache_key(f"front:{FORMAT}", folder, catalogue_digest)
 
 
 def _fields_in_order() -> dict[type, tuple[str, ...]]:
@@ -94,16 +70,52 @@ def _fields_in_order() -> dict[type, tuple[str, ...]]:
 _FIELDS = _fields_in_order()
 
 
+def _reducer(
+    cls: type, fields: tuple[str, ...]
+) -> Callable[[Any], tuple[type, tuple[Any, ...]]]:
+    if len(fields) == 1:
+        one = operator.attrgetter(fields[0])
+        return lambda obj: (cls, (one(obj),))
+    if not fields:
+        return lambda obj: (cls, ())
+    every = operator.attrgetter(*fields)
+    return lambda obj: (cls, every(obj))
+
+
+_DISPATCH: dict[type, Callable[[Any], Any]] = {
+    cls: _reducer(cls, fields) for cls, fields in _FIELDS.items()
+}
+
+
 class _Pickler(pickle.Pickler):
     """Pickles an IR element as a call of its class with its fields: unpickling it then
     runs the dataclass's own __init__, which costs half what the default (a __setstate__
-    that sets each slot in turn) does on the 130,000 elements of a 1,000-tool catalogue."""
+    that sets each slot in turn) does on the 130,000 elements of a 1,000-tool catalogue.
 
-    def reducer_override(self, obj: object) -> Any:
-        fields = _FIELDS.get(type(obj))
-        if fields is None:
-            return NotImplemented
-        return type(obj), tuple(getattr(obj, name) for name in fields)
+    The reducers are a dispatch table (looked up by type in C, each reading the fields with
+    one attrgetter) rather than a `reducer_override`, which the pickler would call in Python
+    for every object it meets: the same bytes in half the time."""
+
+    dispatch_table = _DISPATCH
+
+
+def _lint_record(data: object) -> ToolLint | None:
+    if not (isinstance(data, tuple) and len(data) == 2):
+        return None
+    hits, live = data
+    if not (isinstance(hits, tuple) and isinstance(live, tuple)):
+        return None
+    if not all(isinstance(rule_id, str) for rule_id in live):
+        return None
+    for hit in hits:
+        if not (
+            isinstance(hit, tuple)
+            and len(hit) == 6
+            and all(isinstance(part, str) for part in hit[:4])
+            and all(type(part) is int for part in hit[4:])
+        ):
+            return None
+    return ToolLint(hits, frozenset(live))
 
 
 def _dumps(tool: Tool) -> bytes:
@@ -125,7 +137,8 @@ class FrontCache:
         self.path = root / CACHE_DIR / f"front-{name}.pickle"
         self.folder = folder
         self.key: str | None = None  # of the catalogue file this build read
-        self._held: dict[str, tuple[str, bytes]] = {}  # file -> (text digest, pickle)
+        # file -> (text digest, pickled IR, lint record as plain data, pieces by kind)
+        self._held: dict[str, tuple[str, bytes, object, object]] = {}
         self._reused: dict[str, Tool] = {}
 
     def reusable(self, catalogue: Document | None) -> Mapping[str, str]:
@@ -135,9 +148,9 @@ class FrontCache:
             return {}
         self.key = _key(catalogue.digest, self.folder)
         self._held = self._read(self.key)
-        return {file: digest for file, (digest, _) in self._held.items()}
+        return {file: entry[0] for file, entry in self._held.items()}
 
-    def _read(self, key: str) -> dict[str, tuple[str, bytes]]:
+    def _read(self, key: str) -> dict[str, tuple[str, bytes, object, object]]:
         try:
             data = pickle.loads(self.path.read_bytes())
         except Exception:  # any unreadable cache is no cache (pickle raises anything)
@@ -152,7 +165,7 @@ class FrontCache:
             for file, entry in tools.items()
             if isinstance(file, str)
             and isinstance(entry, tuple)
-            and len(entry) == 2
+            and len(entry) == 4
             and isinstance(entry[0], str)
             and isinstance(entry[1], bytes)
         }
@@ -179,23 +192,60 @@ class FrontCache:
         self._reused = {tool.file: tool for tool in found}
         return found
 
-    def save(self, tools: Sequence[Tool], diagnostics: Iterable[Diagnostic]) -> bool:
-        """Keep the IR of every tool whose file nothing was found in; False when the cache
-        cannot be written (which only costs the next build time)."""
+    def lint_records(self) -> dict[str, ToolLint]:
+        """The lint records kept with the tools this build reused (see lint/engine.py);
+        a record of another shape is left out (its tool is linted afresh)."""
+        found: dict[str, ToolLint] = {}
+        for file in self._reused:
+            record = _lint_record(self._held[file][2])
+            if record is not None:
+                found[file] = record
+        return found
+
+    def pieces(self) -> dict[str, dict[str, object]]:
+        """The per-tool pieces (pieces.py) kept with the tools this build reused, by file;
+        each piece's shape is checked where it is used."""
+        found: dict[str, dict[str, object]] = {}
+        for file in self._reused:
+            held = self._held[file][3]
+            if isinstance(held, dict):
+                found[file] = {k: v for k, v in held.items() if isinstance(k, str)}
+        return found
+
+    def save(
+        self,
+        tools: Sequence[Tool],
+        diagnostics: Iterable[Diagnostic],
+        lint: Mapping[str, ToolLint] | None = None,
+        pieces: ToolPieces | None = None,
+    ) -> bool:
+        """Keep the IR of every tool whose file nothing was found in by the stages before
+        lint (`diagnostics`), with its lint record (`lint`, by file) and its pieces when
+        there are; False when the cache cannot be written (which only costs the next build
+        time)."""
         if self.key is None:
             return True
         blamed = {d.span.file for d in diagnostics}
-        kept: dict[str, tuple[str, bytes]] = {}
+        records = lint or {}
+        kept: dict[str, tuple[str, bytes, object, object]] = {}
         temp = self.path.with_name(f"{self.path.stem}.{os.getpid()}.tmp")
         try:
             for tool in tools:
                 if tool.file in blamed or tool.derived:
                     # a derived tool (prepare_<x>) is made again from its contract's IR
                     continue
+                record = records.get(tool.file)
+                lint_data = (
+                    None
+                    if record is None
+                    else (record.hits, tuple(sorted(record.live)))
+                )
+                made = {} if pieces is None else pieces.to_keep(tool.file)
                 if self._reused.get(tool.file) is tool:
-                    kept[tool.file] = self._held[tool.file]
+                    digest, ir_bytes, _, _ = self._held[tool.file]
+                    kept[tool.file] = (digest, ir_bytes, lint_data, made)
                 else:
-                    kept[tool.file] = (tool.digest, _dumps(tool))
+                    kept[tool.file] = (tool.digest, _dumps(tool), lint_data, made)
             data = pickle.dumps(
                 {"key": self.key, "tools": kept}, protocol=pickle.HIGHEST_PROTOCOL
             )

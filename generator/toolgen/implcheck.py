@@ -9,13 +9,16 @@ contract changes, `toolgen check` says which implementation no longer fits, at i
 from __future__ import annotations
 
 import ast
+import hashlib
 import os
 from pathlib import Path
+from typing import cast
 
-from toolgen.diagnostics import Diagnostic, Span, make
+from toolgen.diagnostics import Diagnostic, Severity, Span, make
 from toolgen.ir import Catalogue, Tool
 from toolgen.names import MODEL_NAME_RE, is_module_path
 from toolgen.paths import package_dir, read_regular
+from toolgen.pieces import ToolPieces
 from toolgen.text import counted, listing
 
 # an implementation module is read whole to check its signature; none is this big
@@ -64,7 +67,12 @@ def _parameters(args: ast.arguments) -> str:
 _NO_IMPLEMENTATION = "has no implementation yet"
 
 
-def check_tool(catalogue: Catalogue, tool: Tool, root: Path) -> list[Diagnostic]:
+def check_tool(
+    catalogue: Catalogue, tool: Tool, root: Path, pieces: ToolPieces | None = None
+) -> list[Diagnostic]:
+    """What is wrong with `tool`'s implementation. With `pieces`, the findings kept for
+    an unchanged tool are reused when the implementation file holds the same bytes as when
+    they were found (its digest is part of the piece: the file is read every time)."""
     rel = implementation_path(catalogue, tool)
     path = root / rel
     if not os.path.lexists(path):
@@ -77,8 +85,7 @@ def check_tool(catalogue: Catalogue, tool: Tool, root: Path) -> list[Diagnostic]
             )
         ]
     try:
-        source = read_regular(path, limit=MAX_IMPLEMENTATION_BYTES).decode("utf-8")
-        tree = ast.parse(source, filename=rel)
+        data = read_regular(path, limit=MAX_IMPLEMENTATION_BYTES)
     except OSError as exc:
         return [
             make(
@@ -89,6 +96,64 @@ def check_tool(catalogue: Catalogue, tool: Tool, root: Path) -> list[Diagnostic]
                 "Check that the file is a readable Python file.",
             )
         ]
+    if pieces is None:
+        return _check_source(tool, rel, data)
+    held = hashlib.sha256(data).hexdigest()
+    kept = pieces.get(
+        tool,
+        "implementation",
+        lambda t: (held, tuple(_plain(d) for d in _check_source(t, rel, data))),
+        lambda value: _fits(value) and cast(KeptCheck, value)[0] == held,
+    )
+    return [_diagnostic(d) for d in kept[1]]
+
+
+# a diagnostic as plain data: code, severity, message, file, line, column, hint
+PlainDiagnostic = tuple[str, str, str, str, int, int, str]
+# what the front cache keeps of a tool's implementation check: the file's digest, findings
+KeptCheck = tuple[str, tuple[PlainDiagnostic, ...]]
+
+
+def _plain(d: Diagnostic) -> PlainDiagnostic:
+    return (
+        d.code,
+        d.severity.value,
+        d.message,
+        d.span.file,
+        d.span.line,
+        d.span.col,
+        d.hint,
+    )
+
+
+def _diagnostic(data: PlainDiagnostic) -> Diagnostic:
+    code, severity, message, file, line, col, hint = data
+    return Diagnostic(code, Severity(severity), message, Span(file, line, col), hint)
+
+
+def _fits(value: object) -> bool:
+    if not (isinstance(value, tuple) and len(value) == 2):
+        return False
+    digest, found = value
+    if not (isinstance(digest, str) and isinstance(found, tuple)):
+        return False
+    return all(
+        isinstance(d, tuple)
+        and len(d) == 7
+        and all(isinstance(d[i], str) for i in (0, 1, 2, 3, 6))
+        and all(type(d[i]) is int for i in (4, 5))
+        and d[1] in _SEVERITIES
+        for d in found
+    )
+
+
+_SEVERITIES = frozenset(s.value for s in Severity)
+
+
+def _check_source(tool: Tool, rel: str, data: bytes) -> list[Diagnostic]:
+    try:
+        source = data.decode("utf-8")
+        tree = ast.parse(source, filename=rel)
     except SyntaxError as exc:
         # str(exc) repeats the file's name and line, which the span already gives
         return [
@@ -181,7 +246,11 @@ def _is_stub(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return False
 
 
-def check_implementations(catalogue: Catalogue, root: Path) -> list[Diagnostic]:
+def check_implementations(
+    catalogue: Catalogue, root: Path, pieces: ToolPieces | None = None
+) -> list[Diagnostic]:
+    """What is wrong with the catalogue's implementations; with `pieces`, the findings of
+    unchanged tools whose implementation files hold the same bytes are the kept ones."""
     if not is_module_path(catalogue.implementation):
         # TG140 reports it; a path like ../x must never lead the check out of the project
         return []
@@ -196,7 +265,7 @@ def check_implementations(catalogue: Catalogue, root: Path) -> list[Diagnostic]:
         # file name), and TG112 two tools of one module: no implementation to look for
         if MODEL_NAME_RE.fullmatch(tool.name) and tool.py.module not in modules:
             modules.add(tool.py.module)
-            for diagnostic in check_tool(catalogue, tool, root):
+            for diagnostic in check_tool(catalogue, tool, root, pieces):
                 if diagnostic.code == "TG151":
                     unwritten = diagnostic.message.endswith(_NO_IMPLEMENTATION)
                     (missing if unwritten else stubs).append(tool.name)

@@ -30,7 +30,12 @@ PYTHON_CACHES = frozenset({"__pycache__"})
 
 
 def content_digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+    return content_digest_of(hashlib.sha256(text.encode("utf-8")).hexdigest())
+
+
+def content_digest_of(sha256_hex: str) -> str:
+    """The manifest's digest of a file, from the full SHA-256 of its bytes."""
+    return sha256_hex[:32]
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +118,11 @@ def _walk(base: Path) -> list[tuple[str, os.stat_result]]:
                 continue
             found.append((child, info))
     return found
+
+
+def owned_text(path: Path) -> str | None:
+    """The text of a file of the package as a build compares it (None: not readable)."""
+    return _read_regular(path)
 
 
 def _read_regular(path: Path) -> str | None:

@@ -8,6 +8,7 @@ import functools
 import hashlib
 import os
 import stat
+import sys
 from pathlib import Path
 
 from toolgen import __version__
@@ -47,6 +48,37 @@ def toolgen_digest() -> str:
                 with open(entry.path, "rb") as file:
                     digest.update(entry.name.encode() + b"\0" + file.read())
     return digest.hexdigest()[:16]
+
+
+@functools.cache
+def runtime_digest() -> str:
+    """A digest of toolgen_runtime's code, found and read, not imported (importing it
+    imports the Agents SDK, which a build does not need)."""
+    import importlib.util  # only a build that keeps caches needs it
+
+    digest = hashlib.sha256()
+    spec = importlib.util.find_spec("toolgen_runtime")
+    if spec is None or spec.origin is None:
+        return "none"
+    stack = [str(Path(spec.origin).parent)]
+    while stack:
+        base = stack.pop()
+        for entry in sorted(os.scandir(base), key=lambda e: e.name):
+            if entry.is_dir() and entry.name != "__pycache__":
+                stack.append(entry.path)
+            elif entry.is_file() and entry.name.endswith(".py"):
+                with open(entry.path, "rb") as file:
+                    digest.update(entry.path.encode() + b"\0" + file.read())
+    return digest.hexdigest()[:16]
+
+
+def cache_key(*parts: str) -> str:
+    """The one key of what a cache keeps that the code computed: `parts` (what the kept
+    value was made from, and which cache) with the code that made it: Python's version,
+    toolgen's code (`toolgen_digest`) and toolgen_runtime's (the URL and path guards a
+    contract is checked with, `runtime_digest`). The front cache and the check cache use it."""
+    code = (sys.version, toolgen_digest(), runtime_digest())
+    return hashlib.sha256("\n".join((*code, *parts)).encode()).hexdigest()
 
 
 class NotRegular(OSError):

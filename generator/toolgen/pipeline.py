@@ -10,9 +10,9 @@ so far is returned.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from toolgen import checks, implcheck, layout, lint, load, model, validate, write
@@ -20,8 +20,10 @@ from toolgen.checkcache import CheckCache, file_key
 from toolgen.diagnostics import Diagnostic, has_errors
 from toolgen.formatting import FormattingError, Scratch, scratch
 from toolgen.frontcache import FrontCache
-from toolgen.ir import Catalogue
+from toolgen.ir import Catalogue, Tool
+from toolgen.lint.engine import ToolLint
 from toolgen.paths import display_path
+from toolgen.pieces import ToolPieces
 from toolgen.progress import QUIET, Progress
 from toolgen.project import Placement
 from toolgen.render import render_catalogue
@@ -37,10 +39,34 @@ class CheckResult:
     tool_files: int = 0  # in tools/, those that could not be read included
     # catalogue.yaml has format errors: the tool files were checked one by one, no lint ran
     catalogue_broken: bool = False
+    # the per-tool pieces of the catalogue-wide outputs, kept ones included (pieces.py)
+    pieces: ToolPieces | None = field(default=None, compare=False, repr=False)
+    # what the front cache is to keep, when the caller saves it (build_catalogue does)
+    pending: PendingSave | None = field(default=None, compare=False, repr=False)
 
     @property
     def ok(self) -> bool:
         return self.catalogue is not None and not has_errors(self.diagnostics)
+
+
+@dataclass(slots=True)
+class PendingSave:
+    """The front cache of a build, saved once the build made the last piece it keeps."""
+
+    front: FrontCache
+    tools: tuple[Tool, ...]
+    judged_by: tuple[Diagnostic, ...]  # of the stages before lint
+    lint: Mapping[str, ToolLint]
+    pieces: ToolPieces
+
+    def save(self) -> str | None:
+        """None, or the note that says the cache could not be written."""
+        if self.front.save(self.tools, self.judged_by, self.lint, self.pieces):
+            return None
+        return (
+            f"cannot write the front cache {self.front.path}; the next build reads every "
+            "tool file"
+        )
 
 
 def check_catalogue(
@@ -51,13 +77,16 @@ def check_catalogue(
     cache: bool = False,
     others: Sequence[Placement] = (),
     progress: Progress = QUIET,
+    defer_save: bool = False,
 ) -> CheckResult:
     """Everything `toolgen check` does for one catalogue folder of the project at `root`.
 
     `others` are the other catalogues of the project, whose folders a build must not write
     into. With `cache` (what `build` passes), the format check and the per-file semantic
     checks are skipped for tool files that passed them in an earlier build with the same
-    content (see checkcache).
+    content (see checkcache), and the front cache gives the IR, lint records and pieces of
+    unchanged tools (frontcache.py); with `defer_save` too, the front cache is not saved here
+    but left to the caller (`CheckResult.pending`), once rendering made its pieces.
     """
     shown = display_path(folder, root)
     front = FrontCache(root, shown) if cache else None
@@ -119,21 +148,30 @@ def check_catalogue(
         notes.append(
             f"cannot write the check cache {record.path}; the next build checks everything"
         )
-    if (
-        front is not None
-        and built.catalogue is not None
-        and not front.save(built.catalogue.tools, diagnostics)
-    ):
-        notes.append(
-            f"cannot write the front cache {front.path}; the next build reads every "
-            "tool file"
-        )
+    # what the front cache keeps of a tool is judged by the stages before lint
+    before_lint = tuple(diagnostics)
+    pieces = ToolPieces(None if front is None else front.pieces())
+    pending: PendingSave | None = None
     if built.catalogue is not None:
         with progress.stage("layout"):
             placed = layout.check_layout(built.catalogue, root, others)
         diagnostics.extend(placed.diagnostics)
         with progress.stage("lint", count):
-            diagnostics.extend(lint.lint(built.catalogue))
+            linted = lint.run(
+                built.catalogue,
+                None if front is None else front.lint_records(),
+                pieces,
+            )
+        diagnostics.extend(linted.diagnostics)
+        if front is not None:
+            pending = PendingSave(
+                front, built.catalogue.tools, before_lint, linted.kept, pieces
+            )
+            if not defer_save:
+                note = pending.save()
+                pending = None
+                if note is not None:
+                    notes.append(note)
         if implementations and placed.implementation_readable:
             with progress.stage("implementations", count):
                 found = implcheck.check_implementations(built.catalogue, root)
@@ -146,6 +184,8 @@ def check_catalogue(
         tuple(notes),
         tool_files=len(loaded.tool_files),
         catalogue_broken=built.stand_in is not None,
+        pieces=pieces,
+        pending=pending,
     )
 
 
@@ -161,7 +201,7 @@ def render(
     stay there for the write stage to move into place."""
     if not result.ok or result.catalogue is None:
         return None
-    return render_catalogue(result.catalogue, root, progress, keep)
+    return render_catalogue(result.catalogue, root, progress, keep, result.pieces)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +240,21 @@ def build_catalogue(
         cache=not check_only,
         others=others,
         progress=progress,
+        defer_save=True,
     )
+    try:
+        built = _render_and_write(result, root, check_only, progress)
+    finally:
+        note = None if result.pending is None else result.pending.save()
+    if note is None:
+        return built
+    notes = (*built.check.notes, note)
+    return replace(built, check=replace(built.check, notes=notes, pending=None))
+
+
+def _render_and_write(
+    result: CheckResult, root: Path, check_only: bool, progress: Progress
+) -> BuildResult:
     try:
         if check_only:
             files = render(result, None, progress)
@@ -220,7 +274,7 @@ def build_catalogue(
     except (FormattingError, write.WriteError) as exc:
         return BuildResult(result, None, str(exc))
     with progress.stage("implementations", len(result.catalogue.tools)):
-        found = implcheck.check_implementations(result.catalogue, root)
+        found = implcheck.check_implementations(result.catalogue, root, result.pieces)
     merged = sorted({*result.diagnostics, *found}, key=lambda d: d.sort_key)
     checked = replace(result, diagnostics=tuple(merged))
     return BuildResult(checked, report, files=files)

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Protocol, cast
 
 from toolgen.ir import Catalogue, Tool
+from toolgen.pieces import ToolPieces
 
 ENCODING = "o200k_base"
 
@@ -123,12 +124,23 @@ class TokenReport:
         return tuple(sorted(self.tools, key=lambda t: (-t.tokens, t.name))[:n])
 
 
-def measure(catalogue: Catalogue) -> TokenReport:
-    """Tokens per tool and in all (counts are cached per text, so a second call is cheap)."""
+def tool_tokens(tool: Tool) -> int:
+    """Tokens of one tool's definition as the model receives it."""
+    return count(payload_text(tool_payload(tool)))
+
+
+def _is_count(value: object) -> bool:
+    return type(value) is int and value >= 0
+
+
+def measure(catalogue: Catalogue, pieces: ToolPieces | None = None) -> TokenReport:
+    """Tokens per tool and in all (counts are cached per text, so a second call is cheap;
+    with `pieces`, the count of a tool unchanged since the last build is the one kept)."""
+    held = pieces if pieces is not None else ToolPieces()
     return TokenReport(
         ENCODING,
         tuple(
-            ToolTokens(t.name, count(payload_text(tool_payload(t))))
+            ToolTokens(t.name, held.get(t, "tokens", tool_tokens, _is_count))
             for t in catalogue.tools
         ),
     )

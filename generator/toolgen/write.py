@@ -44,6 +44,7 @@ from toolgen.manifest import (
     MANIFEST_NAME,
     Manifest,
     content_digest,
+    owned_text,
     read_package,
 )
 from toolgen.paths import CACHE_DIR
@@ -68,6 +69,10 @@ class RenderedFiles:
     # files already on disk holding exactly the text of an output (what the formatter
     # wrote): a build renames them into place rather than creating each file again
     on_disk: Mapping[str, Path] = field(default_factory=dict)
+    # owned files whose text was read in this build from that very path (the render cache
+    # reused them), with their manifest digest: the disk held that text when it was read, so
+    # the write stage neither reads nor digests them again
+    read_back: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +83,7 @@ class WriteReport:
     unchanged: int
     diff: str  # check mode: what a build would change
     warnings: tuple[str, ...] = field(default=())
+    manifest: str = ""  # the manifest's text the build wrote (or would write)
 
     @property
     def changed(self) -> bool:
@@ -220,6 +226,7 @@ class _Plan:
     removed: tuple[str, ...]  # root-relative
     create: dict[str, str]  # root-relative -> text
     diffs: tuple[str, ...]
+    manifest: str
 
 
 def _diff(rel: str, old: str | None, new: str | None) -> str:
@@ -239,16 +246,22 @@ def _inside(files: RenderedFiles) -> dict[str, str]:
 
 def manifest_text(files: RenderedFiles) -> str:
     """The manifest a build of `files` writes into the package."""
-    inside = _inside(files)
+    prefix = files.package + "/"
+    known = files.read_back
     return Manifest(
-        files.catalogue, {r: content_digest(t) for r, t in inside.items()}
+        files.catalogue,
+        {
+            rel.removeprefix(prefix): known.get(rel) or content_digest(text)
+            for rel, text in files.owned.items()
+        },
     ).text()
 
 
 def _plan(files: RenderedFiles, root: Path, *, check: bool) -> _Plan:
     package = root / files.package
     try:
-        state = read_package(package)
+        # a build compares the files it did not read back itself; a check diffs them all
+        state = read_package(package, contents=check)
     except OSError as exc:
         raise WriteError(files.package, _cause(exc)) from exc
     if state.unknown or state.manifest_problem is not None:
@@ -260,13 +273,22 @@ def _plan(files: RenderedFiles, root: Path, *, check: bool) -> _Plan:
         )
     prefix = files.package + "/"
     inside = _inside(files)
-    inside[MANIFEST_NAME] = manifest_text(files)
+    manifest = inside[MANIFEST_NAME] = manifest_text(files)
     old_manifest = state.manifest.text() if state.manifest is not None else None
     unchanged: set[str] = set()
     written: list[str] = []
     diffs: list[str] = []
     for rel, text in sorted(inside.items()):
-        old = old_manifest if rel == MANIFEST_NAME else state.owned.get(rel)
+        if rel == MANIFEST_NAME:
+            old = old_manifest
+        elif rel not in state.owned:
+            old = None
+        elif check:
+            old = state.owned[rel]
+        elif prefix + rel in files.read_back:
+            old = text  # read from this path in this build: the file holds this text
+        else:
+            old = owned_text(package / rel)
         if old == text:
             unchanged.add(rel)
             continue
@@ -294,6 +316,7 @@ def _plan(files: RenderedFiles, root: Path, *, check: bool) -> _Plan:
         removed=tuple(removed),
         create=create,
         diffs=tuple(diffs),
+        manifest=manifest,
     )
 
 
@@ -307,6 +330,7 @@ def _report(
         len(plan.unchanged - {MANIFEST_NAME}),
         "".join(plan.diffs),
         warnings,
+        plan.manifest,
     )
 
 
@@ -526,7 +550,7 @@ def _switch(plan: _Plan, stage: Path, old: Path, journal: _Journal) -> Path | No
 def _discard(replaced: Path) -> tuple[str, ...]:
     """Remove the replaced tree, unless something appeared in it that toolgen did not write
     (a file saved into the package during the build): then keep it and say so."""
-    state = read_package(replaced)
+    state = read_package(replaced, contents=False)
     if state.unknown:
         shown = ", ".join(state.unknown[:3])
         return (

@@ -1,5 +1,15 @@
 """What every rule may ask about the catalogue, computed once per lint run.
 
+Members are of two sorts. Some are a function of one tool and catalogue.yaml alone
+(`schema_size(tool)`, `prose(tool)`, `first_by_normalized_name`, `booleans_by_words`,
+`targets`, `context_names`); the others are catalogue-wide (`catalogue`, `tool(name)`,
+`tool_names`, `profiles`, whose namespaces come from every name, `object_counts`,
+`object_words`, `common_params`, `tokens`, `tool_tokens`). Reading a catalogue-wide member sets
+`read_wide`: the engine clears it before each check and reads it after, and keeps the findings
+of a check over one tool's element across builds only when the check read nothing
+catalogue-wide (see engine.py). A new member is catalogue-wide unless it is added to the first
+sort on purpose, which `tests/test_lintcache.py` holds to.
+
 Per-tool word sets (`ToolProfile`) are built once, so the pair rules compare frozensets
 instead of re-reading prose; the pairs themselves come from an index of the object words of
 tool names, so a catalogue of a thousand tools yields the pairs that share an object, not the
@@ -20,6 +30,8 @@ from toolgen.lint import targets, words
 from toolgen.lint.prose import Prose, tool_prose
 from toolgen.lint.registry import ErrorSite, ParamSite, ReturnSite, SpecText, ToolPair
 from toolgen.load import PathKey, SourceMap
+from toolgen.pieces import ToolPieces
+from toolgen.tokens import TokenReport
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +121,7 @@ def namespaces(tools: tuple[Tool, ...]) -> frozenset[str]:
     )
 
 
-def _param_sites(
+def tool_param_sites(
     tool: Tool, params: tuple[Param, ...], prefix: tuple[str, ...]
 ) -> Iterator[ParamSite]:
     for param in params:
@@ -118,10 +130,10 @@ def _param_sites(
         node = param
         while node.items is not None:
             node = node.items
-        yield from _param_sites(tool, node.properties, path)
+        yield from tool_param_sites(tool, node.properties, path)
 
 
-def _return_sites(
+def tool_return_sites(
     tool: Tool, fields: tuple[ReturnField, ...], prefix: tuple[str, ...]
 ) -> Iterator[ReturnSite]:
     for field in fields:
@@ -130,18 +142,36 @@ def _return_sites(
         node = field
         while node.items is not None:
             node = node.items
-        yield from _return_sites(tool, node.properties, path)
+        yield from tool_return_sites(tool, node.properties, path)
 
 
 class LintContext:
     """The catalogue under lint and everything derived from it that rules share."""
 
-    def __init__(self, catalogue: Catalogue) -> None:
-        self.catalogue = catalogue
+    # the members that are a function of one tool (the one asked about) and catalogue.yaml
+    PER_TOOL: frozenset[str] = frozenset(
+        {
+            "schema_size",
+            "prose",
+            "first_by_normalized_name",
+            "booleans_by_words",
+            "targets",
+            "context_names",
+            # catalogue.yaml's own strings, for the engine
+            "catalogue_source",
+            "catalogue_texts",
+        }
+    )
+
+    def __init__(self, catalogue: Catalogue, pieces: ToolPieces | None = None) -> None:
+        self._catalogue = catalogue
+        self._pieces = pieces
+        # set by every read of a catalogue-wide member; the engine clears it per check
+        self.read_wide = False
         self.targets = targets.declared(catalogue.targets)
         # the names of the catalogue's tools, those whose file is broken included: a text
         # that names one names a tool (fixing that file is enough)
-        self.tool_names = frozenset(t.name for t in catalogue.tools) | frozenset(
+        self._tool_names = frozenset(t.name for t in catalogue.tools) | frozenset(
             catalogue.broken_tools
         )
         self.context_names = frozenset(f.name for f in catalogue.context)
@@ -152,13 +182,29 @@ class LintContext:
         self._groups: dict[int, dict[str, Param]] = {}
         self._booleans: dict[int, dict[tuple[str, ...], tuple[int, Param]]] = {}
 
+    @property
+    def catalogue(self) -> Catalogue:
+        self.read_wide = True
+        return self._catalogue
+
+    @property
+    def tool_names(self) -> frozenset[str]:
+        self.read_wide = True
+        return self._tool_names
+
     def tool(self, name: str) -> Tool | None:
+        self.read_wide = True
         return self._by_name.get(name)
 
-    @functools.cached_property
+    @property
     def profiles(self) -> dict[str, ToolProfile]:
-        prefixes = namespaces(self.catalogue.tools)
-        return {t.name: profile(t, prefixes) for t in self.catalogue.tools}
+        self.read_wide = True
+        return self._profiles
+
+    @functools.cached_property
+    def _profiles(self) -> dict[str, ToolProfile]:
+        prefixes = namespaces(self._catalogue.tools)
+        return {t.name: profile(t, prefixes) for t in self._catalogue.tools}
 
     def schema_size(self, tool: Tool) -> targets.SchemaSize:
         """The size of a tool's exposed schema, measured once per tool."""
@@ -200,56 +246,97 @@ class LintContext:
             self._booleans[key] = found
         return found
 
-    @functools.cached_property
+    @property
     def object_counts(self) -> Counter[str]:
+        self.read_wide = True
+        return self._object_counts
+
+    @functools.cached_property
+    def _object_counts(self) -> Counter[str]:
         """How many tools of the catalogue act on each object word (stemmed)."""
-        return Counter(w for p in self.profiles.values() for w in p.objects)
+        return Counter(w for p in self._profiles.values() for w in p.objects)
 
-    @functools.cached_property
+    @property
     def object_words(self) -> frozenset[str]:
-        return frozenset(self.object_counts)
+        self.read_wide = True
+        return self._object_words
 
     @functools.cached_property
+    def _object_words(self) -> frozenset[str]:
+        return frozenset(self._object_counts)
+
+    @property
     def common_params(self) -> frozenset[str]:
+        self.read_wide = True
+        return self._common_params
+
+    @functools.cached_property
+    def _common_params(self) -> frozenset[str]:
         """Parameter names a quarter of the tools or more take (owner, repo, order_id): they
         say which object, not what a tool does with it."""
-        counts = Counter(p.name for t in self.catalogue.tools for p in t.params)
-        floor = max(3, len(self.catalogue.tools) / 4)
+        counts = Counter(p.name for t in self._catalogue.tools for p in t.params)
+        floor = max(3, len(self._catalogue.tools) / 4)
         return frozenset(name for name, n in counts.items() if n >= floor)
 
-    @functools.cached_property
-    def tokens(self) -> tokens.TokenReport:
-        return tokens.measure(self.catalogue)
+    @property
+    def tokens(self) -> TokenReport:
+        self.read_wide = True
+        return self._tokens
 
     @functools.cached_property
+    def _tokens(self) -> TokenReport:
+        return tokens.measure(self._catalogue, self._pieces)
+
+    @property
     def tool_tokens(self) -> dict[str, int]:
-        return self.tokens.by_name()
+        self.read_wide = True
+        return self._tool_tokens
+
+    @functools.cached_property
+    def _tool_tokens(self) -> dict[str, int]:
+        return self._tokens.by_name()
 
     # -- elements ------------------------------------------------------------------------------
 
+    def tools(self) -> tuple[Tool, ...]:
+        self.read_wide = True
+        return self._catalogue.tools
+
+    def catalogue_source(self) -> SourceMap:
+        return self._catalogue.origin.source
+
+    def catalogue_texts(self) -> tuple[TextAt, ...]:
+        """The strings of catalogue.yaml."""
+        return self._catalogue.texts
+
     def param_sites(self) -> Iterator[ParamSite]:
-        for tool in self.catalogue.tools:
-            yield from _param_sites(tool, tool.params, ())
+        self.read_wide = True  # every tool's
+        for tool in self._catalogue.tools:
+            yield from tool_param_sites(tool, tool.params, ())
 
     def return_sites(self) -> Iterator[ReturnSite]:
-        for tool in self.catalogue.tools:
-            yield from _return_sites(tool, tool.returns, ())
+        self.read_wide = True  # every tool's
+        for tool in self._catalogue.tools:
+            yield from tool_return_sites(tool, tool.returns, ())
 
     def error_sites(self) -> Iterator[ErrorSite]:
-        for tool in self.catalogue.tools:
+        self.read_wide = True  # every tool's
+        for tool in self._catalogue.tools:
             for error in tool.errors:
                 yield ErrorSite(tool, error)
 
     def texts(self) -> Iterator[SpecText]:
+        self.read_wide = True  # every tool's
         for source, tool, path, text, is_key in self.text_items():
             yield SpecText(source, path, text, is_key, tool)
 
     def text_items(self) -> Iterator[tuple[SourceMap, Tool | None, PathKey, str, bool]]:
         """Every string of every spec file, without building an element for each."""
+        self.read_wide = True
         owners: list[tuple[SourceMap, tuple[TextAt, ...], Tool | None]] = [
-            (self.catalogue.origin.source, self.catalogue.texts, None)
+            (self._catalogue.origin.source, self._catalogue.texts, None)
         ]
-        owners.extend((t.origin.source, t.texts, t) for t in self.catalogue.tools)
+        owners.extend((t.origin.source, t.texts, t) for t in self._catalogue.tools)
         for source, texts, tool in owners:
             for item in texts:
                 yield source, tool, item.path, item.text, item.is_key
@@ -257,7 +344,8 @@ class LintContext:
     def pairs(self) -> Iterator[ToolPair]:
         """Pairs of tools whose names share an object word, or differ only in case."""
         buckets: dict[str, list[str]] = defaultdict(list)
-        for name, prof in self.profiles.items():
+        self.read_wide = True
+        for name, prof in self._profiles.items():
             for obj in prof.objects:
                 buckets["object:" + obj].append(name)
             buckets["normalized:" + prof.normalized].append(name)

@@ -4,18 +4,31 @@ Each rule sees the elements of one kind; its findings become diagnostics with th
 and the severity the catalogue configured. A finding owned by a tool (anything in its file,
 or a pair it belongs to) is dropped when that tool suppresses the rule; suppressions that drop
 nothing are reported last.
+
+Findings kept across builds (`ToolLint`): the checks over the elements one tool owns (the
+tool, its parameters, return fields, error codes and strings) run tool by tool. The context
+(`LintContext.read_wide`) records whether a check read anything catalogue-wide; a check that
+did not is a function of that tool, catalogue.yaml and toolgen's code alone, so its findings
+(before suppressions) are kept with the tool, and the rules that did read the catalogue are
+named to run again. `run(catalogue, kept)` takes the records of tools known unchanged (the
+front cache holds them beside each tool's IR, under a key of catalogue.yaml, toolgen's code
+and the tool file's digest) and runs only the named rules over those tools; the pair and
+catalogue rules, and the strings of catalogue.yaml, run every time. Suppressions are applied
+to kept findings as to fresh ones, so `TG unused suppression` stays exact. What the record
+holds is decided by what each check read in the build that made it, never by a list of rules:
+a rule that starts reading the whole catalogue is re-run from then on.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from toolgen.diagnostics import Diagnostic, Severity, Span
 from toolgen.ir import Catalogue, Tool
 from toolgen.lint import config
-from toolgen.lint.context import LintContext
+from toolgen.lint.context import LintContext, tool_param_sites, tool_return_sites
 from toolgen.lint.registry import (
     REGISTRY,
     Category,
@@ -28,14 +41,33 @@ from toolgen.lint.registry import (
     ToolPair,
     all_rules,
 )
+from toolgen.pieces import ToolPieces
 from toolgen.tokens import TokenReport
+
+# a kept finding: rule id, message, hint, and the place (file, line, column)
+KeptHit = tuple[str, str, str, str, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolLint:
+    """One tool's lint, kept across builds: the findings of the checks over its elements
+    that read nothing catalogue-wide, and the rules whose checks did (run every build)."""
+
+    hits: tuple[KeptHit, ...]
+    live: frozenset[str]
 
 
 @dataclass(frozen=True, slots=True)
 class LintResult:
     diagnostics: tuple[Diagnostic, ...]
     enabled: dict[str, Severity]
-    tokens: TokenReport
+    context: LintContext
+    # tool file -> its lint record, for every tool not derived (to keep for the next build)
+    kept: dict[str, ToolLint]
+
+    @property
+    def tokens(self) -> TokenReport:
+        return self.context.tokens
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +118,11 @@ def _default_span(element: object) -> Span:
     raise TypeError(type(element).__name__)
 
 
+_PER_TOOL_KINDS = (Tool, ParamSite, ReturnSite, ErrorSite, SpecText)
+
+
 def _hits(rules: list[Rule], ctx: LintContext) -> Iterator[_Hit]:
+    """The hits of rules over the elements no single tool owns (the catalogue, pairs)."""
     by_kind: dict[type, list[Rule]] = defaultdict(list)
     for r in rules:
         if r.kind is not None and r.check is not None:
@@ -114,27 +150,172 @@ def _check(rule_: Rule, element: object, ctx: LintContext) -> Iterable[Finding]:
 
 
 def _text_hits(group: list[Rule], ctx: LintContext) -> Iterator[_Hit]:
-    """Text rules depend on the text only, and strings repeat across a catalogue (types,
-    enum values, shared wording): each distinct string is checked once."""
-    memo: dict[tuple[str, bool], list[tuple[Rule, Finding]]] = {}
-    for source, tool, path, text, is_key in ctx.text_items():
-        found = memo.get((text, is_key))
-        if found is None:
-            element = SpecText(source, path, text, is_key, tool)
-            found = [(r, f) for r in group for f in _check(r, element, ctx)]
-            memo[(text, is_key)] = found
-        if found:
-            element = SpecText(source, path, text, is_key, tool)
-            for r, f in found:
-                yield _Hit(r, f, element.default_span, _owners(element))
+    """The strings of catalogue.yaml (a tool's strings are linted with the tool)."""
+    source = ctx.catalogue_source()
+    for item in ctx.catalogue_texts():
+        element = SpecText(source, item.path, item.text, item.is_key, None)
+        for r in group:
+            for f in _check(r, element, ctx):
+                yield _Hit(r, f, element.default_span, ())
 
 
-def run(catalogue: Catalogue) -> LintResult:
-    ctx = LintContext(catalogue)
+def _tool_elements(kind: type, tool: Tool) -> Iterable[object]:
+    if kind is Tool:
+        return (tool,)
+    if kind is ParamSite:
+        return tool_param_sites(tool, tool.params, ())
+    if kind is ReturnSite:
+        return tool_return_sites(tool, tool.returns, ())
+    if kind is ErrorSite:
+        return (ErrorSite(tool, error) for error in tool.errors)
+    raise TypeError(f"no elements of kind {kind.__name__} in one tool")
+
+
+class _ToolLinter:
+    """Runs the checks over the elements of one tool at a time, recording which read the
+    catalogue. Text rules depend on the text only, and strings repeat across a catalogue
+    (types, enum values, shared wording): each distinct string is checked once a run."""
+
+    def __init__(self, rules: list[Rule], ctx: LintContext) -> None:
+        self.ctx = ctx
+        self.by_kind: dict[type, list[Rule]] = defaultdict(list)
+        for r in rules:
+            if r.kind in _PER_TOOL_KINDS and r.check is not None:
+                self.by_kind[r.kind].append(r)
+        # (text, is_key) -> per rule: its findings, and whether it read the catalogue
+        self._texts: dict[tuple[str, bool], list[tuple[Rule, list[Finding], bool]]] = {}
+
+    def _run(self, rule_: Rule, element: object) -> tuple[list[Finding], bool]:
+        assert rule_.check is not None
+        self.ctx.read_wide = False
+        found = list(rule_.check(element, self.ctx))
+        return found, self.ctx.read_wide
+
+    def lint(
+        self, tool: Tool, only: frozenset[str] | None
+    ) -> tuple[list[_Hit], list[_Hit], set[str]]:
+        """The hits of the rules (all, or those in `only`) over `tool`'s elements: those
+        of checks that read nothing catalogue-wide, the others, and the rules of those."""
+        kept: list[_Hit] = []
+        live: list[_Hit] = []
+        wide: set[str] = set()
+        owners = (tool,)
+        for kind, group in self.by_kind.items():
+            rules = group if only is None else [r for r in group if r.id in only]
+            if not rules:
+                continue
+            if kind is SpecText:
+                self._lint_texts(tool, rules, only, kept, live, wide)
+                continue
+            if tool.derived:
+                # a prepare tool is made of its token contract, which is linted itself
+                continue
+            for element in _tool_elements(kind, tool):
+                span: Span | None = None
+                for r in rules:
+                    found, read_wide = self._run(r, element)
+                    if read_wide:
+                        wide.add(r.id)
+                    for f in found:
+                        if span is None:
+                            span = _default_span(element)
+                        hit = _Hit(r, f, f.span or span, owners)
+                        (live if read_wide else kept).append(hit)
+        return kept, live, wide
+
+    def _lint_texts(
+        self,
+        tool: Tool,
+        rules: list[Rule],
+        only: frozenset[str] | None,
+        kept: list[_Hit],
+        live: list[_Hit],
+        wide: set[str],
+    ) -> None:
+        source = tool.origin.source
+        for item in tool.texts:
+            results = self._texts.get((item.text, item.is_key))
+            if results is None:
+                element = SpecText(source, item.path, item.text, item.is_key, tool)
+                results = [(r, *self._run(r, element)) for r in self.by_kind[SpecText]]
+                self._texts[(item.text, item.is_key)] = results
+            span: Span | None = None
+            for r, found, read_wide in results:
+                if only is not None and r.id not in only:
+                    continue
+                if read_wide:
+                    wide.add(r.id)
+                for f in found:
+                    if span is None:
+                        span = source.span(item.path, key=item.is_key)
+                    hit = _Hit(r, f, span, (tool,))
+                    (live if read_wide else kept).append(hit)
+
+
+def _kept_hit(hit: _Hit) -> KeptHit:
+    f, span = hit.finding, hit.span
+    return (hit.rule.id, f.message, f.hint, span.file, span.line, span.col)
+
+
+def _replayed(data: KeptHit, tool: Tool) -> _Hit:
+    rule_id, message, hint, file, line, col = data
+    span = Span(file, line, col)
+    return _Hit(REGISTRY[rule_id], Finding(message, hint, span), span, (tool,))
+
+
+def _usable(record: ToolLint | None, enabled: dict[str, Severity]) -> bool:
+    # the record was made under the same catalogue.yaml (so the same rules); checked again
+    # so that a record that does not fit can only cost time
+    return record is not None and all(
+        h[0] in enabled and h[0] in REGISTRY for h in record.hits
+    )
+
+
+def _all_hits(
+    active: list[Rule],
+    ctx: LintContext,
+    kept: Mapping[str, ToolLint],
+    enabled: dict[str, Severity],
+    records: dict[str, ToolLint],
+) -> Iterator[_Hit]:
+    linter = _ToolLinter(active, ctx)
+    for tool in ctx.tools():
+        record = None if tool.derived else kept.get(tool.file)
+        if record is not None and _usable(record, enabled):
+            for data in record.hits:
+                yield _replayed(data, tool)
+            # the named rules run over every element of the tool again; their findings
+            # where they read nothing catalogue-wide are the kept ones, not taken twice
+            _, live, _ = linter.lint(tool, record.live)
+            records[tool.file] = record
+            yield from live
+            continue
+        fresh, live, wide = linter.lint(tool, None)
+        if not tool.derived:
+            records[tool.file] = ToolLint(
+                tuple(_kept_hit(h) for h in fresh), frozenset(wide)
+            )
+        yield from fresh
+        yield from live
+    yield from _hits(
+        [r for r in active if r.kind not in _PER_TOOL_KINDS or r.kind is SpecText], ctx
+    )
+
+
+def run(
+    catalogue: Catalogue,
+    kept: Mapping[str, ToolLint] | None = None,
+    pieces: ToolPieces | None = None,
+) -> LintResult:
+    """Lint `catalogue`; `kept` are the lint records of tools (by file) unchanged since the
+    build that made them, under the same catalogue.yaml and toolgen (the caller vouches), and
+    `pieces` the per-tool pieces (token counts) kept for them."""
+    ctx = LintContext(catalogue, pieces)
     enabled = config.resolve(catalogue.lint, all_rules())
     active = [REGISTRY[i] for i in sorted(enabled)]
     used: set[int] = set()
     diagnostics: list[Diagnostic] = []
+    records: dict[str, ToolLint] = {}
 
     def suppressed(hit: _Hit) -> bool:
         if hit.rule.category is Category.CONFIG:
@@ -146,7 +327,7 @@ def run(catalogue: Catalogue) -> LintResult:
                     return True
         return False
 
-    for hit in _hits(active, ctx):
+    for hit in _all_hits(active, ctx, kept or {}, enabled, records):
         if suppressed(hit):
             continue
         hint = hit.finding.hint or hit.rule.fix
@@ -157,7 +338,7 @@ def run(catalogue: Catalogue) -> LintResult:
         )
     diagnostics.extend(_unused(catalogue, enabled, used))
     diagnostics.sort(key=lambda d: d.sort_key)
-    return LintResult(tuple(diagnostics), enabled, ctx.tokens)
+    return LintResult(tuple(diagnostics), enabled, ctx, records)
 
 
 def _unused(

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from toolgen import formatting, snapshot, templating
+from toolgen import formatting, templating
 from toolgen.ir import Catalogue
 from toolgen.paths import CACHE_DIR, package_dir
+from toolgen.pieces import ToolPieces
 from toolgen.progress import QUIET, Progress
 from toolgen.render.cache import RenderCache, catalogue_inputs, tool_inputs
 from toolgen.render.modules import (
@@ -33,10 +34,12 @@ from toolgen.write import RenderedFiles
 __all__ = ["render_catalogue"]
 
 
-def _catalogue_files(catalogue: Catalogue, pkg: str) -> dict[str, str]:
+def _catalogue_files(
+    catalogue: Catalogue, pkg: str, pieces: ToolPieces | None
+) -> dict[str, str]:
     return {
         f"{pkg}/__init__.py": render_package_init(catalogue),
-        f"{pkg}/_cards.py": render_cards(catalogue),
+        f"{pkg}/_cards.py": render_cards(catalogue, pieces),
         f"{pkg}/context.py": render_context(catalogue),
         f"{pkg}/tests/__init__.py": templating.render(
             "tests_init.py.jinja",
@@ -46,9 +49,7 @@ def _catalogue_files(catalogue: Catalogue, pkg: str) -> dict[str, str]:
             ),
         ),
         f"{pkg}/tests/test_catalogue.py": render_catalogue_tests(catalogue),
-        f"{pkg}/{lockfile.LOCK_NAME}": lockfile.text(
-            snapshot.catalogue_snapshot(catalogue)
-        ),
+        f"{pkg}/{lockfile.LOCK_NAME}": lockfile.catalogue_text(catalogue, pieces),
     }
 
 
@@ -57,6 +58,7 @@ def render_catalogue(
     root: Path | None = None,
     progress: Progress = QUIET,
     keep: formatting.Scratch | None = None,
+    pieces: ToolPieces | None = None,
 ) -> RenderedFiles:
     """Every file of a catalogue's build, formatted.
 
@@ -65,7 +67,8 @@ def render_catalogue(
     that exists is not rendered at all. Without it, everything is rendered (what
     `build --check` does, so a hand edit is always found). With `keep`, the formatted files
     stay on disk there and the result says where (`RenderedFiles.on_disk`), for the write
-    stage to move into place.
+    stage to move into place. With `pieces`, the catalogue-wide files are assembled from
+    the per-tool pieces kept for unchanged tools (pieces.py).
     """
     pkg = package_dir(catalogue.package)
     impl = package_dir(catalogue.implementation)
@@ -99,7 +102,7 @@ def render_catalogue(
         if kept is not None:
             reused.update(kept)
         else:
-            fresh[unit] = _catalogue_files(catalogue, pkg)
+            fresh[unit] = _catalogue_files(catalogue, pkg, pieces)
             inputs[unit] = made_of
         create_once: dict[str, str] = {}
         for tool in catalogue.tools:
@@ -131,4 +134,5 @@ def render_catalogue(
         create_once={p: formatted[p] for p in sorted(create_once)},
         cache=(cache.rel, cache.text()),
         on_disk=dict(keep.files) if keep is not None else {},
+        read_back={p: d for p, d in cache.read_back.items() if p in reused},
     )

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from toolgen.ir import Catalogue, Tool
+from toolgen.manifest import content_digest_of
 from toolgen.paths import CACHE_DIR, toolgen_digest
 
 
@@ -53,6 +54,8 @@ class RenderCache:
         self.rel = f"{CACHE_DIR}/{package}.json"
         self.old: Mapping[str, object] = self._read() if root is not None else {}
         self.new: dict[str, dict[str, object]] = {}
+        # files reused as read from the disk in this build -> their manifest digest
+        self.read_back: dict[str, str] = {}
 
     def _read(self) -> Mapping[str, object]:
         assert self.root is not None
@@ -79,15 +82,22 @@ class RenderCache:
         if not isinstance(files, dict) or sorted(files) != sorted(paths):
             return None
         found = {}
+        digests = {}
         for rel, sha in files.items():
             try:
-                text = (self.root / rel).read_text(encoding="utf-8")
+                # the bytes as they are (no newline translation): the text given is what
+                # the file holds, which the write stage relies on (`read_back`)
+                data = (self.root / rel).read_bytes()
+                text = data.decode("utf-8")
             except (OSError, UnicodeDecodeError):
                 return None
-            if _sha(text) != sha:
+            digest = hashlib.sha256(data).hexdigest()
+            if digest[:16] != sha:
                 return None
             found[rel] = text
+            digests[rel] = content_digest_of(digest)
         self.new[unit] = entry
+        self.read_back.update(digests)
         return found
 
     def record(self, unit: str, inputs: str, files: Mapping[str, str]) -> None:

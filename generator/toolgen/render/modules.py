@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from toolgen import templating
 from toolgen.ir import TOKEN_PARAM, Catalogue, ContextField, Param, Tool, walk
 from toolgen.paths import package_dir
+from toolgen.pieces import ToolPieces
 from toolgen.render.annotations import (
     SCALAR,
     ClassView,
@@ -30,16 +31,39 @@ from toolgen.render.source import (
 )
 from toolgen.text import listing
 
+# a tool's card as the cards module lays it out: name, description and schema as Python
+# source, and the card's keywords
+CardPiece = tuple[str, str, str, tuple[str, ...]]
 
-def render_cards(catalogue: Catalogue) -> str:
+
+def card_piece(tool: Tool) -> CardPiece:
+    return (
+        py_str(tool.name),
+        text_expression(tool.description),
+        py_literal(dict(tool.parameters)),
+        tuple(card_flags(tool)),
+    )
+
+
+def _fits_card(value: object) -> bool:
+    return (
+        isinstance(value, tuple)
+        and len(value) == 4
+        and all(isinstance(part, str) for part in value[:3])
+        and isinstance(value[3], tuple)
+        and all(isinstance(flag, str) for flag in value[3])
+    )
+
+
+def render_cards(catalogue: Catalogue, pieces: ToolPieces | None = None) -> str:
+    """The cards module; with `pieces`, the card of a tool unchanged since the last build
+    is the one kept (pieces.py)."""
+    held = pieces if pieces is not None else ToolPieces()
     cards = [
-        (
-            py_str(t.name),
-            text_expression(t.description),
-            py_literal(dict(t.parameters)),
-            card_flags(t),
+        (name, description, schema, list(flags))
+        for name, description, schema, flags in (
+            held.get(t, "card", card_piece, _fits_card) for t in catalogue.tools
         )
-        for t in catalogue.tools
     ]
     return templating.render(
         "cards.py.jinja",

@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from toolgen import snapshot, tokens
+from toolgen.ir import Catalogue, Tool
+from toolgen.pieces import ToolPieces
 
 LOCK_NAME = "toolgen.lock.json"
 LOCK_FORMAT = 1
@@ -49,6 +51,64 @@ def lock_data(shot: Mapping[str, Any]) -> dict[str, Any]:
 def text(shot: Mapping[str, Any]) -> str:
     """The lockfile's text: stable bytes for the same snapshot on every machine."""
     return json.dumps(lock_data(shot), indent=2, ensure_ascii=False) + "\n"
+
+
+# a tool's part of the lockfile: its name, its definition's digest, and its entry as the
+# lockfile's text holds it (indented for its place under "tools")
+LockPiece = tuple[str, str, str]
+
+
+def _lock_piece(tool: Tool, cost: int) -> LockPiece:
+    model = tokens.tool_payload(tool)
+    definition_digest = snapshot.digest(model)
+    entry = {
+        "digest": definition_digest,
+        "source": tool.digest,
+        "tokens": cost,
+        "definition": model,
+    }
+    shown = json.dumps(entry, indent=2, ensure_ascii=False).replace("\n", "\n    ")
+    name = json.dumps(tool.name, ensure_ascii=False)
+    return tool.name, definition_digest, f"    {name}: {shown}"
+
+
+def _fits_lock(value: object) -> bool:
+    return (
+        isinstance(value, tuple)
+        and len(value) == 3
+        and all(isinstance(part, str) for part in value)
+    )
+
+
+def catalogue_text(catalogue: Catalogue, pieces: ToolPieces | None = None) -> str:
+    """The lockfile's text for a catalogue: what `text(snapshot.catalogue_snapshot(...))`
+    gives, assembled from one piece per tool (kept across builds with `pieces`)."""
+    held = pieces if pieces is not None else ToolPieces()
+    costs = tokens.measure(catalogue, held).by_name()
+    made: list[LockPiece] = sorted(
+        (
+            held.get(
+                t,
+                "lock",
+                lambda tool: _lock_piece(tool, costs[tool.name]),
+                _fits_lock,
+            )
+            for t in catalogue.tools
+        ),
+        key=lambda piece: piece[0],
+    )
+    head = {
+        "lock_format": LOCK_FORMAT,
+        "catalogue": catalogue.name,
+        "encoding": tokens.ENCODING,
+        "tokens": sum(costs.get(t.name, 0) for t in catalogue.tools),
+        "digest": snapshot.digest([[name, digest] for name, digest, _ in made]),
+    }
+    if not made:
+        return json.dumps({**head, "tools": {}}, indent=2, ensure_ascii=False) + "\n"
+    shown = json.dumps(head, indent=2, ensure_ascii=False).removesuffix("\n}")
+    body = ",\n".join(entry for _, _, entry in made)
+    return f'{shown},\n  "tools": {{\n{body}\n  }}\n}}\n'
 
 
 def read(text_: str) -> dict[str, Any] | None:
