@@ -10,13 +10,11 @@ exception.
 
 from __future__ import annotations
 
-import codecs
 import gc
 import hashlib
 import math
 import os
 import re
-import stat
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -31,6 +29,7 @@ from yaml.reader import ReaderError
 
 from toolgen import limits
 from toolgen.diagnostics import Diagnostic, Span, error
+from toolgen.specfile import read_text
 
 __all__ = [
     "Document",
@@ -712,172 +711,6 @@ class _Walker:
         self.report("TG010", message, node, hint)
 
 
-# ---------------------------------------------------------------------------
-# Files.
-
-
-_KINDS: Final = (
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISFIFO, "a named pipe (FIFO)"),
-    (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-)
-
-
-def _kind_of(mode: int) -> str:
-    return next((words for test, words in _KINDS if test(mode)), "not a regular file")
-
-
-def _unreadable(display: str, code: str, message: str, hint: str) -> Diagnostic:
-    return error(code, message, Span(display, 1, 1), hint)
-
-
-def _resolve_link(
-    path: Path, display: str, root: Path | None
-) -> tuple[Path | None, Diagnostic | None]:
-    """Where a symbolic link leads, when it may be followed: inside the project, to
-    something that exists. Links are followed so specs can be shared within a project; a
-    link out of it would build a file nobody reviewing this project sees."""
-    try:
-        target = path.resolve(strict=True)
-    except RuntimeError:
-        return None, _unreadable(
-            display,
-            "TG012",
-            "the file is a symbolic link that loops back on itself",
-            "Replace the link with the spec file itself.",
-        )
-    except OSError:
-        shown = os.readlink(path) if path.is_symlink() else "?"
-        return None, _unreadable(
-            display,
-            "TG012",
-            f"the file is a broken symbolic link (to {shown}, which does not exist)",
-            "Point the link at an existing spec file, or replace it with the file.",
-        )
-    if root is not None and not target.is_relative_to(root.resolve()):
-        return None, _unreadable(
-            display,
-            "TG013",
-            f"the file is a symbolic link to {target}, outside the project",
-            "Copy the spec into the project: toolgen follows links only within the "
-            "project root, so that what is built is what is reviewed.",
-        )
-    return target, None
-
-
-def _read_bytes(
-    path: Path, display: str, root: Path | None
-) -> tuple[bytes | None, Diagnostic | None]:
-    """The bytes of a spec file, read only when it is a regular file of bounded size.
-
-    The file is opened without blocking (a FIFO never stalls the build) and checked on the
-    open descriptor, so what is measured is what is read.
-    """
-    try:
-        is_link = path.is_symlink()
-    except OSError:
-        is_link = False
-    if is_link:
-        target, problem = _resolve_link(path, display, root)
-        if target is None:
-            return None, problem
-        path = target
-    try:
-        kind = os.stat(path).st_mode
-        if not stat.S_ISREG(kind):  # before opening: a socket cannot even be opened
-            return None, _unreadable(
-                display,
-                "TG012",
-                f"the file is {_kind_of(kind)}, not a regular file",
-                "A spec is a plain YAML file: replace this entry with one, or move it "
-                "out of the folder.",
-            )
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except OSError as exc:
-        reason = exc.strerror or exc.__class__.__name__
-        return None, _unreadable(
-            display,
-            "TG005",
-            f"cannot read the file: {reason}",
-            "Check that the file exists and that you may read it.",
-        )
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            return None, _unreadable(
-                display,
-                "TG012",
-                f"the file is {_kind_of(info.st_mode)}, not a regular file",
-                "A spec is a plain YAML file: replace this entry with one, or move it "
-                "out of the folder.",
-            )
-        if info.st_size > limits.MAX_FILE_BYTES:
-            return None, _too_big(display, info.st_size)
-        chunks = []
-        left = limits.MAX_FILE_BYTES + 1
-        while left > 0:
-            chunk = os.read(fd, min(left, 1 << 16))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        raw = b"".join(chunks)
-    except OSError as exc:
-        reason = exc.strerror or exc.__class__.__name__
-        return None, _unreadable(
-            display,
-            "TG005",
-            f"cannot read the file: {reason}",
-            "Check that the file exists and that you may read it.",
-        )
-    finally:
-        os.close(fd)
-    if len(raw) > limits.MAX_FILE_BYTES:  # it grew while being read
-        return None, _too_big(display, len(raw))
-    return raw, None
-
-
-def _too_big(display: str, size: int) -> Diagnostic:
-    return _unreadable(
-        display,
-        "TG011",
-        f"the file has {limits.size_words(size)}, more than the "
-        f"{limits.size_words(limits.MAX_FILE_BYTES)} a spec file may have",
-        "Split the tool, or shorten its texts and lists; a tool contract is read on "
-        "every turn and should stay small.",
-    )
-
-
-def _read_text(
-    path: Path, display: str, root: Path | None = None
-) -> tuple[str | None, list[Diagnostic]]:
-    raw, problem = _read_bytes(path, display, root)
-    if raw is None:
-        return None, [problem] if problem is not None else []
-    at = Span(display, 1, 1)
-    # A leading byte-order mark would shift every column on line 1.
-    body = raw.removeprefix(codecs.BOM_UTF8)
-    try:
-        return body.decode("utf-8"), []
-    except UnicodeDecodeError as exc:
-        line = body.count(b"\n", 0, exc.start) + 1
-        col = exc.start - (body.rfind(b"\n", 0, exc.start) + 1) + 1
-        hint = "Save the file with UTF-8 encoding."
-        if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-            hint = "The file looks like UTF-16; save it with UTF-8 encoding."
-        return None, [
-            error(
-                "TG005",
-                f"the file is not UTF-8 text: byte 0x{body[exc.start]:02x} at line "
-                f"{line}, byte {col} cannot be decoded",
-                at,
-                hint,
-            )
-        ]
-
-
 def _top_level_problem(root: Node | None, file: str) -> Diagnostic:
     hint = "Write the file as 'key: value' lines, for example 'name: find_customer'."
     if root is None or (
@@ -956,7 +789,7 @@ def load_document(
 
     With `root`, a symbolic link is followed only when it stays inside the project.
     """
-    text, diagnostics = _read_text(path, display, root)
+    text, diagnostics = read_text(path, display, root)
     if text is None:
         return None, diagnostics
     document, found = _parse(text, display)
@@ -1075,7 +908,7 @@ def _load_tools(
             )
             break
         if display in known:
-            text, found = _read_text(file, display, root)
+            text, found = read_text(file, display, root)
             if text is not None and not found and text_digest(text) == known[display]:
                 reused.append(display)
                 total += len(text)
