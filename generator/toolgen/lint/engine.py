@@ -237,8 +237,14 @@ class _ToolLinter:
             results = self._texts.get((item.text, item.is_key))
             if results is None:
                 element = SpecText(source, item.path, item.text, item.is_key, tool)
-                results = [(r, *self._run(r, element)) for r in self.by_kind[SpecText]]
+                results = []
+                for r in self.by_kind[SpecText]:
+                    found, read_wide = self._run(r, element)
+                    if found or read_wide:  # the others add nothing, for any tool
+                        results.append((r, found, read_wide))
                 self._texts[(item.text, item.is_key)] = results
+            if not results:
+                continue
             span: Span | None = None
             for r, found, read_wide in results:
                 if only is not None and r.id not in only:

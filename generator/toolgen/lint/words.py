@@ -8,6 +8,7 @@ live here so every rule reads them the same way.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 
@@ -146,8 +147,10 @@ FILLER_NAME_WORDS = wordset(
 )
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def name_words(name: str) -> tuple[str, ...]:
-    """find_customer_byEmail -> ("find", "customer", "by", "email")."""
+    """find_customer_byEmail -> ("find", "customer", "by", "email"). Kept per name: the
+    rules ask about the same tool and parameter names many times a run."""
     return tuple(part.lower() for part in _NAME_SPLIT.split(name) if part)
 
 
