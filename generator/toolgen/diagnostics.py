@@ -6,6 +6,7 @@ expected, a separate hint, and the place in a spec file (1-based line and column
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from toolgen.codes import Severity, known
@@ -42,6 +43,35 @@ class Diagnostic:
         if self.severity is not Severity.ERROR:
             head = f"{self.span}: {self.code} [{self.severity.value}] {self.message}"
         return head + (f"\n  help: {self.hint}" if self.hint else "")
+
+
+# a diagnostic as plain values, for the caches and the stamp to keep:
+# code, severity, message, file, line, column, hint
+PlainDiagnostic = tuple[str, str, str, str, int, int, str]
+
+
+def plain(d: Diagnostic) -> PlainDiagnostic:
+    return (
+        d.code,
+        d.severity.value,
+        d.message,
+        d.span.file,
+        d.span.line,
+        d.span.col,
+        d.hint,
+    )
+
+
+def from_plain(data: Sequence[object]) -> Diagnostic:
+    """The diagnostic `plain` gave (ValueError, TypeError when `data` is not one)."""
+    code, severity, message, file, line, col, hint = data
+    return Diagnostic(
+        str(code),
+        Severity(severity),
+        str(message),
+        Span(str(file), int(str(line)), int(str(col))),
+        str(hint),
+    )
 
 
 def make(code: str, message: str, span: Span, hint: str = "") -> Diagnostic:

@@ -14,7 +14,15 @@ import os
 from pathlib import Path
 from typing import cast
 
-from toolgen.diagnostics import Diagnostic, Severity, Span, make
+from toolgen.diagnostics import (
+    Diagnostic,
+    PlainDiagnostic,
+    Severity,
+    Span,
+    from_plain,
+    make,
+    plain,
+)
 from toolgen.ir import Catalogue, Tool
 from toolgen.names import MODEL_NAME_RE, is_module_path
 from toolgen.paths import package_dir, read_regular
@@ -102,33 +110,15 @@ def check_tool(
     kept = pieces.get(
         tool,
         "implementation",
-        lambda t: (held, tuple(_plain(d) for d in _check_source(t, rel, data))),
+        lambda t: (held, tuple(plain(d) for d in _check_source(t, rel, data))),
         lambda value: _fits(value) and cast(KeptCheck, value)[0] == held,
     )
-    return [_diagnostic(d) for d in kept[1]]
+    return [from_plain(d) for d in kept[1]]
 
 
 # a diagnostic as plain data: code, severity, message, file, line, column, hint
-PlainDiagnostic = tuple[str, str, str, str, int, int, str]
 # what the front cache keeps of a tool's implementation check: the file's digest, findings
 KeptCheck = tuple[str, tuple[PlainDiagnostic, ...]]
-
-
-def _plain(d: Diagnostic) -> PlainDiagnostic:
-    return (
-        d.code,
-        d.severity.value,
-        d.message,
-        d.span.file,
-        d.span.line,
-        d.span.col,
-        d.hint,
-    )
-
-
-def _diagnostic(data: PlainDiagnostic) -> Diagnostic:
-    code, severity, message, file, line, col, hint = data
-    return Diagnostic(code, Severity(severity), message, Span(file, line, col), hint)
 
 
 def _fits(value: object) -> bool:

@@ -9,6 +9,7 @@ nothing is read past the limit: a FIFO, a device or a huge file costs nothing.
 from __future__ import annotations
 
 import codecs
+import errno
 import os
 import stat
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Final
 
 from toolgen import limits
 from toolgen.diagnostics import Diagnostic, Span, error
+from toolgen.paths import NotRegular, read_regular
 
 __all__ = ["read_bytes", "read_text"]
 
@@ -77,7 +79,7 @@ def read_bytes(
     """The bytes of a spec file, read only when it is a regular file of bounded size.
 
     The file is opened without blocking (a FIFO never stalls the build) and checked on the
-    open descriptor, so what is measured is what is read.
+    open descriptor, so what is measured is what is read (`paths.read_regular`).
     """
     try:
         is_link = path.is_symlink()
@@ -89,46 +91,17 @@ def read_bytes(
             return None, problem
         path = target
     try:
-        kind = os.stat(path).st_mode
-        if not stat.S_ISREG(kind):  # before opening: a socket cannot even be opened
-            return None, _unreadable(
-                display,
-                "TG012",
-                f"the file is {_kind_of(kind)}, not a regular file",
-                "A spec is a plain YAML file: replace this entry with one, or move it "
-                "out of the folder.",
-            )
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except OSError as exc:
-        reason = exc.strerror or exc.__class__.__name__
-        return None, _unreadable(
-            display,
-            "TG005",
-            f"cannot read the file: {reason}",
-            "Check that the file exists and that you may read it.",
-        )
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            return None, _unreadable(
-                display,
-                "TG012",
-                f"the file is {_kind_of(info.st_mode)}, not a regular file",
-                "A spec is a plain YAML file: replace this entry with one, or move it "
-                "out of the folder.",
-            )
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):  # before opening: a socket cannot be opened
+            return None, _not_regular(display, info.st_mode)
         if info.st_size > limits.MAX_FILE_BYTES:
             return None, _too_big(display, info.st_size)
-        chunks = []
-        left = limits.MAX_FILE_BYTES + 1
-        while left > 0:
-            chunk = os.read(fd, min(left, 1 << 16))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        raw = b"".join(chunks)
+        return read_regular(path, limit=limits.MAX_FILE_BYTES), None
+    except NotRegular:  # replaced by something else between the stat and the open
+        return None, _not_regular(display, _mode(path))
     except OSError as exc:
+        if exc.errno == errno.EFBIG:  # it grew past the limit while being read
+            return None, _too_big(display, limits.MAX_FILE_BYTES + 1)
         reason = exc.strerror or exc.__class__.__name__
         return None, _unreadable(
             display,
@@ -136,11 +109,23 @@ def read_bytes(
             f"cannot read the file: {reason}",
             "Check that the file exists and that you may read it.",
         )
-    finally:
-        os.close(fd)
-    if len(raw) > limits.MAX_FILE_BYTES:  # it grew while being read
-        return None, _too_big(display, len(raw))
-    return raw, None
+
+
+def _mode(path: Path) -> int:
+    try:
+        return os.stat(path).st_mode
+    except OSError:
+        return 0
+
+
+def _not_regular(display: str, mode: int) -> Diagnostic:
+    return _unreadable(
+        display,
+        "TG012",
+        f"the file is {_kind_of(mode)}, not a regular file",
+        "A spec is a plain YAML file: replace this entry with one, or move it out of the "
+        "folder.",
+    )
 
 
 def _too_big(display: str, size: int) -> Diagnostic:

@@ -29,8 +29,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from toolgen.codes import Severity
-from toolgen.diagnostics import Diagnostic, Span
+from toolgen.diagnostics import Diagnostic, from_plain, plain
 from toolgen.manifest import MANIFEST_NAME, PYTHON_CACHES
 from toolgen.paths import CACHE_DIR, toolgen_digest
 
@@ -165,29 +164,6 @@ def inputs_digest(digests: Digests, shown: str, catalogues: Iterable[Path]) -> s
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
 
 
-def _diagnostic_data(d: Diagnostic) -> list[object]:
-    return [
-        d.code,
-        d.severity.value,
-        d.message,
-        d.span.file,
-        d.span.line,
-        d.span.col,
-        d.hint,
-    ]
-
-
-def _diagnostic(data: list[object]) -> Diagnostic:
-    code, severity, message, file, line, col, hint = data
-    return Diagnostic(
-        str(code),
-        Severity(severity),
-        str(message),
-        Span(str(file), int(str(line)), int(str(col))),
-        str(hint),
-    )
-
-
 @dataclass(frozen=True, slots=True)
 class Replay:
     """What the last build reported, to report again."""
@@ -265,7 +241,7 @@ class Stamp:
             return None
         diagnostics = data["diagnostics"]
         assert isinstance(diagnostics, list)
-        return Replay(tuple(_diagnostic(d) for d in diagnostics), len(listed))
+        return Replay(tuple(from_plain(d) for d in diagnostics), len(listed))
 
     def observe_implementation(self, implementation: str) -> None:
         """Digest the implementation folder before the build (what the build's check reads
@@ -319,7 +295,7 @@ class Stamp:
             "manifest": manifest,
             "implementation_files": made,
             "create_once": sorted(create_once),
-            "diagnostics": [_diagnostic_data(d) for d in diagnostics],
+            "diagnostics": [plain(d) for d in diagnostics],
             "seen": self.digests.seen,
         }
         temp = self.path.with_name(f"{self.path.stem}.{os.getpid()}.tmp")
