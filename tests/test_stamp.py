@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from toolgen import pipeline
+from toolgen import pipeline, stamp
 from toolgen.cli import main
 from toolgen.paths import CACHE_DIR
 
@@ -114,6 +114,56 @@ def test_a_hand_edit_with_its_time_put_back_is_found(
     module.write_text(text.replace("Tool", "Tocl", 1))  # same size
     os.utime(module, ns=(info.st_atime_ns, info.st_mtime_ns))
     main(["build"])
+    assert full_builds == ["inventory", "inventory"]
+    assert module.read_text() == text
+
+
+def test_files_kept_as_links_are_not_read_again_to_stamp(
+    project: Path, full_builds: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rebuild keeps the files it did not change as hard links, which moves their change
+    time; the stamp vouches for them by the rest of their status, and the next build with
+    nothing to do still finds nothing to do."""
+    main(["build"])
+    tool = project / "spec/inventory/tools/read_stock.yaml"
+    tool.write_text(tool.read_text().replace("intent: ", "intent: Now ", 1))
+    read: list[str] = []
+    real = stamp._read
+
+    def spy(path: Path) -> bytes:
+        read.append(path.relative_to(project).as_posix())
+        return real(path)
+
+    monkeypatch.setattr(stamp, "_read", spy)
+    main(["build"])
+    package = sorted(r for r in read if r.startswith("generated/inventory/"))
+    # what the build wrote (the module, cards, lockfile, manifest...), not the links
+    written = {
+        "generated/inventory/read_stock.py",
+        "generated/inventory/_cards.py",
+        "generated/inventory/toolgen.lock.json",
+    }
+    assert written <= set(package)
+    kept = sum(1 for p in (project / "generated/inventory").rglob("*.py"))
+    assert len(package) < kept
+    read.clear()
+    main(["build"])
+    assert full_builds == ["inventory", "inventory"]
+
+
+def test_a_hand_edit_is_found_though_a_rebuild_kept_the_others_as_links(
+    project: Path, full_builds: list[str]
+) -> None:
+    main(["build"])
+    module = project / "generated/inventory/read_stock.py"
+    text, info = module.read_text(), module.stat()
+    module.write_text(text.replace("Tool", "Tocl", 1))  # same size, time put back
+    os.utime(module, ns=(info.st_atime_ns, info.st_mtime_ns))
+    tool = project / "spec/inventory/tools/search_orders.yaml"
+    tool.write_text(tool.read_text().replace("intent: ", "intent: Now ", 1))
+    main(["build"])
+    assert module.read_text() == text
+    main(["build"])  # nothing to do, and the stamp is right about it
     assert full_builds == ["inventory", "inventory"]
     assert module.read_text() == text
 

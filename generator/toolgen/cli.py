@@ -594,6 +594,7 @@ def _remember(last: stamp.Stamp, built: pipeline.BuildResult) -> None:
         created={rel: files.create_once[rel] for rel in report_.created},
         create_once=[*markers, *files.create_once],
         diagnostics=built.diagnostics,
+        relinked=report_.linked,
     )
 
 

@@ -54,6 +54,12 @@ class Digests:
     inode) is what it was when its digest was taken is not read again. A write changes the
     status (the change time cannot be set back), except within the file system clock's
     tick: a file whose change time is not older than the stamp itself is read anyway.
+
+    A build keeps the files it did not change as hard links into its new package tree
+    (write.py), and a link changes the file's change time too. `relinked` names those: the
+    build read each of them in this run and found the text it wanted, so one whose size,
+    modification time and inode are still what the last stamp saw, when that status was
+    trusted, is not read again for the change time alone.
     """
 
     def __init__(
@@ -67,6 +73,7 @@ class Digests:
         self.trusted_before_ns = trusted_before_ns
         self.seen: dict[str, list[object]] = {}  # root-relative -> [*status, digest]
         self.read = 0
+        self.relinked: frozenset[str] = frozenset()  # root-relative
 
     def file(self, rel: str, info: os.stat_result | None = None) -> str:
         path = self.root / rel
@@ -74,11 +81,7 @@ class Digests:
             info = os.stat(path, follow_symlinks=False)
         status = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
         old = self.known.get(rel)
-        if (
-            isinstance(old, list)
-            and old[:4] == status
-            and info.st_ctime_ns < self.trusted_before_ns
-        ):
+        if isinstance(old, list) and self._vouched(rel, old, status):
             digest = str(old[4])
         else:
             data = _read(path)
@@ -88,6 +91,21 @@ class Digests:
             digest = _sha(data)
         self.seen[rel] = [*status, digest]
         return digest
+
+    def _vouched(self, rel: str, old: list[object], status: list[int]) -> bool:
+        if len(old) != 5:
+            return False
+        if old[:4] == status:
+            return status[2] < self.trusted_before_ns
+        # relinked: only the change time moved, and the status it had was trusted
+        return (
+            rel in self.relinked
+            and old[0] == status[0]
+            and old[1] == status[1]
+            and old[3] == status[3]
+            and isinstance(old[2], int)
+            and old[2] < self.trusted_before_ns
+        )
 
     def tree(self, base: str, *, skip: frozenset[str] = frozenset()) -> dict[str, str]:
         """Every file below the root-relative folder `base` (path inside it -> digest),
@@ -260,13 +278,16 @@ class Stamp:
         created: Mapping[str, str],
         create_once: Iterable[str],
         diagnostics: Iterable[Diagnostic],
+        relinked: Iterable[str] = (),
     ) -> None:
         """Remember a build that completed; `created` are the create-once files it wrote
-        (path -> text). The disk is read back first: the stamp vouches only for what is
-        there, as the build left it. Failing to write the stamp costs the next build time."""
+        (path -> text), `relinked` the package files it kept as links (see `Digests`). The
+        disk is read back first: the stamp vouches only for what is there, as the build
+        left it. Failing to write the stamp costs the next build time."""
         if self.inputs is None or self._implementation is None:
             self.forget()
             return
+        self.digests.relinked = frozenset(relinked)
         prefix = implementation + "/"
         expected = dict(self._implementation)
         for rel, text in created.items():

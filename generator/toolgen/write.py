@@ -84,6 +84,10 @@ class WriteReport:
     diff: str  # check mode: what a build would change
     warnings: tuple[str, ...] = field(default=())
     manifest: str = ""  # the manifest's text the build wrote (or would write)
+    # owned files (root-relative) the new tree holds as hard links to the old one's: the
+    # build read each in this run and found the text it wanted, and the link changed only
+    # their change time (the stamp vouches for them by that: stamp.Digests)
+    linked: tuple[str, ...] = field(default=())
 
     @property
     def changed(self) -> bool:
@@ -321,7 +325,10 @@ def _plan(files: RenderedFiles, root: Path, *, check: bool) -> _Plan:
 
 
 def _report(
-    plan: _Plan, created: tuple[str, ...] | None = None, warnings: tuple[str, ...] = ()
+    plan: _Plan,
+    created: tuple[str, ...] | None = None,
+    warnings: tuple[str, ...] = (),
+    linked: tuple[str, ...] = (),
 ) -> WriteReport:
     return WriteReport(
         plan.written,
@@ -331,6 +338,7 @@ def _report(
         "".join(plan.diffs),
         warnings,
         plan.manifest,
+        linked,
     )
 
 
@@ -567,6 +575,7 @@ def write_outputs(files: RenderedFiles, root: Path) -> WriteReport:
     plan = _plan(files, root, check=False)
     warnings: list[str] = []
     created: tuple[str, ...] = ()
+    linked: tuple[str, ...] = ()
     if (
         plan.written
         or plan.removed
@@ -588,6 +597,10 @@ def write_outputs(files: RenderedFiles, root: Path) -> WriteReport:
             _stage(plan, stage, files.on_disk, files.package + "/")
             _stage_create_once(plan, root, journal, nonce, files.on_disk)
             replaced = _switch(plan, stage, old, journal)
+            prefix = files.package + "/"
+            linked = tuple(
+                prefix + rel for rel in sorted(plan.unchanged) if rel != MANIFEST_NAME
+            )
         except OSError as exc:
             _clean_up(journal)
             where = (
@@ -610,7 +623,7 @@ def write_outputs(files: RenderedFiles, root: Path) -> WriteReport:
             journal.close()
     if files.cache is not None:
         warnings.extend(_write_cache(root, *files.cache))
-    return _report(plan, created, tuple(warnings))
+    return _report(plan, created, tuple(warnings), linked)
 
 
 def _clean_up(journal: _Journal) -> None:
