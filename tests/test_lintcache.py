@@ -53,20 +53,49 @@ def _members() -> list[str]:
     found = {name for name in dir(LintContext) if not name.startswith("_")}
     ctx = _context()
     found |= {name for name in vars(ctx) if not name.startswith("_")}
-    return sorted(found - {"read_wide", "PER_TOOL"})
+    # the engine's side: what a check read, and how to compare it with an earlier build
+    engine_side = {"read_wide", "facts", "PER_TOOL", "FACTS", "fingerprint", "still"}
+    return sorted(found - engine_side)
 
 
 def test_every_catalogue_wide_member_records_its_reading() -> None:
     members = _members()
     assert set(LintContext.PER_TOOL) <= set(members)
+    assert set(LintContext.FACTS) <= set(members)
     for name in members:
         ctx = _context()
         ctx.read_wide = False
         _use(ctx, name)
         if name in LintContext.PER_TOOL:
             assert not ctx.read_wide, f"{name} is per-tool, yet it read the catalogue"
+            assert not ctx.facts, f"{name} is per-tool, yet it read a fact"
+        elif name in LintContext.FACTS:
+            assert not ctx.read_wide, f"{name} is a fact, yet it read the catalogue"
+            assert ctx.facts, f"{name} is a fact and does not record it"
+            for key, value in ctx.facts.items():
+                assert ctx.fingerprint(key) == value
         else:
             assert ctx.read_wide, f"{name} reads the catalogue and does not say so"
+
+
+def test_a_fact_changes_its_fingerprint_with_what_it_is_made_of() -> None:
+    ctx = _context()
+    first, second = ctx._catalogue.tools[:2]
+    ctx.profile(first.name)
+    ctx.tool(second.name)
+    ctx.has_tool("no_such_tool")
+    before = dict(ctx.facts)
+    assert ctx.still(before.items())
+    edited = dataclasses.replace(first, digest="0" * len(first.digest))
+    tools = tuple(edited if t is first else t for t in ctx._catalogue.tools)
+    later = LintContext(dataclasses.replace(ctx._catalogue, tools=tools))
+    changed = {k for k, v in before.items() if later.fingerprint(k) != v}
+    assert changed == {f"profile:{first.name}"}
+    fewer = LintContext(
+        dataclasses.replace(ctx._catalogue, tools=ctx._catalogue.tools[1:])
+    )
+    assert fewer.fingerprint(f"profile:{first.name}") != before[f"profile:{first.name}"]
+    assert fewer.fingerprint("has_tool:no_such_tool") == before["has_tool:no_such_tool"]
 
 
 def test_a_cached_member_says_so_on_every_read() -> None:
@@ -74,8 +103,9 @@ def test_a_cached_member_says_so_on_every_read() -> None:
     for name in ("profiles", "object_counts", "common_params", "tokens"):
         getattr(ctx, name)
         ctx.read_wide = False
+        ctx.facts = {}
         getattr(ctx, name)  # computed already: the second read must record too
-        assert ctx.read_wide, name
+        assert ctx.read_wide or name in ctx.facts, name
 
 
 def test_kept_records_give_the_same_diagnostics_as_a_fresh_run(
@@ -96,7 +126,7 @@ def test_kept_records_give_the_same_diagnostics_as_a_fresh_run(
 
     def sometimes_wide(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
         if site.path == (site.tool.params[0].name,):
-            _ = ctx.tool_names
+            _ = ctx.profiles
         yield Finding(f"found at {site.dotted}")
 
     monkeypatch.setitem(
@@ -108,3 +138,52 @@ def test_kept_records_give_the_same_diagnostics_as_a_fresh_run(
     again = engine.run(catalogue, fresh.kept)
     assert again.diagnostics == fresh.diagnostics
     assert again.kept == fresh.kept
+
+
+def test_a_rule_that_asked_about_a_changed_tool_runs_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A check that read a fact about another tool is kept with its fingerprint: it is run
+    again over the tools that asked when that tool changes, and only then."""
+    result = pipeline.check_catalogue(
+        ROOT / "spec/inventory", ROOT, implementations=False
+    )
+    catalogue = result.catalogue
+    assert catalogue is not None
+    asked = catalogue.tools[0]
+    rule_id = next(
+        r.id
+        for r in all_rules()
+        if r.kind is ParamSite and r.lifecycle is Lifecycle.STABLE
+    )
+    runs: list[str] = []
+
+    def asks(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
+        runs.append(site.tool.name)
+        other = ctx.tool(asked.name)
+        assert other is not None
+        yield Finding(f"{site.dotted} next to a tool of digest {other.digest[:8]}")
+
+    monkeypatch.setitem(
+        REGISTRY, rule_id, dataclasses.replace(REGISTRY[rule_id], check=asks)
+    )
+    fresh = engine.run(catalogue)
+    assert runs and all(rule_id not in r.live for r in fresh.kept.values())
+    runs.clear()
+    again = engine.run(catalogue, fresh.kept)
+    assert runs == []  # nothing it asked about changed
+    assert again.diagnostics == fresh.diagnostics
+    assert again.kept == fresh.kept
+    edited = dataclasses.replace(asked, digest="f" * len(asked.digest))
+    changed = dataclasses.replace(
+        catalogue, tools=tuple(edited if t is asked else t for t in catalogue.tools)
+    )
+    # the edited tool itself is linted afresh; every other tool that asked runs again
+    kept = {f: r for f, r in fresh.kept.items() if f != asked.file}
+    runs.clear()
+    later = engine.run(changed, kept)
+    expected = engine.run(changed)
+    assert later.diagnostics == expected.diagnostics
+    assert later.kept == expected.kept
+    askers = {t.name for t in catalogue.tools if t.params and not t.derived}
+    assert set(runs) == askers

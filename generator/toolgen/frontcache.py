@@ -48,7 +48,7 @@ from toolgen.paths import CACHE_DIR, cache_key
 from toolgen.pieces import ToolPieces
 
 # bump when what is stored changes shape (the IR classes are covered by toolgen_digest)
-FORMAT = 2
+FORMAT = 3
 
 
 def _key(catalogue_digest: str, folder: str) -> str:
@@ -100,12 +100,14 @@ class _Pickler(pickle.Pickler):
 
 
 def _lint_record(data: object) -> ToolLint | None:
-    if not (isinstance(data, tuple) and len(data) == 2):
+    if not (isinstance(data, tuple) and len(data) == 3):
         return None
-    hits, live = data
+    hits, live, facts = data
     if not (isinstance(hits, tuple) and isinstance(live, tuple)):
         return None
     if not all(isinstance(rule_id, str) for rule_id in live):
+        return None
+    if not (isinstance(facts, tuple) and all(_rule_facts(f) for f in facts)):
         return None
     for hit in hits:
         if not (
@@ -115,7 +117,21 @@ def _lint_record(data: object) -> ToolLint | None:
             and all(type(part) is int for part in hit[4:])
         ):
             return None
-    return ToolLint(hits, frozenset(live))
+    return ToolLint(hits, frozenset(live), facts)
+
+
+def _rule_facts(data: object) -> bool:
+    """(rule id, ((fact key, fingerprint), ...)), as engine.KeptFacts holds them."""
+    if not (isinstance(data, tuple) and len(data) == 2 and isinstance(data[0], str)):
+        return False
+    read = data[1]
+    return isinstance(read, tuple) and all(
+        isinstance(pair, tuple)
+        and len(pair) == 2
+        and isinstance(pair[0], str)
+        and isinstance(pair[1], str)
+        for pair in read
+    )
 
 
 def _dumps(tool: Tool) -> bytes:
@@ -238,7 +254,7 @@ class FrontCache:
                 lint_data = (
                     None
                     if record is None
-                    else (record.hits, tuple(sorted(record.live)))
+                    else (record.hits, tuple(sorted(record.live)), record.facts)
                 )
                 made = {} if pieces is None else pieces.to_keep(tool.file)
                 if self._reused.get(tool.file) is tool:

@@ -183,10 +183,10 @@ def tool_over_token_budget(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
       tool_tokens: 400   # search_orders trimmed to 380
     ```
     """
-    budget = ctx.catalogue.budget.tool_tokens
+    budget = ctx.tool_budget
     if budget is None:
         return
-    cost = ctx.tool_tokens[tool.name]
+    cost = ctx.tool_token_count(tool.name)
     if cost > budget:
         yield Finding(
             f"tool {tool.name!r} costs {cost:,} tokens per turn ({tokens.ENCODING}); "

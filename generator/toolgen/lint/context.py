@@ -10,6 +10,14 @@ of a check over one tool's element across builds only when the check read nothin
 catalogue-wide (see engine.py). A new member is catalogue-wide unless it is added to the first
 sort on purpose, which `tests/test_lintcache.py` holds to.
 
+Most checks that look beyond their tool ask one narrow question: the profile of a named tool,
+whether a name is a tool's, how many tools there are. Those members (`FACTS`) record what was
+asked in `facts` (a key, and a fingerprint of the answer: `fingerprint`) instead of setting
+`read_wide`, so the findings of such a check are kept too, and a later build runs it again only
+for the tools whose facts changed (`still`). A fingerprint is a digest of what the answer is a
+function of (a tool's file and text digest, the names of every tool), the same in every
+process.
+
 Per-tool word sets (`ToolProfile`) are built once, so the pair rules compare frozensets
 instead of re-reading prose; the pairs themselves come from an index of the object words of
 tool names, so a catalogue of a thousand tools yields the pairs that share an object, not the
@@ -19,8 +27,9 @@ half million that exist.
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -109,6 +118,10 @@ def profile(tool: Tool, namespaces: frozenset[str] = frozenset()) -> ToolProfile
     )
 
 
+def _digest(parts: Iterable[str]) -> str:
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
+
+
 def namespaces(tools: tuple[Tool, ...]) -> frozenset[str]:
     """First words that most names of the catalogue share: a prefix, not an action."""
     firsts = Counter(
@@ -160,6 +173,23 @@ class LintContext:
             # catalogue.yaml's own strings, for the engine
             "catalogue_source",
             "catalogue_texts",
+            # catalogue.yaml's own settings
+            "catalogue_name",
+            "tool_budget",
+        }
+    )
+    # the members that look beyond one tool and record what they read in `facts`
+    FACTS: frozenset[str] = frozenset(
+        {
+            "tool",
+            "profile",
+            "has_tool",
+            "tool_names",
+            "tool_count",
+            "object_counts",
+            "object_words",
+            "common_params",
+            "tool_token_count",
         }
     )
 
@@ -168,6 +198,9 @@ class LintContext:
         self._pieces = pieces
         # set by every read of a catalogue-wide member; the engine clears it per check
         self.read_wide = False
+        # the facts a check read (key -> fingerprint); the engine clears it per check
+        self.facts: dict[str, str] = {}
+        self._prints: dict[str, str] = {}
         self.targets = targets.declared(catalogue.targets)
         # the names of the catalogue's tools, those whose file is broken included: a text
         # that names one names a tool (fixing that file is enough)
@@ -188,13 +221,87 @@ class LintContext:
         return self._catalogue
 
     @property
+    def catalogue_name(self) -> str:
+        return self._catalogue.name
+
+    @property
+    def tool_budget(self) -> int | None:
+        """The most tokens one tool may cost (`budget.tool_tokens`), if catalogue.yaml sets it."""
+        return self._catalogue.budget.tool_tokens
+
+    # -- facts: narrow questions about the other tools, fingerprinted ------------------------
+
+    def _read(self, key: str) -> None:
+        self.facts[key] = self.fingerprint(key)
+
+    @property
     def tool_names(self) -> frozenset[str]:
-        self.read_wide = True
+        self._read("tool_names")
         return self._tool_names
 
+    def has_tool(self, name: str) -> bool:
+        """Whether `name` is a tool's of the catalogue (one whose file is broken included)."""
+        self._read(f"has_tool:{name}")
+        return name in self._tool_names
+
+    @property
+    def tool_count(self) -> int:
+        self._read("tool_count")
+        return len(self._catalogue.tools)
+
     def tool(self, name: str) -> Tool | None:
-        self.read_wide = True
+        self._read(f"tool:{name}")
         return self._by_name.get(name)
+
+    def profile(self, name: str) -> ToolProfile:
+        """The profile of the tool `name` (KeyError when there is none)."""
+        self._read(f"profile:{name}")
+        return self._profiles[name]
+
+    def tool_token_count(self, name: str) -> int:
+        self._read(f"tokens:{name}")
+        return self._tool_tokens[name]
+
+    def fingerprint(self, key: str) -> str:
+        """What the answer to the fact `key` is a function of, as a digest; reading it
+        records nothing."""
+        found = self._prints.get(key)
+        if found is None:
+            found = self._prints[key] = _digest(self._made_of(key))
+        return found
+
+    def still(self, facts: Iterable[tuple[str, str]]) -> bool:
+        """Whether every fact (key, fingerprint) read in an earlier build is the same now."""
+        return all(self.fingerprint(key) == old for key, old in facts)
+
+    def _made_of(self, key: str) -> Iterator[str]:
+        kind, _, name = key.partition(":")
+        if kind in ("tool", "profile"):
+            tool = self._by_name.get(name)
+            if tool is None:
+                yield "-"
+                return
+            # a tool's IR is a function of its file's text and catalogue.yaml (which every
+            # kept record shares); its profile, of the IR and the catalogue's namespaces
+            yield from (tool.name, tool.file, tool.digest, str(tool.derived))
+            if kind == "profile":
+                yield from sorted(self._namespaces)
+        elif kind == "has_tool":
+            yield str(name in self._tool_names)
+        elif kind == "tokens":
+            yield str(self._tool_tokens.get(name))
+        elif kind == "tool_names":
+            yield from sorted(self._tool_names)
+        elif kind == "tool_count":
+            yield str(len(self._catalogue.tools))
+        elif kind == "object_counts":
+            yield from (f"{w}={n}" for w, n in sorted(self._object_counts.items()))
+        elif kind == "object_words":
+            yield from sorted(self._object_words)
+        elif kind == "common_params":
+            yield from sorted(self._common_params)
+        else:
+            raise KeyError(key)
 
     @property
     def profiles(self) -> dict[str, ToolProfile]:
@@ -202,8 +309,12 @@ class LintContext:
         return self._profiles
 
     @functools.cached_property
+    def _namespaces(self) -> frozenset[str]:
+        return namespaces(self._catalogue.tools)
+
+    @functools.cached_property
     def _profiles(self) -> dict[str, ToolProfile]:
-        prefixes = namespaces(self._catalogue.tools)
+        prefixes = self._namespaces
         return {t.name: profile(t, prefixes) for t in self._catalogue.tools}
 
     def schema_size(self, tool: Tool) -> targets.SchemaSize:
@@ -248,7 +359,7 @@ class LintContext:
 
     @property
     def object_counts(self) -> Counter[str]:
-        self.read_wide = True
+        self._read("object_counts")
         return self._object_counts
 
     @functools.cached_property
@@ -258,7 +369,7 @@ class LintContext:
 
     @property
     def object_words(self) -> frozenset[str]:
-        self.read_wide = True
+        self._read("object_words")
         return self._object_words
 
     @functools.cached_property
@@ -267,7 +378,7 @@ class LintContext:
 
     @property
     def common_params(self) -> frozenset[str]:
-        self.read_wide = True
+        self._read("common_params")
         return self._common_params
 
     @functools.cached_property

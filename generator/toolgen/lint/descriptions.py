@@ -151,7 +151,7 @@ def neighbour_without_not_when(pair: ToolPair, ctx: LintContext) -> Iterator[Fin
     ```
     """
     first, second = pair.first, pair.second
-    a, b = ctx.profiles[first.name], ctx.profiles[second.name]
+    a, b = ctx.profile(first.name), ctx.profile(second.name)
     shared = a.objects & b.objects
     if not shared or overlapping(first, second, ctx) or twins(first, second, ctx):
         return
@@ -239,7 +239,7 @@ def not_when_not_covered(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
         if other is None or other is tool:
             continue  # unknown or self references are format errors (TG113, TG114)
         case = words.content_words(item.when)
-        offered = ctx.profiles[other.name].intent | ctx.profiles[other.name].name_set
+        offered = ctx.profile(other.name).intent | ctx.profile(other.name).name_set
         if case and not case & offered:
             yield Finding(
                 f"not_when sends {item.when!r} to {other.name!r}, whose intent and use_when "
@@ -556,8 +556,8 @@ def implementation_details(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     intent: List the current customer's return requests made on or after a day.
     ```
     """
-    subject = set(ctx.profiles[tool.name].name_words) | set(
-        words.name_words(ctx.catalogue.name)
+    subject = set(ctx.profile(tool.name).name_words) | set(
+        words.name_words(ctx.catalogue_name)
     )
     for piece in ctx.prose(tool):
         found = next(

@@ -179,7 +179,7 @@ def read_tool_with_write_name(tool: Tool, ctx: LintContext) -> Iterator[Finding]
     """
     if tool.effect != "read":
         return
-    prof = ctx.profiles[tool.name]
+    prof = ctx.profile(tool.name)
     says = [w for w in _segments(tool.name) if w in words.STRONG_WRITE_VERBS]
     if (
         prof.verb_class in words.WRITE_CLASSES
@@ -267,7 +267,7 @@ def effect_understated(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     effect: destructive
     ```
     """
-    verb = ctx.profiles[tool.name].verb
+    verb = ctx.profile(tool.name).verb
     if tool.effect == "write" and verb in words.DESTRUCTIVE_VERBS:
         yield Finding(
             f"tool {tool.name!r} is effect: write but {verb!r} cannot be undone; expected "
@@ -308,7 +308,7 @@ def write_tool_with_read_name(tool: Tool, ctx: LintContext) -> Iterator[Finding]
     effect: write
     ```
     """
-    prof = ctx.profiles[tool.name]
+    prof = ctx.profile(tool.name)
     if (
         tool.effect != "read"
         and prof.verb_class == "lookup"

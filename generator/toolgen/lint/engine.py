@@ -17,13 +17,19 @@ catalogue rules, and the strings of catalogue.yaml, run every time. Suppressions
 to kept findings as to fresh ones, so `TG unused suppression` stays exact. What the record
 holds is decided by what each check read in the build that made it, never by a list of rules:
 a rule that starts reading the whole catalogue is re-run from then on.
+
+A check that asked only narrow questions about other tools (`LintContext.FACTS`: a named
+tool's profile, whether a name is a tool's) is kept too, with the fingerprints of what it
+asked: the record names, per rule, the facts its checks over the tool read. A later build runs
+such a rule over the tool again only when one of those fingerprints changed, so editing one
+tool re-runs the checks of the tools that asked about it, not of every tool.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from toolgen.diagnostics import Diagnostic, Severity, Span
 from toolgen.ir import Catalogue, Tool
@@ -46,15 +52,19 @@ from toolgen.tokens import TokenReport
 
 # a kept finding: rule id, message, hint, and the place (file, line, column)
 KeptHit = tuple[str, str, str, str, int, int]
+# the facts a rule's checks over one tool read: (rule id, ((fact key, fingerprint), ...))
+KeptFacts = tuple[tuple[str, tuple[tuple[str, str], ...]], ...]
 
 
 @dataclass(frozen=True, slots=True)
 class ToolLint:
     """One tool's lint, kept across builds: the findings of the checks over its elements
-    that read nothing catalogue-wide, and the rules whose checks did (run every build)."""
+    that read nothing catalogue-wide, the rules whose checks did (run every build), and the
+    facts the others read (a rule is run again when one of its facts changed)."""
 
     hits: tuple[KeptHit, ...]
     live: frozenset[str]
+    facts: KeptFacts = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,30 +192,30 @@ class _ToolLinter:
         for r in rules:
             if r.kind in _PER_TOOL_KINDS and r.check is not None:
                 self.by_kind[r.kind].append(r)
-        # (text, is_key) -> per rule: its findings, and whether it read the catalogue
-        self._texts: dict[tuple[str, bool], list[tuple[Rule, list[Finding], bool]]] = {}
+        # (text, is_key) -> per rule: its findings, whether it read the catalogue, and
+        # the facts it read
+        self._texts: dict[tuple[str, bool], list[_Checked]] = {}
 
-    def _run(self, rule_: Rule, element: object) -> tuple[list[Finding], bool]:
+    def _run(self, rule_: Rule, element: object) -> _Checked:
         assert rule_.check is not None
-        self.ctx.read_wide = False
-        found = list(rule_.check(element, self.ctx))
-        return found, self.ctx.read_wide
+        ctx = self.ctx
+        ctx.read_wide = False
+        found = list(rule_.check(element, ctx))
+        read = ctx.facts
+        if read:
+            ctx.facts = {}  # this check's, kept with its result
+        return _Checked(rule_, found, ctx.read_wide, read)
 
-    def lint(
-        self, tool: Tool, only: frozenset[str] | None
-    ) -> tuple[list[_Hit], list[_Hit], set[str]]:
-        """The hits of the rules (all, or those in `only`) over `tool`'s elements: those
-        of checks that read nothing catalogue-wide, the others, and the rules of those."""
-        kept: list[_Hit] = []
-        live: list[_Hit] = []
-        wide: set[str] = set()
+    def lint(self, tool: Tool, only: frozenset[str] | None) -> _ToolHits:
+        """The hits of the rules (all, or those in `only`) over `tool`'s elements."""
+        out = _ToolHits()
         owners = (tool,)
         for kind, group in self.by_kind.items():
             rules = group if only is None else [r for r in group if r.id in only]
             if not rules:
                 continue
             if kind is SpecText:
-                self._lint_texts(tool, rules, only, kept, live, wide)
+                self._lint_texts(tool, only, out)
                 continue
             if tool.derived:
                 # a prepare tool is made of its token contract, which is linted itself
@@ -213,24 +223,16 @@ class _ToolLinter:
             for element in _tool_elements(kind, tool):
                 span: Span | None = None
                 for r in rules:
-                    found, read_wide = self._run(r, element)
-                    if read_wide:
-                        wide.add(r.id)
-                    for f in found:
+                    checked = self._run(r, element)
+                    out.note(checked)
+                    for f in checked.found:
                         if span is None:
                             span = _default_span(element)
-                        hit = _Hit(r, f, f.span or span, owners)
-                        (live if read_wide else kept).append(hit)
-        return kept, live, wide
+                        out.add(checked, _Hit(r, f, f.span or span, owners))
+        return out
 
     def _lint_texts(
-        self,
-        tool: Tool,
-        rules: list[Rule],
-        only: frozenset[str] | None,
-        kept: list[_Hit],
-        live: list[_Hit],
-        wide: set[str],
+        self, tool: Tool, only: frozenset[str] | None, out: _ToolHits
     ) -> None:
         source = tool.origin.source
         for item in tool.texts:
@@ -239,23 +241,72 @@ class _ToolLinter:
                 element = SpecText(source, item.path, item.text, item.is_key, tool)
                 results = []
                 for r in self.by_kind[SpecText]:
-                    found, read_wide = self._run(r, element)
-                    if found or read_wide:  # the others add nothing, for any tool
-                        results.append((r, found, read_wide))
+                    checked = self._run(r, element)
+                    if checked.found or checked.wide or checked.facts:
+                        results.append(checked)  # the others add nothing, for any tool
                 self._texts[(item.text, item.is_key)] = results
             if not results:
                 continue
             span: Span | None = None
-            for r, found, read_wide in results:
-                if only is not None and r.id not in only:
+            for checked in results:
+                if only is not None and checked.rule.id not in only:
                     continue
-                if read_wide:
-                    wide.add(r.id)
-                for f in found:
+                out.note(checked)
+                for f in checked.found:
                     if span is None:
                         span = source.span(item.path, key=item.is_key)
-                    hit = _Hit(r, f, span, (tool,))
-                    (live if read_wide else kept).append(hit)
+                    out.add(checked, _Hit(checked.rule, f, span, (tool,)))
+
+
+@dataclass(frozen=True, slots=True)
+class _Checked:
+    """One check of one rule over one element: its findings and what it read."""
+
+    rule: Rule
+    found: list[Finding]
+    wide: bool
+    facts: Mapping[str, str]
+
+
+@dataclass(slots=True)
+class _ToolHits:
+    """The hits of the checks over one tool: those of checks that read nothing
+    catalogue-wide (kept), the others (live), the rules of those, and the facts each of
+    the kept rules read."""
+
+    kept: list[_Hit] = field(default_factory=list)
+    live: list[_Hit] = field(default_factory=list)
+    wide: set[str] = field(default_factory=set)
+    facts: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def note(self, checked: _Checked) -> None:
+        rule_id = checked.rule.id
+        if checked.wide:
+            self.wide.add(rule_id)
+        elif checked.facts:
+            self.facts.setdefault(rule_id, {}).update(checked.facts)
+
+    def add(self, checked: _Checked, hit: _Hit) -> None:
+        (self.live if checked.wide else self.kept).append(hit)
+
+    def record(
+        self, kept_too: Iterable[KeptHit] = (), facts_too: KeptFacts = ()
+    ) -> ToolLint:
+        """The record of this tool, with what an earlier record keeps of the rules that
+        did not run now (`kept_too`, `facts_too`)."""
+        facts = {rule_id: dict(read) for rule_id, read in facts_too}
+        for rule_id, read in self.facts.items():
+            if rule_id not in self.wide:
+                facts[rule_id] = read
+        hits = [*kept_too, *(_kept_hit(h) for h in self.kept)]
+        return ToolLint(
+            tuple(hits),
+            frozenset(self.wide),
+            tuple(
+                (rule_id, tuple(sorted(facts[rule_id].items())))
+                for rule_id in sorted(facts)
+            ),
+        )
 
 
 def _kept_hit(hit: _Hit) -> KeptHit:
@@ -288,21 +339,31 @@ def _all_hits(
     for tool in ctx.tools():
         record = None if tool.derived else kept.get(tool.file)
         if record is not None and _usable(record, enabled):
-            for data in record.hits:
-                yield _replayed(data, tool)
-            # the named rules run over every element of the tool again; their findings
-            # where they read nothing catalogue-wide are the kept ones, not taken twice
-            _, live, _ = linter.lint(tool, record.live)
-            records[tool.file] = record
-            yield from live
-            continue
-        fresh, live, wide = linter.lint(tool, None)
-        if not tool.derived:
-            records[tool.file] = ToolLint(
-                tuple(_kept_hit(h) for h in fresh), frozenset(wide)
+            # the rules that read the catalogue, and those whose facts changed, run over
+            # every element of the tool again; the record keeps the others' findings
+            again = record.live | {
+                rule_id for rule_id, read in record.facts if not ctx.still(read)
+            }
+            if not again:
+                records[tool.file] = record
+                for data in record.hits:
+                    yield _replayed(data, tool)
+                continue
+            done = linter.lint(tool, frozenset(again))
+            still = [h for h in record.hits if h[0] not in again]
+            records[tool.file] = done.record(
+                still, tuple(f for f in record.facts if f[0] not in again)
             )
-        yield from fresh
-        yield from live
+            for data in still:
+                yield _replayed(data, tool)
+            yield from done.kept
+            yield from done.live
+            continue
+        done = linter.lint(tool, None)
+        if not tool.derived:
+            records[tool.file] = done.record()
+        yield from done.kept
+        yield from done.live
     yield from _hits(
         [r for r in active if r.kind not in _PER_TOOL_KINDS or r.kind is SpecText], ctx
     )

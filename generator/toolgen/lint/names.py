@@ -129,7 +129,7 @@ def names_differ_only_in_case(pair: ToolPair, ctx: LintContext) -> Iterator[Find
     ```
     """
     first, second = pair.first.name, pair.second.name
-    if ctx.profiles[first].normalized == ctx.profiles[second].normalized:
+    if ctx.profile(first).normalized == ctx.profile(second).normalized:
         yield Finding(
             f"tool names {first!r} and {second!r} differ only in case or separators; expected "
             "names that differ in words"
@@ -213,7 +213,7 @@ def tool_name_not_verb_noun(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
             f"joined by '_', such as {snake if len(parts) > 1 else 'get_' + snake!r}"
         )
         return
-    rest = parts[1:] if ctx.profiles[tool.name].namespace else parts
+    rest = parts[1:] if ctx.profile(tool.name).namespace else parts
     if not _not_a_verb(rest, tool, ctx):
         return
     if True:
@@ -265,10 +265,10 @@ def generic_tool_name(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     """
     parts = words.name_words(tool.name)
     domain = len(parts) == 2 and ctx.object_counts[words.stem(parts[1])] >= 2
-    if len(ctx.catalogue.tools) > 1 and is_generic_name(tool.name) and not domain:
+    if ctx.tool_count > 1 and is_generic_name(tool.name) and not domain:
         yield Finding(
             f"tool name {tool.name!r} is generic in a catalogue of "
-            f"{len(ctx.catalogue.tools)} tools; expected the object it acts on, such as "
+            f"{ctx.tool_count} tools; expected the object it acts on, such as "
             f"'{words.name_words(tool.name)[0]}_orders'"
         )
 
@@ -326,7 +326,7 @@ def overlapping(first: Tool, second: Tool, ctx: LintContext) -> bool:
     Verbs of one kind that are not synonyms name related but different actions: get one
     and list many, edit and move, create and fork. The objects are compared with their
     qualifiers (get_file_info is not read_file)."""
-    a, b = ctx.profiles[first.name], ctx.profiles[second.name]
+    a, b = ctx.profile(first.name), ctx.profile(second.name)
     group = words.SYNONYM_GROUP.get(a.verb)
     return (
         a.verb != b.verb
@@ -372,7 +372,7 @@ def overlapping_tool_names(pair: ToolPair, ctx: LintContext) -> Iterator[Finding
     ```
     """
     if overlapping(pair.first, pair.second, ctx):
-        objects = "_".join(sorted(ctx.profiles[pair.first.name].objects))
+        objects = "_".join(sorted(ctx.profile(pair.first.name).objects))
         yield Finding(
             f"tools {pair.first.name!r} and {pair.second.name!r} name the same action on "
             f"{objects!r}; expected one tool per intention"

@@ -34,7 +34,7 @@ def twins(
     parts of an object
     (update_reservation_flights, update_reservation_passengers) take different parameters:
     they are neighbours, not twins."""
-    a, b = ctx.profiles[first.name], ctx.profiles[second.name]
+    a, b = ctx.profile(first.name), ctx.profile(second.name)
     if a.verb_class != b.verb_class or not (a.objects & b.objects or a.verb == b.verb):
         return None
     if overlapping(first, second, ctx) or a.name_set == b.name_set:
@@ -297,7 +297,7 @@ def always_call_after(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
                 continue
             for found in _AFTER.finditer(sentence):
                 target = found.group("a") or found.group("b") or found.group("c")
-                if target in ctx.tool_names and target != tool.name:
+                if ctx.has_tool(target) and target != tool.name:
                     yield Finding(
                         f"{piece.where} of {tool.name!r} says to call {target!r} after it "
                         "every time; expected one tool that does both steps",

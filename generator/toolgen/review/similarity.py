@@ -30,7 +30,7 @@ SHOWN_FROM = 0.15
 
 def _verdict(first: Any, second: Any, ctx: LintContext) -> str | None:
     """What the pair rules say of two tools, the strongest first."""
-    a, b = ctx.profiles[first.name], ctx.profiles[second.name]
+    a, b = ctx.profile(first.name), ctx.profile(second.name)
     if a.normalized == b.normalized:
         return "TG202"
     if overlapping(first, second, ctx):
@@ -50,7 +50,7 @@ def similarity(catalogue: Catalogue) -> dict[str, Any]:
     index = {t.name: i for i, t in enumerate(tools)}
     pairs = []
     for (i, first), (j, second) in combinations(enumerate(tools), 2):
-        a, b = ctx.profiles[first.name], ctx.profiles[second.name]
+        a, b = ctx.profile(first.name), ctx.profile(second.name)
         by_name = words.jaccard(a.name_set, b.name_set)
         by_intent = words.jaccard(a.intent, b.intent)
         by_params = words.jaccard(a.params, b.params) if a.params and b.params else 0.0
