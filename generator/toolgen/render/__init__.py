@@ -10,10 +10,11 @@ and stubs that exist are not rendered at all.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
-from toolgen import formatting, templating
-from toolgen.ir import Catalogue
+from toolgen import formatting, parallel, templating
+from toolgen.ir import Catalogue, Tool
 from toolgen.paths import CACHE_DIR, package_dir
 from toolgen.pieces import ToolPieces
 from toolgen.progress import QUIET, Progress
@@ -33,6 +34,36 @@ from toolgen.write import RenderedFiles
 
 __all__ = ["render_catalogue"]
 
+# fresh tool units from which half of them are rendered and formatted in a forked child
+# (parallel.py); below it, forking costs more than it saves
+PARALLEL_UNITS = 200
+
+_Todo = list[tuple[str, Tool, list[str]]]  # unit, tool, its two paths
+
+
+def _render_tools(catalogue: Catalogue, todo: _Todo) -> dict[str, dict[str, str]]:
+    return {
+        unit: {
+            paths[0]: render_tool_module(catalogue, tool),
+            paths[1]: render_tool_tests(catalogue, tool),
+        }
+        for unit, tool, paths in todo
+    }
+
+
+_Half = tuple[dict[str, dict[str, str]], dict[str, str], dict[str, str], list[str]]
+
+
+def _render_half(catalogue: Catalogue, todo: _Todo, workdir: Path | None) -> _Half:
+    """A child's half: its units rendered, formatted, and where the formatted files are
+    (the child leaves its scratch folder for the parent to adopt)."""
+    files = _render_tools(catalogue, todo)
+    own = formatting.Scratch()
+    flat = {path: text for unit in files.values() for path, text in unit.items()}
+    formatted = formatting.format_sources(flat, workdir, own)
+    on_disk = {path: str(file) for path, file in own.files.items()}
+    return files, formatted, on_disk, [str(folder) for folder in own.folders]
+
 
 def _catalogue_files(
     catalogue: Catalogue, pkg: str, pieces: ToolPieces | None
@@ -51,6 +82,30 @@ def _catalogue_files(
         f"{pkg}/tests/test_catalogue.py": render_catalogue_tests(catalogue),
         f"{pkg}/{lockfile.LOCK_NAME}": lockfile.catalogue_text(catalogue, pieces),
     }
+
+
+def _take_half(
+    catalogue: Catalogue,
+    theirs: _Todo,
+    workdir: Path | None,
+    child: parallel.Child[_Half],
+    fresh: dict[str, dict[str, str]],
+    keep: formatting.Scratch | None,
+) -> dict[str, str]:
+    """The child's half, formatted: its result, or (the child failed) made here, so the
+    build is the serial one or fails with the serial path's error."""
+    try:
+        files, formatted, on_disk, folders = child.result()
+    except parallel.ChildFailed:
+        files, formatted, on_disk, folders = _render_half(catalogue, theirs, workdir)
+    fresh.update(files)
+    if keep is not None:
+        keep.folders.extend(Path(folder) for folder in folders)
+        keep.files.update({path: Path(file) for path, file in on_disk.items()})
+    else:
+        for folder in folders:
+            shutil.rmtree(folder, ignore_errors=True)
+    return formatted
 
 
 def render_catalogue(
@@ -76,6 +131,8 @@ def render_catalogue(
     fresh: dict[str, dict[str, str]] = {}  # unit -> files rendered now
     inputs: dict[str, str] = {}
     reused: dict[str, str] = {}
+    workdir = root / CACHE_DIR if root is not None else None
+    todo: _Todo = []
     with progress.stage("render", len(catalogue.tools)) as advance:
         for tool in catalogue.tools:
             unit, made_of = f"tool:{tool.name}", tool_inputs(catalogue, tool)
@@ -86,44 +143,68 @@ def render_catalogue(
             kept = cache.reuse(unit, made_of, paths)
             if kept is not None:
                 reused.update(kept)
+                advance()
             else:
-                fresh[unit] = {
-                    paths[0]: render_tool_module(catalogue, tool),
-                    paths[1]: render_tool_tests(catalogue, tool),
-                }
+                todo.append((unit, tool, paths))
                 inputs[unit] = made_of
-            advance()
-        unit, made_of = "catalogue", catalogue_inputs(catalogue)
-        own_paths = [
-            f"{pkg}/{n}"
-            for n in ("__init__.py", "_cards.py", "context.py", "tests/__init__.py")
-        ] + [f"{pkg}/tests/test_catalogue.py", f"{pkg}/{lockfile.LOCK_NAME}"]
-        kept = cache.reuse(unit, made_of, own_paths)
-        if kept is not None:
-            reused.update(kept)
-        else:
-            fresh[unit] = _catalogue_files(catalogue, pkg, pieces)
-            inputs[unit] = made_of
-        create_once: dict[str, str] = {}
-        for tool in catalogue.tools:
-            if tool.derived:
-                continue  # a prepare tool has no implementation
-            stub = f"{impl}/{tool.py.module}.py"
-            if root is None or not (root / stub).exists():
-                create_once[stub] = render_stub(catalogue, tool)
-        create_once.update(
-            package_markers(
-                catalogue.package, stop=len(catalogue.package.split(".")) - 1
+        child: parallel.Child[_Half] | None = None
+        theirs: _Todo = []
+        if parallel.worth_it(len(todo), PARALLEL_UNITS):
+            todo, theirs = todo[: len(todo) // 2], todo[len(todo) // 2 :]
+            child = parallel.start(lambda: _render_half(catalogue, theirs, workdir))
+            for _ in theirs:
+                advance()  # counted as handed over
+        units = [unit for unit, _, _ in todo + theirs]
+        try:
+            for unit, tool, paths in todo:
+                fresh.update(_render_tools(catalogue, [(unit, tool, paths)]))
+                advance()
+            unit, made_of = "catalogue", catalogue_inputs(catalogue)
+            own_paths = [
+                f"{pkg}/{n}"
+                for n in ("__init__.py", "_cards.py", "context.py", "tests/__init__.py")
+            ] + [f"{pkg}/tests/test_catalogue.py", f"{pkg}/{lockfile.LOCK_NAME}"]
+            kept = cache.reuse(unit, made_of, own_paths)
+            if kept is not None:
+                reused.update(kept)
+            else:
+                fresh[unit] = _catalogue_files(catalogue, pkg, pieces)
+                inputs[unit] = made_of
+            create_once: dict[str, str] = {}
+            for tool in catalogue.tools:
+                if tool.derived:
+                    continue  # a prepare tool has no implementation
+                stub = f"{impl}/{tool.py.module}.py"
+                if root is None or not (root / stub).exists():
+                    create_once[stub] = render_stub(catalogue, tool)
+            create_once.update(
+                package_markers(
+                    catalogue.package, stop=len(catalogue.package.split(".")) - 1
+                )
             )
-        )
-        create_once.update(package_markers(catalogue.implementation))
-    rendered = {path: text for files in fresh.values() for path, text in files.items()}
-    with progress.stage("format"):
-        formatted = formatting.format_sources(
-            {**rendered, **create_once},
-            root / CACHE_DIR if root is not None else None,
-            keep,
-        )
+            create_once.update(package_markers(catalogue.implementation))
+            rendered = {p: t for files in fresh.values() for p, t in files.items()}
+            with progress.stage("format"):
+                before = list(keep.files) if keep is not None else []
+                formatted = formatting.format_sources(
+                    {**rendered, **create_once}, workdir, keep
+                )
+                if child is not None:
+                    taken, child = child, None
+                    formatted.update(
+                        _take_half(catalogue, theirs, workdir, taken, fresh, keep)
+                    )
+        except BaseException:
+            if child is not None:
+                child.stop()
+            raise
+    if theirs:
+        # the order of the serial path: the tools' units, then the catalogue's
+        fresh = {u: fresh[u] for u in [*units, "catalogue"] if u in fresh}
+        rendered = {p: t for files in fresh.values() for p, t in files.items()}
+        if keep is not None:
+            order = [*before, *rendered, *create_once]
+            keep.files = {p: keep.files[p] for p in order if p in keep.files}
     for unit, files in fresh.items():
         cache.record(unit, inputs[unit], {p: formatted[p] for p in files})
     owned = {**{p: formatted[p] for p in rendered}, **reused}

@@ -1,0 +1,118 @@
+"""The parallel first build (parallel.py, render_catalogue): the same files as the serial
+path, and a child that fails never makes a wrong build."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from toolgen import formatting, parallel, pipeline, render
+from toolgen.ir import Catalogue
+from toolgen.write import RenderedFiles
+
+GOLDEN = Path(__file__).parent / "golden"
+sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
+import catalogue as bench_catalogue  # noqa: E402
+
+
+def _catalogue(folder: Path, root: Path) -> Catalogue:
+    result = pipeline.check_catalogue(folder, root, implementations=False)
+    assert result.catalogue is not None
+    return result.catalogue
+
+
+def _render(
+    catalogue: Catalogue, monkeypatch: pytest.MonkeyPatch, serial: bool
+) -> tuple[RenderedFiles, list[str]]:
+    monkeypatch.setenv("TOOLGEN_SERIAL", "1" if serial else "0")
+    with formatting.scratch() as keep:
+        files = render.render_catalogue(catalogue, keep=keep)
+        texts = {**files.owned, **files.create_once}
+        on_disk = [
+            f"{key}={path.read_text(encoding='utf-8') == texts[key]}"
+            for key, path in files.on_disk.items()
+        ]
+        folders = list(keep.folders)
+    assert all(not folder.exists() for folder in folders)
+    return files, on_disk
+
+
+def _same(catalogue: Catalogue, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(render, "PARALLEL_UNITS", 1)
+    serial, serial_disk = _render(catalogue, monkeypatch, serial=True)
+    par, par_disk = _render(catalogue, monkeypatch, serial=False)
+    assert list(par.owned.items()) == list(serial.owned.items())
+    assert list(par.create_once.items()) == list(serial.create_once.items())
+    assert par.cache == serial.cache
+    assert par_disk == serial_disk  # same files kept on disk, same order, right texts
+    assert all(entry.endswith("=True") for entry in par_disk)
+
+
+@pytest.mark.parametrize("name", ["every_type", "kitchen_sink"])
+def test_golden_catalogues_render_the_same_in_two_processes(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = GOLDEN / name
+    for folder in sorted(p.parent for p in (root / "spec").glob("*/catalogue.yaml")):
+        _same(_catalogue(folder, root), monkeypatch)
+
+
+def test_a_bench_catalogue_renders_the_same_in_two_processes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bench_catalogue.write_catalogue(tmp_path, 300)
+    _same(_catalogue(tmp_path / "spec/bench", tmp_path), monkeypatch)
+
+
+def _boom() -> int:
+    raise ValueError("boom")
+
+
+def _die() -> int:
+    os._exit(3)
+
+
+def test_a_child_that_raises_or_dies_is_child_failed() -> None:
+    for work in (_boom, _die):
+        child = parallel.start(work)
+        with pytest.raises(parallel.ChildFailed):
+            child.result()
+        with pytest.raises(ChildProcessError):
+            os.waitpid(child.pid, os.WNOHANG)  # reaped
+    assert parallel.start(lambda: 7).result() == 7
+
+
+def test_a_stopped_child_is_killed_and_reaped() -> None:
+    import time
+
+    child = parallel.start(lambda: time.sleep(30))
+    child.stop()
+    with pytest.raises(ChildProcessError):
+        os.waitpid(child.pid, os.WNOHANG)
+
+
+def test_a_failed_child_falls_back_to_the_parent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cat = _catalogue(GOLDEN / "kitchen_sink/spec/kitchen", GOLDEN / "kitchen_sink")
+    monkeypatch.setattr(render, "PARALLEL_UNITS", 1)
+    serial, _ = _render(cat, monkeypatch, serial=True)
+    real_start = parallel.start
+    monkeypatch.setattr(parallel, "start", lambda work: real_start(_die))
+    par, disk = _render(cat, monkeypatch, serial=False)
+    assert par.owned == serial.owned and par.create_once == serial.create_once
+    assert all(entry.endswith("=True") for entry in disk)
+
+
+def test_a_template_bug_in_the_child_is_the_serial_formatting_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    cat = _catalogue(GOLDEN / "kitchen_sink/spec/kitchen", GOLDEN / "kitchen_sink")
+    monkeypatch.setattr(render, "PARALLEL_UNITS", 1)
+    monkeypatch.setattr(render, "render_tool_tests", lambda c, t: "def broken(:\n")
+    monkeypatch.setenv("TOOLGEN_SERIAL", "0")
+    with pytest.raises(formatting.FormattingError):
+        render.render_catalogue(cat)
