@@ -5,10 +5,11 @@ ignored."""
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 import re
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
@@ -17,8 +18,8 @@ from toolgen import load, pipeline
 from toolgen.diagnostics import Diagnostic
 from toolgen.frontcache import FrontCache
 from toolgen.ir import Tool
-from toolgen.lint import engine
-from toolgen.lint.registry import Rule
+from toolgen.lint.context import LintContext
+from toolgen.lint.registry import REGISTRY, Finding, Rule
 from toolgen.paths import CACHE_DIR
 
 ROOT = Path(__file__).parent.parent
@@ -323,15 +324,24 @@ def test_unchanged_tools_run_only_the_rules_that_read_the_catalogue(
         for file, entry in stored["tools"].items()
     }
     ran: list[tuple[str, str]] = []
-    real = engine._ToolLinter._run
 
-    def spy(self: engine._ToolLinter, rule_: Rule, element: object) -> object:
-        tool = element if isinstance(element, Tool) else getattr(element, "tool", None)
-        if isinstance(tool, Tool):
-            ran.append((tool.file, rule_.id))
-        return real(self, rule_, element)
+    def spied(rule_: Rule) -> Rule:
+        real = rule_.check
+        assert real is not None
 
-    monkeypatch.setattr(engine._ToolLinter, "_run", spy)
+        def check(element: object, ctx: LintContext) -> Iterable[Finding]:
+            tool = (
+                element if isinstance(element, Tool) else getattr(element, "tool", None)
+            )
+            if isinstance(tool, Tool):
+                ran.append((tool.file, rule_.id))
+            return real(element, ctx)
+
+        return dataclasses.replace(rule_, check=check)
+
+    for rule_id, rule_ in list(REGISTRY.items()):
+        if rule_.check is not None:
+            monkeypatch.setitem(REGISTRY, rule_id, spied(rule_))
     _build(_cold_copy(tmp_path, warm))
     edited = f"{FOLDER}/tools/read_stock.yaml"
     cold = [(file, rule_id) for file, rule_id in ran if file != edited]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -31,10 +32,10 @@ def _render(
     with formatting.scratch() as keep:
         files = render.render_catalogue(catalogue, keep=keep)
         texts = {**files.owned, **files.create_once}
-        on_disk = [
+        on_disk = sorted(
             f"{key}={path.read_text(encoding='utf-8') == texts[key]}"
             for key, path in files.on_disk.items()
-        ]
+        )
         folders = list(keep.folders)
     assert all(not folder.exists() for folder in folders)
     return files, on_disk
@@ -47,7 +48,7 @@ def _same(catalogue: Catalogue, monkeypatch: pytest.MonkeyPatch) -> None:
     assert list(par.owned.items()) == list(serial.owned.items())
     assert list(par.create_once.items()) == list(serial.create_once.items())
     assert par.cache == serial.cache
-    assert par_disk == serial_disk  # same files kept on disk, same order, right texts
+    assert par_disk == serial_disk  # same files kept on disk, with the right texts
     assert all(entry.endswith("=True") for entry in par_disk)
 
 
@@ -116,3 +117,45 @@ def test_a_template_bug_in_the_child_is_the_serial_formatting_error(
     monkeypatch.setenv("TOOLGEN_SERIAL", "0")
     with pytest.raises(formatting.FormattingError):
         render.render_catalogue(cat)
+
+
+def _tree(root: Path) -> dict[str, str]:
+    return {
+        p.relative_to(root).as_posix(): p.read_text(encoding="utf-8")
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".toolgen-cache" not in p.parts
+    }
+
+
+def test_a_build_in_two_processes_writes_the_tree_a_serial_one_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Through the whole pipeline, with a project root: stubs only where missing, the
+    formatter's files renamed into place, nothing left in the cache folder."""
+    if not parallel.worth_it(1, 1):
+        pytest.skip("this machine has one core (or no fork): a build never forks")
+    monkeypatch.setattr(render, "PARALLEL_UNITS", 1)
+    forks: list[object] = []
+    real_start = parallel.start
+
+    def counted(work: Callable[[], object]) -> parallel.Child[object]:
+        forks.append(work)
+        return real_start(work)
+
+    monkeypatch.setattr(parallel, "start", counted)
+    trees = []
+    for serial in (True, False):
+        root = tmp_path / ("serial" if serial else "parallel")
+        bench_catalogue.write_catalogue(root, 40)
+        monkeypatch.setenv("TOOLGEN_SERIAL", "1" if serial else "0")
+        (root / "impl/bench").mkdir(parents=True)
+        kept_stub = root / "impl/bench/create_airportcrate.py"
+        kept_stub.write_text("# mine\n", encoding="utf-8")
+        built = pipeline.build_catalogue(root / "spec/bench", root)
+        assert built.failure is None and built.report is not None
+        assert kept_stub.read_text(encoding="utf-8") == "# mine\n"
+        leftovers = [p.name for p in (root / ".toolgen-cache").iterdir()]
+        assert not [n for n in leftovers if n.startswith(formatting.FORMAT_PREFIX)]
+        trees.append(_tree(root))
+    assert trees[0] == trees[1]
+    assert len(forks) == 1  # the parallel build forked, the serial one did not

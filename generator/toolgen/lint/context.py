@@ -201,6 +201,7 @@ class LintContext:
         # the facts a check read (key -> fingerprint); the engine clears it per check
         self.facts: dict[str, str] = {}
         self._prints: dict[str, str] = {}
+        self._made_profiles: dict[str, ToolProfile] = {}
         self.targets = targets.declared(catalogue.targets)
         # the names of the catalogue's tools, those whose file is broken included: a text
         # that names one names a tool (fixing that file is enough)
@@ -232,7 +233,11 @@ class LintContext:
     # -- facts: narrow questions about the other tools, fingerprinted ------------------------
 
     def _read(self, key: str) -> None:
-        self.facts[key] = self.fingerprint(key)
+        # a check asks the same question many times (once per parameter): cheap again
+        facts = self.facts
+        if key not in facts:
+            found = self._prints.get(key)
+            facts[key] = found if found is not None else self.fingerprint(key)
 
     @property
     def tool_names(self) -> frozenset[str]:
@@ -255,8 +260,18 @@ class LintContext:
 
     def profile(self, name: str) -> ToolProfile:
         """The profile of the tool `name` (KeyError when there is none)."""
-        self._read(f"profile:{name}")
-        return self._profiles[name]
+        self._read("profile:" + name)
+        found = self._made_profiles.get(name)
+        return found if found is not None else self._profile_of(name)
+
+    def _profile_of(self, name: str) -> ToolProfile:
+        # one at a time: a rebuild asks about a few tools, not every one
+        found = self._made_profiles.get(name)
+        if found is None:
+            found = self._made_profiles[name] = profile(
+                self._by_name[name], self._namespaces
+            )
+        return found
 
     def tool_token_count(self, name: str) -> int:
         self._read(f"tokens:{name}")
@@ -294,10 +309,11 @@ class LintContext:
             yield from sorted(self._tool_names)
         elif kind == "tool_count":
             yield str(len(self._catalogue.tools))
-        elif kind == "object_counts":
-            yield from (f"{w}={n}" for w, n in sorted(self._object_counts.items()))
-        elif kind == "object_words":
-            yield from sorted(self._object_words)
+        elif kind in ("object_counts", "object_words"):
+            # a profile's objects are a function of its tool's name and the namespaces
+            yield from sorted(t.name for t in self._catalogue.tools)
+            yield "namespaces"
+            yield from sorted(self._namespaces)
         elif kind == "common_params":
             yield from sorted(self._common_params)
         else:
@@ -314,8 +330,7 @@ class LintContext:
 
     @functools.cached_property
     def _profiles(self) -> dict[str, ToolProfile]:
-        prefixes = self._namespaces
-        return {t.name: profile(t, prefixes) for t in self._catalogue.tools}
+        return {t.name: self._profile_of(t.name) for t in self._catalogue.tools}
 
     def schema_size(self, tool: Tool) -> targets.SchemaSize:
         """The size of a tool's exposed schema, measured once per tool."""

@@ -11,6 +11,8 @@ and stubs that exist are not rendered at all.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from toolgen import formatting, parallel, templating
@@ -34,35 +36,92 @@ from toolgen.write import RenderedFiles
 
 __all__ = ["render_catalogue"]
 
-# fresh tool units from which half of them are rendered and formatted in a forked child
+# fresh tools from which a share of them are rendered and formatted in a forked child
 # (parallel.py); below it, forking costs more than it saves
 PARALLEL_UNITS = 200
+# the child's share: the parent renders the catalogue's own files besides its part
+CHILD_SHARE = 0.5
 
-_Todo = list[tuple[str, Tool, list[str]]]  # unit, tool, its two paths
+
+@dataclass(frozen=True, slots=True)
+class _Work:
+    """What a build renders of one tool: its unit (module and tests) when it is not reused,
+    and its stub when the implementation does not exist."""
+
+    tool: Tool
+    unit: str | None
+    paths: tuple[str, str]
+    stub: str | None
 
 
-def _render_tools(catalogue: Catalogue, todo: _Todo) -> dict[str, dict[str, str]]:
-    return {
-        unit: {
-            paths[0]: render_tool_module(catalogue, tool),
-            paths[1]: render_tool_tests(catalogue, tool),
+# of a share of the work: the units' files, the stubs, every text formatted, and (with a
+# scratch folder kept) where each formatted file is and the folders holding them
+_Part = tuple[
+    dict[str, dict[str, str]], dict[str, str], dict[str, str], dict[str, str], list[str]
+]
+
+
+def _render(catalogue: Catalogue, work: _Work) -> tuple[dict[str, str], str | None]:
+    files = (
+        {}
+        if work.unit is None
+        else {
+            work.paths[0]: render_tool_module(catalogue, work.tool),
+            work.paths[1]: render_tool_tests(catalogue, work.tool),
         }
-        for unit, tool, paths in todo
-    }
+    )
+    return files, None if work.stub is None else render_stub(catalogue, work.tool)
 
 
-_Half = tuple[dict[str, dict[str, str]], dict[str, str], dict[str, str], list[str]]
+def _made(
+    catalogue: Catalogue, part: list[_Work], advance: Callable[[], None] = lambda: None
+) -> tuple[dict[str, dict[str, str]], dict[str, str]]:
+    units: dict[str, dict[str, str]] = {}
+    stubs: dict[str, str] = {}
+    for work in part:
+        files, stub = _render(catalogue, work)
+        if work.unit is not None:
+            units[work.unit] = files
+        if work.stub is not None and stub is not None:
+            stubs[work.stub] = stub
+        advance()
+    return units, stubs
 
 
-def _render_half(catalogue: Catalogue, todo: _Todo, workdir: Path | None) -> _Half:
-    """A child's half: its units rendered, formatted, and where the formatted files are
-    (the child leaves its scratch folder for the parent to adopt)."""
-    files = _render_tools(catalogue, todo)
+def _formatted_part(
+    catalogue: Catalogue, part: list[_Work], workdir: Path | None
+) -> _Part:
+    """A share of the work rendered and formatted, as the child does it (its scratch
+    folder left for the parent to adopt)."""
+    units, stubs = _made(catalogue, part)
     own = formatting.Scratch()
-    flat = {path: text for unit in files.values() for path, text in unit.items()}
-    formatted = formatting.format_sources(flat, workdir, own)
+    flat = {p: t for files in units.values() for p, t in files.items()}
+    formatted = formatting.format_sources({**flat, **stubs}, workdir, own)
     on_disk = {path: str(file) for path, file in own.files.items()}
-    return files, formatted, on_disk, [str(folder) for folder in own.folders]
+    return units, stubs, formatted, on_disk, [str(folder) for folder in own.folders]
+
+
+def _adopt(
+    catalogue: Catalogue,
+    part: list[_Work],
+    workdir: Path | None,
+    child: parallel.Child[_Part],
+    keep: formatting.Scratch | None,
+) -> _Part:
+    """The child's share: its result, or (the child failed) made here, so the build is the
+    serial one or fails with the serial path's error. Its formatted files join `keep`."""
+    try:
+        done = child.result()
+    except parallel.ChildFailed:
+        done = _formatted_part(catalogue, part, workdir)
+    _, _, _, on_disk, folders = done
+    if keep is not None:
+        keep.folders.extend(Path(folder) for folder in folders)
+        keep.files.update({path: Path(file) for path, file in on_disk.items()})
+    else:
+        for folder in folders:
+            shutil.rmtree(folder, ignore_errors=True)
+    return done
 
 
 def _catalogue_files(
@@ -82,30 +141,6 @@ def _catalogue_files(
         f"{pkg}/tests/test_catalogue.py": render_catalogue_tests(catalogue),
         f"{pkg}/{lockfile.LOCK_NAME}": lockfile.catalogue_text(catalogue, pieces),
     }
-
-
-def _take_half(
-    catalogue: Catalogue,
-    theirs: _Todo,
-    workdir: Path | None,
-    child: parallel.Child[_Half],
-    fresh: dict[str, dict[str, str]],
-    keep: formatting.Scratch | None,
-) -> dict[str, str]:
-    """The child's half, formatted: its result, or (the child failed) made here, so the
-    build is the serial one or fails with the serial path's error."""
-    try:
-        files, formatted, on_disk, folders = child.result()
-    except parallel.ChildFailed:
-        files, formatted, on_disk, folders = _render_half(catalogue, theirs, workdir)
-    fresh.update(files)
-    if keep is not None:
-        keep.folders.extend(Path(folder) for folder in folders)
-        keep.files.update({path: Path(file) for path, file in on_disk.items()})
-    else:
-        for folder in folders:
-            shutil.rmtree(folder, ignore_errors=True)
-    return formatted
 
 
 def render_catalogue(
@@ -128,37 +163,36 @@ def render_catalogue(
     pkg = package_dir(catalogue.package)
     impl = package_dir(catalogue.implementation)
     cache = RenderCache(root, catalogue.package)
-    fresh: dict[str, dict[str, str]] = {}  # unit -> files rendered now
-    inputs: dict[str, str] = {}
+    inputs: dict[str, str] = {}  # unit rendered now -> its inputs
     reused: dict[str, str] = {}
     workdir = root / CACHE_DIR if root is not None else None
-    todo: _Todo = []
-    with progress.stage("render", len(catalogue.tools)) as advance:
-        for tool in catalogue.tools:
-            unit, made_of = f"tool:{tool.name}", tool_inputs(catalogue, tool)
-            paths = [
-                f"{pkg}/{tool.py.module}.py",
-                f"{pkg}/tests/test_{tool.py.module}.py",
-            ]
-            kept = cache.reuse(unit, made_of, paths)
-            if kept is not None:
-                reused.update(kept)
-                advance()
-            else:
-                todo.append((unit, tool, paths))
-                inputs[unit] = made_of
-        child: parallel.Child[_Half] | None = None
-        theirs: _Todo = []
-        if parallel.worth_it(len(todo), PARALLEL_UNITS):
-            todo, theirs = todo[: len(todo) // 2], todo[len(todo) // 2 :]
-            child = parallel.start(lambda: _render_half(catalogue, theirs, workdir))
-            for _ in theirs:
-                advance()  # counted as handed over
-        units = [unit for unit, _, _ in todo + theirs]
-        try:
-            for unit, tool, paths in todo:
-                fresh.update(_render_tools(catalogue, [(unit, tool, paths)]))
-                advance()
+    work: list[_Work] = []
+    for tool in catalogue.tools:
+        unit, made_of = f"tool:{tool.name}", tool_inputs(catalogue, tool)
+        paths = (f"{pkg}/{tool.py.module}.py", f"{pkg}/tests/test_{tool.py.module}.py")
+        kept = cache.reuse(unit, made_of, paths)
+        if kept is not None:
+            reused.update(kept)
+        else:
+            inputs[unit] = made_of
+        stub = None
+        if not tool.derived:  # a prepare tool has no implementation
+            stub = f"{impl}/{tool.py.module}.py"
+            if root is not None and (root / stub).exists():
+                stub = None
+        if kept is None or stub is not None:
+            work.append(_Work(tool, None if kept is not None else unit, paths, stub))
+    theirs: list[_Work] = []
+    child: parallel.Child[_Part] | None = None
+    if parallel.worth_it(len(work), PARALLEL_UNITS):
+        cut = len(work) - int(len(work) * CHILD_SHARE)
+        work, theirs = work[:cut], work[cut:]
+        child = parallel.start(lambda: _formatted_part(catalogue, theirs, workdir))
+    try:
+        with progress.stage("render", len(catalogue.tools)) as advance:
+            for _ in range(len(catalogue.tools) - len(work)):
+                advance()  # reused, or handed to the child
+            fresh, create_once = _made(catalogue, work, advance)
             unit, made_of = "catalogue", catalogue_inputs(catalogue)
             own_paths = [
                 f"{pkg}/{n}"
@@ -170,41 +204,32 @@ def render_catalogue(
             else:
                 fresh[unit] = _catalogue_files(catalogue, pkg, pieces)
                 inputs[unit] = made_of
-            create_once: dict[str, str] = {}
-            for tool in catalogue.tools:
-                if tool.derived:
-                    continue  # a prepare tool has no implementation
-                stub = f"{impl}/{tool.py.module}.py"
-                if root is None or not (root / stub).exists():
-                    create_once[stub] = render_stub(catalogue, tool)
             create_once.update(
                 package_markers(
                     catalogue.package, stop=len(catalogue.package.split(".")) - 1
                 )
             )
             create_once.update(package_markers(catalogue.implementation))
-            rendered = {p: t for files in fresh.values() for p, t in files.items()}
-            with progress.stage("format"):
-                before = list(keep.files) if keep is not None else []
-                formatted = formatting.format_sources(
-                    {**rendered, **create_once}, workdir, keep
-                )
-                if child is not None:
-                    taken, child = child, None
-                    formatted.update(
-                        _take_half(catalogue, theirs, workdir, taken, fresh, keep)
-                    )
-        except BaseException:
-            if child is not None:
-                child.stop()
-            raise
-    if theirs:
-        # the order of the serial path: the tools' units, then the catalogue's
-        fresh = {u: fresh[u] for u in [*units, "catalogue"] if u in fresh}
         rendered = {p: t for files in fresh.values() for p, t in files.items()}
-        if keep is not None:
-            order = [*before, *rendered, *create_once]
-            keep.files = {p: keep.files[p] for p in order if p in keep.files}
+        with progress.stage("format"):
+            formatted = formatting.format_sources(
+                {**rendered, **create_once}, workdir, keep
+            )
+            if child is not None:
+                taken, child = child, None
+                units, stubs, done, _, _ = _adopt(
+                    catalogue, theirs, workdir, taken, keep
+                )
+                fresh.update(units)
+                create_once.update(stubs)
+                rendered.update(
+                    (p, t) for files in units.values() for p, t in files.items()
+                )
+                formatted.update(done)
+    except BaseException:
+        if child is not None:
+            child.stop()
+        raise
     for unit, files in fresh.items():
         cache.record(unit, inputs[unit], {p: formatted[p] for p in files})
     owned = {**{p: formatted[p] for p in rendered}, **reused}
