@@ -15,6 +15,7 @@ from toolgen.ir import Catalogue
 from toolgen.write import RenderedFiles
 
 GOLDEN = Path(__file__).parent / "golden"
+REALWORLD = Path(__file__).parent / "lint/realworld/catalogues"
 sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
 import catalogue as bench_catalogue  # noqa: E402
 
@@ -159,3 +160,50 @@ def test_a_build_in_two_processes_writes_the_tree_a_serial_one_does(
         trees.append(_tree(root))
     assert trees[0] == trees[1]
     assert len(forks) == 1  # the parallel build forked, the serial one did not
+
+
+def test_lint_in_two_processes_finds_what_one_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Half of the tools linted in a child: the same diagnostics and the same records,
+    for the golden catalogues and a bench one; a child that dies changes nothing."""
+    from toolgen.lint import engine
+
+    if not parallel.worth_it(1, 1):
+        pytest.skip("this machine has one core (or no fork): lint never forks")
+    monkeypatch.setattr(engine, "PARALLEL_TOOLS", 1)
+    bench_catalogue.write_catalogue(tmp_path, 60)
+    catalogues = [_catalogue(tmp_path / "spec/bench", tmp_path)]
+    for name in ("every_type", "kitchen_sink"):
+        root = GOLDEN / name
+        catalogues.extend(
+            _catalogue(p.parent, root)
+            for p in sorted(root.glob("spec/*/catalogue.yaml"))
+        )
+    # real catalogues, with what the lint finds in them
+    for folder in sorted(REALWORLD.glob("*/catalogue.yaml")):
+        catalogues.append(_catalogue(folder.parent, REALWORLD))
+    real_start = parallel.start
+    forks: list[object] = []
+
+    def counted(work: Callable[[], object]) -> parallel.Child[object]:
+        forks.append(work)
+        return real_start(work)
+
+    found = 0
+    for catalogue in catalogues:
+        monkeypatch.setenv("TOOLGEN_SERIAL", "1")
+        serial = engine.run(catalogue)
+        found += len(serial.diagnostics)
+        monkeypatch.setenv("TOOLGEN_SERIAL", "0")
+        forks.clear()
+        monkeypatch.setattr(parallel, "start", counted)
+        two = engine.run(catalogue)
+        assert forks
+        assert two.diagnostics == serial.diagnostics
+        assert two.kept == serial.kept
+        monkeypatch.setattr(parallel, "start", lambda work: real_start(_die))
+        fallen_back = engine.run(catalogue)
+        assert fallen_back.diagnostics == serial.diagnostics
+        assert fallen_back.kept == serial.kept
+    assert found > 50  # the catalogues have findings to compare

@@ -30,7 +30,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
+from toolgen import parallel
 from toolgen.diagnostics import Diagnostic, Severity, Span
 from toolgen.ir import Catalogue, Tool
 from toolgen.lint import config
@@ -245,9 +247,9 @@ class _ToolLinter:
                     assert r.check is not None
                     ctx.read_wide = False
                     found = list(r.check(element, ctx))
-                    read = ctx.facts
-                    if read:
-                        ctx.facts = {}  # this check's, kept with its result
+                    read: Mapping[str, str] = _NO_FACTS
+                    if ctx.facts:
+                        read, ctx.facts = ctx.facts, {}  # this check's, kept with it
                     if found or ctx.read_wide or read:
                         # the others add nothing, for any tool
                         results.append(_Checked(r, found, ctx.read_wide, read))
@@ -264,6 +266,9 @@ class _ToolLinter:
                         span = source.span(item.path, key=item.is_key)
                     hit = _Hit(checked.rule, f, span, (tool,))
                     (out.live if checked.wide else out.kept).append(hit)
+
+
+_NO_FACTS: Mapping[str, str] = MappingProxyType({})
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,6 +338,18 @@ def _usable(record: ToolLint | None, enabled: dict[str, Severity]) -> bool:
     )
 
 
+# tools linted afresh from which half of them are linted in a forked child (parallel.py)
+PARALLEL_TOOLS = 200
+
+# one tool's lint done elsewhere: its record, and every hit as a kept one
+_Linted = tuple[ToolLint, tuple[KeptHit, ...]]
+
+
+def _linted(linter: _ToolLinter, tool: Tool) -> _Linted:
+    done = linter.lint(tool, None)
+    return done.record(), tuple(_kept_hit(h) for h in (*done.kept, *done.live))
+
+
 def _all_hits(
     active: list[Rule],
     ctx: LintContext,
@@ -341,37 +358,79 @@ def _all_hits(
     records: dict[str, ToolLint],
 ) -> Iterator[_Hit]:
     linter = _ToolLinter(active, ctx)
-    for tool in ctx.tools():
+    tools = ctx.tools()
+
+    def record_of(tool: Tool) -> ToolLint | None:
         record = None if tool.derived else kept.get(tool.file)
-        if record is not None and _usable(record, enabled):
-            # the rules that read the catalogue, and those whose facts changed, run over
-            # every element of the tool again; the record keeps the others' findings
-            again = record.live | {
-                rule_id for rule_id, read in record.facts if not ctx.still(read)
-            }
-            if not again:
-                records[tool.file] = record
-                for data in record.hits:
-                    yield _replayed(data, tool)
+        return record if record is not None and _usable(record, enabled) else None
+
+    # a first build lints every tool: half of them in a child, meanwhile
+    fresh = [tool for tool in tools if record_of(tool) is None]
+    theirs = fresh[len(fresh) // 2 :]
+    child: parallel.Child[list[_Linted]] | None = None
+    if parallel.worth_it(len(fresh), PARALLEL_TOOLS):
+        child = parallel.start(lambda: [_linted(linter, tool) for tool in theirs])
+    handed = {id(tool) for tool in theirs} if child is not None else set()
+    try:
+        for tool in tools:
+            if id(tool) in handed:
                 continue
-            done = linter.lint(tool, frozenset(again))
-            still = [h for h in record.hits if h[0] not in again]
-            records[tool.file] = done.record(
-                still, tuple(f for f in record.facts if f[0] not in again)
-            )
-            for data in still:
-                yield _replayed(data, tool)
+            record = record_of(tool)
+            if record is not None:
+                yield from _relinted(linter, ctx, tool, record, records)
+                continue
+            done = linter.lint(tool, None)
+            if not tool.derived:
+                records[tool.file] = done.record()
             yield from done.kept
             yield from done.live
-            continue
-        done = linter.lint(tool, None)
-        if not tool.derived:
-            records[tool.file] = done.record()
-        yield from done.kept
-        yield from done.live
+        if child is not None:
+            taken, child = child, None
+            try:
+                linted = taken.result()
+            except parallel.ChildFailed:
+                linted = [_linted(linter, tool) for tool in theirs]
+            for tool, (record, hits) in zip(theirs, linted, strict=True):
+                if not tool.derived:
+                    records[tool.file] = record
+                for data in hits:
+                    yield _replayed(data, tool)
+    except BaseException:
+        if child is not None:
+            child.stop()
+        raise
     yield from _hits(
         [r for r in active if r.kind not in _PER_TOOL_KINDS or r.kind is SpecText], ctx
     )
+
+
+def _relinted(
+    linter: _ToolLinter,
+    ctx: LintContext,
+    tool: Tool,
+    record: ToolLint,
+    records: dict[str, ToolLint],
+) -> Iterator[_Hit]:
+    """The hits of a tool linted in an earlier build: the rules that read the catalogue,
+    and those whose facts changed, run over every element of the tool again; the record
+    keeps the others' findings."""
+    again = record.live | {
+        rule_id for rule_id, read in record.facts if not ctx.still(read)
+    }
+    if not again:
+        records[tool.file] = record
+        for data in record.hits:
+            yield _replayed(data, tool)
+        return
+    done = linter.lint(tool, frozenset(again))
+    still = [h for h in record.hits if h[0] not in again]
+    records[tool.file] = done.record(
+        still, tuple(f for f in record.facts if f[0] not in again)
+    )
+    for data in still:
+        yield _replayed(data, tool)
+    yield from done.kept
+    yield from done.live
 
 
 def run(
