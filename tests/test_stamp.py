@@ -55,6 +55,20 @@ def _tree(root: Path) -> dict[str, tuple[int, int, int]]:
     return found
 
 
+def _edit_intent(project: Path, tool: str) -> None:
+    path = project / f"spec/inventory/tools/{tool}.yaml"
+    path.write_text(path.read_text().replace("intent: ", "intent: Now ", 1))
+
+
+def _hand_edit_keeping_time(module: Path) -> str:
+    """Edit a generated file by hand, keeping its size and modification time; returns
+    the text it had."""
+    text, info = module.read_text(), module.stat()
+    module.write_text(text.replace("Tool", "Tocl", 1))
+    os.utime(module, ns=(info.st_atime_ns, info.st_mtime_ns))
+    return text
+
+
 def test_nothing_changed_writes_nothing_and_reports_the_same(
     project: Path, full_builds: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -92,8 +106,7 @@ def test_an_edited_spec_file_is_built(
     project: Path, full_builds: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     main(["build"])
-    tool = project / "spec/inventory/tools/read_stock.yaml"
-    tool.write_text(tool.read_text().replace("intent: ", "intent: Now ", 1))
+    _edit_intent(project, "read_stock")
     main(["build"])
     assert full_builds == ["inventory", "inventory"]
     last = capsys.readouterr().err.splitlines()[-1]
@@ -110,9 +123,7 @@ def test_a_hand_edit_with_its_time_put_back_is_found(
     and no utime call can set it back."""
     main(["build"])
     module = project / "generated/inventory/read_stock.py"
-    text, info = module.read_text(), module.stat()
-    module.write_text(text.replace("Tool", "Tocl", 1))  # same size
-    os.utime(module, ns=(info.st_atime_ns, info.st_mtime_ns))
+    text = _hand_edit_keeping_time(module)
     main(["build"])
     assert full_builds == ["inventory", "inventory"]
     assert module.read_text() == text
@@ -125,8 +136,7 @@ def test_files_kept_as_links_are_not_read_again_to_stamp(
     time; the stamp vouches for them by the rest of their status, and the next build with
     nothing to do still finds nothing to do."""
     main(["build"])
-    tool = project / "spec/inventory/tools/read_stock.yaml"
-    tool.write_text(tool.read_text().replace("intent: ", "intent: Now ", 1))
+    _edit_intent(project, "read_stock")
     read: list[str] = []
     real = stamp._read
 
@@ -156,11 +166,8 @@ def test_a_hand_edit_is_found_though_a_rebuild_kept_the_others_as_links(
 ) -> None:
     main(["build"])
     module = project / "generated/inventory/read_stock.py"
-    text, info = module.read_text(), module.stat()
-    module.write_text(text.replace("Tool", "Tocl", 1))  # same size, time put back
-    os.utime(module, ns=(info.st_atime_ns, info.st_mtime_ns))
-    tool = project / "spec/inventory/tools/search_orders.yaml"
-    tool.write_text(tool.read_text().replace("intent: ", "intent: Now ", 1))
+    text = _hand_edit_keeping_time(module)
+    _edit_intent(project, "search_orders")
     main(["build"])
     assert module.read_text() == text
     main(["build"])  # nothing to do, and the stamp is right about it

@@ -364,18 +364,18 @@ def _all_hits(
         record = None if tool.derived else kept.get(tool.file)
         return record if record is not None and _usable(record, enabled) else None
 
+    planned = [(tool, record_of(tool)) for tool in tools]
     # a first build lints every tool: half of them in a child, meanwhile
-    fresh = [tool for tool in tools if record_of(tool) is None]
+    fresh = [tool for tool, record in planned if record is None]
     theirs = fresh[len(fresh) // 2 :]
     child: parallel.Child[list[_Linted]] | None = None
     if parallel.worth_it(len(fresh), PARALLEL_TOOLS):
         child = parallel.start(lambda: [_linted(linter, tool) for tool in theirs])
     handed = {id(tool) for tool in theirs} if child is not None else set()
     try:
-        for tool in tools:
+        for tool, record in planned:
             if id(tool) in handed:
                 continue
-            record = record_of(tool)
             if record is not None:
                 yield from _relinted(linter, ctx, tool, record, records)
                 continue
