@@ -11,12 +11,13 @@ import re
 import shutil
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from toolgen import load, pipeline
+from toolgen import frontcache, load, pipeline
 from toolgen.diagnostics import Diagnostic
-from toolgen.frontcache import FrontCache
+from toolgen.frontcache import FrontCache, KeptTool
 from toolgen.ir import Tool
 from toolgen.lint.context import LintContext
 from toolgen.lint.registry import REGISTRY, Finding, Rule
@@ -24,6 +25,7 @@ from toolgen.paths import CACHE_DIR
 
 ROOT = Path(__file__).parent.parent
 FOLDER = "spec/inventory"
+CONFIRM = f"{FOLDER}/tools/confirm_order.yaml"  # the catalogue's token contract
 Edit = Callable[[Path], None]
 
 
@@ -236,47 +238,74 @@ def _cache_file(root: Path) -> Path:
     return FrontCache(root, FOLDER).path
 
 
+def _stored(data: bytes) -> dict[str, Any]:
+    """What a front cache file holds (its checksum checked)."""
+    stored: dict[str, Any] = pickle.loads(frontcache._checked(data))
+    return stored
+
+
+def _store(stored: dict[str, Any]) -> bytes:
+    """A front cache file of `stored`, with the checksum that vouches for it."""
+    return frontcache._framed(pickle.dumps(stored))
+
+
 CORRUPTIONS: dict[str, Callable[[bytes], bytes]] = {
     "truncated": lambda data: data[: len(data) // 2],
     "garbage": lambda data: b"\x80\x05not a pickle at all" + data[:100],
     "empty": lambda data: b"",
-    "another shape": lambda data: pickle.dumps({"key": "x", "tools": [1, 2]}),
-    "a corrupt entry": lambda data: _corrupt_entry(data),
+    "no checksum": lambda data: pickle.dumps(_stored(data)),
+    "a flipped byte": lambda data: _flipped(data),
+    "another shape": lambda data: _store({"key": "x", "tools": [1, 2]}),
+    # (a damaged IR under a checksum that holds: test_an_ir_that_cannot_be_read_back_...)
+    "a corrupt summary": lambda data: _corrupt_summary(data),
     "corrupt lint records": lambda data: _corrupt_lint_records(data),
     "corrupt pieces": lambda data: _corrupt_pieces(data),
 }
 
 
-def _corrupt_entry(data: bytes) -> bytes:
-    stored = pickle.loads(data)
-    file, (digest, blob, lint, pieces) = next(iter(stored["tools"].items()))
-    stored["tools"][file] = (digest, blob[: len(blob) // 3], lint, pieces)
-    return pickle.dumps(stored)
+def _flipped(data: bytes) -> bytes:
+    """One bit of a kept IR's bytes changed, as a failing disk would."""
+    middle = len(data) // 2
+    return data[:middle] + bytes([data[middle] ^ 0x20]) + data[middle + 1 :]
+
+
+def _corrupt_summary(data: bytes) -> bytes:
+    stored = _stored(data)
+    shapes: list[object] = [
+        None,
+        ("read_stock",),
+        (1, "tool", (), (), (), "", "", (), ()),
+    ]
+    for (file, (digest, _, blob, lint, pieces)), shape in zip(
+        sorted(stored["tools"].items()), shapes, strict=False
+    ):
+        stored["tools"][file] = (digest, shape, blob, lint, pieces)
+    return _store(stored)
 
 
 def _corrupt_lint_records(data: bytes) -> bytes:
-    stored = pickle.loads(data)
+    stored = _stored(data)
     shapes = [None, "x", ((("TG203", "m", "", "f", "1", 1),), ()), ((), (5,))]
-    for (file, (digest, blob, _, pieces)), shape in zip(
+    for (file, (digest, summary, blob, _, pieces)), shape in zip(
         sorted(stored["tools"].items()), shapes, strict=False
     ):
-        stored["tools"][file] = (digest, blob, shape, pieces)
-    return pickle.dumps(stored)
+        stored["tools"][file] = (digest, summary, blob, shape, pieces)
+    return _store(stored)
 
 
 def _corrupt_pieces(data: bytes) -> bytes:
-    stored = pickle.loads(data)
+    stored = _stored(data)
     shapes: list[object] = [
         "not a mapping",
         {"card": "x", "lock": (1, 2, 3), "tokens": -1},
         {"card": ("a", "b", "c", ["approval=True"]), "lock": ("a", "b"), "tokens": 1.5},
         {"tokens": True, 7: "a key that is no kind"},
     ]
-    for (file, (digest, blob, lint, _)), shape in zip(
+    for (file, (digest, summary, blob, lint, _)), shape in zip(
         sorted(stored["tools"].items()), shapes, strict=False
     ):
-        stored["tools"][file] = (digest, blob, lint, shape)
-    return pickle.dumps(stored)
+        stored["tools"][file] = (digest, summary, blob, lint, shape)
+    return _store(stored)
 
 
 @pytest.mark.parametrize("corrupt", CORRUPTIONS.values(), ids=CORRUPTIONS.keys())
@@ -291,12 +320,78 @@ def test_a_corrupt_cache_is_ignored(
     cold = _cold_copy(tmp_path, warm)
     assert _build(warm) == _build(cold)
     # and the build wrote a whole cache again
-    stored = pickle.loads(cache.read_bytes())
+    stored = _stored(cache.read_bytes())
     assert sorted(stored["tools"]) == sorted(
         f"{FOLDER}/tools/{path.name}"
         for path in (warm / FOLDER / "tools").glob("*.yaml")
     )
-    assert all(pickle.loads(blob) for _, blob, _, _ in stored["tools"].values())
+    assert all(
+        isinstance(pickle.loads(blob), Tool)
+        for _, _, blob, _, _ in stored["tools"].values()
+    )
+
+
+def test_an_ir_that_cannot_be_read_back_is_built_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a kept IR is read back only when a stage needs it: a damaged one (under a checksum
+    # that holds: what only other code could write) is found then, and the build starts
+    # again without the cache
+    warm = _project(tmp_path, "warm")
+    _build(warm)
+    cache = _cache_file(warm)
+    stored = _stored(cache.read_bytes())
+    file = f"{FOLDER}/tools/read_stock.yaml"
+    digest, summary, blob, lint, pieces = stored["tools"][file]
+    stored["tools"][file] = (digest, summary, blob[:-7], lint, pieces)
+    cache.write_bytes(_store(stored))
+    # the render cache then needs the tool's IR to render its module again
+    (warm / "generated/inventory/read_stock.py").unlink()
+    read_back: list[str] = []
+    real = KeptTool._read_back
+
+    def spy(tool: KeptTool) -> None:
+        read_back.append(tool.file)
+        real(tool)
+
+    monkeypatch.setattr(KeptTool, "_read_back", spy)
+    cold = _cold_copy(tmp_path, warm)
+    assert _build(warm) == _build(cold)
+    # (a token contract is read back every build: its prepare tool is made of it)
+    assert sorted(set(read_back)) == [CONFIRM, file]
+    again = _stored(cache.read_bytes())["tools"][file]
+    assert isinstance(pickle.loads(again[2]), Tool)
+
+
+def test_a_rebuild_after_one_edit_reads_back_no_other_tool(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # what makes a rebuild after one edit cost that edit: the other tools' IR stays bytes
+    warm = _project(tmp_path, "warm")
+    _build(warm)
+    _build(warm)
+    read_back: list[str] = []
+    real = KeptTool._read_back
+
+    def spy(tool: KeptTool) -> None:
+        read_back.append(tool.file)
+        real(tool)
+
+    monkeypatch.setattr(KeptTool, "_read_back", spy)
+    # the tools a lint rule asked about the edited one (which re-run that rule), and the
+    # token contract (its prepare tool is made of its IR every build)
+    asking = {
+        file
+        for file, entry in _stored(_cache_file(warm).read_bytes())["tools"].items()
+        if any(
+            key.endswith(":read_stock") for _, read in entry[3][2] for key, _ in read
+        )
+    }
+    assert asking, "the test needs a tool whose rules ask about the edited one"
+    _edit_intent(warm)
+    _build(warm)
+    assert read_back
+    assert set(read_back) <= asking | {CONFIRM}
 
 
 def test_check_only_reads_and_writes_no_cache(tmp_path: Path) -> None:
@@ -312,13 +407,13 @@ def test_unchanged_tools_run_only_the_rules_that_read_the_catalogue(
     warm = _project(tmp_path, "warm")
     _build(warm)
     _edit_intent(warm)
-    stored = pickle.loads(_cache_file(warm).read_bytes())
-    live = {file: set(entry[2][1]) for file, entry in stored["tools"].items()}
+    stored = _stored(_cache_file(warm).read_bytes())
+    live = {file: set(entry[3][1]) for file, entry in stored["tools"].items()}
     # the rules whose checks asked about the edited tool (its profile, its contract)
     asked = {
         file: {
             rule_id
-            for rule_id, read in entry[2][2]
+            for rule_id, read in entry[3][2]
             if any(key.endswith(":read_stock") for key, _ in read)
         }
         for file, entry in stored["tools"].items()

@@ -15,7 +15,11 @@ passed". The checks between tools, the lint rules that read the catalogue, the l
 write run over the whole catalogue on every build.
 
 One file (`.toolgen-cache/front-<folder digest>.pickle`), read once and written once a build:
-reading a thousand small files would cost more than parsing the specs. Like the other caches
+reading a thousand small files would cost more than parsing the specs. Each tool's IR is in it
+as the bytes it was pickled to, read back only when a stage asks for more of the tool than the
+few fields every stage reads of every tool (`KeptTool`): a rebuild after one tool changed reads
+back none of the others, and writes their bytes again as it read them. A checksum over the
+file vouches that those bytes are the ones written. Like the other caches
 it is written by `build` only (`check` and `build --check` use none), and it can only cost a
 build, never change it: a cache that cannot be read, is truncated, corrupt, of another format
 or made by other code is ignored, and the build reads every file.
@@ -29,12 +33,12 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import gc
 import hashlib
 import io
 import operator
 import os
 import pickle
+import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -48,7 +52,9 @@ from toolgen.paths import CACHE_DIR, cache_key
 from toolgen.pieces import ToolPieces
 
 # bump when what is stored changes shape (the IR classes are covered by toolgen_digest)
-FORMAT = 3
+FORMAT = 4
+# the file: this, the CRC-32 of the rest (4 bytes, big-endian), the pickle
+MAGIC = b"toolgen-front\n"
 
 
 def _key(catalogue_digest: str, folder: str) -> str:
@@ -140,6 +146,184 @@ def _dumps(tool: Tool) -> bytes:
     return buffer.getvalue()
 
 
+def _framed(payload: bytes) -> bytes:
+    """A front cache file: MAGIC, the CRC-32 of the pickle and the pickle."""
+    return MAGIC + zlib.crc32(payload).to_bytes(4, "big") + payload
+
+
+def _checked(data: bytes) -> memoryview:
+    """The pickle of a front cache file whose checksum holds (ValueError otherwise)."""
+    head = len(MAGIC) + 4
+    if not data.startswith(MAGIC) or len(data) < head:
+        raise ValueError("not a front cache file")
+    body = memoryview(data)[head:]
+    if zlib.crc32(body) != int.from_bytes(data[len(MAGIC) : head], "big"):
+        raise ValueError("the front cache file is damaged")
+    return body
+
+
+class Unreadable(Exception):
+    """A kept tool's IR could not be read back (which only a damaged cache can make): the
+    build starts again without the front cache (pipeline.build_catalogue)."""
+
+
+# What a kept tool holds without its IR: the fields and names every stage reads of every
+# tool (name, role, Python names, requires, not_when uses, intent, use_when, parameter names,
+# suppressed rules). A stage that reads more reads the IR back: only its speed depends on
+# this list.
+Summary = tuple[
+    str, str, tuple[str, ...], tuple[str, ...], tuple[str, ...], str, str,
+    tuple[str, ...], tuple[str, ...],
+]  # fmt: skip
+# text digest, summary, pickled IR, lint record as plain data, pieces by kind
+_Entry = tuple[str, Summary, bytes, object, object]
+
+
+def _summary(tool: Tool) -> Summary:
+    py = tool.py
+    names = (
+        py.module,
+        py.prefix,
+        py.args_class,
+        py.context_class,
+        py.result_class,
+        py.error_class,
+    )
+    return (
+        tool.name,
+        tool.role,
+        names,
+        tool.requires,
+        tool.not_when_uses,
+        tool.intent,
+        tool.use_when,
+        tool.param_names,
+        tool.suppressed_rules,
+    )
+
+
+def _is_summary(data: object) -> bool:
+    if not (isinstance(data, tuple) and len(data) == 9):
+        return False
+    name, role, names, requires, uses, intent, use_when, params, rules = data
+    return (
+        all(isinstance(text, str) for text in (name, intent, use_when))
+        and role in ("tool", "confirm")
+        and all(
+            isinstance(part, tuple) and all(isinstance(s, str) for s in part)
+            for part in (names, requires, uses, params, rules)
+        )
+        and len(names) == 6
+    )
+
+
+_KEPT_SLOTS = frozenset({"_file", "_pickled", "_uses", "_params", "_rules"})
+_TOOL_SLOTS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Tool))
+
+
+class KeptTool(Tool):
+    """A tool of the front cache: its name, role, Python names and references are set, and
+    the rest of its IR is read back from its pickled bytes the first time anything else of
+    it is asked for (`__getattr__` runs only for a field not set yet). It then holds every
+    field and behaves as the `Tool` it was made from: equal to it, hashed and pickled as it.
+
+    The stages read of every tool only what the summary holds (the checks between tools,
+    the lint facts, the render cache and the pieces go by name, file and digest), so a
+    rebuild reads back the IR of the tools it needs, not of the catalogue."""
+
+    __slots__ = ("_file", "_params", "_pickled", "_rules", "_uses")
+    _file: str
+    _pickled: bytes
+    _uses: tuple[str, ...]
+    _params: tuple[str, ...]
+    _rules: tuple[str, ...]
+
+    @classmethod
+    def kept(cls, file: str, digest: str, summary: Summary, pickled: bytes) -> KeptTool:
+        tool = object.__new__(cls)
+        name, role, names, requires, uses, intent, use_when, params, rules = summary
+        for slot, value in (
+            ("name", name),
+            ("role", role),
+            ("py", ir.PyNames(*names)),
+            ("requires", requires),
+            ("intent", intent),
+            ("use_when", use_when),
+            ("digest", digest),
+            ("_file", file),
+            ("_pickled", pickled),
+            ("_uses", uses),
+            ("_params", params),
+            ("_rules", rules),
+        ):
+            object.__setattr__(tool, slot, value)
+        return tool
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _KEPT_SLOTS or name.startswith("__"):
+            raise AttributeError(name)
+        self._read_back()
+        return object.__getattribute__(self, name)
+
+    def _read_back(self) -> None:
+        try:
+            pickled = self._pickled
+        except AttributeError:  # made by __init__ (dataclasses.replace): nothing kept
+            return
+        try:
+            full = pickle.loads(pickled)
+        except Exception as exc:  # pickle raises anything
+            raise Unreadable(f"cannot read back the IR of {self._file}") from exc
+        if not isinstance(full, Tool) or full.file != self._file:
+            raise Unreadable(f"the IR kept for {self._file} is of another tool")
+        for slot in _TOOL_SLOTS:
+            object.__setattr__(self, slot, object.__getattribute__(full, slot))
+        object.__delattr__(self, "_pickled")
+
+    def as_tool(self) -> Tool:
+        """The plain `Tool` with the same fields."""
+        return Tool(*(getattr(self, slot) for slot in _TOOL_SLOTS))
+
+    @property
+    def file(self) -> str:
+        try:
+            return self._file
+        except AttributeError:
+            return self.origin.file
+
+    @property
+    def not_when_uses(self) -> tuple[str, ...]:
+        try:
+            return self._uses
+        except AttributeError:
+            return tuple(item.use for item in self.not_when)
+
+    @property
+    def param_names(self) -> tuple[str, ...]:
+        try:
+            return self._params
+        except AttributeError:
+            return tuple(param.name for param in self.params)
+
+    @property
+    def suppressed_rules(self) -> tuple[str, ...]:
+        try:
+            return self._rules
+        except AttributeError:
+            return tuple(item.rule for item in self.suppressions)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, KeptTool):
+            other = other.as_tool()
+        return self.as_tool() == other
+
+    def __hash__(self) -> int:
+        return hash(self.as_tool())
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return (Tool, tuple(getattr(self, slot) for slot in _TOOL_SLOTS))
+
+
 class FrontCache:
     """The front cache of one catalogue folder (`folder`, as shown) of the project at
     `root`: `reusable` (for load) names what it holds for a catalogue file, `tools` gives
@@ -153,8 +337,8 @@ class FrontCache:
         self.path = root / CACHE_DIR / f"front-{name}.pickle"
         self.folder = folder
         self.key: str | None = None  # of the catalogue file this build read
-        # file -> (text digest, pickled IR, lint record as plain data, pieces by kind)
-        self._held: dict[str, tuple[str, bytes, object, object]] = {}
+        # file -> (text digest, summary, pickled IR, lint record as plain data, pieces by kind)
+        self._held: dict[str, _Entry] = {}
         self._reused: dict[str, Tool] = {}
 
     def reusable(self, catalogue: Document | None) -> Mapping[str, str]:
@@ -166,9 +350,15 @@ class FrontCache:
         self._held = self._read(self.key)
         return {file: entry[0] for file, entry in self._held.items()}
 
-    def _read(self, key: str) -> dict[str, tuple[str, bytes, object, object]]:
+    def unread(self, catalogue: Document | None) -> Mapping[str, str]:
+        """As `reusable`, for a build that reads nothing of the cache but writes it."""
+        if catalogue is not None:
+            self.key = _key(catalogue.digest, self.folder)
+        return {}
+
+    def _read(self, key: str) -> dict[str, _Entry]:
         try:
-            data = pickle.loads(self.path.read_bytes())
+            data = pickle.loads(_checked(self.path.read_bytes()))
         except Exception:  # any unreadable cache is no cache (pickle raises anything)
             return {}
         if not isinstance(data, dict) or data.get("key") != key:
@@ -181,30 +371,19 @@ class FrontCache:
             for file, entry in tools.items()
             if isinstance(file, str)
             and isinstance(entry, tuple)
-            and len(entry) == 4
+            and len(entry) == 5
             and isinstance(entry[0], str)
-            and isinstance(entry[1], bytes)
+            and _is_summary(entry[1])
+            and isinstance(entry[2], bytes)
         }
 
-    def tools(self, files: Iterable[str]) -> list[Tool] | None:
-        """The kept IR of `files` (those load reused); None when one cannot be read back
-        (the build must then read every file)."""
+    def tools(self, files: Iterable[str]) -> list[Tool]:
+        """The kept tools of `files` (those load reused), each reading its IR back when
+        first asked for more than its summary (`KeptTool`)."""
         found: list[Tool] = []
-        # the collector would rescan the tools already read over and over (as in load):
-        # unpickling makes no cycles
-        was_enabled = gc.isenabled()
-        gc.disable()
-        try:
-            for file in files:
-                tool = pickle.loads(self._held[file][1])
-                if not isinstance(tool, Tool) or tool.file != file:
-                    return None
-                found.append(tool)
-        except Exception:  # a corrupt entry is no cache (pickle raises anything)
-            return None
-        finally:
-            if was_enabled:
-                gc.enable()
+        for file in files:
+            digest, summary, pickled, _, _ = self._held[file]
+            found.append(KeptTool.kept(file, digest, summary, pickled))
         self._reused = {tool.file: tool for tool in found}
         return found
 
@@ -213,7 +392,7 @@ class FrontCache:
         a record of another shape is left out (its tool is linted afresh)."""
         found: dict[str, ToolLint] = {}
         for file in self._reused:
-            record = _lint_record(self._held[file][2])
+            record = _lint_record(self._held[file][3])
             if record is not None:
                 found[file] = record
         return found
@@ -223,7 +402,7 @@ class FrontCache:
         each piece's shape is checked where it is used."""
         found: dict[str, dict[str, object]] = {}
         for file in self._reused:
-            held = self._held[file][3]
+            held = self._held[file][4]
             if isinstance(held, dict):
                 found[file] = {k: v for k, v in held.items() if isinstance(k, str)}
         return found
@@ -243,7 +422,7 @@ class FrontCache:
             return True
         blamed = {d.span.file for d in diagnostics}
         records = lint or {}
-        kept: dict[str, tuple[str, bytes, object, object]] = {}
+        kept: dict[str, _Entry] = {}
         temp = self.path.with_name(f"{self.path.stem}.{os.getpid()}.tmp")
         try:
             for tool in tools:
@@ -258,15 +437,16 @@ class FrontCache:
                 )
                 made = {} if pieces is None else pieces.to_keep(tool.file)
                 if self._reused.get(tool.file) is tool:
-                    digest, ir_bytes, _, _ = self._held[tool.file]
-                    kept[tool.file] = (digest, ir_bytes, lint_data, made)
+                    digest, summary, pickled, _, _ = self._held[tool.file]
+                    kept[tool.file] = (digest, summary, pickled, lint_data, made)
                 else:
-                    kept[tool.file] = (tool.digest, _dumps(tool), lint_data, made)
+                    entry = (tool.digest, _summary(tool), _dumps(tool), lint_data, made)
+                    kept[tool.file] = entry
             data = pickle.dumps(
                 {"key": self.key, "tools": kept}, protocol=pickle.HIGHEST_PROTOCOL
             )
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            temp.write_bytes(data)
+            temp.write_bytes(_framed(data))
             temp.replace(self.path)
         except (OSError, pickle.PicklingError, RecursionError):
             with contextlib.suppress(OSError):

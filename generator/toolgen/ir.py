@@ -367,6 +367,24 @@ class Tool:
         return self.role == "prepare"
 
     @property
+    def not_when_uses(self) -> tuple[str, ...]:
+        """The tools its not_when entries name, in order.
+
+        This and the other properties of names read the IR without its places: a tool the
+        front cache kept holds them without reading its IR back (frontcache.KeptTool)."""
+        return tuple(item.use for item in self.not_when)
+
+    @property
+    def param_names(self) -> tuple[str, ...]:
+        """The names of its top-level parameters, in order."""
+        return tuple(param.name for param in self.params)
+
+    @property
+    def suppressed_rules(self) -> tuple[str, ...]:
+        """The lint rules its suppressions name, in order."""
+        return tuple(item.rule for item in self.suppressions)
+
+    @property
     def needs_store(self) -> bool:
         """Whether the runtime keeps state for its calls (TOOLGEN_STORE_URL): the outcomes
         of an idempotency key, or which tokens were used."""

@@ -19,7 +19,7 @@ from toolgen import checks, implcheck, layout, lint, load, model, validate, writ
 from toolgen.checkcache import CheckCache, file_key
 from toolgen.diagnostics import Diagnostic, has_errors
 from toolgen.formatting import FormattingError, Scratch, scratch
-from toolgen.frontcache import FrontCache
+from toolgen.frontcache import FrontCache, Unreadable
 from toolgen.ir import Catalogue, Tool
 from toolgen.lint.engine import ToolLint
 from toolgen.paths import display_path
@@ -78,6 +78,7 @@ def check_catalogue(
     others: Sequence[Placement] = (),
     progress: Progress = QUIET,
     defer_save: bool = False,
+    reuse: bool = True,
 ) -> CheckResult:
     """Everything `toolgen check` does for one catalogue folder of the project at `root`.
 
@@ -86,20 +87,15 @@ def check_catalogue(
     checks are skipped for tool files that passed them in an earlier build with the same
     content (see checkcache), and the front cache gives the IR, lint records and pieces of
     unchanged tools (frontcache.py); with `defer_save` too, the front cache is not saved here
-    but left to the caller (`CheckResult.pending`), once rendering made its pieces.
+    but left to the caller (`CheckResult.pending`), once rendering made its pieces. Without
+    `reuse`, the front cache is written but not read.
     """
     shown = display_path(folder, root)
     front = FrontCache(root, shown) if cache else None
+    kept_by = None if front is None else front.reusable if reuse else front.unread
     with progress.stage("load"):
-        loaded = load.load_catalogue(
-            folder, shown, root, None if front is None else front.reusable
-        )
+        loaded = load.load_catalogue(folder, shown, root, kept_by)
         reused = [] if front is None else front.tools(loaded.reused)
-        if reused is None:
-            # an entry of the cache cannot be read back: read every file (the cache
-            # written below replaces it)
-            loaded = load.load_catalogue(folder, shown, root)
-            reused = []
     count = len(loaded.tools) + len(reused)
     record = CheckCache(root, shown) if cache else None
     keys = {
@@ -137,7 +133,10 @@ def check_catalogue(
     diagnostics = [*loaded.diagnostics, *validated.diagnostics, *built.diagnostics]
     with progress.stage("checks", count):
         if built.catalogue is not None:
-            diagnostics.extend(checks.run_checks(built.catalogue, passed=passed))
+            kept = frozenset(loaded.reused)
+            diagnostics.extend(
+                checks.run_checks(built.catalogue, passed=passed, kept=kept)
+            )
         elif built.stand_in is not None:
             # one typo in catalogue.yaml must not hide what is wrong in the tool files
             diagnostics.extend(
@@ -233,6 +232,23 @@ def build_catalogue(
     check and render caches and checks the implementations after writing, since it creates
     the missing stubs; `check_only` uses no cache and checks them first.
     """
+    try:
+        return _build(folder, root, check_only, others, progress, reuse=True)
+    except Unreadable:
+        # a tool the front cache kept cannot be read back: build again without reading
+        # it (and write it anew)
+        return _build(folder, root, check_only, others, progress, reuse=False)
+
+
+def _build(
+    folder: Path,
+    root: Path,
+    check_only: bool,
+    others: Sequence[Placement],
+    progress: Progress,
+    *,
+    reuse: bool,
+) -> BuildResult:
     result = check_catalogue(
         folder,
         root,
@@ -241,6 +257,7 @@ def build_catalogue(
         others=others,
         progress=progress,
         defer_save=True,
+        reuse=reuse,
     )
     try:
         built = _render_and_write(result, root, check_only, progress)

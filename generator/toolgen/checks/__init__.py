@@ -11,6 +11,13 @@ for a file that passed them in an earlier build with the same content (the check
 Checks that read catalogue.yaml (its name, context, class names) say `reads_catalogue`: when
 that file has format errors, the pipeline runs every other check on the tool files, so one typo
 in catalogue.yaml does not hide their problems.
+
+A check over one tool reads that tool and catalogue.yaml, never the other tools: what reads
+several tools is a check of the catalogue (references.py). So a tool the front cache kept, made
+from the same texts of both files by a build that found nothing in it, passed every check over
+one tool, and none runs for it again (`kept`); the checks of the catalogue read of a kept tool
+only what it holds without reading its IR back (its name, Python names and references), unless
+they report a problem in it.
 """
 
 from __future__ import annotations
@@ -77,10 +84,13 @@ def run_checks(
     catalogue: Catalogue,
     *,
     passed: frozenset[str] = frozenset(),
+    kept: frozenset[str] = frozenset(),
     tools_only: bool = False,
 ) -> list[Diagnostic]:
     """Every check over the catalogue; `passed` are the files whose per-file checks passed
-    before with the same content, which are not run again for them. With `tools_only` (the
+    before with the same content, which are not run again for them, and `kept` the files
+    whose tool the front cache kept, which passed every check over one tool with the same
+    catalogue.yaml (no check over one tool runs for them). With `tools_only` (the
     catalogue file has format errors, and `catalogue` stands in for it), the checks that
     read it are left out."""
     found: list[Diagnostic] = []
@@ -96,6 +106,7 @@ def run_checks(
                 d
                 for tool in catalogue.tools
                 if not tool.derived
+                and tool.file not in kept
                 and not (registered.per_file and tool.file in passed)
                 for d in registered.run(tool, catalogue)
             ]

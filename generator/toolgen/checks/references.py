@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 
 from toolgen.checks import check
 from toolgen.diagnostics import Diagnostic, Span, error
@@ -50,35 +51,34 @@ def tool_references(catalogue: Catalogue, _: Catalogue) -> Iterator[Diagnostic]:
     for tool in catalogue.tools:
         if tool.derived:
             continue  # made of its contract's references, which are checked there
-        for item in tool.not_when:
-            found = _reference_problem(
-                tool, names, item.use, item.origin.span("use"), "not_when"
-            )
-            if found is not None:
-                yield found
+        # the names first, the places only for a problem: a tool the front cache kept
+        # reads its IR back only then
+        for index, use in enumerate(tool.not_when_uses):
+            problem = _reference_problem(tool, names, use, "not_when")
+            if problem is not None:
+                yield problem(tool.not_when[index].origin.span("use"))
         for index, ref in enumerate(tool.requires):
-            found = _reference_problem(
-                tool, names, ref, tool.origin.span("requires", index), "requires"
-            )
-            if found is not None:
-                yield found
+            problem = _reference_problem(tool, names, ref, "requires")
+            if problem is not None:
+                yield problem(tool.origin.span("requires", index))
 
 
 def _reference_problem(
-    tool: Tool, names: set[str], ref: str, span: Span, what: str
-) -> Diagnostic | None:
+    tool: Tool, names: set[str], ref: str, what: str
+) -> Callable[[Span], Diagnostic] | None:
+    """What is wrong with a reference, as the diagnostic to make at its place."""
     if ref == tool.name:
-        return error(
+        return partial(
+            error,
             "TG114",
             f"{what} names the tool itself",
-            span,
-            "Name another tool, or remove it.",
+            hint="Name another tool, or remove it.",
         )
     if ref in names:
         return None
     close = difflib.get_close_matches(ref, sorted(names - {tool.name}), n=1)
     hint = f"Did you mean {close[0]!r}?" if close else "Name a tool of this catalogue."
-    return error("TG113", f"{what} names unknown tool {ref!r}", span, hint)
+    return partial(error, "TG113", f"{what} names unknown tool {ref!r}", hint=hint)
 
 
 @check(Tool, "TG115", reads_catalogue=True)

@@ -73,8 +73,11 @@ def _prose_words(*texts: str) -> frozenset[str]:
     )
 
 
-def profile(tool: Tool, namespaces: frozenset[str] = frozenset()) -> ToolProfile:
-    parts = words.name_words(tool.name)
+def _split_name(
+    name: str, namespaces: frozenset[str]
+) -> tuple[tuple[str, ...], str, str, list[str]]:
+    """A tool name's words, namespace, verb and the words besides the verb."""
+    parts = words.name_words(name)
     namespace = parts[0] if len(parts) > 1 and parts[0] in namespaces else ""
     rest = parts[1:] if namespace else parts
     verb = rest[0] if rest else ""
@@ -86,7 +89,25 @@ def profile(tool: Tool, namespaces: frozenset[str] = frozenset()) -> ToolProfile
         and rest[-1] in words.VERB_CLASS
     ):
         verb, others = rest[-1], list(rest[:-1])  # issue_read, stock_level_get
-    kept = [w for w in others if w not in words.FILLER_NAME_WORDS and not w.isdigit()]
+    return parts, namespace, verb, others
+
+
+def _objects(others: Iterable[str]) -> frozenset[str]:
+    return frozenset(
+        words.stem(w)
+        for w in others
+        if w not in words.FILLER_NAME_WORDS and not w.isdigit()
+    )
+
+
+def name_objects(name: str, namespaces: frozenset[str]) -> frozenset[str]:
+    """`profile(tool).objects`, of the name alone (what the catalogue's object counts
+    read of every tool)."""
+    return _objects(_split_name(name, namespaces)[3])
+
+
+def profile(tool: Tool, namespaces: frozenset[str] = frozenset()) -> ToolProfile:
+    parts, namespace, verb, others = _split_name(tool.name, namespaces)
     before = []
     for w in others:
         if w in words.PREPOSITIONS:
@@ -106,14 +127,14 @@ def profile(tool: Tool, namespaces: frozenset[str] = frozenset()) -> ToolProfile
         normalized="".join(parts),
         verb=verb,
         verb_class=words.verb_class(verb),
-        objects=frozenset(words.stem(w) for w in kept),
+        objects=_objects(others),
         head=words.stem(before[-1]) if before else "",
         qualified=frozenset(words.stem(w) for w in others if w not in words.STOPWORDS),
         keyed=(tuple(others[:cut]), tuple(others[cut + 1 :])),
         name_set=frozenset(meaningful),
         intent=_prose_words(tool.intent, tool.use_when),
-        params=frozenset(p.name for p in tool.params),
-        not_when_targets=frozenset(n.use for n in tool.not_when),
+        params=frozenset(tool.param_names),
+        not_when_targets=frozenset(tool.not_when_uses),
         namespace=namespace,
     )
 
@@ -380,7 +401,16 @@ class LintContext:
     @functools.cached_property
     def _object_counts(self) -> Counter[str]:
         """How many tools of the catalogue act on each object word (stemmed)."""
-        return Counter(w for p in self._profiles.values() for w in p.objects)
+        return Counter(w for objects in self._name_objects.values() for w in objects)
+
+    @functools.cached_property
+    def _name_objects(self) -> dict[str, frozenset[str]]:
+        """Each tool's profile objects, of the names alone: a profile reads the IR,
+        which a kept tool reads back (frontcache.KeptTool)."""
+        return {
+            t.name: name_objects(t.name, self._namespaces)
+            for t in self._catalogue.tools
+        }
 
     @property
     def object_words(self) -> frozenset[str]:
@@ -471,10 +501,10 @@ class LintContext:
         """Pairs of tools whose names share an object word, or differ only in case."""
         buckets: dict[str, list[str]] = defaultdict(list)
         self.read_wide = True
-        for name, prof in self._profiles.items():
-            for obj in prof.objects:
+        for name, objects in self._name_objects.items():
+            for obj in objects:
                 buckets["object:" + obj].append(name)
-            buckets["normalized:" + prof.normalized].append(name)
+            buckets["normalized:" + words.normalized_name(name)].append(name)
         seen: set[tuple[str, str]] = set()
         for names in buckets.values():
             for first, second in combinations(sorted(names), 2):

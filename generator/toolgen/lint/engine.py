@@ -444,7 +444,7 @@ def run(
     ctx = LintContext(catalogue, pieces)
     enabled = config.resolve(catalogue.lint, all_rules())
     active = [REGISTRY[i] for i in sorted(enabled)]
-    used: set[int] = set()
+    used: set[tuple[int, int]] = set()  # (id of a tool, index of its suppression)
     diagnostics: list[Diagnostic] = []
     records: dict[str, ToolLint] = {}
 
@@ -452,10 +452,11 @@ def run(
         if hit.rule.category is Category.CONFIG:
             return False
         for owner in hit.owners:
-            for s in owner.suppressions:
-                if s.rule == hit.rule.id:
-                    used.add(id(s))
-                    return True
+            # by the rule names, which a kept tool holds without reading its IR back
+            rules = owner.suppressed_rules
+            if hit.rule.id in rules:
+                used.add((id(owner), rules.index(hit.rule.id)))
+                return True
         return False
 
     for hit in _all_hits(active, ctx, kept or {}, enabled, records):
@@ -473,22 +474,22 @@ def run(
 
 
 def _unused(
-    catalogue: Catalogue, enabled: dict[str, Severity], used: set[int]
+    catalogue: Catalogue, enabled: dict[str, Severity], used: set[tuple[int, int]]
 ) -> Iterator[Diagnostic]:
     rule_ = config.UNUSED_SUPPRESSION
     if rule_.id not in enabled:
         return
     for tool in catalogue.tools:
-        for s in tool.suppressions:
-            if catalogue.broken_tools and s.rule in enabled:
+        for index, rule_id in enumerate(tool.suppressed_rules):
+            if catalogue.broken_tools and rule_id in enabled:
                 # what the rule finds may involve a tool whose file is broken (a pair, a
                 # reference): that it found nothing says nothing until the file is fixed
                 continue
-            if s.rule in REGISTRY and id(s) not in used:
+            if rule_id in REGISTRY and (id(tool), index) not in used:
                 yield Diagnostic(
                     rule_.id,
                     enabled[rule_.id],
-                    config.unused_message(s.rule, tool, enabled),
-                    s.origin.span("rule"),
+                    config.unused_message(rule_id, tool, enabled),
+                    tool.suppressions[index].origin.span("rule"),
                     rule_.fix,
                 )
