@@ -471,3 +471,42 @@ def test_a_changed_output_is_written_again(
     (warm / target).write_bytes(change(files[target]))
     _, again = _build(warm)
     assert again == files
+
+
+def test_a_kept_tool_is_the_tool_it_was_made_from(tmp_path: Path) -> None:
+    warm = _project(tmp_path, "warm")
+    _build(warm)
+    fresh = {
+        tool.file: tool
+        for tool in pipeline.check_catalogue(warm / FOLDER, warm).catalogue.tools  # type: ignore[union-attr]
+        if not tool.derived
+    }
+    front = FrontCache(warm, FOLDER)
+    catalogue = load.load_catalogue(warm / FOLDER, FOLDER, warm).catalogue
+    held = front.reusable(catalogue)
+    assert held.keys() == fresh.keys()
+    for kept, tool in zip(front.tools(sorted(held)), sorted(fresh), strict=True):
+        original = fresh[tool]
+        assert isinstance(kept, KeptTool)
+        # what it holds without its IR
+        assert (kept.name, kept.file, kept.digest, kept.role) == (
+            original.name,
+            original.file,
+            original.digest,
+            original.role,
+        )
+        assert kept.not_when_uses == original.not_when_uses
+        assert kept.param_names == original.param_names
+        assert kept.suppressed_rules == original.suppressed_rules
+        with pytest.raises(AttributeError):  # not read back yet
+            object.__getattribute__(kept, "params")
+        # the rest, read back on first use
+        assert kept == original and original == kept
+        assert hash(kept) == hash(original)
+        assert kept.params == original.params and kept.texts == original.texts
+        assert object.__getattribute__(kept, "params") == original.params
+        assert type(pickle.loads(pickle.dumps(kept))) is Tool
+        assert pickle.loads(pickle.dumps(kept)) == original
+        assert dataclasses.replace(kept, intent="other").intent == "other"
+        assert dataclasses.replace(kept, intent="other").file == original.file
+        assert kept.as_tool() == original and type(kept.as_tool()) is Tool

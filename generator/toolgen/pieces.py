@@ -39,13 +39,46 @@ class ToolPieces:
     ) -> T:
         if tool.derived:
             return make(tool)
+        value = self._kept_piece(tool, kind, fits)
+        if value is None:
+            value = self.made[tool.file][kind] = make(tool)
+        return cast(T, value)
+
+    def get_all(
+        self,
+        tools: list[Tool],
+        kind: str,
+        make: Callable[[list[Tool]], list[T]],
+        fits: Callable[[object], bool],
+    ) -> list[T]:
+        """`get` of many tools, the pieces missing made by one call of `make` (over the
+        tools without one, in order): for a piece made best in a batch (one formatter run)."""
+        found: list[object] = []
+        missing: list[int] = []
+        for index, tool in enumerate(tools):
+            value = None if tool.derived else self._kept_piece(tool, kind, fits)
+            if value is None:
+                missing.append(index)
+            found.append(value)
+        if missing:
+            made = make([tools[index] for index in missing])
+            for index, value in zip(missing, made, strict=True):
+                found[index] = value
+                if not tools[index].derived:
+                    self.made.setdefault(tools[index].file, {})[kind] = value
+        return cast(list[T], found)
+
+    def _kept_piece(
+        self, tool: Tool, kind: str, fits: Callable[[object], bool]
+    ) -> object | None:
         held = self.made.setdefault(tool.file, {})
         if kind in held:
-            return cast(T, held[kind])
+            return held[kind]
         kept = self._kept.get(tool.file, {}).get(kind)
-        value: object = kept if kept is not None and fits(kept) else make(tool)
-        held[kind] = value
-        return cast(T, value)
+        if kept is None or not fits(kept):
+            return None
+        held[kind] = kept
+        return kept
 
     def to_keep(self, file: str) -> dict[str, object]:
         """The pieces to keep for `file`: those of this build, and those kept before that

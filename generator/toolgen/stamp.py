@@ -76,14 +76,14 @@ class Digests:
         self.relinked: frozenset[str] = frozenset()  # root-relative
 
     def file(self, rel: str, info: os.stat_result | None = None) -> str:
-        path = self.root / rel
         if info is None:
-            info = os.stat(path, follow_symlinks=False)
+            info = os.stat(self.root / rel, follow_symlinks=False)
         status = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
         old = self.known.get(rel)
         if isinstance(old, list) and self._vouched(rel, old, status):
             digest = str(old[4])
         else:
+            path = self.root / rel
             data = _read(path)
             self.read += 1
             if _status(os.stat(path, follow_symlinks=False)) != status:

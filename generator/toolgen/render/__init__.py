@@ -211,10 +211,15 @@ def render_catalogue(
             )
             create_once.update(package_markers(catalogue.implementation))
         rendered = {p: t for files in fresh.values() for p, t in files.items()}
+        cards = f"{pkg}/_cards.py"  # formatted as it is made (modules.render_cards)
         with progress.stage("format"):
             formatted = formatting.format_sources(
-                {**rendered, **create_once}, workdir, keep
+                {p: t for p, t in {**rendered, **create_once}.items() if p != cards},
+                workdir,
+                keep,
             )
+            if cards in rendered:
+                formatted[cards] = rendered[cards]
             if child is not None:
                 taken, child = child, None
                 units, stubs, done, _, _ = _adopt(
