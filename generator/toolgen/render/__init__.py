@@ -166,6 +166,7 @@ def render_catalogue(
     inputs: dict[str, str] = {}  # unit rendered now -> its inputs
     reused: dict[str, str] = {}
     workdir = root / CACHE_DIR if root is not None else None
+    templating.keep_compiled(workdir / "templates" if workdir is not None else None)
     work: list[_Work] = []
     for tool in catalogue.tools:
         unit, made_of = f"tool:{tool.name}", tool_inputs(catalogue, tool)
