@@ -222,8 +222,9 @@ _TOOL_SLOTS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Tool))
 
 
 class KeptTool(Tool):
-    """A tool of the front cache: its name, role, Python names and references are set, and
-    the rest of its IR is read back from its pickled bytes the first time anything else of
+    """A tool of the front cache: the fields of its summary are set (name, role, Python
+    names, requires, intent, use_when, digest; its not_when uses, parameter names and
+    suppressed rules answer from slots of their own), and the rest of its IR is read back from its pickled bytes the first time anything else of
     it is asked for (`__getattr__` runs only for a field not set yet). It then holds every
     field and behaves as the `Tool` it was made from: equal to it, hashed and pickled as it.
 
