@@ -224,9 +224,10 @@ _TOOL_SLOTS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Tool))
 class KeptTool(Tool):
     """A tool of the front cache: the fields of its summary are set (name, role, Python
     names, requires, intent, use_when, digest; its not_when uses, parameter names and
-    suppressed rules answer from slots of their own), and the rest of its IR is read back from its pickled bytes the first time anything else of
-    it is asked for (`__getattr__` runs only for a field not set yet). It then holds every
-    field and behaves as the `Tool` it was made from: equal to it, hashed and pickled as it.
+    suppressed rules answer from slots of their own), and the rest of its IR is read back
+    from its pickled bytes the first time anything else of it is asked for (`__getattr__`
+    runs only for a field not set yet). It then holds every field and behaves as the `Tool`
+    it was made from: equal to it, hashed and pickled as it.
 
     The stages read of every tool only what the summary holds (the checks between tools,
     the lint facts, the render cache and the pieces go by name, file and digest), so a
