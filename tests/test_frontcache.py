@@ -331,6 +331,19 @@ def test_a_corrupt_cache_is_ignored(
     )
 
 
+def _read_backs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The files of the kept tools whose IR is read back from now on, in order."""
+    read_back: list[str] = []
+    real = KeptTool._read_back
+
+    def spy(tool: KeptTool) -> None:
+        read_back.append(tool.file)
+        real(tool)
+
+    monkeypatch.setattr(KeptTool, "_read_back", spy)
+    return read_back
+
+
 def test_an_ir_that_cannot_be_read_back_is_built_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -347,14 +360,7 @@ def test_an_ir_that_cannot_be_read_back_is_built_again(
     cache.write_bytes(_store(stored))
     # the render cache then needs the tool's IR to render its module again
     (warm / "generated/inventory/read_stock.py").unlink()
-    read_back: list[str] = []
-    real = KeptTool._read_back
-
-    def spy(tool: KeptTool) -> None:
-        read_back.append(tool.file)
-        real(tool)
-
-    monkeypatch.setattr(KeptTool, "_read_back", spy)
+    read_back = _read_backs(monkeypatch)
     cold = _cold_copy(tmp_path, warm)
     assert _build(warm) == _build(cold)
     # (a token contract is read back every build: its prepare tool is made of it)
@@ -370,14 +376,7 @@ def test_a_rebuild_after_one_edit_reads_back_no_other_tool(
     warm = _project(tmp_path, "warm")
     _build(warm)
     _build(warm)
-    read_back: list[str] = []
-    real = KeptTool._read_back
-
-    def spy(tool: KeptTool) -> None:
-        read_back.append(tool.file)
-        real(tool)
-
-    monkeypatch.setattr(KeptTool, "_read_back", spy)
+    read_back = _read_backs(monkeypatch)
     # the tools a lint rule asked about the edited one (which re-run that rule), and the
     # token contract (its prepare tool is made of its IR every build)
     asking = {

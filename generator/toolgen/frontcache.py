@@ -261,6 +261,11 @@ class KeptTool(Tool):
             object.__setattr__(tool, slot, value)
         return tool
 
+    def __new__(cls, *fields: Any, **named: Any) -> Tool:  # type: ignore[misc]
+        # what dataclasses.replace calls: a kept tool with a field replaced is a plain
+        # Tool (a KeptTool is only ever made by `kept`, with its summary set)
+        return Tool(*fields, **named)
+
     def __getattr__(self, name: str) -> Any:
         if name in _KEPT_SLOTS or name.startswith("__"):
             raise AttributeError(name)
@@ -270,7 +275,7 @@ class KeptTool(Tool):
     def _read_back(self) -> None:
         try:
             pickled = self._pickled
-        except AttributeError:  # made by __init__ (dataclasses.replace): nothing kept
+        except AttributeError:  # read back already: every field is set
             return
         try:
             full = pickle.loads(pickled)
@@ -286,33 +291,22 @@ class KeptTool(Tool):
         """The plain `Tool` with the same fields."""
         return Tool(*(getattr(self, slot) for slot in _TOOL_SLOTS))
 
+    # the properties of names, answered from the summary
     @property
     def file(self) -> str:
-        try:
-            return self._file
-        except AttributeError:
-            return self.origin.file
+        return self._file
 
     @property
     def not_when_uses(self) -> tuple[str, ...]:
-        try:
-            return self._uses
-        except AttributeError:
-            return tuple(item.use for item in self.not_when)
+        return self._uses
 
     @property
     def param_names(self) -> tuple[str, ...]:
-        try:
-            return self._params
-        except AttributeError:
-            return tuple(param.name for param in self.params)
+        return self._params
 
     @property
     def suppressed_rules(self) -> tuple[str, ...]:
-        try:
-            return self._rules
-        except AttributeError:
-            return tuple(item.rule for item in self.suppressions)
+        return self._rules
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, KeptTool):
