@@ -828,7 +828,7 @@ def _run_init(args: argparse.Namespace) -> int:
 # a command allocates a great many objects that live until it ends (the documents, the model,
 # the rendered text) and makes almost no reference cycles: at the default thresholds the
 # collector walks that growing heap again and again, a third of the time of a first build
-GC_THRESHOLDS = (100_000, 50, 100)
+GC_THRESHOLDS = (1_000_000, 50, 100)
 
 
 @contextlib.contextmanager
