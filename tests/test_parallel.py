@@ -96,6 +96,61 @@ def test_a_stopped_child_is_killed_and_reaped() -> None:
         os.waitpid(child.pid, os.WNOHANG)
 
 
+def _echo_upper() -> Callable[[bytes], bytes]:
+    return bytes.upper
+
+
+def _reaped(pid: int) -> bool:
+    import time
+
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        parallel._reap()
+        if pid not in parallel._unreaped:
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def test_a_server_answers_each_question_then_is_stopped_and_reaped() -> None:
+    server = parallel.serve(_echo_upper)
+    assert server.ask(b"first") == b"FIRST"
+    assert server.ask(b"") == b""
+    assert server.ask(b"x" * 300_000) == b"X" * 300_000  # more than a pipe holds
+    server.stop()
+    assert _reaped(server.pid)
+    with pytest.raises(parallel.ChildFailed):
+        server.ask(b"after the end")
+
+
+def test_a_server_that_fails_to_set_up_or_dies_is_child_failed() -> None:
+    def broken() -> Callable[[bytes], bytes]:
+        raise RuntimeError("no tokenizer here")
+
+    for server in (parallel.serve(broken), parallel.serve(_echo_upper)):
+        os.kill(server.pid, 9)
+        with pytest.raises(parallel.ChildFailed):
+            server.ask(b"anyone?")
+        assert _reaped(server.pid)
+
+
+def test_a_process_forked_after_the_server_does_not_talk_to_it() -> None:
+    server = parallel.serve(_echo_upper)
+    try:
+
+        def ask() -> str:
+            try:
+                server.ask(b"from the grandchild's sibling")
+            except parallel.ChildFailed as exc:
+                return str(exc)
+            return "answered"
+
+        assert parallel.start(ask).result() == "not this process's child"
+        assert server.ask(b"still mine") == b"STILL MINE"
+    finally:
+        server.stop()
+
+
 def test_a_failed_child_falls_back_to_the_parent(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

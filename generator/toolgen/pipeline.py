@@ -15,13 +15,23 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from toolgen import checks, implcheck, layout, lint, load, model, validate, write
+from toolgen import (
+    checks,
+    implcheck,
+    layout,
+    lint,
+    load,
+    model,
+    tokens,
+    validate,
+    write,
+)
 from toolgen.checkcache import CheckCache, file_key
 from toolgen.diagnostics import Diagnostic, has_errors
 from toolgen.formatting import FormattingError, Scratch, scratch
 from toolgen.frontcache import FrontCache, Unreadable
 from toolgen.ir import Catalogue, Tool
-from toolgen.lint.engine import ToolLint
+from toolgen.lint.engine import PARALLEL_TOOLS, ToolLint
 from toolgen.paths import display_path
 from toolgen.pieces import ToolPieces
 from toolgen.progress import QUIET, Progress
@@ -96,6 +106,10 @@ def check_catalogue(
     with progress.stage("load"):
         loaded = load.load_catalogue(folder, shown, root, kept_by)
         reused = [] if front is None else front.tools(loaded.reused)
+    if reused and 0 < len(loaded.tools) < PARALLEL_TOOLS:
+        # a rebuild counts the tokens of the few tools that changed: the tokenizer loads
+        # in a child meanwhile (build_catalogue ends it)
+        tokens.prefetch()
     count = len(loaded.tools) + len(reused)
     record = CheckCache(root, shown) if cache else None
     keys = {
@@ -238,6 +252,8 @@ def build_catalogue(
         # a tool the front cache kept cannot be read back: build again without reading
         # it (and write it anew)
         return _build(folder, root, check_only, others, progress, reuse=False)
+    finally:
+        tokens.finish()
 
 
 def _build(

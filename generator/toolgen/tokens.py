@@ -10,6 +10,12 @@ Importing the `bpe_openai` package decodes three vocabularies in Python (one to 
 only to read their special tokens; the counting itself is done by its Rust extension, which
 builds o200k_base in about a tenth of that. So the extension module is loaded directly, and the
 public API is the fallback if that ever fails. tests/lint/test_tokens.py checks both agree.
+
+Loading o200k_base takes about 45 ms, and it holds the interpreter's lock, so a thread would not
+overlap it. A rebuild after a few tools changed counts only those (the others' counts are kept,
+pieces.py), so `prefetch` loads the tokenizer in a forked child (parallel.serve) while the
+build goes on, and `count` asks it; `finish` ends it. A child that fails costs only the load
+here.
 """
 
 from __future__ import annotations
@@ -17,12 +23,14 @@ from __future__ import annotations
 import functools
 import importlib.util
 import json
+import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, cast
 
+from toolgen import parallel
 from toolgen.ir import Catalogue, Tool
 from toolgen.pieces import ToolPieces
 
@@ -73,18 +81,68 @@ def public_counter() -> _Counter:
     return _PublicCounter(cast(_Encoding, bpe_openai.get_encoding(ENCODING)))
 
 
-@functools.cache
+_loaded: _Counter | None = None
+
+
 def _counter() -> _Counter:
+    """The tokenizer of this process, loaded on first use."""
+    global _loaded
+    if _loaded is None:
+        try:
+            _loaded = _extension()
+        except Exception:  # any layout change of the wheel: take the documented way
+            _loaded = public_counter()
+    return _loaded
+
+
+def _answers() -> Callable[[bytes], bytes]:
+    counter = _counter()
+    return lambda text: counter.count(text.decode("utf-8")).to_bytes(8, "big")
+
+
+_server: parallel.Server | None = None
+
+
+def prefetch() -> None:
+    """Start loading the tokenizer in a forked child, for the counts this process asks for
+    later; nothing where it is loaded already or forking does not pay."""
+    global _server
+    if _server is not None or _loaded is not None:
+        return
+    if not parallel.worth_it(1, 1):
+        return
     try:
-        return _extension()
-    except Exception:  # any layout change of the wheel: take the documented way
-        return public_counter()
+        _server = parallel.serve(_answers)
+    except OSError:
+        _server = None
+
+
+def finish() -> None:
+    """End the child `prefetch` started, if any."""
+    global _server
+    if _server is not None and _server.owner == os.getpid():
+        _server.stop()
+        _server = None
+
+
+def _counted(text: str) -> int | None:
+    """The count from the prefetching child; None when there is none (or it failed)."""
+    global _server
+    server = _server
+    if server is None or server.owner != os.getpid():
+        return None
+    try:
+        return int.from_bytes(server.ask(text.encode("utf-8")), "big")
+    except parallel.ChildFailed:
+        _server = None
+        return None
 
 
 @functools.lru_cache(maxsize=16384)
 def count(text: str) -> int:
     """Tokens in `text`; special-token markers in spec text count as ordinary text."""
-    return _counter().count(text)
+    found = _counted(text)
+    return found if found is not None else _counter().count(text)
 
 
 def tool_payload(tool: Tool) -> dict[str, object]:
