@@ -161,6 +161,44 @@ def test_files_kept_as_links_are_not_read_again_to_stamp(
     assert full_builds == ["inventory", "inventory"]
 
 
+def test_a_rebuild_after_one_edit_reads_back_none_of_the_outputs_it_keeps(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The render cache reuses the unchanged tools' files as they are on disk; the stamp
+    vouches for them by their status, so they are not read to prove it."""
+    main(["build"])
+    _edit_intent(project, "read_stock")
+    read: list[str] = []
+    real = Path.read_bytes
+
+    def spy(path: Path) -> bytes:
+        if "generated" in path.parts:
+            read.append(path.relative_to(project).as_posix())
+        return real(path)
+
+    monkeypatch.setattr(Path, "read_bytes", spy)
+    results: list[pipeline.BuildResult] = []
+    build = pipeline.build_catalogue
+
+    def kept(*args: object, **kwargs: object) -> pipeline.BuildResult:
+        results.append(build(*args, **kwargs))  # type: ignore[arg-type]
+        return results[-1]
+
+    monkeypatch.setattr(pipeline, "build_catalogue", kept)
+    main(["build"])
+    package = sorted((project / "generated/inventory").rglob("*.py"))
+    assert len(package) > 10
+    assert read == []
+    (built,) = results
+    assert built.report is not None
+    assert "generated/inventory/read_stock.py" in built.report.written
+    # the texts not read are still there to ask for
+    assert built.files is not None
+    for path in package:
+        rel = path.relative_to(project).as_posix()
+        assert built.files.owned[rel] == real(path).decode("utf-8"), rel
+
+
 def test_a_hand_edit_is_found_though_a_rebuild_kept_the_others_as_links(
     project: Path, full_builds: list[str]
 ) -> None:

@@ -530,7 +530,7 @@ def _build_root(
                 placements = project.placements(root, [t.folder for t in mine])
             if last is not None:
                 last.observe_implementation(_implementation_dir(target, placements))
-            built = _full_build(target, root, args, placements, progress)
+            built = _full_build(target, root, args, placements, progress, last)
             if last is not None:
                 _remember(last, built)
             status = max(status, _report_build(built, args, all_diagnostics, messages))
@@ -552,6 +552,7 @@ def _full_build(
     args: argparse.Namespace,
     placements: list[project.Placement],
     progress: Progress,
+    last: stamp.Stamp | None,
 ) -> pipeline.BuildResult:
     from toolgen import pipeline
 
@@ -561,6 +562,9 @@ def _full_build(
         check_only=args.check,
         others=placements,
         progress=progress,
+        # the files the last build left, as the stamp saw them: the render cache need not
+        # read back the ones whose status is unchanged
+        vouch=None if last is None else last.digests.vouched,
     )
 
 

@@ -37,6 +37,7 @@ from toolgen.pieces import ToolPieces
 from toolgen.progress import QUIET, Progress
 from toolgen.project import Placement
 from toolgen.render import render_catalogue
+from toolgen.render.cache import Vouch
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +208,7 @@ def render(
     root: Path | None = None,
     progress: Progress = QUIET,
     keep: Scratch | None = None,
+    vouch: Vouch | None = None,
 ) -> write.RenderedFiles | None:
     """The files of a build, or None when the catalogue has errors. With `root`, what did
     not change since the last build there is reused (the render cache); without it,
@@ -214,7 +216,9 @@ def render(
     stay there for the write stage to move into place."""
     if not result.ok or result.catalogue is None:
         return None
-    return render_catalogue(result.catalogue, root, progress, keep, result.pieces)
+    return render_catalogue(
+        result.catalogue, root, progress, keep, result.pieces, vouch
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,19 +243,21 @@ def build_catalogue(
     check_only: bool = False,
     others: Sequence[Placement] = (),
     progress: Progress = QUIET,
+    vouch: Vouch | None = None,
 ) -> BuildResult:
     """Check, render and write one catalogue (with `check_only`, compare instead of write).
 
     A catalogue with errors is not rendered and nothing is written. A real build reuses the
     check and render caches and checks the implementations after writing, since it creates
-    the missing stubs; `check_only` uses no cache and checks them first.
+    the missing stubs; `check_only` uses no cache and checks them first. `vouch` (the
+    stamp's `Digests.vouched`) spares the render cache reading the files it reuses.
     """
     try:
-        return _build(folder, root, check_only, others, progress, reuse=True)
+        return _build(folder, root, check_only, others, progress, vouch, reuse=True)
     except Unreadable:
         # a tool the front cache kept cannot be read back: build again without reading
         # it (and write it anew)
-        return _build(folder, root, check_only, others, progress, reuse=False)
+        return _build(folder, root, check_only, others, progress, vouch, reuse=False)
     finally:
         tokens.finish()
 
@@ -262,6 +268,7 @@ def _build(
     check_only: bool,
     others: Sequence[Placement],
     progress: Progress,
+    vouch: Vouch | None,
     *,
     reuse: bool,
 ) -> BuildResult:
@@ -276,7 +283,7 @@ def _build(
         reuse=reuse,
     )
     try:
-        built = _render_and_write(result, root, check_only, progress)
+        built = _render_and_write(result, root, check_only, progress, vouch)
     finally:
         note = None if result.pending is None else result.pending.save()
     if note is None:
@@ -286,7 +293,11 @@ def _build(
 
 
 def _render_and_write(
-    result: CheckResult, root: Path, check_only: bool, progress: Progress
+    result: CheckResult,
+    root: Path,
+    check_only: bool,
+    progress: Progress,
+    vouch: Vouch | None,
 ) -> BuildResult:
     try:
         if check_only:
@@ -298,7 +309,7 @@ def _render_and_write(
             return BuildResult(result, compared, files=files)
         # the formatter's files are the build's output, moved into place by write
         with scratch() as kept:
-            files = render(result, root, progress, kept)
+            files = render(result, root, progress, kept, vouch)
             if files is None or result.catalogue is None:
                 return BuildResult(result, None)
             with progress.stage("write"):

@@ -35,7 +35,7 @@ import os
 import secrets
 import shutil
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,6 +50,38 @@ from toolgen.manifest import (
 from toolgen.paths import CACHE_DIR
 
 JOURNAL = f"{CACHE_DIR}/journal.json"
+
+
+class Owned(Mapping[str, str]):
+    """The texts of a build's owned files, some of them still on disk: a file the render
+    cache vouched for by its status (RenderedFiles.read_back) is read only if its text is
+    asked for, which a build never does (it keeps the file as it is)."""
+
+    def __init__(
+        self, texts: Mapping[str, str], unread: Iterable[str], root: Path | None
+    ) -> None:
+        self._texts = dict(texts)
+        self._unread = frozenset(unread)
+        self._root = root
+        self._order = sorted({*self._texts, *self._unread})
+
+    def __getitem__(self, rel: str) -> str:
+        text = self._texts.get(rel)
+        if text is None:
+            if rel not in self._unread or self._root is None:
+                raise KeyError(rel)
+            data = (self._root / rel).read_bytes()
+            text = self._texts[rel] = data.decode("utf-8")
+        return text
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._order)
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def __contains__(self, rel: object) -> bool:
+        return rel in self._texts or rel in self._unread
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +256,7 @@ FS = FileSystem()
 class _Plan:
     package: Path
     exists: bool
-    files: dict[str, str]  # inside the package -> text (the manifest included)
+    files: Mapping[str, str]  # inside the package -> text (the manifest included)
     unchanged: frozenset[str]  # inside the package: same text on disk
     written: tuple[str, ...]  # root-relative
     removed: tuple[str, ...]  # root-relative
@@ -243,9 +275,31 @@ def _diff(rel: str, old: str | None, new: str | None) -> str:
     return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
 
-def _inside(files: RenderedFiles) -> dict[str, str]:
-    prefix = files.package + "/"
-    return {rel.removeprefix(prefix): text for rel, text in files.owned.items()}
+class _Inside(Mapping[str, str]):
+    """A build's owned files by path inside the package (texts asked for as needed)."""
+
+    def __init__(self, files: RenderedFiles) -> None:
+        self._prefix = files.package + "/"
+        self._owned = files.owned
+        self.manifest: str | None = None
+
+    def __getitem__(self, rel: str) -> str:
+        if rel == MANIFEST_NAME and self.manifest is not None:
+            return self.manifest
+        return self._owned[self._prefix + rel]
+
+    def __iter__(self) -> Iterator[str]:
+        yield from (rel.removeprefix(self._prefix) for rel in self._owned)
+        if self.manifest is not None:
+            yield MANIFEST_NAME
+
+    def __len__(self) -> int:
+        return len(self._owned) + (self.manifest is not None)
+
+    def __contains__(self, rel: object) -> bool:
+        if rel == MANIFEST_NAME and self.manifest is not None:
+            return True
+        return isinstance(rel, str) and self._prefix + rel in self._owned
 
 
 def manifest_text(files: RenderedFiles) -> str:
@@ -255,8 +309,8 @@ def manifest_text(files: RenderedFiles) -> str:
     return Manifest(
         files.catalogue,
         {
-            rel.removeprefix(prefix): known.get(rel) or content_digest(text)
-            for rel, text in files.owned.items()
+            rel.removeprefix(prefix): known.get(rel) or content_digest(files.owned[rel])
+            for rel in files.owned
         },
     ).text()
 
@@ -276,21 +330,30 @@ def _plan(files: RenderedFiles, root: Path, *, check: bool) -> _Plan:
             "it was not written by toolgen (it is not in the package's manifest)",
         )
     prefix = files.package + "/"
-    inside = _inside(files)
-    manifest = inside[MANIFEST_NAME] = manifest_text(files)
+    inside = _Inside(files)
+    manifest = inside.manifest = manifest_text(files)
     old_manifest = state.manifest.text() if state.manifest is not None else None
     unchanged: set[str] = set()
     written: list[str] = []
     diffs: list[str] = []
-    for rel, text in sorted(inside.items()):
+    for rel in sorted(inside):
+        if (
+            not check
+            and rel != MANIFEST_NAME
+            and rel in state.owned
+            and prefix + rel in files.read_back
+        ):
+            # read, or vouched for by its status, at this path in this build: the file
+            # holds the text wanted (which need not be read for that)
+            unchanged.add(rel)
+            continue
+        text = inside[rel]
         if rel == MANIFEST_NAME:
             old = old_manifest
         elif rel not in state.owned:
             old = None
         elif check:
             old = state.owned[rel]
-        elif prefix + rel in files.read_back:
-            old = text  # read from this path in this build: the file holds this text
         else:
             old = owned_text(package / rel)
         if old == text:
@@ -498,7 +561,7 @@ def _put(target: Path, text: str, source: Path | None) -> None:
 def _stage(plan: _Plan, stage: Path, on_disk: Mapping[str, Path], prefix: str) -> None:
     FS.mkdir(stage)
     made = {stage}
-    for rel, text in plan.files.items():
+    for rel in plan.files:
         target = stage / rel
         if target.parent not in made:
             FS.mkdir(target.parent)
@@ -506,7 +569,7 @@ def _stage(plan: _Plan, stage: Path, on_disk: Mapping[str, Path], prefix: str) -
         if rel in plan.unchanged and rel != MANIFEST_NAME:
             FS.link(plan.package / rel, target)
         else:
-            _put(target, text, on_disk.get(prefix + rel))
+            _put(target, plan.files[rel], on_disk.get(prefix + rel))
 
 
 def _temporary(target: Path, nonce: str) -> Path:

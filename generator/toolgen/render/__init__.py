@@ -20,7 +20,7 @@ from toolgen.ir import Catalogue, Tool
 from toolgen.paths import CACHE_DIR, package_dir
 from toolgen.pieces import ToolPieces
 from toolgen.progress import QUIET, Progress
-from toolgen.render.cache import RenderCache, catalogue_inputs, tool_inputs
+from toolgen.render.cache import RenderCache, Vouch, catalogue_inputs, tool_inputs
 from toolgen.render.modules import (
     package_markers,
     render_cards,
@@ -32,7 +32,7 @@ from toolgen.render.modules import (
 from toolgen.render.source import docstring
 from toolgen.render.tests import render_catalogue_tests, render_tool_tests
 from toolgen.review import lockfile
-from toolgen.write import RenderedFiles
+from toolgen.write import Owned, RenderedFiles
 
 __all__ = ["render_catalogue"]
 
@@ -149,6 +149,7 @@ def render_catalogue(
     progress: Progress = QUIET,
     keep: formatting.Scratch | None = None,
     pieces: ToolPieces | None = None,
+    vouch: Vouch | None = None,
 ) -> RenderedFiles:
     """Every file of a catalogue's build, formatted.
 
@@ -158,11 +159,12 @@ def render_catalogue(
     `build --check` does, so a hand edit is always found). With `keep`, the formatted files
     stay on disk there and the result says where (`RenderedFiles.on_disk`), for the write
     stage to move into place. With `pieces`, the catalogue-wide files are assembled from
-    the per-tool pieces kept for unchanged tools (pieces.py).
+    the per-tool pieces kept for unchanged tools (pieces.py). With `vouch` (the stamp's
+    `Digests.vouched`), a reused file whose status vouches for it is not read back.
     """
     pkg = package_dir(catalogue.package)
     impl = package_dir(catalogue.implementation)
-    cache = RenderCache(root, catalogue.package)
+    cache = RenderCache(root, catalogue.package, vouch)
     inputs: dict[str, str] = {}  # unit rendered now -> its inputs
     reused: dict[str, str] = {}
     workdir = root / CACHE_DIR if root is not None else None
@@ -242,9 +244,11 @@ def render_catalogue(
     return RenderedFiles(
         package=pkg,
         catalogue=catalogue.folder,
-        owned={p: owned[p] for p in sorted(owned)},
+        owned=Owned(owned, cache.unread, root),
         create_once={p: formatted[p] for p in sorted(create_once)},
         cache=(cache.rel, cache.text()),
         on_disk=dict(keep.files) if keep is not None else {},
-        read_back={p: d for p, d in cache.read_back.items() if p in reused},
+        read_back={
+            p: d for p, d in cache.read_back.items() if p in reused or p in cache.unread
+        },
     )
