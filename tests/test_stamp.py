@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from toolgen import pipeline, stamp
+from toolgen import implcheck, pipeline, stamp
 from toolgen.cli import main
 from toolgen.paths import CACHE_DIR
 
@@ -164,8 +164,9 @@ def test_files_kept_as_links_are_not_read_again_to_stamp(
 def test_a_rebuild_after_one_edit_reads_back_none_of_the_outputs_it_keeps(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The render cache reuses the unchanged tools' files as they are on disk; the stamp
-    vouches for them by their status, so they are not read to prove it."""
+    """The render cache reuses the unchanged tools' files as they are on disk, and the
+    implementation check their findings; the stamp vouches for those files by their status,
+    so they are not read to prove it."""
     main(["build"])
     _edit_intent(project, "read_stock")
     read: list[str] = []
@@ -177,6 +178,14 @@ def test_a_rebuild_after_one_edit_reads_back_none_of_the_outputs_it_keeps(
         return real(path)
 
     monkeypatch.setattr(Path, "read_bytes", spy)
+    checked: list[str] = []
+    read_regular = implcheck.read_regular
+
+    def read_implementation(path: Path, *, limit: int) -> bytes:
+        checked.append(path.relative_to(project).as_posix())
+        return read_regular(path, limit=limit)
+
+    monkeypatch.setattr(implcheck, "read_regular", read_implementation)
     results: list[pipeline.BuildResult] = []
     build = pipeline.build_catalogue
 
@@ -189,6 +198,9 @@ def test_a_rebuild_after_one_edit_reads_back_none_of_the_outputs_it_keeps(
     package = sorted((project / "generated/inventory").rglob("*.py"))
     assert len(package) > 10
     assert read == []
+    # nor the implementations of unchanged tools (read_stock's is checked again: its
+    # tool changed)
+    assert checked == ["impl/inventory/read_stock.py"]
     (built,) = results
     assert built.report is not None
     assert "generated/inventory/read_stock.py" in built.report.written

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import cast
 
@@ -76,12 +77,27 @@ _NO_IMPLEMENTATION = "has no implementation yet"
 
 
 def check_tool(
-    catalogue: Catalogue, tool: Tool, root: Path, pieces: ToolPieces | None = None
+    catalogue: Catalogue,
+    tool: Tool,
+    root: Path,
+    pieces: ToolPieces | None = None,
+    vouch: Callable[[str], str | None] | None = None,
 ) -> list[Diagnostic]:
     """What is wrong with `tool`'s implementation. With `pieces`, the findings kept for
     an unchanged tool are reused when the implementation file holds the same bytes as when
-    they were found (its digest is part of the piece: the file is read every time)."""
+    they were found (its digest is part of the piece). The file is read to know, unless
+    `vouch` (the stamp's `Digests.vouched`) gives its digest by its status."""
     rel = implementation_path(catalogue, tool)
+    if pieces is not None and vouch is not None:
+        digest = vouch(rel)
+        if digest is not None:
+            kept = pieces.kept(
+                tool,
+                "implementation",
+                lambda value: _fits(value) and cast(KeptCheck, value)[0][:32] == digest,
+            )
+            if kept is not None:
+                return [from_plain(d) for d in cast(KeptCheck, kept)[1]]
     path = root / rel
     if not os.path.lexists(path):
         return [
@@ -237,10 +253,14 @@ def _is_stub(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 
 
 def check_implementations(
-    catalogue: Catalogue, root: Path, pieces: ToolPieces | None = None
+    catalogue: Catalogue,
+    root: Path,
+    pieces: ToolPieces | None = None,
+    vouch: Callable[[str], str | None] | None = None,
 ) -> list[Diagnostic]:
     """What is wrong with the catalogue's implementations; with `pieces`, the findings of
-    unchanged tools whose implementation files hold the same bytes are the kept ones."""
+    unchanged tools whose implementation files hold the same bytes are the kept ones (see
+    `check_tool` for `vouch`)."""
     if not is_module_path(catalogue.implementation):
         # TG140 reports it; a path like ../x must never lead the check out of the project
         return []
@@ -255,7 +275,7 @@ def check_implementations(
         # file name), and TG112 two tools of one module: no implementation to look for
         if MODEL_NAME_RE.fullmatch(tool.name) and tool.py.module not in modules:
             modules.add(tool.py.module)
-            for diagnostic in check_tool(catalogue, tool, root, pieces):
+            for diagnostic in check_tool(catalogue, tool, root, pieces, vouch):
                 if diagnostic.code == "TG151":
                     unwritten = diagnostic.message.endswith(_NO_IMPLEMENTATION)
                     (missing if unwritten else stubs).append(tool.name)

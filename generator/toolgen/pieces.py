@@ -68,6 +68,12 @@ class ToolPieces:
                     self.made.setdefault(tools[index].file, {})[kind] = value
         return cast(list[T], found)
 
+    def kept(
+        self, tool: Tool, kind: str, fits: Callable[[object], bool]
+    ) -> object | None:
+        """The kept piece of an unchanged tool when it fits, else None (nothing is made)."""
+        return None if tool.derived else self._kept_piece(tool, kind, fits)
+
     def _kept_piece(
         self, tool: Tool, kind: str, fits: Callable[[object], bool]
     ) -> object | None:

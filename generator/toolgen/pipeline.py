@@ -250,7 +250,8 @@ def build_catalogue(
     A catalogue with errors is not rendered and nothing is written. A real build reuses the
     check and render caches and checks the implementations after writing, since it creates
     the missing stubs; `check_only` uses no cache and checks them first. `vouch` (the
-    stamp's `Digests.vouched`) spares the render cache reading the files it reuses.
+    stamp's `Digests.vouched`) spares the render cache reading the files it reuses, and the
+    implementation check reading the implementation files of unchanged tools.
     """
     try:
         return _build(folder, root, check_only, others, progress, vouch, reuse=True)
@@ -318,7 +319,9 @@ def _render_and_write(
     except (FormattingError, write.WriteError) as exc:
         return BuildResult(result, None, str(exc))
     with progress.stage("implementations", len(result.catalogue.tools)):
-        found = implcheck.check_implementations(result.catalogue, root, result.pieces)
+        found = implcheck.check_implementations(
+            result.catalogue, root, result.pieces, vouch
+        )
     merged = sorted({*result.diagnostics, *found}, key=lambda d: d.sort_key)
     checked = replace(result, diagnostics=tuple(merged))
     return BuildResult(checked, report, files=files)
