@@ -15,7 +15,14 @@ import pytest
 from toolgen import pipeline
 from toolgen.lint import engine
 from toolgen.lint.context import LintContext
-from toolgen.lint.registry import REGISTRY, Finding, Lifecycle, ParamSite, all_rules
+from toolgen.lint.registry import (
+    REGISTRY,
+    Finding,
+    Lifecycle,
+    ParamSite,
+    ToolPair,
+    all_rules,
+)
 
 ROOT = Path(__file__).parent.parent
 
@@ -187,3 +194,99 @@ def test_a_rule_that_asked_about_a_changed_tool_runs_again(
     assert later.kept == expected.kept
     askers = {t.name for t in catalogue.tools if t.params and not t.derived}
     assert set(runs) == askers
+
+
+def _pair_rule(monkeypatch: pytest.MonkeyPatch, check: object) -> str:
+    rule_id = next(
+        r.id
+        for r in all_rules()
+        if r.kind is ToolPair and r.lifecycle is Lifecycle.STABLE
+    )
+    monkeypatch.setitem(
+        REGISTRY, rule_id, dataclasses.replace(REGISTRY[rule_id], check=check)
+    )
+    return rule_id
+
+
+def test_a_pair_of_unchanged_tools_keeps_its_findings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The pair rules run again over the pairs of a changed tool only, and over a pair whose
+    check asked about a tool that changed; a kept pair gives the findings a fresh run gives."""
+    result = pipeline.check_catalogue(
+        ROOT / "spec/inventory", ROOT, implementations=False
+    )
+    catalogue = result.catalogue
+    assert catalogue is not None
+    runs: list[tuple[str, str]] = []
+    asked = catalogue.tools[-1]
+
+    def pair_check(pair: ToolPair, ctx: LintContext) -> Iterator[Finding]:
+        runs.append((pair.first.name, pair.second.name))
+        ctx.profile(asked.name)  # a fact about a tool that may be neither of the two
+        yield Finding(f"{pair.first.name} beside {pair.second.name}")
+
+    rule_id = _pair_rule(monkeypatch, pair_check)
+    fresh = engine.run(catalogue)
+    pairs = list(runs)
+    assert len(pairs) >= 3
+    assert sum(d.code == rule_id for d in fresh.diagnostics) == len(pairs)
+    # a pair with a prepare tool (made of its token contract every build) runs every time
+    derived = {t.name for t in catalogue.tools if t.derived}
+    always = {p for p in pairs if derived & set(p)}
+    assert always and len(always) < len(pairs)
+    assert sum(len(r.pairs) for r in fresh.kept.values()) == len(pairs) - len(always)
+    runs.clear()
+    again = engine.run(catalogue, fresh.kept)
+    assert set(runs) == always
+    assert again.diagnostics == fresh.diagnostics
+    assert again.kept == fresh.kept
+    # one tool edited: its pairs run again, and so do those that asked about it
+    edited_tool = next(t for t in catalogue.tools if t.name == pairs[0][0])
+    edited = dataclasses.replace(edited_tool, digest="f" * len(edited_tool.digest))
+    changed = dataclasses.replace(
+        catalogue,
+        tools=tuple(edited if t is edited_tool else t for t in catalogue.tools),
+    )
+    kept = {f: r for f, r in fresh.kept.items() if f != edited_tool.file}
+    runs.clear()
+    later = engine.run(changed, kept)
+    expected = engine.run(changed)
+    assert later.diagnostics == expected.diagnostics
+    assert later.kept == expected.kept
+    ran = set(runs[: len(runs) - len(pairs)])  # the first run's, before `expected`'s
+    assert asked is not edited_tool
+    assert ran == always | {p for p in pairs if edited_tool.name in p}
+    # the tool every check asked about edited: every pair runs again
+    edited = dataclasses.replace(asked, digest="f" * len(asked.digest))
+    changed = dataclasses.replace(
+        catalogue, tools=tuple(edited if t is asked else t for t in catalogue.tools)
+    )
+    kept = {f: r for f, r in fresh.kept.items() if f != asked.file}
+    runs.clear()
+    later = engine.run(changed, kept)
+    assert set(runs) == set(pairs)
+    assert later.diagnostics == engine.run(changed).diagnostics
+
+
+def test_a_pair_check_that_reads_the_catalogue_runs_every_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    result = pipeline.check_catalogue(
+        ROOT / "spec/inventory", ROOT, implementations=False
+    )
+    catalogue = result.catalogue
+    assert catalogue is not None
+    runs: list[str] = []
+
+    def wide(pair: ToolPair, ctx: LintContext) -> Iterator[Finding]:
+        runs.append(pair.first.name)
+        yield Finding(f"{pair.first.name} in a catalogue of {len(ctx.catalogue.tools)}")
+
+    _pair_rule(monkeypatch, wide)
+    fresh = engine.run(catalogue)
+    assert runs and not any(r.pairs for r in fresh.kept.values())
+    count = len(runs)
+    again = engine.run(catalogue, fresh.kept)
+    assert len(runs) == 2 * count
+    assert again.diagnostics == fresh.diagnostics

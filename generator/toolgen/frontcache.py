@@ -52,7 +52,7 @@ from toolgen.paths import CACHE_DIR, cache_key
 from toolgen.pieces import ToolPieces
 
 # bump when what is stored changes shape (the IR classes are covered by toolgen_digest)
-FORMAT = 4
+FORMAT = 5
 # the file: this, the CRC-32 of the rest (4 bytes, big-endian), the pickle
 MAGIC = b"toolgen-front\n"
 
@@ -103,41 +103,6 @@ class _Pickler(pickle.Pickler):
     for every object it meets: the same bytes in half the time."""
 
     dispatch_table = _DISPATCH
-
-
-def _lint_record(data: object) -> ToolLint | None:
-    if not (isinstance(data, tuple) and len(data) == 3):
-        return None
-    hits, live, facts = data
-    if not (isinstance(hits, tuple) and isinstance(live, tuple)):
-        return None
-    if not all(isinstance(rule_id, str) for rule_id in live):
-        return None
-    if not (isinstance(facts, tuple) and all(_rule_facts(f) for f in facts)):
-        return None
-    for hit in hits:
-        if not (
-            isinstance(hit, tuple)
-            and len(hit) == 6
-            and all(isinstance(part, str) for part in hit[:4])
-            and all(type(part) is int for part in hit[4:])
-        ):
-            return None
-    return ToolLint(hits, frozenset(live), facts)
-
-
-def _rule_facts(data: object) -> bool:
-    """(rule id, ((fact key, fingerprint), ...)), as engine.KeptFacts holds them."""
-    if not (isinstance(data, tuple) and len(data) == 2 and isinstance(data[0], str)):
-        return False
-    read = data[1]
-    return isinstance(read, tuple) and all(
-        isinstance(pair, tuple)
-        and len(pair) == 2
-        and isinstance(pair[0], str)
-        and isinstance(pair[1], str)
-        for pair in read
-    )
 
 
 def _dumps(tool: Tool) -> bytes:
@@ -388,7 +353,7 @@ class FrontCache:
         a record of another shape is left out (its tool is linted afresh)."""
         found: dict[str, ToolLint] = {}
         for file in self._reused:
-            record = _lint_record(self._held[file][3])
+            record = ToolLint.from_data(self._held[file][3])
             if record is not None:
                 found[file] = record
         return found
@@ -426,11 +391,7 @@ class FrontCache:
                     # a derived tool (prepare_<x>) is made again from its contract's IR
                     continue
                 record = records.get(tool.file)
-                lint_data = (
-                    None
-                    if record is None
-                    else (record.hits, tuple(sorted(record.live)), record.facts)
-                )
+                lint_data = None if record is None else record.data()
                 made = {} if pieces is None else pieces.to_keep(tool.file)
                 if self._reused.get(tool.file) is tool:
                     digest, summary, pickled, _, _ = self._held[tool.file]

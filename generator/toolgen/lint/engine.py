@@ -12,8 +12,10 @@ did not is a function of that tool, catalogue.yaml and toolgen's code alone, so 
 (before suppressions) are kept with the tool, and the rules that did read the catalogue are
 named to run again. `run(catalogue, kept)` takes the records of tools known unchanged (the
 front cache holds them beside each tool's IR, under a key of catalogue.yaml, toolgen's code
-and the tool file's digest) and runs only the named rules over those tools; the pair and
-catalogue rules, and the strings of catalogue.yaml, run every time. Suppressions are applied
+and the tool file's digest) and runs only the named rules over those tools. The pair rules'
+findings over a pair are kept the same way, with the pair's first tool, and reused when both
+tools are unchanged (`_pair_hits`); the catalogue rules and the strings of catalogue.yaml run
+every time. Suppressions are applied
 to kept findings as to fresh ones, so `TG unused suppression` stays exact. What the record
 holds is decided by what each check read in the build that made it, never by a list of rules:
 a rule that starts reading the whole catalogue is re-run from then on.
@@ -29,7 +31,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from toolgen import parallel
@@ -58,15 +60,85 @@ KeptHit = tuple[str, str, str, str, int, int]
 KeptFacts = tuple[tuple[str, tuple[tuple[str, str], ...]], ...]
 
 
+# the pair rules' findings over one pair, kept with its first tool: the other tool's file,
+# the findings, and the facts the checks read (KeptFacts' inner shape)
+KeptPair = tuple[str, tuple[KeptHit, ...], tuple[tuple[str, str], ...]]
+
+
 @dataclass(frozen=True, slots=True)
 class ToolLint:
     """One tool's lint, kept across builds: the findings of the checks over its elements
-    that read nothing catalogue-wide, the rules whose checks did (run every build), and the
-    facts the others read (a rule is run again when one of its facts changed)."""
+    that read nothing catalogue-wide, the rules whose checks did (run every build), the
+    facts the others read (a rule is run again when one of its facts changed), and the
+    findings of the pair rules over the pairs it is the first of (`pairs`)."""
 
     hits: tuple[KeptHit, ...]
     live: frozenset[str]
     facts: KeptFacts = ()
+    pairs: tuple[KeptPair, ...] = ()
+
+    def data(self) -> tuple[object, ...]:
+        """The record as plain data, to keep (`from_data` reads it back)."""
+        return (self.hits, tuple(sorted(self.live)), self.facts, self.pairs)
+
+    @staticmethod
+    def from_data(data: object) -> ToolLint | None:
+        """A record kept as `data()` made it; None for anything of another shape."""
+        if not (isinstance(data, tuple) and len(data) == 4):
+            return None
+        hits, live, facts, pairs = data
+        if not (
+            _kept_hits(hits)
+            and isinstance(live, tuple)
+            and all(isinstance(rule_id, str) for rule_id in live)
+            and isinstance(facts, tuple)
+            and all(
+                isinstance(f, tuple)
+                and len(f) == 2
+                and isinstance(f[0], str)
+                and _fact_prints(f[1])
+                for f in facts
+            )
+            and isinstance(pairs, tuple)
+            and all(
+                isinstance(p, tuple)
+                and len(p) == 3
+                and isinstance(p[0], str)
+                and _kept_hits(p[1])
+                and _fact_prints(p[2])
+                for p in pairs
+            )
+        ):
+            return None
+        return ToolLint(hits, frozenset(live), facts, pairs)
+
+    def pair(self, other: str) -> KeptPair | None:
+        """The kept findings over the pair of this tool and the tool file `other`."""
+        for kept in self.pairs:
+            if kept[0] == other:
+                return kept
+        return None
+
+
+def _kept_hits(data: object) -> bool:
+    return isinstance(data, tuple) and all(
+        isinstance(hit, tuple)
+        and len(hit) == 6
+        and all(isinstance(part, str) for part in hit[:4])
+        and all(type(part) is int for part in hit[4:])
+        for hit in data
+    )
+
+
+def _fact_prints(data: object) -> bool:
+    """((fact key, fingerprint), ...)"""
+    return isinstance(data, tuple) and all(
+        isinstance(pair, tuple)
+        and len(pair) == 2
+        and isinstance(pair[0], str)
+        and isinstance(pair[1], str)
+        for pair in data
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,8 +205,15 @@ def _default_span(element: object) -> Span:
 _PER_TOOL_KINDS = (Tool, ParamSite, ReturnSite, ErrorSite, SpecText)
 
 
-def _hits(rules: list[Rule], ctx: LintContext) -> Iterator[_Hit]:
-    """The hits of rules over the elements no single tool owns (the catalogue, pairs)."""
+def _hits(
+    rules: list[Rule],
+    ctx: LintContext,
+    kept: Mapping[str, ToolLint] | None = None,
+    records: dict[str, ToolLint] | None = None,
+) -> Iterator[_Hit]:
+    """The hits of rules over the elements no single tool owns (the catalogue, pairs).
+    With `kept` and `records` (as `_all_hits` has them), the pair rules' findings are kept
+    and reused per pair (`_pair_hits`)."""
     by_kind: dict[type, list[Rule]] = defaultdict(list)
     for r in rules:
         if r.kind is not None and r.check is not None:
@@ -142,6 +221,9 @@ def _hits(rules: list[Rule], ctx: LintContext) -> Iterator[_Hit]:
     for kind, group in by_kind.items():
         if kind is SpecText:
             yield from _text_hits(group, ctx)
+            continue
+        if kind is ToolPair and kept is not None and records is not None:
+            yield from _pair_hits(group, ctx, kept, records)
             continue
         for element in _elements(kind, ctx):
             owners = _owners(element)
@@ -154,6 +236,58 @@ def _hits(rules: list[Rule], ctx: LintContext) -> Iterator[_Hit]:
                 span = _default_span(element)
                 for r, f in found:
                     yield _Hit(r, f, f.span or span, owners)
+
+
+def _pair_hits(
+    group: list[Rule],
+    ctx: LintContext,
+    kept: Mapping[str, ToolLint],
+    records: dict[str, ToolLint],
+) -> Iterator[_Hit]:
+    """The hits of the pair rules. A pair's findings are a function of its two tools, of
+    `catalogue.yaml` and toolgen, and of what its checks asked the context: so they are kept
+    with its first tool's record when no check read the catalogue whole, with the facts the
+    checks read, and a later build takes them when both tools are unchanged (both have a
+    kept record) and those facts are still the same."""
+    made: dict[str, list[KeptPair]] = defaultdict(list)
+    for pair in ctx.pairs():
+        first, second = pair.first, pair.second
+        owners = (first, second)
+        if first.derived and second.derived:
+            # a prepare tool is made of its token contract, which is linted itself
+            continue
+        keepable = not first.derived and not second.derived
+        old = kept.get(first.file) if keepable and second.file in kept else None
+        recorded = None if old is None else old.pair(second.file)
+        if recorded is not None and ctx.still(recorded[2]):
+            made[first.file].append(recorded)
+            for data in recorded[1]:
+                yield _replayed(data, owners)
+            continue
+        found: list[tuple[Rule, Finding]] = []
+        read: dict[str, str] = {}
+        wide = False
+        ctx.facts = {}
+        for r in group:
+            ctx.read_wide = False
+            found.extend((r, f) for f in _check(r, pair, ctx))
+            wide = wide or ctx.read_wide
+            read.update(ctx.facts)
+            ctx.facts = {}
+        hits: list[_Hit] = []
+        if found:  # the pair's place is read only for a finding
+            span = _default_span(pair)
+            hits = [_Hit(r, f, f.span or span, owners) for r, f in found]
+        if keepable and not wide:
+            kept_hits = tuple(_kept_hit(h) for h in hits)
+            made[first.file].append(
+                (second.file, kept_hits, tuple(sorted(read.items())))
+            )
+        yield from hits
+    for file, record in records.items():
+        pairs = tuple(sorted(made.get(file, ())))
+        if record.pairs != pairs:
+            records[file] = replace(record, pairs=pairs)
 
 
 def _check(rule_: Rule, element: object, ctx: LintContext) -> Iterable[Finding]:
@@ -324,10 +458,11 @@ def _kept_hit(hit: _Hit) -> KeptHit:
     return (hit.rule.id, f.message, f.hint, span.file, span.line, span.col)
 
 
-def _replayed(data: KeptHit, tool: Tool) -> _Hit:
+def _replayed(data: KeptHit, owners: Tool | tuple[Tool, ...]) -> _Hit:
     rule_id, message, hint, file, line, col = data
     span = Span(file, line, col)
-    return _Hit(REGISTRY[rule_id], Finding(message, hint, span), span, (tool,))
+    held = owners if isinstance(owners, tuple) else (owners,)
+    return _Hit(REGISTRY[rule_id], Finding(message, hint, span), span, held)
 
 
 def _usable(record: ToolLint | None, enabled: dict[str, Severity]) -> bool:
@@ -400,7 +535,10 @@ def _all_hits(
             child.stop()
         raise
     yield from _hits(
-        [r for r in active if r.kind not in _PER_TOOL_KINDS or r.kind is SpecText], ctx
+        [r for r in active if r.kind not in _PER_TOOL_KINDS or r.kind is SpecText],
+        ctx,
+        kept,
+        records,
     )
 
 

@@ -129,7 +129,8 @@ def names_differ_only_in_case(pair: ToolPair, ctx: LintContext) -> Iterator[Find
     ```
     """
     first, second = pair.first.name, pair.second.name
-    if ctx.profile(first).normalized == ctx.profile(second).normalized:
+    # the names alone (a profile's `normalized`, without making two profiles a pair)
+    if words.normalized_name(first) == words.normalized_name(second):
         yield Finding(
             f"tool names {first!r} and {second!r} differ only in case or separators; expected "
             "names that differ in words"
