@@ -271,3 +271,32 @@ def test_build_check_never_trusts_the_stamp(
     main(["build"])
     assert main(["build", "--check"]) == 0
     assert full_builds == ["inventory", "inventory"]
+
+
+def test_a_file_is_vouched_for_by_its_status_only_on_a_path_without_links(
+    tmp_path: Path,
+) -> None:
+    root, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
+    (root / "generated/pkg").mkdir(parents=True)
+    elsewhere.mkdir()
+    (root / "generated/pkg/mod.py").write_text("x = 1\n")
+    first = stamp.Digests(root)
+    digest = first.tree("generated")["pkg/mod.py"]
+    trusted = stamp.Digests(root, first.seen, trusted_before_ns=2**63 - 1)
+    assert trusted.vouched("generated/pkg/mod.py") == digest
+    assert trusted.vouched("generated/pkg/other.py") is None  # not there
+    assert stamp.Digests(root, first.seen).vouched("generated/pkg/mod.py") is None
+    # the same file (inode, times, size) reached through a link: `tree` would refuse it
+    (root / "generated/pkg").rename(elsewhere / "pkg")
+    (root / "generated/pkg").symlink_to(elsewhere / "pkg")
+    fresh = stamp.Digests(root, first.seen, trusted_before_ns=2**63 - 1)
+    assert fresh.vouched("generated/pkg/mod.py") is None
+    (root / "generated/pkg").unlink()
+    (elsewhere / "pkg").rename(root / "generated/pkg")
+    again = stamp.Digests(root, first.seen, trusted_before_ns=2**63 - 1)
+    assert again.vouched("generated/pkg/mod.py") == digest
+    # a link in place of the file
+    (root / "generated/pkg/mod.py").rename(elsewhere / "mod.py")
+    (root / "generated/pkg/mod.py").symlink_to(elsewhere / "mod.py")
+    last = stamp.Digests(root, first.seen, trusted_before_ns=2**63 - 1)
+    assert last.vouched("generated/pkg/mod.py") is None

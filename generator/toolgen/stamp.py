@@ -74,6 +74,7 @@ class Digests:
         self.seen: dict[str, list[object]] = {}  # root-relative -> [*status, digest]
         self.read = 0
         self.relinked: frozenset[str] = frozenset()  # root-relative
+        self._plain: dict[str, bool] = {}  # root-relative folder -> no link on its way
 
     def file(self, rel: str, info: os.stat_result | None = None) -> str:
         if info is None:
@@ -94,7 +95,11 @@ class Digests:
 
     def vouched(self, rel: str) -> str | None:
         """The digest of the regular file `rel` when its status vouches for it, without
-        reading it; None when it would have to be read (or is not a regular file)."""
+        reading it; None when it would have to be read (or is not a regular file, or a
+        folder on its way from the root is a link: `tree` would refuse it)."""
+        folder, _, _ = rel.rpartition("/")
+        if not self._plain_folder(folder):
+            return None
         try:
             info = os.stat(os.path.join(self.root, rel), follow_symlinks=False)
         except OSError:
@@ -108,6 +113,23 @@ class Digests:
         digest = str(old[4])
         self.seen[rel] = [*status, digest]
         return digest
+
+    def _plain_folder(self, rel: str) -> bool:
+        """Whether the root-relative folder `rel` and every folder above it (below the
+        root) are folders, not links (asked once per folder)."""
+        if not rel:
+            return True
+        known = self._plain.get(rel)
+        if known is None:
+            parent, _, _ = rel.rpartition("/")
+            try:
+                info = os.stat(os.path.join(self.root, rel), follow_symlinks=False)
+            except OSError:
+                known = False
+            else:
+                known = stat.S_ISDIR(info.st_mode) and self._plain_folder(parent)
+            self._plain[rel] = known
+        return known
 
     def _vouched(self, rel: str, old: list[object], status: list[int]) -> bool:
         if len(old) != 5:
