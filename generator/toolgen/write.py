@@ -30,10 +30,12 @@ import contextlib
 import ctypes
 import difflib
 import errno
+import hashlib
 import json
 import os
 import secrets
 import shutil
+import stat
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -50,6 +52,7 @@ from toolgen.manifest import (
 from toolgen.paths import CACHE_DIR
 
 JOURNAL = f"{CACHE_DIR}/journal.json"
+KEPT_PREFIX = "tree-"  # the trees builds replaced, in the cache: kept_tree
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +229,8 @@ class _Plan:
     exists: bool
     files: dict[str, str]  # inside the package -> text (the manifest included)
     unchanged: frozenset[str]  # inside the package: same text on disk
+    # inside the package: the device and inode of each unchanged file as the plan found it
+    ids: Mapping[str, tuple[int, int]]
     written: tuple[str, ...]  # root-relative
     removed: tuple[str, ...]  # root-relative
     create: dict[str, str]  # root-relative -> text
@@ -316,6 +321,7 @@ def _plan(files: RenderedFiles, root: Path, *, check: bool) -> _Plan:
         exists=state.exists,
         files=inside,
         unchanged=frozenset(unchanged),
+        ids={rel: state.ids[rel] for rel in unchanged if rel in state.ids},
         written=tuple(written),
         removed=tuple(removed),
         create=create,
@@ -495,18 +501,127 @@ def _put(target: Path, text: str, source: Path | None) -> None:
     FS.write_new(target, text)
 
 
-def _stage(plan: _Plan, stage: Path, on_disk: Mapping[str, Path], prefix: str) -> None:
+def _stage(
+    plan: _Plan, stage: Path, on_disk: Mapping[str, Path], prefix: str
+) -> list[str]:
+    """Stage the new package in the empty folder `stage`; returns the files linked."""
     FS.mkdir(stage)
-    made = {stage}
+    return _fill(plan, stage, on_disk, prefix, frozenset(), {stage})
+
+
+def _fill(
+    plan: _Plan,
+    stage: Path,
+    on_disk: Mapping[str, Path],
+    prefix: str,
+    kept: frozenset[str],
+    made: set[Path],
+) -> list[str]:
+    """Give `stage` every file of the plan but the `kept` ones it holds already: a hard link
+    to the package's file where it is unchanged, else the new text. `made` are the folders
+    that exist. Returns the files linked (inside the package)."""
+    linked = []
     for rel, text in plan.files.items():
+        if rel in kept:
+            continue
         target = stage / rel
         if target.parent not in made:
             FS.mkdir(target.parent)
             made.add(target.parent)
         if rel in plan.unchanged and rel != MANIFEST_NAME:
             FS.link(plan.package / rel, target)
+            linked.append(rel)
         else:
             _put(target, text, on_disk.get(prefix + rel))
+    return linked
+
+
+# --- the replaced tree, kept as the next build's staging base -------------------------------
+
+
+def kept_tree(root: Path, package: str) -> Path:
+    """Where the tree the last build of `package` (root-relative) replaced is kept."""
+    name = hashlib.sha256(package.encode()).hexdigest()[:12]
+    return root / CACHE_DIR / f"{KEPT_PREFIX}{name}"
+
+
+def _keeping(plan: _Plan, root: Path, kept: Path) -> bool:
+    """Whether a build may keep the tree it replaces at `kept`: there is a package to
+    replace, and toolgen's cache is a folder (not a link) on the package's file system, so
+    the tree moves there and back by renames."""
+    if not plan.exists:
+        return False
+    try:
+        cache = os.lstat(kept.parent)
+        package = os.lstat(plan.package)
+    except OSError:
+        return False
+    return stat.S_ISDIR(cache.st_mode) and cache.st_dev == package.st_dev
+
+
+def _take_kept(kept: Path, stage: Path) -> bool:
+    """Rename the kept tree to the (journaled) stage path; False when there is none to take,
+    and then nothing is at `kept` any more."""
+    try:
+        info = os.lstat(kept)
+    except OSError:
+        return False
+    try:
+        if not stat.S_ISDIR(info.st_mode):
+            # a link, a file, a FIFO: only the name goes, never what a link points to
+            FS.unlink(kept)
+            return False
+        FS.rename(kept, stage)
+    except OSError:
+        # a kept tree that cannot be taken costs the links; the next one is not kept there
+        return False
+    return True
+
+
+def _refit(
+    plan: _Plan, stage: Path, on_disk: Mapping[str, Path], prefix: str
+) -> list[str]:
+    """Bring `stage`, a kept tree, to the plan; returns the files linked anew.
+
+    Nothing in it is trusted. An entry stays only where the plan keeps a file unchanged and
+    the entry is that very file: a regular file with the device and inode the package's file
+    had (a hard link to it, left by the build that replaced the tree). A folder stays where
+    the plan has files below it. Every other entry is removed, without following links and
+    only inside the stage; then the missing files are linked or put as in an empty stage.
+    """
+    folders = {""}
+    for rel in plan.files:
+        parent = rel.rpartition("/")[0]
+        while parent not in folders:
+            folders.add(parent)
+            parent = parent.rpartition("/")[0]
+    kept: set[str] = set()
+    made = {stage}
+    stack = [""]
+    while stack:
+        base = stack.pop()
+        folder = stage / base if base else stage
+        with os.scandir(folder) as listing:
+            entries = list(listing)
+        for entry in entries:
+            rel = f"{base}/{entry.name}" if base else entry.name
+            info = entry.stat(follow_symlinks=False)
+            if stat.S_ISDIR(info.st_mode):
+                if rel in folders:
+                    stack.append(rel)
+                    made.add(folder / entry.name)
+                    continue
+                FS.rmtree(folder / entry.name)
+            elif (
+                rel in plan.unchanged
+                and rel != MANIFEST_NAME
+                and stat.S_ISREG(info.st_mode)
+                and plan.ids.get(rel) == (info.st_dev, info.st_ino)
+            ):
+                kept.add(rel)
+            else:
+                FS.unlink(folder / entry.name)
+    return _fill(plan, stage, on_disk, prefix, frozenset(kept), made)
 
 
 def _temporary(target: Path, nonce: str) -> Path:
@@ -555,9 +670,10 @@ def _switch(plan: _Plan, stage: Path, old: Path, journal: _Journal) -> Path | No
     return old
 
 
-def _discard(replaced: Path) -> tuple[str, ...]:
-    """Remove the replaced tree, unless something appeared in it that toolgen did not write
-    (a file saved into the package during the build): then keep it and say so."""
+def _discard(replaced: Path, kept: Path | None) -> tuple[str, ...]:
+    """Move the replaced tree to `kept` as the next build's staging base (or remove it where
+    it cannot be kept), unless something appeared in it that toolgen did not write (a file
+    saved into the package during the build): then leave it where it is and say so."""
     state = read_package(replaced, contents=False)
     if state.unknown:
         shown = ", ".join(state.unknown[:3])
@@ -565,6 +681,13 @@ def _discard(replaced: Path) -> tuple[str, ...]:
             f"{replaced} was kept: it holds files toolgen did not write ({shown}); move "
             "them back into the package if they are yours",
         )
+    if kept is not None:
+        try:
+            FS.rename(replaced, kept)
+        except OSError:
+            pass  # taken meanwhile, or the cache refuses it: the tree goes
+        else:
+            return ()
     FS.rmtree(replaced)
     return ()
 
@@ -586,6 +709,8 @@ def write_outputs(files: RenderedFiles, root: Path) -> WriteReport:
         nonce = f"{os.getpid()}-{secrets.token_hex(4)}"
         stage = _sibling(plan.package, "new", nonce)
         old = _sibling(plan.package, "old", nonce)
+        prefix = files.package + "/"
+        kept: Path | None = kept_tree(root, files.package)
         try:
             FS.mkdir(plan.package.parent)
             journal.record(stage, old)
@@ -594,13 +719,15 @@ def write_outputs(files: RenderedFiles, root: Path) -> WriteReport:
                     f"cannot keep a journal in {CACHE_DIR}/: an interrupted build may "
                     f"leave {_shown(stage, root)} behind"
                 )
-            _stage(plan, stage, files.on_disk, files.package + "/")
+            if kept is not None and not (journal.usable and _keeping(plan, root, kept)):
+                kept = None
+            if kept is not None and _take_kept(kept, stage):
+                fresh = _refit(plan, stage, files.on_disk, prefix)
+            else:
+                fresh = _stage(plan, stage, files.on_disk, prefix)
             _stage_create_once(plan, root, journal, nonce, files.on_disk)
             replaced = _switch(plan, stage, old, journal)
-            prefix = files.package + "/"
-            linked = tuple(
-                prefix + rel for rel in sorted(plan.unchanged) if rel != MANIFEST_NAME
-            )
+            linked = tuple(prefix + rel for rel in sorted(fresh))
         except OSError as exc:
             _clean_up(journal)
             where = (
@@ -614,7 +741,7 @@ def write_outputs(files: RenderedFiles, root: Path) -> WriteReport:
         try:
             created = _place_create_once(plan, root, nonce)
             if replaced is not None:
-                warnings.extend(_discard(replaced))
+                warnings.extend(_discard(replaced, kept))
         except OSError as exc:
             warnings.append(
                 f"the build is complete, but cleaning up failed: {_cause(exc)}"
