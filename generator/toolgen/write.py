@@ -44,6 +44,7 @@ from pathlib import Path
 from toolgen.formatting import FORMAT_PREFIX
 from toolgen.manifest import (
     MANIFEST_NAME,
+    PYTHON_CACHES,
     Manifest,
     content_digest,
     owned_text,
@@ -231,6 +232,8 @@ class _Plan:
     unchanged: frozenset[str]  # inside the package: same text on disk
     # inside the package: the device and inode of each unchanged file as the plan found it
     ids: Mapping[str, tuple[int, int]]
+    # inside the package: the files of it the plan found toolgen's (the manifest included)
+    owned: frozenset[str]
     written: tuple[str, ...]  # root-relative
     removed: tuple[str, ...]  # root-relative
     create: dict[str, str]  # root-relative -> text
@@ -322,6 +325,7 @@ def _plan(files: RenderedFiles, root: Path, *, check: bool) -> _Plan:
         files=inside,
         unchanged=frozenset(unchanged),
         ids={rel: state.ids[rel] for rel in unchanged if rel in state.ids},
+        owned=frozenset([*state.owned, MANIFEST_NAME] if state.exists else []),
         written=tuple(written),
         removed=tuple(removed),
         create=create,
@@ -670,13 +674,15 @@ def _switch(plan: _Plan, stage: Path, old: Path, journal: _Journal) -> Path | No
     return old
 
 
-def _discard(replaced: Path, kept: Path | None) -> tuple[str, ...]:
+def _discard(
+    replaced: Path, kept: Path | None, owned: frozenset[str]
+) -> tuple[str, ...]:
     """Move the replaced tree to `kept` as the next build's staging base (or remove it where
     it cannot be kept), unless something appeared in it that toolgen did not write (a file
     saved into the package during the build): then leave it where it is and say so."""
-    state = read_package(replaced, contents=False)
-    if state.unknown:
-        shown = ", ".join(state.unknown[:3])
+    unknown = _foreign(replaced, owned)
+    if unknown:
+        shown = ", ".join(unknown[:3])
         return (
             f"{replaced} was kept: it holds files toolgen did not write ({shown}); move "
             "them back into the package if they are yours",
@@ -690,6 +696,25 @@ def _discard(replaced: Path, kept: Path | None) -> tuple[str, ...]:
             return ()
     FS.rmtree(replaced)
     return ()
+
+
+def _foreign(tree: Path, owned: frozenset[str]) -> list[str]:
+    """The entries of the replaced tree that are not the files the plan found toolgen's
+    (`read_package`'s unknown ones, and any the manifest lists that were not there): a
+    listing without a status of each, the entry's type as the folder gives it."""
+    found = []
+    stack = [""]
+    while stack:
+        base = stack.pop()
+        with os.scandir(tree / base if base else tree) as entries:
+            for entry in entries:
+                rel = f"{base}/{entry.name}" if base else entry.name
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name not in PYTHON_CACHES:
+                        stack.append(rel)
+                elif rel not in owned or not entry.is_file(follow_symlinks=False):
+                    found.append(rel)
+    return sorted(found)
 
 
 def write_outputs(files: RenderedFiles, root: Path) -> WriteReport:
@@ -741,7 +766,7 @@ def write_outputs(files: RenderedFiles, root: Path) -> WriteReport:
         try:
             created = _place_create_once(plan, root, nonce)
             if replaced is not None:
-                warnings.extend(_discard(replaced, kept))
+                warnings.extend(_discard(replaced, kept, plan.owned))
         except OSError as exc:
             warnings.append(
                 f"the build is complete, but cleaning up failed: {_cause(exc)}"
