@@ -14,9 +14,18 @@ What a build guarantees (docs/ownership.md says it for users):
   Linux). After an interruption at any point the package is the old tree or the new one, never
   a mix. Where the exchange is not available, two renames are used and a kill between them
   leaves the old tree aside, which the next build puts back.
+- **Work as large as the change.** The replaced tree is not removed: it is renamed into the
+  cache (`kept_tree`, on the package's file system) and the next build renames it back as its
+  stage. Right after a switch it holds a hard link to every file the switch kept, so the next
+  stage needs new links only for the files changed in between. Nothing in it is trusted: an
+  entry stays only where it is the package's very file (`_refit`), everything else in it is
+  removed without following a link, and a kept tree that is missing, damaged or not a folder
+  costs the links of an empty stage, never a wrong file. It holds, beyond those links, the
+  previous version of each file the last build changed.
 - **Nothing left behind.** Every temporary path is recorded in a journal under
-  `.toolgen-cache/` before it is created; the next build removes what an interrupted one left.
-  Builds of one project take a lock, so they never interleave.
+  `.toolgen-cache/` before it is created; the next build removes what an interrupted one left
+  (a kept tree taken as a stage is such a path from the moment it is taken). Builds of one
+  project take a lock, so they never interleave.
 - **Nothing changed on failure.** A full disk or a read-only folder aborts the build before the
   switch: the temporary paths are removed and the error names the path and the cause.
 - With `check=True` nothing is written or removed: the report carries a unified diff.
@@ -88,9 +97,11 @@ class WriteReport:
     diff: str  # check mode: what a build would change
     warnings: tuple[str, ...] = field(default=())
     manifest: str = ""  # the manifest's text the build wrote (or would write)
-    # owned files (root-relative) the new tree holds as hard links to the old one's: the
-    # build read each in this run and found the text it wanted, and the link changed only
-    # their change time (the stamp vouches for them by that: stamp.Digests)
+    # owned files (root-relative) this build linked anew from the old tree into the new one:
+    # the build read each in this run and found the text it wanted, and the link changed
+    # only their change time (the stamp vouches for them by that: stamp.Digests). A file the
+    # kept tree already held as a link to the package's is not among them: nothing of it
+    # changed, not even that time
     linked: tuple[str, ...] = field(default=())
 
     @property
@@ -233,7 +244,7 @@ class _Plan:
     # inside the package: the device and inode of each unchanged file as the plan found it
     ids: Mapping[str, tuple[int, int]]
     # inside the package: the files of it the plan found toolgen's (the manifest included)
-    owned: frozenset[str]
+    ours: frozenset[str]
     written: tuple[str, ...]  # root-relative
     removed: tuple[str, ...]  # root-relative
     create: dict[str, str]  # root-relative -> text
@@ -325,7 +336,7 @@ def _plan(files: RenderedFiles, root: Path, *, check: bool) -> _Plan:
         files=inside,
         unchanged=frozenset(unchanged),
         ids={rel: state.ids[rel] for rel in unchanged if rel in state.ids},
-        owned=frozenset([*state.owned, MANIFEST_NAME] if state.exists else []),
+        ours=frozenset([*state.owned, MANIFEST_NAME] if state.exists else []),
         written=tuple(written),
         removed=tuple(removed),
         create=create,
@@ -675,12 +686,12 @@ def _switch(plan: _Plan, stage: Path, old: Path, journal: _Journal) -> Path | No
 
 
 def _discard(
-    replaced: Path, kept: Path | None, owned: frozenset[str]
+    replaced: Path, kept: Path | None, ours: frozenset[str]
 ) -> tuple[str, ...]:
     """Move the replaced tree to `kept` as the next build's staging base (or remove it where
     it cannot be kept), unless something appeared in it that toolgen did not write (a file
     saved into the package during the build): then leave it where it is and say so."""
-    unknown = _foreign(replaced, owned)
+    unknown = _foreign(replaced, ours)
     if unknown:
         shown = ", ".join(unknown[:3])
         return (
@@ -698,7 +709,7 @@ def _discard(
     return ()
 
 
-def _foreign(tree: Path, owned: frozenset[str]) -> list[str]:
+def _foreign(tree: Path, ours: frozenset[str]) -> list[str]:
     """The entries of the replaced tree that are not the files the plan found toolgen's
     (`read_package`'s unknown ones, and any the manifest lists that were not there): a
     listing without a status of each, the entry's type as the folder gives it."""
@@ -712,7 +723,7 @@ def _foreign(tree: Path, owned: frozenset[str]) -> list[str]:
                 if entry.is_dir(follow_symlinks=False):
                     if entry.name not in PYTHON_CACHES:
                         stack.append(rel)
-                elif rel not in owned or not entry.is_file(follow_symlinks=False):
+                elif rel not in ours or not entry.is_file(follow_symlinks=False):
                     found.append(rel)
     return sorted(found)
 
@@ -766,7 +777,7 @@ def write_outputs(files: RenderedFiles, root: Path) -> WriteReport:
         try:
             created = _place_create_once(plan, root, nonce)
             if replaced is not None:
-                warnings.extend(_discard(replaced, kept, plan.owned))
+                warnings.extend(_discard(replaced, kept, plan.ours))
         except OSError as exc:
             warnings.append(
                 f"the build is complete, but cleaning up failed: {_cause(exc)}"
