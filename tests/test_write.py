@@ -636,7 +636,7 @@ def test_a_cache_on_another_file_system_keeps_nothing(
         return found
 
     write.write_outputs(files(KEPT), tmp_path)
-    monkeypatch.setattr(write.os, "lstat", elsewhere)
+    monkeypatch.setattr(os, "lstat", elsewhere)
     report = write.write_outputs(_edit(1), tmp_path)
     assert report.linked == ("gen/a.py", "gen/sub/c.py")
     assert not write.kept_tree(tmp_path, "gen").exists()
