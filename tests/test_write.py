@@ -580,6 +580,48 @@ def test_a_tampered_kept_tree_costs_links_never_a_wrong_output(
     assert _package(tmp_path) == _clean_build(tmp_path, _edit(3), "clean-3")
 
 
+def test_without_an_atomic_exchange_the_kept_tree_serves_all_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class NoExchange(write.FileSystem):
+        def exchange(self, first: Path, second: Path) -> bool:
+            return False
+
+    monkeypatch.setattr(write, "FS", NoExchange())
+    write.write_outputs(files(KEPT), tmp_path)
+    write.write_outputs(_edit(1), tmp_path)
+    report = write.write_outputs(_edit(2), tmp_path)
+    assert report.written == ("gen/b.py",) and report.linked == ()
+    assert _package(tmp_path) == _clean_build(tmp_path, _edit(2))
+    assert (write.kept_tree(tmp_path, "gen") / "b.py").read_text() == OWNED + "x = 1\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        ".toolgen-cache",
+        "clean",
+        "gen",
+    ]
+
+
+def test_a_kept_tree_replaced_by_a_link_as_it_is_taken_is_not_followed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    outside = _plant_outside(tmp_path)
+    before = tree(outside)
+
+    class Swapped(write.FileSystem):
+        def rename(self, source: Path, target: Path) -> None:
+            super().rename(source, target)
+            if source.name.startswith(write.KEPT_PREFIX) and target.is_dir():
+                shutil.rmtree(target)
+                target.symlink_to(outside)
+
+    write.write_outputs(files(KEPT), tmp_path)
+    write.write_outputs(_edit(1), tmp_path)
+    monkeypatch.setattr(write, "FS", Swapped())
+    write.write_outputs(_edit(2), tmp_path)
+    assert _package(tmp_path) == _clean_build(tmp_path, _edit(2))
+    assert tree(outside) == before
+
+
 def test_a_kept_tree_is_never_used_for_another_package(tmp_path: Path) -> None:
     write.write_outputs(files(KEPT), tmp_path)
     write.write_outputs(_edit(1), tmp_path)

@@ -587,6 +587,10 @@ def _take_kept(kept: Path, stage: Path) -> bool:
             FS.unlink(kept)
             return False
         FS.rename(kept, stage)
+        if not stat.S_ISDIR(os.lstat(stage).st_mode):
+            # replaced by a link since it was looked at: never followed
+            FS.unlink(stage)
+            return False
     except OSError:
         # a kept tree that cannot be taken costs the links; the next one is not kept there
         return False
