@@ -575,8 +575,8 @@ def _keeping(plan: _Plan, root: Path, kept: Path) -> bool:
 
 
 def _take_kept(kept: Path, stage: Path) -> bool:
-    """Rename the kept tree to the (journaled) stage path; False when there is none to take,
-    and then nothing is at `kept` any more."""
+    """Rename the kept tree to the (journaled) stage path; False when there is none to take
+    (what is at `kept` and not a folder is removed), and then nothing is at `stage`."""
     try:
         info = os.lstat(kept)
     except OSError:
@@ -587,12 +587,13 @@ def _take_kept(kept: Path, stage: Path) -> bool:
             FS.unlink(kept)
             return False
         FS.rename(kept, stage)
-        if not stat.S_ISDIR(os.lstat(stage).st_mode):
-            # replaced by a link since it was looked at: never followed
-            FS.unlink(stage)
-            return False
     except OSError:
         # a kept tree that cannot be taken costs the links; the next one is not kept there
+        return False
+    if not stat.S_ISDIR(os.lstat(stage).st_mode):
+        # it became a link between the look and the rename: only the name goes (an error
+        # here fails the build, which removes the stage path as it removes any)
+        FS.unlink(stage)
         return False
     return True
 
@@ -607,6 +608,8 @@ def _refit(
     had (a hard link to it, left by the build that replaced the tree). A folder stays where
     the plan has files below it. Every other entry is removed, without following links and
     only inside the stage; then the missing files are linked or put as in an empty stage.
+    Each entry's status is read: the inode a folder's listing gives is not the file's own on
+    every file system (overlayfs), and a listing alone would cost a fifth as much.
     """
     folders = {""}
     for rel in plan.files:
@@ -750,7 +753,7 @@ def write_outputs(files: RenderedFiles, root: Path) -> WriteReport:
         stage = _sibling(plan.package, "new", nonce)
         old = _sibling(plan.package, "old", nonce)
         prefix = files.package + "/"
-        kept: Path | None = kept_tree(root, files.package)
+        kept = kept_tree(root, files.package)
         try:
             FS.mkdir(plan.package.parent)
             journal.record(stage, old)
@@ -759,9 +762,8 @@ def write_outputs(files: RenderedFiles, root: Path) -> WriteReport:
                     f"cannot keep a journal in {CACHE_DIR}/: an interrupted build may "
                     f"leave {_shown(stage, root)} behind"
                 )
-            if kept is not None and not (journal.usable and _keeping(plan, root, kept)):
-                kept = None
-            if kept is not None and _take_kept(kept, stage):
+            keep = journal.usable and _keeping(plan, root, kept)
+            if keep and _take_kept(kept, stage):
                 fresh = _refit(plan, stage, files.on_disk, prefix)
             else:
                 fresh = _stage(plan, stage, files.on_disk, prefix)
@@ -781,7 +783,7 @@ def write_outputs(files: RenderedFiles, root: Path) -> WriteReport:
         try:
             created = _place_create_once(plan, root, nonce)
             if replaced is not None:
-                warnings.extend(_discard(replaced, kept, plan.ours))
+                warnings.extend(_discard(replaced, kept if keep else None, plan.ours))
         except OSError as exc:
             warnings.append(
                 f"the build is complete, but cleaning up failed: {_cause(exc)}"
