@@ -21,7 +21,9 @@ What a build guarantees (docs/ownership.md says it for users):
   entry stays only where it is the package's very file (`_refit`), everything else in it is
   removed without following a link, and a kept tree that is missing, damaged or not a folder
   costs the links of an empty stage, never a wrong file. It holds, beyond those links, the
-  previous version of each file the last build changed.
+  previous version of each file the last build changed, and the replaced package's Python
+  caches, which the next build removes (a cache of a file rewritten within the second it
+  was cached could pass for the new file's).
 - **Nothing left behind.** Every temporary path is recorded in a journal under
   `.toolgen-cache/` before it is created; the next build removes what an interrupted one left
   (a kept tree taken as a stage is such a path from the moment it is taken). Builds of one
