@@ -225,6 +225,55 @@ def test_a_hand_edit_is_found_though_a_rebuild_kept_the_others_as_links(
     assert module.read_text() == text
 
 
+def test_a_rebuild_from_the_kept_tree_reads_back_only_what_it_wrote(
+    project: Path, full_builds: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second rebuild stages from the tree the first replaced: the files it held as
+    links keep their whole status, the ones it links anew are vouched for as links, and
+    only what the build wrote is read back."""
+    main(["build"])
+    _edit_intent(project, "read_stock")
+    main(["build"])
+    _edit_intent(project, "search_orders")
+    read: list[str] = []
+    real = stamp._read
+
+    def spy(path: Path) -> bytes:
+        read.append(path.relative_to(project).as_posix())
+        return real(path)
+
+    monkeypatch.setattr(stamp, "_read", spy)
+    main(["build"])
+    package = {r for r in read if r.startswith("generated/inventory/")}
+    assert "generated/inventory/read_stock.py" not in package  # linked anew
+    assert package <= {
+        "generated/inventory/search_orders.py",
+        "generated/inventory/_cards.py",
+        "generated/inventory/toolgen.lock.json",
+        "generated/inventory/toolgen-manifest.json",
+    }
+    main(["build"])
+    assert full_builds == ["inventory"] * 3
+
+
+def test_a_hand_edit_is_found_though_the_kept_tree_holds_the_file(
+    project: Path, full_builds: list[str]
+) -> None:
+    """The kept tree's link is the package's file: an edit in place is in both, and the
+    build that stages from it finds the edit all the same."""
+    main(["build"])
+    _edit_intent(project, "search_orders")
+    main(["build"])
+    module = project / "generated/inventory/read_stock.py"
+    text = _hand_edit_keeping_time(module)
+    _edit_intent(project, "find_customer")
+    main(["build"])
+    assert module.read_text() == text
+    main(["build"])  # nothing to do, and the stamp is right about it
+    assert full_builds == ["inventory"] * 3
+    assert module.read_text() == text
+
+
 @pytest.mark.parametrize(
     "change",
     [

@@ -17,7 +17,7 @@ import json
 import os
 import stat
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from toolgen.paths import read_regular
@@ -92,7 +92,9 @@ class PackageState:
 
     `owned` maps each file the manifest lists and that exists to its current text (None when
     it is not a readable regular file any more); `unknown` lists every other entry, relative
-    to the package, that toolgen must not touch.
+    to the package, that toolgen must not touch. `ids` holds the device and inode each owned
+    file had when the folder was listed (the write stage keeps a staged file only when it is
+    that very file).
     """
 
     exists: bool
@@ -100,6 +102,7 @@ class PackageState:
     manifest_problem: str | None
     owned: Mapping[str, str | None]
     unknown: tuple[str, ...]
+    ids: Mapping[str, tuple[int, int]] = field(default_factory=dict)
 
 
 def _walk(base: Path) -> list[tuple[str, os.stat_result]]:
@@ -158,12 +161,14 @@ def read_package(package_dir: Path, *, contents: bool = True) -> PackageState:
         problem = "it is not a readable regular file"
     listed = manifest.files if manifest is not None else {}
     owned: dict[str, str | None] = {}
+    ids: dict[str, tuple[int, int]] = {}
     unknown: list[str] = []
     for rel, info in _walk(package_dir):
         if rel == MANIFEST_NAME and (manifest is not None or problem is not None):
             continue
         if rel in listed and stat.S_ISREG(info.st_mode):
             owned[rel] = _read_regular(package_dir / rel) if contents else None
+            ids[rel] = (info.st_dev, info.st_ino)
         else:
             unknown.append(rel)
-    return PackageState(True, manifest, problem, owned, tuple(sorted(unknown)))
+    return PackageState(True, manifest, problem, owned, tuple(sorted(unknown)), ids)

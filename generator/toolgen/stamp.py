@@ -56,10 +56,11 @@ class Digests:
     tick: a file whose change time is not older than the stamp itself is read anyway.
 
     A build keeps the files it did not change as hard links into its new package tree
-    (write.py), and a link changes the file's change time too. `relinked` names those: the
-    build read each of them in this run and found the text it wanted, so one whose size,
-    modification time and inode are still what the last stamp saw, when that status was
-    trusted, is not read again for the change time alone.
+    (write.py), and a new link changes the file's change time too. `relinked` names the files
+    it linked anew (the write report's `linked`; a file its staging base held as a link
+    already is untouched): the build read each of them in this run and found the text it
+    wanted, so one whose size, modification time and inode are still what the last stamp saw,
+    when that status was trusted, is not read again for the change time alone.
     """
 
     def __init__(

@@ -14,9 +14,20 @@ What a build guarantees (docs/ownership.md says it for users):
   Linux). After an interruption at any point the package is the old tree or the new one, never
   a mix. Where the exchange is not available, two renames are used and a kill between them
   leaves the old tree aside, which the next build puts back.
+- **Work as large as the change.** The replaced tree is not removed: it is renamed into the
+  cache (`kept_tree`, on the package's file system) and the next build renames it back as its
+  stage. Right after a switch it holds a hard link to every file the switch kept, so the next
+  stage needs new links only for the files changed in between. Nothing in it is trusted: an
+  entry stays only where it is the package's very file (`_refit`), everything else in it is
+  removed without following a link, and a kept tree that is missing, damaged or not a folder
+  costs the links of an empty stage, never a wrong file. It holds, beyond those links, the
+  previous version of each file the last build changed, and the replaced package's Python
+  caches, which the next build removes (a cache of a file rewritten within the second it
+  was cached could pass for the new file's).
 - **Nothing left behind.** Every temporary path is recorded in a journal under
-  `.toolgen-cache/` before it is created; the next build removes what an interrupted one left.
-  Builds of one project take a lock, so they never interleave.
+  `.toolgen-cache/` before it is created; the next build removes what an interrupted one left
+  (a kept tree taken as a stage is such a path from the moment it is taken). Builds of one
+  project take a lock, so they never interleave.
 - **Nothing changed on failure.** A full disk or a read-only folder aborts the build before the
   switch: the temporary paths are removed and the error names the path and the cause.
 - With `check=True` nothing is written or removed: the report carries a unified diff.
@@ -30,10 +41,12 @@ import contextlib
 import ctypes
 import difflib
 import errno
+import hashlib
 import json
 import os
 import secrets
 import shutil
+import stat
 import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -42,6 +55,7 @@ from pathlib import Path
 from toolgen.formatting import FORMAT_PREFIX
 from toolgen.manifest import (
     MANIFEST_NAME,
+    PYTHON_CACHES,
     Manifest,
     content_digest,
     owned_text,
@@ -50,6 +64,7 @@ from toolgen.manifest import (
 from toolgen.paths import CACHE_DIR
 
 JOURNAL = f"{CACHE_DIR}/journal.json"
+KEPT_PREFIX = "tree-"  # the trees builds replaced, in the cache: kept_tree
 
 
 class Owned(Mapping[str, str]):
@@ -116,9 +131,11 @@ class WriteReport:
     diff: str  # check mode: what a build would change
     warnings: tuple[str, ...] = field(default=())
     manifest: str = ""  # the manifest's text the build wrote (or would write)
-    # owned files (root-relative) the new tree holds as hard links to the old one's: the
-    # build read each in this run and found the text it wanted, and the link changed only
-    # their change time (the stamp vouches for them by that: stamp.Digests)
+    # owned files (root-relative) this build linked anew from the old tree into the new one:
+    # the build read each in this run and found the text it wanted, and the link changed
+    # only their change time (the stamp vouches for them by that: stamp.Digests). A file the
+    # kept tree already held as a link to the package's is not among them: nothing of it
+    # changed, not even that time
     linked: tuple[str, ...] = field(default=())
 
     @property
@@ -258,6 +275,10 @@ class _Plan:
     exists: bool
     files: Mapping[str, str]  # inside the package -> text (the manifest included)
     unchanged: frozenset[str]  # inside the package: same text on disk
+    # inside the package: the device and inode of each unchanged file as the plan found it
+    ids: Mapping[str, tuple[int, int]]
+    # inside the package: the files of it the plan found toolgen's (the manifest included)
+    ours: frozenset[str]
     written: tuple[str, ...]  # root-relative
     removed: tuple[str, ...]  # root-relative
     create: dict[str, str]  # root-relative -> text
@@ -379,6 +400,8 @@ def _plan(files: RenderedFiles, root: Path, *, check: bool) -> _Plan:
         exists=state.exists,
         files=inside,
         unchanged=frozenset(unchanged),
+        ids={rel: state.ids[rel] for rel in unchanged if rel in state.ids},
+        ours=frozenset([*state.owned, MANIFEST_NAME] if state.exists else []),
         written=tuple(written),
         removed=tuple(removed),
         create=create,
@@ -558,18 +581,134 @@ def _put(target: Path, text: str, source: Path | None) -> None:
     FS.write_new(target, text)
 
 
-def _stage(plan: _Plan, stage: Path, on_disk: Mapping[str, Path], prefix: str) -> None:
+def _stage(
+    plan: _Plan, stage: Path, on_disk: Mapping[str, Path], prefix: str
+) -> list[str]:
+    """Stage the new package in the empty folder `stage`; returns the files linked."""
     FS.mkdir(stage)
-    made = {stage}
-    for rel in plan.files:
+    return _fill(plan, stage, on_disk, prefix, frozenset(), {stage})
+
+
+def _fill(
+    plan: _Plan,
+    stage: Path,
+    on_disk: Mapping[str, Path],
+    prefix: str,
+    kept: frozenset[str],
+    made: set[Path],
+) -> list[str]:
+    """Give `stage` every file of the plan but the `kept` ones it holds already: a hard link
+    to the package's file where it is unchanged, else the new text. `made` are the folders
+    that exist. Returns the files linked (inside the package)."""
+    linked = []
+    for rel in plan.files:  # keys only: a text is fetched where it is put
+        if rel in kept:
+            continue
         target = stage / rel
         if target.parent not in made:
             FS.mkdir(target.parent)
             made.add(target.parent)
         if rel in plan.unchanged and rel != MANIFEST_NAME:
             FS.link(plan.package / rel, target)
+            linked.append(rel)
         else:
             _put(target, plan.files[rel], on_disk.get(prefix + rel))
+    return linked
+
+
+# --- the replaced tree, kept as the next build's staging base -------------------------------
+
+
+def kept_tree(root: Path, package: str) -> Path:
+    """Where the tree the last build of `package` (root-relative) replaced is kept."""
+    name = hashlib.sha256(package.encode()).hexdigest()[:12]
+    return root / CACHE_DIR / f"{KEPT_PREFIX}{name}"
+
+
+def _keeping(plan: _Plan, root: Path, kept: Path) -> bool:
+    """Whether a build may keep the tree it replaces at `kept`: there is a package to
+    replace, and toolgen's cache is a folder (not a link) on the package's file system, so
+    the tree moves there and back by renames."""
+    if not plan.exists:
+        return False
+    try:
+        cache = os.lstat(kept.parent)
+        package = os.lstat(plan.package)
+    except OSError:
+        return False
+    return stat.S_ISDIR(cache.st_mode) and cache.st_dev == package.st_dev
+
+
+def _take_kept(kept: Path, stage: Path) -> bool:
+    """Rename the kept tree to the (journaled) stage path; False when there is none to take
+    (what is at `kept` and not a folder is removed), and then nothing is at `stage`."""
+    try:
+        info = os.lstat(kept)
+    except OSError:
+        return False
+    try:
+        if not stat.S_ISDIR(info.st_mode):
+            # a link, a file, a FIFO: only the name goes, never what a link points to
+            FS.unlink(kept)
+            return False
+        FS.rename(kept, stage)
+    except OSError:
+        # a kept tree that cannot be taken costs the links; the next one is not kept there
+        return False
+    if not stat.S_ISDIR(os.lstat(stage).st_mode):
+        # it became a link between the look and the rename: only the name goes (an error
+        # here fails the build, which removes the stage path as it removes any)
+        FS.unlink(stage)
+        return False
+    return True
+
+
+def _refit(
+    plan: _Plan, stage: Path, on_disk: Mapping[str, Path], prefix: str
+) -> list[str]:
+    """Bring `stage`, a kept tree, to the plan; returns the files linked anew.
+
+    Nothing in it is trusted. An entry stays only where the plan keeps a file unchanged and
+    the entry is that very file: a regular file with the device and inode the package's file
+    had (a hard link to it, left by the build that replaced the tree). A folder stays where
+    the plan has files below it. Every other entry is removed, without following links and
+    only inside the stage; then the missing files are linked or put as in an empty stage.
+    Each entry's status is read: the inode a folder's listing gives is not the file's own on
+    every file system (overlayfs), and a listing alone would cost a fifth as much.
+    """
+    folders = {""}
+    for rel in plan.files:
+        parent = rel.rpartition("/")[0]
+        while parent not in folders:
+            folders.add(parent)
+            parent = parent.rpartition("/")[0]
+    kept: set[str] = set()
+    made = {stage}
+    stack = [""]
+    while stack:
+        base = stack.pop()
+        folder = stage / base if base else stage
+        with os.scandir(folder) as listing:
+            entries = list(listing)
+        for entry in entries:
+            rel = f"{base}/{entry.name}" if base else entry.name
+            info = entry.stat(follow_symlinks=False)
+            if stat.S_ISDIR(info.st_mode):
+                if rel in folders:
+                    stack.append(rel)
+                    made.add(folder / entry.name)
+                    continue
+                FS.rmtree(folder / entry.name)
+            elif (
+                rel in plan.unchanged
+                and rel != MANIFEST_NAME
+                and stat.S_ISREG(info.st_mode)
+                and plan.ids.get(rel) == (info.st_dev, info.st_ino)
+            ):
+                kept.add(rel)
+            else:
+                FS.unlink(folder / entry.name)
+    return _fill(plan, stage, on_disk, prefix, frozenset(kept), made)
 
 
 def _temporary(target: Path, nonce: str) -> Path:
@@ -618,18 +757,47 @@ def _switch(plan: _Plan, stage: Path, old: Path, journal: _Journal) -> Path | No
     return old
 
 
-def _discard(replaced: Path) -> tuple[str, ...]:
-    """Remove the replaced tree, unless something appeared in it that toolgen did not write
-    (a file saved into the package during the build): then keep it and say so."""
-    state = read_package(replaced, contents=False)
-    if state.unknown:
-        shown = ", ".join(state.unknown[:3])
+def _discard(
+    replaced: Path, kept: Path | None, ours: frozenset[str]
+) -> tuple[str, ...]:
+    """Move the replaced tree to `kept` as the next build's staging base (or remove it where
+    it cannot be kept), unless something appeared in it that toolgen did not write (a file
+    saved into the package during the build): then leave it where it is and say so."""
+    unknown = _foreign(replaced, ours)
+    if unknown:
+        shown = ", ".join(unknown[:3])
         return (
             f"{replaced} was kept: it holds files toolgen did not write ({shown}); move "
             "them back into the package if they are yours",
         )
+    if kept is not None:
+        try:
+            FS.rename(replaced, kept)
+        except OSError:
+            pass  # taken meanwhile, or the cache refuses it: the tree goes
+        else:
+            return ()
     FS.rmtree(replaced)
     return ()
+
+
+def _foreign(tree: Path, ours: frozenset[str]) -> list[str]:
+    """The entries of the replaced tree that are not the files the plan found toolgen's
+    (`read_package`'s unknown ones, and any the manifest lists that were not there): a
+    listing without a status of each, the entry's type as the folder gives it."""
+    found = []
+    stack = [""]
+    while stack:
+        base = stack.pop()
+        with os.scandir(tree / base if base else tree) as entries:
+            for entry in entries:
+                rel = f"{base}/{entry.name}" if base else entry.name
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name not in PYTHON_CACHES:
+                        stack.append(rel)
+                elif rel not in ours or not entry.is_file(follow_symlinks=False):
+                    found.append(rel)
+    return sorted(found)
 
 
 def write_outputs(files: RenderedFiles, root: Path) -> WriteReport:
@@ -649,6 +817,8 @@ def write_outputs(files: RenderedFiles, root: Path) -> WriteReport:
         nonce = f"{os.getpid()}-{secrets.token_hex(4)}"
         stage = _sibling(plan.package, "new", nonce)
         old = _sibling(plan.package, "old", nonce)
+        prefix = files.package + "/"
+        kept = kept_tree(root, files.package)
         try:
             FS.mkdir(plan.package.parent)
             journal.record(stage, old)
@@ -657,13 +827,14 @@ def write_outputs(files: RenderedFiles, root: Path) -> WriteReport:
                     f"cannot keep a journal in {CACHE_DIR}/: an interrupted build may "
                     f"leave {_shown(stage, root)} behind"
                 )
-            _stage(plan, stage, files.on_disk, files.package + "/")
+            keep = journal.usable and _keeping(plan, root, kept)
+            if keep and _take_kept(kept, stage):
+                fresh = _refit(plan, stage, files.on_disk, prefix)
+            else:
+                fresh = _stage(plan, stage, files.on_disk, prefix)
             _stage_create_once(plan, root, journal, nonce, files.on_disk)
             replaced = _switch(plan, stage, old, journal)
-            prefix = files.package + "/"
-            linked = tuple(
-                prefix + rel for rel in sorted(plan.unchanged) if rel != MANIFEST_NAME
-            )
+            linked = tuple(prefix + rel for rel in sorted(fresh))
         except OSError as exc:
             _clean_up(journal)
             where = (
@@ -677,7 +848,7 @@ def write_outputs(files: RenderedFiles, root: Path) -> WriteReport:
         try:
             created = _place_create_once(plan, root, nonce)
             if replaced is not None:
-                warnings.extend(_discard(replaced))
+                warnings.extend(_discard(replaced, kept if keep else None, plan.ours))
         except OSError as exc:
             warnings.append(
                 f"the build is complete, but cleaning up failed: {_cause(exc)}"

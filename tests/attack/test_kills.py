@@ -14,6 +14,7 @@ import os
 import random
 import shutil
 import signal
+import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -33,9 +34,11 @@ class Killer(write.FileSystem):
         super().__init__()
         self.at = at
         self.count = 0
+        self.paths: list[str] = []  # the path each step is about, in order
 
-    def step(self) -> None:
+    def step(self, path: object) -> None:
         self.count += 1
+        self.paths.append(str(path))
         if self.count == self.at:
             os.kill(os.getpid(), signal.SIGKILL)
 
@@ -44,7 +47,7 @@ def _counted(name: str) -> Callable[..., object]:
     method = getattr(write.FileSystem, name)
 
     def step(self: Killer, *args: object) -> object:
-        self.step()
+        self.step(args[0])
         return method(self, *args)
 
     return step
@@ -71,7 +74,7 @@ def _fork_build(
             os.dup2(null, 2)
             write.FS = Killer(at)
             code = main(["build", str(folder)])
-            (root / ".steps").write_text(str(write.FS.count))
+            (root / ".steps").write_text("\n".join(write.FS.paths) + "\n")
         finally:
             os._exit(code)
     if not wait:
@@ -152,7 +155,7 @@ def trees(
     shutil.copytree(root, scratch, dirs_exist_ok=True)
     _make_new(scratch / "spec" / "shop")
     assert _exit_code(_fork_build(scratch, scratch / "spec" / "shop")[1]) in (0, 1)
-    steps = int((scratch / ".steps").read_text())
+    steps = len((scratch / ".steps").read_text().splitlines())
     new = _package(scratch)
     assert old and new and old != new
     return root, old, new, steps
@@ -205,4 +208,70 @@ def test_kills_at_random_moments(
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
         _after_kill(root, old, new, f"random kill {round_}")
+        shutil.rmtree(root)
+
+
+# --- a build from the tree the last build replaced, kept in the cache ------------------------
+
+
+def _copy(source: Path, target: Path) -> None:
+    """A copy that keeps hard links as links (the kept tree shares the package's files)."""
+    subprocess.run(["cp", "-a", str(source), str(target)], check=True)
+
+
+def _fresh_kept(template: Path, tmp_path: Path, name: str) -> Path:
+    root = tmp_path / name
+    _copy(template, root)
+    for entry in (root / ".toolgen-cache").iterdir():  # no render cache: a full build
+        if not entry.name.startswith(write.KEPT_PREFIX):
+            shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+    _make_new(root / "spec" / "shop")
+    return root
+
+
+@pytest.fixture(scope="module")
+def kept_trees(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[Path, dict[str, bytes], dict[str, bytes], list[int]]:
+    """A template project at the old state whose last build replaced a tree, so that tree
+    is kept; the old and new trees; the steps of the build from old to new from the first
+    of its write stage on (the steps before are those of the test above)."""
+    root = tmp_path_factory.mktemp("kept")
+    folder = _project(root)
+    stock = folder / "tools" / "read_stock.yaml"
+    text = stock.read_text()
+    for step in (text.replace("Read the current stock", "Read the stock"), text):
+        stock.write_text(step)
+        assert _exit_code(_fork_build(root, folder)[1]) in (0, 1)
+    (root / ".steps").unlink()
+    kept = [
+        p for p in (root / ".toolgen-cache").iterdir() if p.name.startswith("tree-")
+    ]
+    assert len(kept) == 1 and (kept[0] / "find_customer.py").samefile(
+        root / "generated" / "shop" / "find_customer.py"
+    )
+    old = _package(root)
+    scratch = tmp_path_factory.mktemp("kept-scratch") / "project"
+    _copy(root, scratch)
+    copied = scratch / ".toolgen-cache" / kept[0].name / "find_customer.py"
+    assert copied.samefile(scratch / "generated" / "shop" / "find_customer.py")
+    _make_new(scratch / "spec" / "shop")
+    assert _exit_code(_fork_build(scratch, scratch / "spec" / "shop")[1]) in (0, 1)
+    paths = (scratch / ".steps").read_text().splitlines()
+    first = next(i for i, path in enumerate(paths) if "journal-" in path)
+    assert any(kept[0].name in path for path in paths), "the kept tree was not taken"
+    return root, old, _package(scratch), list(range(first + 1, len(paths) + 1))
+
+
+def test_a_kill_at_every_step_of_a_build_from_the_kept_tree(
+    kept_trees: tuple[Path, dict[str, bytes], dict[str, bytes], list[int]],
+    tmp_path: Path,
+) -> None:
+    template, old, new, steps = kept_trees
+    assert len(steps) >= 10
+    for at in steps:
+        root = _fresh_kept(template, tmp_path, f"at-{at}")
+        status = _fork_build(root, root / "spec" / "shop", at)[1]
+        assert _exit_code(status) == -signal.SIGKILL, f"step {at} was not reached"
+        _after_kill(root, old, new, f"killed at step {at}")
         shutil.rmtree(root)
