@@ -924,6 +924,25 @@ def _load_tools(
     return tuple(tools), tuple(entries), tuple(reused)
 
 
+def catalogue_document(folder: Path, shown: str, root: Path | None) -> Document | None:
+    """catalogue.yaml of the catalogue folder, as `load_catalogue` reads it; None when it is
+    missing or load finds anything in it (what is found is `load_catalogue`'s to say)."""
+    found: list[Diagnostic] = []
+    document = _load_catalogue_file(folder, shown, root, found)
+    return None if found else document
+
+
+def tool_entries(folder: Path, shown: str) -> list[tuple[Path, str]]:
+    """The tool entries of the catalogue folder and their display paths, in the order
+    `load_catalogue` reads them; none when tools/ cannot be listed (`load_catalogue`
+    says why)."""
+    try:
+        entries = _tool_entries(folder / "tools")
+    except OSError:
+        return []
+    return [(entry, _inside(shown, f"tools/{entry.name}")) for entry in entries]
+
+
 @contextmanager
 def _collector_paused() -> Iterator[None]:
     """Hold off the cyclic garbage collector while a catalogue loads.

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from toolgen import checks, implcheck, layout, lint, load, model, validate, write
+from toolgen import ahead, checks, implcheck, layout, lint, load, model, validate, write
 from toolgen.checkcache import CheckCache, file_key
 from toolgen.diagnostics import Diagnostic, has_errors
 from toolgen.formatting import FormattingError, Scratch, scratch
@@ -92,10 +92,19 @@ def check_catalogue(
     """
     shown = display_path(folder, root)
     front = FrontCache(root, shown) if cache else None
-    kept_by = None if front is None else front.reusable if reuse else front.unread
+    made: ahead.Ahead | None = None
+    kept_by: ahead.Reusable | None = None
+    if front is not None and reuse:
+        # the tool files with nothing kept, made ahead in two processes when they are many
+        made = ahead.made_ahead(folder, shown, root, front, progress)
+        kept_by = made.reusable
+    elif front is not None:
+        kept_by = front.unread
     with progress.stage("load"):
         loaded = load.load_catalogue(folder, shown, root, kept_by)
         reused = [] if front is None else front.tools(loaded.reused)
+        if made is not None:
+            made.settle(reused)
     count = len(loaded.tools) + len(reused)
     record = CheckCache(root, shown) if cache else None
     keys = {
