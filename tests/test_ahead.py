@@ -201,3 +201,25 @@ def test_a_first_build_shows_the_stage_and_count(
     stages = [stage for _, stage, _ in progress.times]
     assert stages[:3] == ["ahead", "load", "validate"]
     assert "ahead: " in shown.getvalue() and " 30 tools" in shown.getvalue()
+
+
+def test_check_and_build_check_make_ahead_too_and_keep_no_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ahead, "PARALLEL_FILES", 1)
+    adopted = _spy(monkeypatch)
+    broken, clean = tmp_path / "broken", tmp_path / "clean"
+    _broken_bench(broken)
+    bench_catalogue.write_catalogue(clean, 60)
+    results = []
+    for serial in (True, False):
+        monkeypatch.setenv("TOOLGEN_SERIAL", "1" if serial else "0")
+        checked = pipeline.check_catalogue(broken / FOLDER, broken)
+        built = pipeline.build_catalogue(clean / FOLDER, clean, check_only=True)
+        assert built.files is not None and built.report is not None
+        files = (built.files.owned, built.files.create_once)
+        results.append((checked.diagnostics, built.diagnostics, files, built.report))
+    assert results[0] == results[1]
+    assert len(adopted) == 2 and 40 < adopted[0] < 60 and adopted[1] == 60
+    for root in (broken, clean):  # nothing read or written
+        assert not list(root.glob(f"{CACHE_DIR}/front-*"))

@@ -12,17 +12,23 @@ as if an earlier build had kept it (`frontcache.adopt`): the pipeline reuses it,
 kept tool, with the same catalogue-wide checks over it; lint finds no record of it and lints
 it, render finds no pieces and renders it. A file with a finding is left to the pipeline, which
 makes it again and reports what it finds, as are all the child's files when the child fails
-(`parallel.ChildFailed`): the build is the same either way, only its time differs.
+(`parallel.ChildFailed`): the build is the same either way, only its time differs. `check` and
+`build --check`, which use no cache, make the IR ahead the same way, held by a front cache that
+reads and writes no file.
 
 A check over one tool reads that tool and catalogue.yaml alone (checks/__init__.py), and the
 model makes each tool of its own document, so a half made apart holds the same IR and findings
 as the whole catalogue does. Anything found in what is not one of the half's tool files, beyond
 what catalogue.yaml alone gives, makes the half give nothing (the pipeline then does it all).
+
+The child sends its IR as the bytes the front cache keeps (some 10 KB a tool), which the parent
+reads back at once, before lint and render fork children of their own that then share it; the
+front cache's save writes those bytes and the parent's own without pickling them again, so a
+first build pickles each tool once, as before, in one process or the other.
 """
 
 from __future__ import annotations
 
-import contextlib
 import pickle
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -42,34 +48,48 @@ Reusable = Callable[[Document | None], Mapping[str, str]]
 
 @dataclass(frozen=True, slots=True)
 class Ahead:
-    """What was made ahead: `reusable`, for load, names the tool files the front cache
-    holds (kept or made here); `settle` gives the kept tools of the parent's own half
-    the IR it made of them, which then needs no reading back."""
+    """What was made ahead, held by `front`: `reusable`, for load, names the tool files it
+    holds (kept or made here), and `tools` gives their tools, those made here (`here`: the
+    parent's half, and the child's, read back at once) with their IR already set."""
 
+    front: FrontCache
     reusable: Reusable
     here: Mapping[str, Tool] = field(default_factory=dict)
 
-    def settle(self, reused: Iterable[Tool]) -> None:
-        frontcache.settle(reused, self.here)
+    def tools(self, files: Iterable[str]) -> list[Tool]:
+        """The tools of the files load reused (`FrontCache.tools`)."""
+        found = self.front.tools(files)
+        frontcache.settle(found, self.here)
+        return found
 
 
 def made_ahead(
-    folder: Path, shown: str, root: Path, front: FrontCache, progress: Progress
+    folder: Path,
+    shown: str,
+    root: Path,
+    front: FrontCache,
+    progress: Progress,
+    *,
+    read: bool = True,
 ) -> Ahead:
     """The tool files of the catalogue folder with nothing kept in `front`, made in two
-    processes when there are enough of them (`PARALLEL_FILES`)."""
+    processes when there are enough of them (`PARALLEL_FILES`), for `front` to hold.
+    Without `read`, nothing is read of the cache file (nothing is kept: `check` and
+    `build --check`, which use no cache, hold what is made in a front cache never saved)."""
+    reader = front.reusable if read else front.unread
     entries = load.tool_entries(folder, shown)
     if not parallel.worth_it(len(entries), PARALLEL_FILES):
-        return Ahead(front.reusable)  # too few to fork for, kept ones or not
+        return Ahead(front, reader)  # too few to fork for, kept ones or not
     catalogue = load.catalogue_document(folder, shown, root)
     if catalogue is None or validate.check_document(catalogue, "catalogue"):
-        return Ahead(front.reusable)  # the pipeline says what is wrong, and makes no IR
-    kept = front.reusable(catalogue)
+        return Ahead(front, reader)  # the pipeline says what is wrong, and makes no IR
+    kept = reader(catalogue)
     fresh = [(path, file) for path, file in entries if file not in kept]
     if not parallel.worth_it(len(fresh), PARALLEL_FILES):
-        return Ahead(_same_catalogue(catalogue, kept, front))
+        return Ahead(front, _same_catalogue(catalogue, kept, reader))
     mine, theirs = fresh[: len(fresh) // 2], fresh[len(fresh) // 2 :]
-    validate.compile_schemas()  # once, for both processes
+    if len(mine) >= validate.COMPILED_FROM:
+        validate.compile_schemas()  # once, for both processes
     with progress.stage("ahead", len(fresh)):
         child = parallel.start(
             lambda: _as_kept(made_of(catalogue, theirs, shown, root))
@@ -77,16 +97,17 @@ def made_ahead(
         try:
             here = made_of(catalogue, mine, shown, root)
             made = _as_kept(here)
-        except BaseException:
+            theirs_made = child.result()
+        except parallel.ChildFailed:
+            theirs_made = {}  # the pipeline makes the child's files
+        except BaseException:  # an error or Ctrl-C here: the child is not left running
             child.stop()
             raise
-        with contextlib.suppress(parallel.ChildFailed):  # the pipeline makes its files
-            theirs_made = child.result()
-            made.update(theirs_made)
-            # read back now, before lint and render fork: their children then share it
-            here.update(_read_back(theirs_made))
+        made.update(theirs_made)
+        # read back now, before lint and render fork: their children then share it
+        here.update(_read_back(theirs_made))
     adopted = frontcache.adopt(front, made)
-    return Ahead(_same_catalogue(catalogue, {**kept, **adopted}, front), here)
+    return Ahead(front, _same_catalogue(catalogue, {**kept, **adopted}, reader), here)
 
 
 def _as_kept(tools: Mapping[str, Tool]) -> dict[str, Made]:
@@ -98,14 +119,14 @@ def _read_back(made: Mapping[str, Made]) -> dict[str, Tool]:
 
 
 def _same_catalogue(
-    catalogue: Document, known: Mapping[str, str], front: FrontCache
+    catalogue: Document, known: Mapping[str, str], reader: Reusable
 ) -> Reusable:
     def reusable(loaded: Document | None) -> Mapping[str, str]:
         if loaded is not None and loaded.digest == catalogue.digest:
             return known
         # catalogue.yaml changed since: what was made or kept under the old text is not
         # read (reading the cache anew forgets what was adopted)
-        return front.reusable(loaded)
+        return reader(loaded)
 
     return reusable
 

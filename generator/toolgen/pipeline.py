@@ -88,23 +88,25 @@ def check_catalogue(
     content (see checkcache), and the front cache gives the IR, lint records and pieces of
     unchanged tools (frontcache.py); with `defer_save` too, the front cache is not saved here
     but left to the caller (`CheckResult.pending`), once rendering made its pieces. Without
-    `reuse`, the front cache is written but not read.
+    `reuse`, the front cache is written but not read. With or without `cache`, the IR of
+    many tool files with nothing kept is made ahead in two processes (ahead.py) and taken
+    as kept IR is; without `cache`, no cache file is read or written for it.
     """
     shown = display_path(folder, root)
     front = FrontCache(root, shown) if cache else None
     made: ahead.Ahead | None = None
-    kept_by: ahead.Reusable | None = None
-    if front is not None and reuse:
-        # the tool files with nothing kept, made ahead in two processes when they are many
-        made = ahead.made_ahead(folder, shown, root, front, progress)
+    kept_by: ahead.Reusable | None = None if front is None else front.unread
+    if reuse:
+        # the tool files with nothing kept, made ahead in two processes when they are many;
+        # without the cache, held by a front cache that reads and writes no file
+        holder = FrontCache(root, shown) if front is None else front
+        made = ahead.made_ahead(
+            folder, shown, root, holder, progress, read=front is not None
+        )
         kept_by = made.reusable
-    elif front is not None:
-        kept_by = front.unread
     with progress.stage("load"):
         loaded = load.load_catalogue(folder, shown, root, kept_by)
-        reused = [] if front is None else front.tools(loaded.reused)
-        if made is not None:
-            made.settle(reused)
+        reused = [] if made is None else made.tools(loaded.reused)
     count = len(loaded.tools) + len(reused)
     record = CheckCache(root, shown) if cache else None
     keys = {
