@@ -84,7 +84,8 @@ def made_ahead(
     if catalogue is None or validate.check_document(catalogue, "catalogue"):
         return Ahead(front, reader)  # the pipeline says what is wrong, and makes no IR
     kept = reader(catalogue)
-    fresh = [(path, file) for path, file in entries if file not in kept]
+    tools = folder / "tools"
+    fresh = [(tools / name, file) for name, file in entries if file not in kept]
     if not parallel.worth_it(len(fresh), PARALLEL_FILES):
         return Ahead(front, _same_catalogue(catalogue, kept, reader))
     mine, theirs = fresh[: len(fresh) // 2], fresh[len(fresh) // 2 :]

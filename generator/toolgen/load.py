@@ -797,16 +797,19 @@ def load_document(
     return document, found
 
 
+def _tool_names(tools: Path) -> list[str]:
+    """The name of every entry of tools/ named like a spec, whatever it is, in order: an
+    entry that is not a readable regular file is reported when it is read, never skipped
+    without a word. Hidden names are editor lock and backup files, never specs."""
+    return sorted(
+        name
+        for name in os.listdir(tools)
+        if name.endswith((".yaml", ".yml")) and not name.startswith(".")
+    )
+
+
 def _tool_entries(tools: Path) -> list[Path]:
-    """Every entry of tools/ named like a spec, whatever it is: an entry that is not a
-    readable regular file is reported when it is read, never skipped without a word.
-    Hidden names are editor lock and backup files, never specs."""
-    found = [
-        entry
-        for entry in tools.iterdir()
-        if entry.suffix in (".yaml", ".yml") and not entry.name.startswith(".")
-    ]
-    return sorted(found, key=lambda entry: entry.name)
+    return [tools / name for name in _tool_names(tools)]
 
 
 def _inside(folder: str, name: str) -> str:
@@ -932,15 +935,15 @@ def catalogue_document(folder: Path, shown: str, root: Path | None) -> Document 
     return None if found else document
 
 
-def tool_entries(folder: Path, shown: str) -> list[tuple[Path, str]]:
-    """The tool entries of the catalogue folder and their display paths, in the order
-    `load_catalogue` reads them; none when tools/ cannot be listed (`load_catalogue`
-    says why)."""
+def tool_entries(folder: Path, shown: str) -> list[tuple[str, str]]:
+    """The names of the tool entries of the catalogue folder (in tools/) and their display
+    paths, in the order `load_catalogue` reads them; none when tools/ cannot be listed
+    (`load_catalogue` says why)."""
     try:
-        entries = _tool_entries(folder / "tools")
+        names = _tool_names(folder / "tools")
     except OSError:
         return []
-    return [(entry, _inside(shown, f"tools/{entry.name}")) for entry in entries]
+    return [(name, _inside(shown, f"tools/{name}")) for name in names]
 
 
 @contextmanager
