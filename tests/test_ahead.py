@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from toolgen import ahead, frontcache, load, parallel, pipeline
+from toolgen import ahead, frontcache, limits, load, parallel, pipeline
 from toolgen.diagnostics import Diagnostic
 from toolgen.frontcache import FrontCache
 from toolgen.paths import CACHE_DIR
@@ -223,3 +223,16 @@ def test_check_and_build_check_make_ahead_too_and_keep_no_cache(
     assert len(adopted) == 2 and 40 < adopted[0] < 60 and adopted[1] == 60
     for root in (broken, clean):  # nothing read or written
         assert not list(root.glob(f"{CACHE_DIR}/front-*"))
+
+
+def test_more_tool_files_than_a_catalogue_may_have_are_not_made_ahead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bench_catalogue.write_catalogue(tmp_path, 30)
+    monkeypatch.setattr(ahead, "PARALLEL_FILES", 1)
+    monkeypatch.setattr(limits, "MAX_TOOLS", 20)
+    monkeypatch.setenv("TOOLGEN_SERIAL", "0")
+    adopted = _spy(monkeypatch)
+    checked = pipeline.check_catalogue(tmp_path / FOLDER, tmp_path)
+    assert [d.code for d in checked.diagnostics] == ["TG011"]
+    assert adopted == []

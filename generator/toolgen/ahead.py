@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from toolgen import checks, frontcache, load, model, parallel, validate
+from toolgen import checks, frontcache, limits, load, model, parallel, validate
 from toolgen.frontcache import FrontCache, Made
 from toolgen.ir import Tool
 from toolgen.load import Document, LoadedCatalogue
@@ -80,6 +80,8 @@ def made_ahead(
     entries = load.tool_entries(folder, shown)
     if not parallel.worth_it(len(entries), PARALLEL_FILES):
         return Ahead(front, reader)  # too few to fork for, kept ones or not
+    if len(entries) > limits.MAX_TOOLS:
+        return Ahead(front, reader)  # load refuses to read them
     catalogue = load.catalogue_document(folder, shown, root)
     if catalogue is None or validate.check_document(catalogue, "catalogue"):
         return Ahead(front, reader)  # the pipeline says what is wrong, and makes no IR
