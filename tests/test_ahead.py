@@ -17,6 +17,7 @@ import pytest
 from toolgen import ahead, frontcache, limits, load, parallel, pipeline
 from toolgen.diagnostics import Diagnostic
 from toolgen.frontcache import FrontCache
+from toolgen.ir import Tool
 from toolgen.paths import CACHE_DIR
 from toolgen.progress import Progress
 
@@ -168,6 +169,22 @@ def test_a_child_that_dies_leaves_its_files_to_the_parent(
     adopted = _same_as_serial(
         tmp_path / "source", tmp_path, FOLDER, monkeypatch, start=dying
     )
+    assert 20 < adopted[0] < 32  # the parent's own half only
+
+
+def test_ir_from_the_child_that_does_not_load_leaves_its_files_to_the_parent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    parent = os.getpid()
+    real = frontcache.made
+
+    def damaged(tool: Tool) -> frontcache.Made:
+        digest, summary, pickled = real(tool)
+        return digest, summary, pickled if os.getpid() == parent else pickled[:-9]
+
+    monkeypatch.setattr(frontcache, "made", damaged)
+    _broken_bench(tmp_path / "source")
+    adopted = _same_as_serial(tmp_path / "source", tmp_path, FOLDER, monkeypatch)
     assert 20 < adopted[0] < 32  # the parent's own half only
 
 

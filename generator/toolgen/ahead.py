@@ -100,15 +100,16 @@ def made_ahead(
         try:
             here = made_of(catalogue, mine, shown, root)
             made = _as_kept(here)
-            theirs_made = child.result()
+            sent = child.result()
+            # read back now, before lint and render fork: their children then share it
+            sent_tools = _read_back(sent)
         except parallel.ChildFailed:
-            theirs_made = {}  # the pipeline makes the child's files
+            sent, sent_tools = {}, {}  # the pipeline makes the child's files
         except BaseException:  # an error or Ctrl-C here: the child is not left running
             child.stop()
             raise
-        made.update(theirs_made)
-        # read back now, before lint and render fork: their children then share it
-        here.update(_read_back(theirs_made))
+        made.update(sent)
+        here.update(sent_tools)
     adopted = frontcache.adopt(front, made)
     return Ahead(front, _same_catalogue(catalogue, {**kept, **adopted}, reader), here)
 
@@ -117,8 +118,18 @@ def _as_kept(tools: Mapping[str, Tool]) -> dict[str, Made]:
     return {file: frontcache.made(tool) for file, tool in tools.items()}
 
 
-def _read_back(made: Mapping[str, Made]) -> dict[str, Tool]:
-    return {file: pickle.loads(pickled) for file, (_, _, pickled) in made.items()}
+def _read_back(sent: Mapping[str, Made]) -> dict[str, Tool]:
+    """The tools the child sent; `ChildFailed` when one is not the tool of its file."""
+    tools: dict[str, Tool] = {}
+    for file, (_, _, pickled) in sent.items():
+        try:
+            tool = pickle.loads(pickled)
+        except Exception as exc:  # pickle raises anything
+            raise parallel.ChildFailed(f"the IR sent for {file} does not load") from exc
+        if not isinstance(tool, Tool) or tool.file != file:
+            raise parallel.ChildFailed(f"the IR sent for {file} is of another tool")
+        tools[file] = tool
+    return tools
 
 
 def _same_catalogue(
