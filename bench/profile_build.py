@@ -1,15 +1,15 @@
 """Where a build of N tools spends its time, stage by stage: for whoever optimises toolgen.
 
 A child process runs `toolgen build` in process (`toolgen.cli.main`, the code path of the
-command) with each stage's public function wrapped: load, validate, model, lint, implcheck,
-render (templates), format (the ruff process), write, report (printing diagnostics), the
-front cache's save, the stamp's record, and "cli" for everything outside them (the check
-cache, the CLI's own work). A first build that never times one of them fails the suite.
-Each stage's time is its own, without the stages it calls, so the stages add up to the whole
-build. One child
-times the stages without a profiler, at every size of the run, to show how each grows; at one
-size another child profiles each stage with its own cProfile, to list the functions where its
-time goes (cProfile slows pure-Python code, so its times are not the stage times).
+command) with each stage's public function wrapped: ahead (the tool files made in two
+processes), load, validate, model, lint, implcheck, render (templates), format (the ruff
+process), write, report (printing diagnostics), the front cache's save, the stamp's record,
+and "cli" for everything outside them (the check cache, the CLI's own work). A first build
+that never times one of them fails the suite. Each stage's time is its own, without the stages
+it calls, so the stages add up to the whole build. One child times the stages without a
+profiler, at every size of the run, to show how each grows; at one size another child profiles
+each stage with its own cProfile, to list the functions where its time goes (cProfile slows
+pure-Python code, so its times are not the stage times).
 
 Each build runs in a fresh child so that no cache of an earlier build in the same process
 (toolgen's functools caches, compiled patterns) makes it look cheaper than it is.
@@ -35,6 +35,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 # (module, attribute, stage): where the pipeline looks each stage up at call time
 STAGES = (
+    # the tool files made ahead in two processes (the parent's half of validate and model
+    # counts as theirs: stages nest)
+    ("toolgen.ahead", "made_ahead", "ahead"),
     ("toolgen.load", "load_catalogue", "load"),
     ("toolgen.validate", "validate", "validate"),
     ("toolgen.model", "build_model", "model"),

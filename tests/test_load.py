@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import math
+import os
 import time
 from pathlib import Path
 
@@ -916,10 +917,10 @@ def test_tg005_unlistable_tools_folder(
     write(tmp_path / "catalogue.yaml", "name: c\n")
     write(tmp_path / "tools" / "a.yaml", "name: a\n")
 
-    def refuse(self: Path) -> object:
+    def refuse(path: object) -> object:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(Path, "iterdir", refuse)
+    monkeypatch.setattr(os, "listdir", refuse)
     loaded = load_catalogue(tmp_path, "cat")
 
     assert loaded.tools == ()

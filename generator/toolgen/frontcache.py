@@ -410,3 +410,39 @@ class FrontCache:
                 temp.unlink(missing_ok=True)
             return False
         return True
+
+
+# What a build made ahead of the pipeline, for the front cache to hold as if an earlier
+# build had kept it (ahead.py: the tool files a first build parses in two processes).
+
+# text digest, summary, pickled IR: what the front cache keeps of a tool but its lint
+# record and pieces (lint and render make those afresh)
+Made = tuple[str, Summary, bytes]
+
+
+def made(tool: Tool) -> Made:
+    """What the front cache would keep of `tool`'s IR, pickled as `save` pickles it."""
+    return (tool.digest, _summary(tool), _dumps(tool))
+
+
+def adopt(front: FrontCache, made: Mapping[str, Made]) -> dict[str, str]:
+    """Hold `made` (by tool file) in `front`, after its `reusable` read the catalogue file's
+    entries: load then reuses those files as it does kept ones, and `save` writes their
+    bytes as they are. Tool file -> digest, as `reusable` gives it."""
+    for file, (digest, summary, pickled) in made.items():
+        front._held[file] = (digest, summary, pickled, None, None)
+    return {file: entry[0] for file, entry in made.items()}
+
+
+def settle(tools: Iterable[Tool], full: Mapping[str, Tool]) -> None:
+    """Give each kept tool of `tools` whose IR this process made (`full`, by file, of the
+    same text) the fields of that IR, so that it never reads its bytes back."""
+    for tool in tools:
+        made_here = full.get(tool.file)
+        if not isinstance(tool, KeptTool) or made_here is None:
+            continue
+        if made_here.digest != tool.digest or not hasattr(tool, "_pickled"):
+            continue
+        for slot in _TOOL_SLOTS:
+            object.__setattr__(tool, slot, object.__getattribute__(made_here, slot))
+        object.__delattr__(tool, "_pickled")

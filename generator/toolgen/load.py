@@ -797,16 +797,19 @@ def load_document(
     return document, found
 
 
+def _tool_names(tools: Path) -> list[str]:
+    """The name of every entry of tools/ named like a spec, whatever it is, in order: an
+    entry that is not a readable regular file is reported when it is read, never skipped
+    without a word. Hidden names are editor lock and backup files, never specs."""
+    return sorted(
+        name
+        for name in os.listdir(tools)
+        if name.endswith((".yaml", ".yml")) and not name.startswith(".")
+    )
+
+
 def _tool_entries(tools: Path) -> list[Path]:
-    """Every entry of tools/ named like a spec, whatever it is: an entry that is not a
-    readable regular file is reported when it is read, never skipped without a word.
-    Hidden names are editor lock and backup files, never specs."""
-    found = [
-        entry
-        for entry in tools.iterdir()
-        if entry.suffix in (".yaml", ".yml") and not entry.name.startswith(".")
-    ]
-    return sorted(found, key=lambda entry: entry.name)
+    return [tools / name for name in _tool_names(tools)]
 
 
 def _inside(folder: str, name: str) -> str:
@@ -922,6 +925,25 @@ def _load_tools(
             tools.append(document)
             total += document.size
     return tuple(tools), tuple(entries), tuple(reused)
+
+
+def catalogue_document(folder: Path, shown: str, root: Path | None) -> Document | None:
+    """catalogue.yaml of the catalogue folder, as `load_catalogue` reads it; None when it is
+    missing or load finds anything in it (what is found is `load_catalogue`'s to say)."""
+    found: list[Diagnostic] = []
+    document = _load_catalogue_file(folder, shown, root, found)
+    return None if found else document
+
+
+def tool_entries(folder: Path, shown: str) -> list[tuple[str, str]]:
+    """The names of the tool entries of the catalogue folder (in tools/) and their display
+    paths, in the order `load_catalogue` reads them; none when tools/ cannot be listed
+    (`load_catalogue` says why)."""
+    try:
+        names = _tool_names(folder / "tools")
+    except OSError:
+        return []
+    return [(name, _inside(shown, f"tools/{name}")) for name in names]
 
 
 @contextmanager

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from toolgen import (
+    ahead,
     checks,
     implcheck,
     layout,
@@ -99,17 +100,30 @@ def check_catalogue(
     content (see checkcache), and the front cache gives the IR, lint records and pieces of
     unchanged tools (frontcache.py); with `defer_save` too, the front cache is not saved here
     but left to the caller (`CheckResult.pending`), once rendering made its pieces. Without
-    `reuse`, the front cache is written but not read.
+    `reuse`, the front cache is written but not read. With or without `cache`, the IR of
+    many tool files with nothing kept is made ahead in two processes (ahead.py) and taken
+    as kept IR is; without `cache`, no cache file is read or written for it.
     """
     shown = display_path(folder, root)
     front = FrontCache(root, shown) if cache else None
-    kept_by = None if front is None else front.reusable if reuse else front.unread
+    made: ahead.Ahead | None = None
+    kept_by: ahead.Reusable | None = None if front is None else front.unread
+    if reuse:
+        # the tool files with nothing kept, made ahead in two processes when they are many;
+        # without the cache, held by a front cache that reads and writes no file
+        holder = FrontCache(root, shown) if front is None else front
+        made = ahead.made_ahead(
+            folder, shown, root, holder, progress, read=front is not None
+        )
+        kept_by = made.reusable
     with progress.stage("load"):
         loaded = load.load_catalogue(folder, shown, root, kept_by)
-        reused = [] if front is None else front.tools(loaded.reused)
-    if reused and 0 < len(loaded.tools) < PARALLEL_TOOLS:
+        reused = [] if made is None else made.tools(loaded.reused)
+    few = 0 < len(loaded.tools) < PARALLEL_TOOLS
+    if made is not None and reused and few and not made.here:
         # a rebuild counts the tokens of the few tools that changed: the tokenizer loads
-        # in a child meanwhile (build_catalogue ends it)
+        # in a child meanwhile (build_catalogue ends it); not where tools were made ahead,
+        # whose lint counts them all
         tokens.prefetch()
     count = len(loaded.tools) + len(reused)
     record = CheckCache(root, shown) if cache else None

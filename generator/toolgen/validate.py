@@ -83,6 +83,13 @@ class ValidationResult:
     diagnostics: tuple[Diagnostic, ...]
 
 
+def compile_schemas() -> None:
+    """Compile the schemas now: a build about to fork for many documents (ahead.py) does,
+    so that both processes use the one compiled rather than each compiling its own."""
+    _accepts("tool")
+    _accepts("catalogue")
+
+
 def _stem(file: str) -> str:
     return file.rsplit("/", 1)[-1].rsplit(".", 1)[0]
 

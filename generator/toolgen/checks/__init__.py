@@ -115,3 +115,16 @@ def run_checks(
             raise AssertionError(f"check {registered.name} reported {sorted(stray)}")
         found.extend(reported)
     return found
+
+
+def checks_over_one_tool(tool: Tool, catalogue: Catalogue) -> list[Diagnostic]:
+    """What every check over one tool finds in `tool` (a contract, not a derived tool) of
+    `catalogue`: what `run_checks` reports of it, for a tool made ahead of the pipeline
+    (ahead.py), whose catalogue holds only some of the tools (no check over one tool reads
+    the others)."""
+    return [
+        d
+        for registered in all_checks()
+        if registered.kind is Tool
+        for d in registered.run(tool, catalogue)
+    ]
