@@ -73,9 +73,14 @@ def _tree(root: Path) -> dict[str, bytes]:
 
 
 def _front(root: Path, folder: str) -> dict[str, object]:
-    data = (FrontCache(root, folder).path).read_bytes()
-    stored = pickle.loads(frontcache._checked(data))
-    assert isinstance(stored, dict)
+    """What the front cache's shards hold, by shard file."""
+    front = FrontCache(root, folder)
+    stored: dict[str, object] = {}
+    for index in range(frontcache.SHARDS):
+        path = front.shard_path(index)
+        if path.exists():
+            stored[path.name] = pickle.loads(frontcache._checked(path.read_bytes()))
+    assert stored
     return stored
 
 

@@ -234,19 +234,35 @@ def test_unchanged_tools_are_not_parsed(
     assert parsed == [f"{FOLDER}/catalogue.yaml", f"{FOLDER}/tools/read_stock.yaml"]
 
 
-def _cache_file(root: Path) -> Path:
-    return FrontCache(root, FOLDER).path
+def _shard_files(root: Path) -> list[Path]:
+    """The front cache's shard files of FOLDER that exist, in shard order."""
+    front = FrontCache(root, FOLDER)
+    paths = (front.shard_path(index) for index in range(frontcache.SHARDS))
+    return [path for path in paths if path.exists()]
+
+
+def _shard_file(root: Path, file: str) -> Path:
+    """The shard file that holds `file`'s entry."""
+    return FrontCache(root, FOLDER).shard_path(frontcache._shard_of(file))
 
 
 def _stored(data: bytes) -> dict[str, Any]:
-    """What a front cache file holds (its checksum checked)."""
+    """What a shard file holds (its checksum checked)."""
     stored: dict[str, Any] = pickle.loads(frontcache._checked(data))
     return stored
 
 
 def _store(stored: dict[str, Any]) -> bytes:
-    """A front cache file of `stored`, with the checksum that vouches for it."""
+    """A shard file of `stored`, with the checksum that vouches for it."""
     return frontcache._framed(pickle.dumps(stored))
+
+
+def _entries(root: Path) -> dict[str, Any]:
+    """Every entry of the front cache of FOLDER, by tool file."""
+    found: dict[str, Any] = {}
+    for path in _shard_files(root):
+        found.update(_stored(path.read_bytes())["tools"])
+    return found
 
 
 CORRUPTIONS: dict[str, Callable[[bytes], bytes]] = {
@@ -315,20 +331,204 @@ def test_a_corrupt_cache_is_ignored(
     warm = _project(tmp_path, "warm")
     _build(warm)
     _edit_intent(warm)
-    cache = _cache_file(warm)
-    cache.write_bytes(corrupt(cache.read_bytes()))
+    shards = _shard_files(warm)
+    assert len(shards) > 1
+    for shard in shards:
+        shard.write_bytes(corrupt(shard.read_bytes()))
     cold = _cold_copy(tmp_path, warm)
     assert _build(warm) == _build(cold)
     # and the build wrote a whole cache again
-    stored = _stored(cache.read_bytes())
-    assert sorted(stored["tools"]) == sorted(
+    entries = _entries(warm)
+    assert sorted(entries) == sorted(
         f"{FOLDER}/tools/{path.name}"
         for path in (warm / FOLDER / "tools").glob("*.yaml")
     )
     assert all(
-        isinstance(pickle.loads(blob), Tool)
-        for _, _, blob, _, _ in stored["tools"].values()
+        isinstance(pickle.loads(blob), Tool) for _, _, blob, _, _ in entries.values()
     )
+
+
+def _written(root: Path) -> dict[str, tuple[int, int]]:
+    """Each shard file's inode and modification time: a shard written again (through a
+    temporary file and a rename) has another."""
+    return {
+        path.name: (path.stat().st_ino, path.stat().st_mtime_ns)
+        for path in _shard_files(root)
+    }
+
+
+def _append_comment(project: Path) -> None:
+    # a new text digest, the same IR otherwise
+    with (project / FOLDER / "tools/read_stock.yaml").open("a") as file:
+        file.write("# a note\n")
+
+
+@pytest.mark.parametrize(
+    "edit", [_append_comment, _edit_intent], ids=["a comment", "the intent"]
+)
+def test_one_edit_rewrites_only_the_shards_of_the_entries_it_changed(
+    tmp_path: Path, edit: Edit
+) -> None:
+    warm = _project(tmp_path, "warm")
+    _build(warm)
+    _build(warm)
+    before, written = _entries(warm), _written(warm)
+    assert len(written) > 2
+    _build(warm)  # nothing changed: nothing written
+    assert _written(warm) == written
+    edit(warm)
+    _build(warm)
+    after, again = _entries(warm), _written(warm)
+    assert after.keys() == before.keys()
+    changed = {file for file in after if after[file] != before[file]}
+    rewritten = {name for name in again if again[name] != written[name]}
+    assert rewritten == {_shard_file(warm, file).name for file in changed}
+    assert len(rewritten) < len(written)
+    # the edited tool's entry, and the lint records that read something of it (their
+    # fingerprints of it are new)
+    edited = f"{FOLDER}/tools/read_stock.yaml"
+    asking = {
+        file
+        for file, entry in before.items()
+        if any(
+            key.endswith(":read_stock") for _, read in entry[3][2] for key, _ in read
+        )
+    }
+    assert edited in changed and changed <= asking | {edited}
+
+
+def _missing(path: Path) -> None:
+    path.unlink()
+
+
+def _truncated(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[:-9])
+
+
+def _with_a_flipped_byte(path: Path) -> None:
+    path.write_bytes(_flipped(path.read_bytes()))
+
+
+def _of_another_format(path: Path) -> None:
+    path.write_bytes(b"toolgen-front-4\n\0\0\0\0")
+
+
+def _of_another_key(path: Path) -> None:
+    stored = _stored(path.read_bytes())
+    path.write_bytes(_store({**stored, "key": "another"}))
+
+
+def _misplaced(path: Path) -> None:
+    # an entry in a shard its file does not hash to (only other code could put it there):
+    # it is left out, the shard's other entries are used, and the shard is written again
+    stored = _stored(path.read_bytes())
+    file, entry = next(iter(stored["tools"].items()))
+    stray = next(
+        f"{file}.{n}"
+        for n in range(100)
+        if frontcache._shard_of(f"{file}.{n}") != frontcache._shard_of(file)
+    )
+    stored["tools"] = {stray: entry, **stored["tools"]}
+    path.write_bytes(_store(stored))
+
+
+# how a shard is damaged, and whether its tools' files are read again
+SHARD_DAMAGE: dict[str, tuple[Callable[[Path], None], bool]] = {
+    "missing": (_missing, True),
+    "truncated": (_truncated, True),
+    "a flipped byte": (_with_a_flipped_byte, True),
+    "of another format": (_of_another_format, True),
+    "of another key": (_of_another_key, True),
+    "with a misplaced entry": (_misplaced, False),
+}
+
+
+@pytest.mark.parametrize(
+    ("damage", "reparsed"), SHARD_DAMAGE.values(), ids=SHARD_DAMAGE.keys()
+)
+def test_a_damaged_shard_rebuilds_only_its_tools(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    damage: Callable[[Path], None],
+    reparsed: bool,
+) -> None:
+    warm = _project(tmp_path, "warm")
+    _build(warm)
+    shard = _shard_file(warm, f"{FOLDER}/tools/read_stock.yaml")
+    held = sorted(_stored(shard.read_bytes())["tools"])
+    others = _written(warm)
+    del others[shard.name]
+    damage(shard)
+    parsed: list[str] = []
+    real = load._parse
+
+    def spy(text: str, file: str) -> object:
+        parsed.append(file)
+        return real(text, file)
+
+    monkeypatch.setattr(load, "_parse", spy)
+    cold = _cold_copy(tmp_path, warm)
+    warm_built = _build(warm)
+    reread = held if reparsed else []
+    assert sorted(parsed) == sorted([f"{FOLDER}/catalogue.yaml", *reread])
+    assert warm_built == _build(cold)
+    # the damaged shard is written again, the others are left as they were
+    assert sorted(_stored(shard.read_bytes())["tools"]) == held
+    again = _written(warm)
+    del again[shard.name]
+    assert again == others
+
+
+def test_shards_of_two_builds_are_read_as_one_cache(tmp_path: Path) -> None:
+    # a build killed between two renames leaves shards of two builds: each entry is judged
+    # by its file's digest, its shard's key and (its lint record) the fingerprints of what
+    # it read of the others, never by which build wrote it
+    warm = _project(tmp_path, "warm")
+    _build(warm)
+    first = {path.name: path.read_bytes() for path in _shard_files(warm)}
+    _edit_intent(warm)
+    _build(warm)
+    second = {path.name: path.read_bytes() for path in _shard_files(warm)}
+    assert first.keys() == second.keys()
+    edited = _shard_file(warm, f"{FOLDER}/tools/read_stock.yaml").name
+    changed = {name for name in first if first[name] != second[name]}
+    assert len(changed) > 1, "the test needs an edit that changes other tools' records"
+    cold = _cold_copy(tmp_path, warm)
+    expected = _build(cold)
+    for name in changed:
+        # every shard but one of the second build, and only one of it
+        for new, old in ((second, first), (first, second)):
+            mixed = {**new, name: old[name]}
+            for shard, data in mixed.items():
+                (warm / CACHE_DIR / shard).write_bytes(data)
+            assert _build(warm) == expected, (name, edited)
+
+
+def test_files_of_no_shard_are_removed(tmp_path: Path) -> None:
+    warm = _project(tmp_path, "warm")
+    _build(warm)
+    cache = warm / CACHE_DIR
+    prefix = _shard_file(warm, CONFIRM).name.rsplit("-", 1)[0]
+    stale = [f"{prefix}.pickle", f"{prefix}-ff.pickle"]  # format 4's file, a 33rd shard
+    kept = [
+        f"{prefix}-notes.txt",
+        f"{prefix}-00.pickle.bak",
+        "front-000000000000-00.pickle",  # another catalogue's
+    ]
+    for name in (*stale, *kept):
+        (cache / name).write_bytes(b"x")
+    _rename_into_pairs(warm)  # find_customer's entry goes, find_order's comes
+    _build(warm)
+    assert not [name for name in stale if (cache / name).exists()]
+    assert all((cache / name).exists() for name in kept)
+    # exactly the shards that hold an entry are left
+    assert {path.name for path in _shard_files(warm)} == {
+        _shard_file(warm, file).name for file in _entries(warm)
+    }
+    _edit_catalogue(warm)  # a new key: every shard is written again
+    _build(warm)
+    keys = {_stored(path.read_bytes())["key"] for path in _shard_files(warm)}
+    assert len(keys) == 1
 
 
 def _read_backs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -352,9 +552,9 @@ def test_an_ir_that_cannot_be_read_back_is_built_again(
     # again without the cache
     warm = _project(tmp_path, "warm")
     _build(warm)
-    cache = _cache_file(warm)
-    stored = _stored(cache.read_bytes())
     file = f"{FOLDER}/tools/read_stock.yaml"
+    cache = _shard_file(warm, file)
+    stored = _stored(cache.read_bytes())
     digest, summary, blob, lint, pieces = stored["tools"][file]
     stored["tools"][file] = (digest, summary, blob[:-7], lint, pieces)
     cache.write_bytes(_store(stored))
@@ -381,7 +581,7 @@ def test_a_rebuild_after_one_edit_reads_back_no_other_tool(
     # token contract (its prepare tool is made of its IR every build)
     asking = {
         file
-        for file, entry in _stored(_cache_file(warm).read_bytes())["tools"].items()
+        for file, entry in _entries(warm).items()
         if any(
             key.endswith(":read_stock") for _, read in entry[3][2] for key, _ in read
         )
@@ -397,7 +597,7 @@ def test_check_only_reads_and_writes_no_cache(tmp_path: Path) -> None:
     root = _project(tmp_path, "p")
     built = pipeline.build_catalogue(root / FOLDER, root, check_only=True)
     assert built.check.catalogue is not None
-    assert not _cache_file(root).exists()
+    assert not list((root / CACHE_DIR).glob("front-*"))
 
 
 def test_unchanged_tools_run_only_the_rules_that_read_the_catalogue(
@@ -406,8 +606,8 @@ def test_unchanged_tools_run_only_the_rules_that_read_the_catalogue(
     warm = _project(tmp_path, "warm")
     _build(warm)
     _edit_intent(warm)
-    stored = _stored(_cache_file(warm).read_bytes())
-    live = {file: set(entry[3][1]) for file, entry in stored["tools"].items()}
+    entries = _entries(warm)
+    live = {file: set(entry[3][1]) for file, entry in entries.items()}
     # the rules whose checks asked about the edited tool (its profile, its contract)
     asked = {
         file: {
@@ -415,7 +615,7 @@ def test_unchanged_tools_run_only_the_rules_that_read_the_catalogue(
             for rule_id, read in entry[3][2]
             if any(key.endswith(":read_stock") for key, _ in read)
         }
-        for file, entry in stored["tools"].items()
+        for file, entry in entries.items()
     }
     ran: list[tuple[str, str]] = []
 

@@ -14,17 +14,43 @@ format, model and the per-file checks), so a reused tool also stands for "its pe
 passed". The checks between tools, the lint rules that read the catalogue, the layout and the
 write run over the whole catalogue on every build.
 
-One file (`.toolgen-cache/front-<folder digest>.pickle`), read once and written once a build:
-reading a thousand small files would cost more than parsing the specs. Each tool's IR is in it
-as the bytes it was pickled to, read back only when a stage asks for more of the tool than the
-few fields every stage reads of every tool (`KeptTool`): a rebuild after one tool changed reads
-back none of the others, and writes their bytes again as it read them. A checksum over the
-file vouches that those bytes are the ones written. Like the other caches
-it is written by `build` only (`check` and `build --check` use none), and it can only cost a
-build, never change it: a cache that cannot be read, is truncated, corrupt, of another format
-or made by other code is ignored, and the build reads every file.
+The cache is SHARDS files, `.toolgen-cache/front-<folder digest>-<shard>.pickle`, a tool file's
+entry in the shard its path hashes to (`_shard_of`, a CRC-32: the same in every process). Every
+build reads them all: at 1,000 tools (16 MB in all) 32 files cost no more than one of the same
+bytes, while a file per tool would cost more than parsing the specs. A build writes only the
+shards whose entries changed (an entry added, removed, or with other bytes: its IR, its lint
+record, its pieces), each through a temporary file and a rename, and leaves the others as they
+are: after one tool's edit, its shard and those of the tools whose lint records read something
+of it (their fingerprints of it are new), two of the 32 in the bench catalogue. Each tool's IR
+is in its entry as the bytes it was pickled to, read back only when a stage asks for more of
+the tool than the few fields every stage reads of every tool (`KeptTool`): a rebuild after one
+tool changed reads back none of the others, and keeps their bytes as it read them. (Keeping
+the IR in files of its own, read only on demand, would spare reading 10 of the 16 MB, but
+unpickling bytes is a copy: the read's cost is in the lint records and pieces, 6 MB of small
+objects, which every build reads.)
 
-The file is a pickle: loading one runs code its author chose, like the generated modules and
+Each shard is framed as a whole cache would be (MAGIC, a CRC-32 over the rest, the pickle) and
+holds the key it was made under, and each is judged alone: one that is missing, truncated,
+corrupt, of another format or made under another key holds nothing, its tools' files are read,
+and the build writes it anew (or removes it, when it is to hold nothing). An entry whose file
+does not hash to its shard is left out too. The shards on disk may come from different builds
+(one killed between two renames, or unable to write the rest): that is safe, because an entry
+says no more than "the file with this text digest, under this key, has this IR, lint record
+and pieces", and nothing in it refers to another entry or to the build that wrote it. Its IR
+and pieces are functions of the file's text and of what the key covers, its lint record holds
+the findings that read nothing catalogue-wide and the fingerprints of what the others read
+(checked again on every build), and a file is only ever in its one shard, so no two shards
+can both speak for it. A shard of an old key is never read; the build that writes its
+catalogue's cache writes or removes every shard it could not read under its own key, and
+removes the files of this catalogue's cache that are not its shards (the single file of
+format 4 and before, shards of another count), so none pile up.
+
+Like the other caches it is written by `build` only (`check` and `build --check` use none),
+and it can only cost a build, never change it: a shard that cannot be read is no shard, and an
+IR that still cannot be read back (under a checksum that holds, which only other code could
+write) starts the build again without the cache.
+
+A shard is a pickle: loading one runs code its author chose, like the generated modules and
 implementations the same project holds, which the project's own build imports anyway. It is
 never read from anywhere but the project's `.toolgen-cache/`.
 """
@@ -38,6 +64,7 @@ import io
 import operator
 import os
 import pickle
+import re
 import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -52,9 +79,16 @@ from toolgen.paths import CACHE_DIR, cache_key
 from toolgen.pieces import ToolPieces
 
 # bump when what is stored changes shape (the IR classes are covered by toolgen_digest)
-FORMAT = 5
-# the file: this, the CRC-32 of the rest (4 bytes, big-endian), the pickle
+FORMAT = 6
+# a shard: this, the CRC-32 of the rest (4 bytes, big-endian), the pickle
 MAGIC = b"toolgen-front\n"
+# the shard files of a catalogue (a change of the count moves entries: bump FORMAT with it)
+SHARDS = 32
+
+
+def _shard_of(file: str) -> int:
+    """The shard a tool file's entry is kept in."""
+    return zlib.crc32(file.encode()) % SHARDS
 
 
 def _key(catalogue_digest: str, folder: str) -> str:
@@ -112,12 +146,12 @@ def _dumps(tool: Tool) -> bytes:
 
 
 def _framed(payload: bytes) -> bytes:
-    """A front cache file: MAGIC, the CRC-32 of the pickle and the pickle."""
+    """A shard file: MAGIC, the CRC-32 of the pickle and the pickle."""
     return MAGIC + zlib.crc32(payload).to_bytes(4, "big") + payload
 
 
 def _checked(data: bytes) -> memoryview:
-    """The pickle of a front cache file whose checksum holds (ValueError otherwise)."""
+    """The pickle of a shard file whose checksum holds (ValueError otherwise)."""
     head = len(MAGIC) + 4
     if not data.startswith(MAGIC) or len(data) < head:
         raise ValueError("not a front cache file")
@@ -285,22 +319,54 @@ class KeptTool(Tool):
         return (Tool, tuple(getattr(self, slot) for slot in _TOOL_SLOTS))
 
 
+def _entries(data: object, key: str, index: int) -> tuple[dict[str, _Entry], bool]:
+    """The well-formed entries of shard `index` (`data`, unpickled) made under `key`, and
+    whether they are all it holds (False: the shard is to be written anew)."""
+    if not isinstance(data, dict) or data.get("key") != key:
+        return {}, False
+    tools = data.get("tools")
+    if not isinstance(tools, dict):
+        return {}, False
+    found = {
+        file: entry
+        for file, entry in tools.items()
+        if isinstance(file, str)
+        and isinstance(entry, tuple)
+        and len(entry) == 5
+        and isinstance(entry[0], str)
+        and _is_summary(entry[1])
+        and isinstance(entry[2], bytes)
+        and _shard_of(file) == index
+    }
+    return found, len(found) == len(tools)
+
+
 class FrontCache:
     """The front cache of one catalogue folder (`folder`, as shown) of the project at
     `root`: `reusable` (for load) names what it holds for a catalogue file, `tools` gives
     the IR of the files load reused, `save` remembers a build's clean tools.
 
-    Each tool is pickled on its own, so that a build re-pickles only the tools it built
-    and writes the others' bytes as it read them."""
+    Each tool is pickled on its own, so that a build re-pickles only the tools it built,
+    and each shard is written only when its entries changed (see the module's docstring).
+    `path` names the shard files as messages show them (a pattern, not a file)."""
 
     def __init__(self, root: Path, folder: str) -> None:
         name = hashlib.sha256(folder.encode()).hexdigest()[:12]
-        self.path = root / CACHE_DIR / f"front-{name}.pickle"
         self.folder = folder
+        self._dir = root / CACHE_DIR
+        self._prefix = f"front-{name}"
+        self.path = self._dir / f"{self._prefix}-*.pickle"
         self.key: str | None = None  # of the catalogue file this build read
         # file -> (text digest, summary, pickled IR, lint record as plain data, pieces by kind)
         self._held: dict[str, _Entry] = {}
         self._reused: dict[str, Tool] = {}
+        # shard -> its entries, for the shards whose file holds exactly those under `key`
+        # (an empty one for a shard without a file): the shards `save` need not write
+        self._on_disk: dict[int, dict[str, _Entry]] = {}
+
+    def shard_path(self, index: int) -> Path:
+        """The file of shard `index` (0 to SHARDS - 1)."""
+        return self._dir / f"{self._prefix}-{index:02x}.pickle"
 
     def reusable(self, catalogue: Document | None) -> Mapping[str, str]:
         """Tool file (as shown) -> digest of the text its kept IR was made from, for the
@@ -318,25 +384,25 @@ class FrontCache:
         return {}
 
     def _read(self, key: str) -> dict[str, _Entry]:
-        try:
-            data = pickle.loads(_checked(self.path.read_bytes()))
-        except Exception:  # any unreadable cache is no cache (pickle raises anything)
-            return {}
-        if not isinstance(data, dict) or data.get("key") != key:
-            return {}
-        tools = data.get("tools")
-        if not isinstance(tools, dict):
-            return {}
-        return {
-            file: entry
-            for file, entry in tools.items()
-            if isinstance(file, str)
-            and isinstance(entry, tuple)
-            and len(entry) == 5
-            and isinstance(entry[0], str)
-            and _is_summary(entry[1])
-            and isinstance(entry[2], bytes)
-        }
+        held: dict[str, _Entry] = {}
+        self._on_disk = {}
+        for index in range(SHARDS):
+            try:
+                data = self.shard_path(index).read_bytes()
+            except FileNotFoundError:
+                self._on_disk[index] = {}
+                continue
+            except OSError:
+                continue
+            # any unreadable shard is no shard (pickle raises anything)
+            try:
+                entries, whole = _entries(pickle.loads(_checked(data)), key, index)
+            except Exception:
+                continue
+            held.update(entries)
+            if whole:
+                self._on_disk[index] = entries
+        return held
 
     def tools(self, files: Iterable[str]) -> list[Tool]:
         """The kept tools of `files` (those load reused), each reading its IR back when
@@ -377,14 +443,13 @@ class FrontCache:
     ) -> bool:
         """Keep the IR of every tool whose file nothing was found in by the stages before
         lint (`diagnostics`), with its lint record (`lint`, by file) and its pieces when
-        there are; False when the cache cannot be written (which only costs the next build
-        time)."""
+        there are, writing the shards whose entries changed; False when one cannot be
+        written (which only costs the next build time)."""
         if self.key is None:
             return True
         blamed = {d.span.file for d in diagnostics}
         records = lint or {}
-        kept: dict[str, _Entry] = {}
-        temp = self.path.with_name(f"{self.path.stem}.{os.getpid()}.tmp")
+        shards: list[dict[str, _Entry]] = [{} for _ in range(SHARDS)]
         try:
             for tool in tools:
                 if tool.file in blamed or tool.derived:
@@ -395,22 +460,56 @@ class FrontCache:
                 made = {} if pieces is None else pieces.to_keep(tool.file)
                 if self._reused.get(tool.file) is tool:
                     digest, summary, pickled, _, _ = self._held[tool.file]
-                    kept[tool.file] = (digest, summary, pickled, lint_data, made)
+                    entry = (digest, summary, pickled, lint_data, made)
                 else:
                     entry = (tool.digest, _summary(tool), _dumps(tool), lint_data, made)
-                    kept[tool.file] = entry
-            data = pickle.dumps(
-                {"key": self.key, "tools": kept}, protocol=pickle.HIGHEST_PROTOCOL
-            )
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            temp.write_bytes(_framed(data))
-            temp.replace(self.path)
+                shards[_shard_of(tool.file)][tool.file] = entry
+            for index, entries in enumerate(shards):
+                # (the entries of reused tools are the objects read: most compare by identity)
+                if self._on_disk.get(index) != entries:
+                    self._write(index, entries)
+            self._remove_strays()
         except (OSError, pickle.PicklingError, RecursionError):
-            with contextlib.suppress(OSError):
-                temp.unlink(missing_ok=True)
             return False
         return True
 
+    def _write(self, index: int, entries: dict[str, _Entry]) -> None:
+        """Shard `index` with `entries` (its file removed when there are none)."""
+        path = self.shard_path(index)
+        self._on_disk.pop(index, None)
+        if not entries:
+            path.unlink(missing_ok=True)
+        else:
+            assert self.key is not None
+            data = pickle.dumps(
+                {"key": self.key, "tools": entries}, protocol=pickle.HIGHEST_PROTOCOL
+            )
+            # a *.tmp file of the cache folder: the next build removes it if this one dies
+            temp = path.with_name(f"{path.stem}.{os.getpid()}.tmp")
+            try:
+                self._dir.mkdir(parents=True, exist_ok=True)
+                temp.write_bytes(_framed(data))
+                temp.replace(path)
+            except OSError:
+                with contextlib.suppress(OSError):
+                    temp.unlink(missing_ok=True)
+                raise
+        self._on_disk[index] = entries
+
+    def _remove_strays(self) -> None:
+        """Remove the files named as this catalogue's front cache that are none of its
+        shards: the single file of format 4 and before, shards of another count."""
+        if not self._dir.is_dir():
+            return
+        ours = re.compile(rf"{self._prefix}(-[0-9a-f]{{2}})?\.pickle")
+        shards = {self.shard_path(index).name for index in range(SHARDS)}
+        for entry in os.scandir(self._dir):
+            if (
+                ours.fullmatch(entry.name)
+                and entry.name not in shards
+                and entry.is_file(follow_symlinks=False)
+            ):
+                os.unlink(entry.path)
 
 # What a build made ahead of the pipeline, for the front cache to hold as if an earlier
 # build had kept it (ahead.py: the tool files a first build parses in two processes).
