@@ -511,6 +511,7 @@ class FrontCache:
             ):
                 os.unlink(entry.path)
 
+
 # What a build made ahead of the pipeline, for the front cache to hold as if an earlier
 # build had kept it (ahead.py: the tool files a first build parses in two processes).
 
