@@ -387,9 +387,10 @@ def test_a_first_build_writes_no_generated_file_twice(
     # whatever the number of tools
     assert [n for n in recording.written if n.endswith(".py")] == ["_cards.py"]
     assert MANIFEST_NAME in recording.written and len(recording.written) <= 7
-    # no scratch folder is left, only the compiled templates a build keeps
+    # no scratch folder is left, only the compiled templates a build keeps (written by the
+    # first build of a process only: a test run earlier in this one may have compiled them)
     folders = [p.name for p in (tmp_path / ".toolgen-cache").iterdir() if p.is_dir()]
-    assert folders == ["templates"]
+    assert folders in ([], ["templates"])
 
 
 # --- the replaced tree, kept as the next build's staging base -------------------------------
