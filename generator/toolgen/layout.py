@@ -197,7 +197,7 @@ def _overlap_problem(
 def _unknown_files(catalogue: Catalogue, root: Path) -> list[Diagnostic]:
     rel = package_dir(catalogue.package)
     try:
-        state = read_package(root / rel, contents=False)
+        state = read_package(root / rel, contents=False, ids=False)
     except OSError as exc:
         return [
             error(
