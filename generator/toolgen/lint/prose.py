@@ -63,21 +63,33 @@ class Scanner:
 
     Python's regular expressions try every alternative at every position: over the tens of
     thousands of strings of a large catalogue one big alternation costs seconds. A substring
-    test of the lower-cased text is cheap, so each pattern only runs where its keyword is.
+    test of the lower-cased text is cheap, so each pattern only runs where its keyword is,
+    and is compiled the first time its keyword is found: a rebuild that lints one tool
+    compiles a few of the scanners' 77 patterns, not all of them (a tenth of its lint).
     """
 
     def __init__(self, *alternatives: tuple[str, str]) -> None:
         self.alternatives = tuple(
-            (keyword.lower(), re.compile(pattern, re.IGNORECASE))
-            for keyword, pattern in alternatives
+            (keyword.lower(), pattern) for keyword, pattern in alternatives
         )
+        self._compiled: dict[str, re.Pattern[str]] = {}
+
+    def _pattern(self, pattern: str) -> re.Pattern[str]:
+        found = self._compiled.get(pattern)
+        if found is None:
+            found = self._compiled[pattern] = re.compile(pattern, re.IGNORECASE)
+        return found
+
+    def patterns(self) -> tuple[re.Pattern[str], ...]:
+        """Every pattern, compiled (what the tests check)."""
+        return tuple(self._pattern(pattern) for _, pattern in self.alternatives)
 
     def first(self, text: str) -> str | None:
         """The first phrase found (whitespace collapsed), or None."""
         low = text.lower()
         for keyword, pattern in self.alternatives:
             if keyword in low:
-                found = pattern.search(text)
+                found = self._pattern(pattern).search(text)
                 if found:
                     return " ".join(found.group(0).split())
         return None
@@ -86,4 +98,4 @@ class Scanner:
         low = text.lower()
         for keyword, pattern in self.alternatives:
             if keyword in low:
-                yield from pattern.finditer(text)
+                yield from self._pattern(pattern).finditer(text)
