@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 # The stages are imported where a command needs them, not here: a build with nothing to do
 # (the stamp, stamp.py) answers before any of them would have finished importing.
-from toolgen import __version__, project, report, stamp
+from toolgen import __version__, project, report, stamp, tokens
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.progress import Progress
 
@@ -526,6 +526,11 @@ def _build_root(
                         "build)"
                     )
                     continue
+            if last is not None and last.recorded is not None:
+                # a rebuild, which counts the tokens of the few tools that changed: the
+                # tokenizer loads in a child from here on, while the build reaches lint
+                # (build_catalogue ends it)
+                tokens.prefetch()
             if placements is None:
                 placements = project.placements(root, [t.folder for t in mine])
             if last is not None:

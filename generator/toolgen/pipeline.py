@@ -122,8 +122,8 @@ def check_catalogue(
     few = 0 < len(loaded.tools) < PARALLEL_TOOLS
     if made is not None and reused and few and not made.here:
         # a rebuild counts the tokens of the few tools that changed: the tokenizer loads
-        # in a child meanwhile (build_catalogue ends it); not where tools were made ahead,
-        # whose lint counts them all
+        # in a child meanwhile (build_catalogue ends it; the CLI may have started it
+        # already); not where tools were made ahead, whose lint counts them all
         tokens.prefetch()
     count = len(loaded.tools) + len(reused)
     record = CheckCache(root, shown) if cache else None
