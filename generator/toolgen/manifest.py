@@ -116,19 +116,19 @@ def _walk(base: Path, *, ids: bool) -> list[tuple[str, bool, tuple[int, int] | N
         folder = base / rel if rel else base
         for entry in sorted(os.scandir(folder), key=lambda e: e.name):
             child = f"{rel}/{entry.name}" if rel else entry.name
+            file_id: tuple[int, int] | None = None
             if ids:
                 info = entry.stat(follow_symlinks=False)
-                if stat.S_ISDIR(info.st_mode):
-                    if entry.name not in PYTHON_CACHES:
-                        stack.append(child)
-                    continue
-                regular = stat.S_ISREG(info.st_mode)
-                found.append((child, regular, (info.st_dev, info.st_ino)))
-            elif entry.is_dir(follow_symlinks=False):
+                is_dir, regular = stat.S_ISDIR(info.st_mode), stat.S_ISREG(info.st_mode)
+                file_id = (info.st_dev, info.st_ino)
+            else:
+                is_dir = entry.is_dir(follow_symlinks=False)
+                regular = not is_dir and entry.is_file(follow_symlinks=False)
+            if is_dir:
                 if entry.name not in PYTHON_CACHES:
                     stack.append(child)
             else:
-                found.append((child, entry.is_file(follow_symlinks=False), None))
+                found.append((child, regular, file_id))
     return found
 
 
