@@ -1,10 +1,11 @@
-"""The compiled format check and jsonschema give the same answer, valid or not, on every
+"""The quick format checks and jsonschema give the same answer, valid or not, on every
 document there is: the corpus, the golden trees, the example, the synthetic bench catalogue,
 and near-valid documents made from them by damaging one value, one key at a time.
 
-validate.check_document asks the compiled check first and walks a document with jsonschema
-only when it is refused, so a document the compiled check passes but jsonschema would refuse
-is a format error no one is told about: that is what this test is here to catch. The other
+validate.check_document asks a quick check first (the compiled one for a build of many
+documents, quickcheck for a few) and walks a document with jsonschema only when it is refused,
+so a document a quick check passes but jsonschema would refuse is a format error no one is
+told about: that is what this test is here to catch. The other
 way round (refused by the compiled check, passed by jsonschema) would only cost time, and is
 held to the same equality so that the two stay one definition.
 """
@@ -67,6 +68,13 @@ MUTATIONS_PER_DOCUMENT = 40
 
 def _kind(path: Path) -> SchemaKind:
     return "catalogue" if path.name == "catalogue.yaml" else "tool"
+
+
+# the quick checks validate.check_document asks before jsonschema
+QUICK = {
+    "compiled": lambda kind, data: validate._passes(kind, data, compiled=True),
+    "quickcheck": lambda kind, data: validate._passes(kind, data, compiled=False),
+}
 
 
 def _jsonschema_accepts(kind: SchemaKind, data: object) -> bool:
@@ -152,14 +160,16 @@ def test_there_are_documents_of_both_kinds_valid_and_not() -> None:
     assert len(DOCUMENTS) > 300
 
 
+@pytest.mark.parametrize("quick", sorted(QUICK))
 @pytest.mark.parametrize(("name", "kind", "data"), DOCUMENTS, ids=lambda v: "")
 def test_both_checks_agree_on_the_document(
-    name: str, kind: SchemaKind, data: object
+    name: str, kind: SchemaKind, data: object, quick: str
 ) -> None:
-    assert validate._accepts(kind)(data) == _jsonschema_accepts(kind, data), name
+    assert QUICK[quick](kind, data) == _jsonschema_accepts(kind, data), name
 
 
-def test_both_checks_agree_on_near_valid_documents() -> None:
+@pytest.mark.parametrize("quick", sorted(QUICK))
+def test_both_checks_agree_on_near_valid_documents(quick: str) -> None:
     rng = random.Random(13)
     disagreements = []
     refused = 0
@@ -170,7 +180,7 @@ def test_both_checks_agree_on_near_valid_documents() -> None:
             damaged = _damaged(data, rng)
             expected = _jsonschema_accepts(kind, damaged)
             refused += not expected
-            if validate._accepts(kind)(damaged) != expected:
+            if QUICK[quick](kind, damaged) != expected:
                 disagreements.append((name, damaged, expected))
     assert disagreements == []
     # the damage is real: a good share of the copies no longer pass

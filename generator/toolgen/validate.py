@@ -15,14 +15,15 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Final, Literal, cast
+from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
-import jsonschema
-
-from toolgen import reserved
+from toolgen import quickcheck, reserved
 from toolgen.diagnostics import Diagnostic, error
 from toolgen.load import Document, LoadedCatalogue, PathKey
 from toolgen.text import article
+
+if TYPE_CHECKING:
+    import jsonschema
 
 SchemaKind = Literal["tool", "catalogue"]
 
@@ -35,9 +36,28 @@ def schema_text(kind: SchemaKind) -> str:
 
 
 @functools.cache
+def _schema(kind: SchemaKind) -> dict[str, object]:
+    schema: dict[str, object] = json.loads(schema_text(kind))
+    return schema
+
+
+@functools.cache
 def _validator(kind: SchemaKind) -> jsonschema.Draft202012Validator:
-    schema = json.loads(schema_text(kind))
-    return jsonschema.Draft202012Validator(schema)
+    import jsonschema  # a document quickcheck passes never needs it
+
+    return jsonschema.Draft202012Validator(_schema(kind))
+
+
+def _passes(kind: SchemaKind, data: object, *, compiled: bool) -> bool:
+    """Whether the document surely passes the format, without walking it with jsonschema:
+    the compiled check where it was worth compiling, else quickcheck, which needs nothing
+    compiled nor imported."""
+    if compiled:
+        return _accepts(kind)(data)
+    try:
+        return not quickcheck.errors(_schema(kind), data, quickcheck.FORMAT)
+    except quickcheck.Unknown:
+        return False
 
 
 # from how many documents to check a build compiles the schemas (see _accepts)
@@ -135,9 +155,9 @@ def check_document(
     document: Document, kind: SchemaKind, *, compiled: bool = False
 ) -> list[Diagnostic]:
     """The format's diagnostics of one document; `compiled` asks the compiled validator
-    first (worth its compiling for many documents only)."""
+    first (worth its compiling for many documents only), else quickcheck."""
     found: list[Diagnostic] = []
-    if not compiled or not _accepts(kind)(document.data):
+    if not _passes(kind, document.data, compiled=compiled):
         for err in _validator(kind).iter_errors(document.data):
             found.extend(_diagnose(document, err, kind))
     placed = {d.span for d in found}
