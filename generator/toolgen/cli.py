@@ -15,7 +15,6 @@ import argparse
 import contextlib
 import errno
 import gc
-import json
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -24,7 +23,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 # The stages are imported where a command needs them, not here: a build with nothing to do
 # (the stamp, stamp.py) answers before any of them would have finished importing.
-from toolgen import __version__, project, report, stamp, tokens
+from toolgen import __version__, jsontext, project, report, stamp, tokens
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.progress import Progress
 
@@ -670,7 +669,7 @@ def _run_rules(args: argparse.Namespace) -> int:
             }
             for r in rules
         ]
-        print(json.dumps(payload, indent=2, ensure_ascii=False))
+        print(jsontext.dumps(payload))
         return EXIT_CLEAN
     rows = [
         (r.id, r.name, r.category.value, r.severity.value, r.lifecycle.value)
@@ -760,7 +759,7 @@ def _export_text(
         f"{result.folder}: note: {n.tool + ': ' if n.tool else ''}{n.text}"
         for n in done.definitions.notes
     ]
-    payload = json.dumps(done.definitions.payload, indent=2, ensure_ascii=False)
+    payload = jsontext.dumps(done.definitions.payload)
     return payload + "\n", notes
 
 

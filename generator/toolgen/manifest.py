@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from toolgen import jsontext
 from toolgen.paths import read_regular
 
 MANIFEST_NAME = "toolgen-manifest.json"
@@ -51,7 +52,7 @@ class Manifest:
             "catalogue": self.catalogue,
             "files": dict(sorted(self.files.items())),
         }
-        return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+        return jsontext.dumps(payload) + "\n"
 
 
 class ManifestError(Exception):

@@ -7,10 +7,9 @@ docs/codes.md or docs/rules.md, so a code-scanning dashboard can show what each 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 
-from toolgen import __version__
+from toolgen import __version__, jsontext
 from toolgen.codes import CODES, Code
 from toolgen.diagnostics import Diagnostic, Severity
 
@@ -47,7 +46,7 @@ def format_json(diagnostics: Sequence[Diagnostic]) -> str:
         }
         for d in diagnostics
     ]
-    return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+    return jsontext.dumps(payload) + "\n"
 
 
 def _escape_data(text: str) -> str:
@@ -182,7 +181,7 @@ def format_sarif(
             }
         ],
     }
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return jsontext.dumps(log) + "\n"
 
 
 FORMATTERS: Mapping[str, Callable[[Sequence[Diagnostic]], str]] = {

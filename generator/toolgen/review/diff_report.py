@@ -9,11 +9,10 @@ note; a breaking change accepted on purpose is printed as a note that says so.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from toolgen import report
+from toolgen import jsontext, report
 from toolgen.diagnostics import Diagnostic, Severity, Span
 from toolgen.load import Document, load_document
 from toolgen.review import diff as diffing
@@ -113,7 +112,7 @@ def render(
         for item, diagnostic in zip(data["changes"], found, strict=True):
             item["line"], item["col"] = diagnostic.span.line, diagnostic.span.col
         data["against"] = against
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n", []
+        return jsontext.dumps(data) + "\n", []
     if fmt == "sarif":
         return report.format_sarif(found, rule_descriptors()), []
     if fmt == "github":

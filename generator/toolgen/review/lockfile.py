@@ -18,7 +18,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from toolgen import snapshot, tokens
+from toolgen import jsontext, snapshot, tokens
 from toolgen.ir import Catalogue, Tool
 from toolgen.pieces import ToolPieces
 
@@ -50,7 +50,7 @@ def lock_data(shot: Mapping[str, Any]) -> dict[str, Any]:
 
 def text(shot: Mapping[str, Any]) -> str:
     """The lockfile's text: stable bytes for the same snapshot on every machine."""
-    return json.dumps(lock_data(shot), indent=2, ensure_ascii=False) + "\n"
+    return jsontext.dumps(lock_data(shot)) + "\n"
 
 
 # a tool's part of the lockfile: its name, its definition's digest, and its entry as the
@@ -67,7 +67,7 @@ def _lock_piece(tool: Tool, cost: int) -> LockPiece:
         "tokens": cost,
         "definition": model,
     }
-    shown = json.dumps(entry, indent=2, ensure_ascii=False).replace("\n", "\n    ")
+    shown = jsontext.dumps(entry).replace("\n", "\n    ")
     name = json.dumps(tool.name, ensure_ascii=False)
     return tool.name, definition_digest, f"    {name}: {shown}"
 
@@ -105,8 +105,8 @@ def catalogue_text(catalogue: Catalogue, pieces: ToolPieces | None = None) -> st
         "digest": snapshot.digest([[name, digest] for name, digest, _ in made]),
     }
     if not made:
-        return json.dumps({**head, "tools": {}}, indent=2, ensure_ascii=False) + "\n"
-    shown = json.dumps(head, indent=2, ensure_ascii=False).removesuffix("\n}")
+        return jsontext.dumps({**head, "tools": {}}) + "\n"
+    shown = jsontext.dumps(head).removesuffix("\n}")
     body = ",\n".join(entry for _, _, entry in made)
     return f'{shown},\n  "tools": {{\n{body}\n  }}\n}}\n'
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import jinja2
 
-from toolgen import __version__
+from toolgen import __version__, jsontext
 from toolgen.diagnostics import Diagnostic
 from toolgen.lint.registry import REGISTRY, all_rules
 from toolgen.report import docs_url
@@ -49,7 +49,7 @@ def _environment() -> jinja2.Environment:
 
 
 def _pretty(value: object) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False)
+    return jsontext.dumps(value)
 
 
 def _badges(tool: Mapping[str, Any]) -> list[dict[str, str]]:
