@@ -61,7 +61,7 @@ def _passes(kind: SchemaKind, data: object, *, compiled: bool) -> bool:
 
 
 # from how many documents to check a build compiles the schemas (see _accepts)
-COMPILED_FROM = 100
+COMPILED_FROM = 400
 
 
 @functools.cache
@@ -71,9 +71,11 @@ def _accepts(kind: SchemaKind) -> Callable[[object], bool]:
     Nearly every document of a build passes, and jsonschema's walk (an evolved validator per
     subschema) costs ten times what compiled checks do; only a document this refuses is
     walked by jsonschema, whose errors the diagnostics are made of. Both read the same
-    schema, and tests/test_validate_fast.py holds them to the same answer. Compiling costs
-    about 30 ms, what jsonschema takes for some 60 documents: a build that checks fewer
-    (a rebuild after one edit) does not compile (`COMPILED_FROM`).
+    schema, and tests/test_validate_fast.py holds them to the same answer. quickcheck,
+    which `_passes` asks otherwise, takes about 0.2 ms a bench document and the compiled
+    check 0.1 ms, after 50 ms to 70 ms of importing and compiling: the two cost the same at
+    about 400 documents (measured in fresh processes at 100, 300 and 1,000), so a build
+    that checks fewer does not compile (`COMPILED_FROM`).
     """
     import fastjsonschema  # only where it pays: see COMPILED_FROM
 
