@@ -143,6 +143,21 @@ _BOUNDS: Final[
 _COUNTS: Final = frozenset({"minLength", "maxLength", "minItems", "maxItems"})
 
 
+class _Here(NamedTuple):
+    """Where a walk is: one schema object, the value it is applied to, the value's path, and
+    the list its errors go to."""
+
+    schema: Schema
+    value: object
+    path: FieldPath
+    out: list[Error]
+
+    def fail(self, keyword: str, rule: object, context: tuple[Error, ...] = ()) -> None:
+        self.out.append(
+            Error(self.path, keyword, rule, self.value, self.schema, context)
+        )
+
+
 class _Walk:
     """One value against one schema document (`root`, which `$ref` points into)."""
 
@@ -170,31 +185,24 @@ class _Walk:
             return
         if not isinstance(schema, dict):
             raise Unknown("a schema that is not an object")
+        here = _Here(schema, value, path, out)
         for keyword, rule in schema.items():
             if keyword in _ANNOTATIONS:
                 continue
             if keyword in _BOUNDS:
-                self._bound(keyword, rule, schema, value, path, out)
+                self._bound(keyword, rule, here)
                 continue
             check = self._KEYWORDS.get(keyword)
             if check is None:
                 raise Unknown(f"the keyword {keyword!r}")
-            check(self, rule, schema, value, path, out)
+            check(self, rule, here)
 
-    def _bound(
-        self,
-        keyword: str,
-        rule: object,
-        schema: Schema,
-        value: object,
-        path: FieldPath,
-        out: list[Error],
-    ) -> None:
+    def _bound(self, keyword: str, rule: object, here: _Here) -> None:
         if not (_is_int(rule) if keyword in _COUNTS else _number(rule)):
             raise Unknown(f"{keyword} {rule!r}")
         applies, breaks = _BOUNDS[keyword]
-        if applies(value) and breaks(value, rule):
-            out.append(Error(path, keyword, rule, value, schema))
+        if applies(here.value) and breaks(here.value, rule):
+            here.fail(keyword, rule)
 
     def _is_type(self, value: object, name: object) -> bool:
         if name == "integer" and self.dialect.strict_integer:
@@ -204,175 +212,100 @@ class _Walk:
             raise Unknown(f"the type {name!r}")
         return test(value)
 
-    def _type(
-        self,
-        rule: object,
-        schema: Schema,
-        value: object,
-        path: FieldPath,
-        out: list[Error],
-    ) -> None:
+    def _type(self, rule: object, here: _Here) -> None:
         names = [rule] if isinstance(rule, str) else rule
         if not isinstance(names, list):
             raise Unknown("a type that is not a name or a list")
-        if not any(self._is_type(value, name) for name in names):
-            out.append(Error(path, "type", rule, value, schema))
+        if not any(self._is_type(here.value, name) for name in names):
+            here.fail("type", rule)
 
-    def _enum(
-        self,
-        rule: object,
-        schema: Schema,
-        value: object,
-        path: FieldPath,
-        out: list[Error],
-    ) -> None:
+    def _enum(self, rule: object, here: _Here) -> None:
         if not isinstance(rule, list):
             raise Unknown("an enum that is not a list")
-        if not any(equal(choice, value) for choice in rule):
-            out.append(Error(path, "enum", rule, value, schema))
+        if not any(equal(choice, here.value) for choice in rule):
+            here.fail("enum", rule)
 
-    def _const(
-        self,
-        rule: object,
-        schema: Schema,
-        value: object,
-        path: FieldPath,
-        out: list[Error],
-    ) -> None:
-        if not equal(value, rule):
-            out.append(Error(path, "const", rule, value, schema))
+    def _const(self, rule: object, here: _Here) -> None:
+        if not equal(here.value, rule):
+            here.fail("const", rule)
 
-    def _pattern(
-        self,
-        rule: object,
-        schema: Schema,
-        value: object,
-        path: FieldPath,
-        out: list[Error],
-    ) -> None:
+    def _pattern(self, rule: object, here: _Here) -> None:
         if not isinstance(rule, str):
             raise Unknown("a pattern that is not a string")
-        if isinstance(value, str) and not self.dialect.matches(rule, value):
-            out.append(Error(path, "pattern", rule, value, schema))
+        if isinstance(here.value, str) and not self.dialect.matches(rule, here.value):
+            here.fail("pattern", rule)
 
-    def _format(
-        self,
-        rule: object,
-        schema: Schema,
-        value: object,
-        path: FieldPath,
-        out: list[Error],
-    ) -> None:
+    def _format(self, rule: object, here: _Here) -> None:
         check = self.dialect.formats.get(rule) if isinstance(rule, str) else None
-        if check is not None and isinstance(value, str) and not check(value):
-            out.append(Error(path, "format", rule, value, schema))
+        if check is not None and isinstance(here.value, str) and not check(here.value):
+            here.fail("format", rule)
 
-    def _required(
-        self,
-        rule: object,
-        schema: Schema,
-        value: object,
-        path: FieldPath,
-        out: list[Error],
-    ) -> None:
+    def _required(self, rule: object, here: _Here) -> None:
         if not isinstance(rule, list):
             raise Unknown("required that is not a list")
-        if isinstance(value, dict):
-            # one error a missing name, as jsonschema yields them
-            out.extend(
-                Error(path, "required", rule, value, schema)
-                for name in rule
-                if name not in value
-            )
+        if isinstance(here.value, dict):
+            for name in rule:
+                if name not in here.value:
+                    here.fail(
+                        "required", rule
+                    )  # one error a missing name, as jsonschema
 
-    def _properties(
-        self,
-        rule: object,
-        schema: Schema,
-        value: object,
-        path: FieldPath,
-        out: list[Error],
-    ) -> None:
+    def _properties(self, rule: object, here: _Here) -> None:
         if not isinstance(rule, dict):
             raise Unknown("properties that are not an object")
+        value = here.value
         if isinstance(value, dict):
             for name, subschema in rule.items():
                 if name in value:
-                    self.schema(
-                        subschema, value[name], (*path, name), out, stepped=True
-                    )
+                    step = (*here.path, name)
+                    self.schema(subschema, value[name], step, here.out, stepped=True)
 
-    def _additional(
-        self,
-        rule: object,
-        schema: Schema,
-        value: object,
-        path: FieldPath,
-        out: list[Error],
-    ) -> None:
-        if "patternProperties" in schema:
+    def _additional(self, rule: object, here: _Here) -> None:
+        if "patternProperties" in here.schema:
             raise Unknown("patternProperties")
-        known = schema.get("properties", {})
+        known = here.schema.get("properties", {})
         if not isinstance(known, dict):
             raise Unknown("properties that are not an object")
+        value = here.value
         if not isinstance(value, dict):
             return
         extras = [key for key in value if key not in known]
         if isinstance(rule, dict):
             # jsonschema walks the extras as a set, in no fixed order
             for key in extras:
-                self.schema(rule, value[key], (*path, key), out, stepped=True)
+                step = (*here.path, key)
+                self.schema(rule, value[key], step, here.out, stepped=True)
         elif rule is False:
             if extras:
-                out.append(Error(path, "additionalProperties", rule, value, schema))
+                here.fail("additionalProperties", rule)
         elif rule is not True:
             raise Unknown(f"additionalProperties {rule!r}")
 
-    def _items(
-        self,
-        rule: object,
-        schema: Schema,
-        value: object,
-        path: FieldPath,
-        out: list[Error],
-    ) -> None:
-        if "prefixItems" in schema:
+    def _items(self, rule: object, here: _Here) -> None:
+        if "prefixItems" in here.schema:
             raise Unknown("prefixItems")
+        value = here.value
         if not isinstance(value, list) or not value:
             return
         if rule is False:
-            out.append(Error(path, "items", rule, value, schema))
+            here.fail("items", rule)
             return
         for index, item in enumerate(value):
-            self.schema(rule, item, (*path, index), out, stepped=True)
+            self.schema(rule, item, (*here.path, index), here.out, stepped=True)
 
-    def _any_of(
-        self,
-        rule: object,
-        schema: Schema,
-        value: object,
-        path: FieldPath,
-        out: list[Error],
-    ) -> None:
+    def _any_of(self, rule: object, here: _Here) -> None:
         if not isinstance(rule, list):
             raise Unknown("anyOf that is not a list")
         tried: list[Error] = []
         for branch in rule:
             found: list[Error] = []
-            self.schema(branch, value, path, found)
+            self.schema(branch, here.value, here.path, found)
             if not found:
                 return
             tried.extend(found)
-        out.append(Error(path, "anyOf", rule, value, schema, tuple(tried)))
+        here.fail("anyOf", rule, tuple(tried))
 
-    def _ref(
-        self,
-        rule: object,
-        schema: Schema,
-        value: object,
-        path: FieldPath,
-        out: list[Error],
-    ) -> None:
+    def _ref(self, rule: object, here: _Here) -> None:
         if not isinstance(rule, str) or not rule.startswith("#/"):
             raise Unknown(f"$ref {rule!r}")
         target = self.root
@@ -381,9 +314,9 @@ class _Walk:
             if not isinstance(target, dict) or key not in target:
                 raise Unknown(f"$ref {rule!r}")
             target = target[key]
-        self.schema(target, value, path, out)
+        self.schema(target, here.value, here.path, here.out)
 
-    _KEYWORDS: Final[dict[str, Callable[..., None]]] = {
+    _KEYWORDS: Final[dict[str, Callable[[_Walk, object, _Here], None]]] = {
         "type": _type,
         "enum": _enum,
         "const": _const,
