@@ -397,6 +397,25 @@ def test_one_edit_rewrites_only_the_shards_of_the_entries_it_changed(
     assert edited in changed and changed <= asking | {edited}
 
 
+def test_a_shard_holds_each_fact_its_lint_records_read_once(tmp_path: Path) -> None:
+    """Equal facts of the lint records a build made are one object: every tool reads the
+    tool names, and a shard's pickle writes them once (and reads them back once). A record
+    read back is kept as it was read, sharing what its shard shared."""
+    root = _project(tmp_path, "project")
+    _build(root)
+    repeated = 0  # facts read by more than one record of their shard
+    for path in _shard_files(root):
+        seen: dict[tuple[str, str], tuple[str, str]] = {}
+        for entry in _stored(path.read_bytes())["tools"].values():
+            _, _, facts, pairs = entry[3]
+            for fact in [f for _, read in facts for f in read] + [
+                f for _, _, read in pairs for f in read
+            ]:
+                repeated += fact in seen
+                assert seen.setdefault(fact, fact) is fact, fact
+    assert repeated > 0
+
+
 def _missing(path: Path) -> None:
     path.unlink()
 

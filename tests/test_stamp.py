@@ -74,7 +74,7 @@ def test_nothing_changed_writes_nothing_and_reports_the_same(
 ) -> None:
     main(["build"])
     capsys.readouterr()
-    (stamp,) = (project / CACHE_DIR).glob("built-*.json")
+    (stamp,) = (project / CACHE_DIR).glob("built-*.marshal")
     stamp.unlink()
     first = main(["build"])  # a full build that changes nothing, for its report
     out_first, err_first = capsys.readouterr()
@@ -308,7 +308,7 @@ def test_what_the_stamp_cannot_vouch_for_makes_a_full_build(
         main(["build"])
         assert (project / "impl/__init__.py").exists()
     else:
-        (stamp,) = (project / CACHE_DIR).glob("built-*.json")
+        (stamp,) = (project / CACHE_DIR).glob("built-*.marshal")
         stamp.write_text("{")
         main(["build"])
     assert full_builds == ["inventory", "inventory"]
