@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from toolgen import implcheck, pipeline, stamp
+from toolgen import implcheck, load, pipeline, stamp
 from toolgen.cli import main
 from toolgen.paths import CACHE_DIR
 
@@ -166,9 +166,11 @@ def test_a_rebuild_after_one_edit_reads_back_none_of_the_outputs_it_keeps(
 ) -> None:
     """The render cache reuses the unchanged tools' files as they are on disk, and the
     implementation check their findings; the stamp vouches for those files by their status,
-    so they are not read to prove it."""
+    so they are not read to prove it. Nor are the unchanged tool files, whose IR the front
+    cache keeps."""
     main(["build"])
     _edit_intent(project, "read_stock")
+    specs = _spec_reads(monkeypatch)
     read: list[str] = []
     real = Path.read_bytes
 
@@ -201,6 +203,7 @@ def test_a_rebuild_after_one_edit_reads_back_none_of_the_outputs_it_keeps(
     # nor the implementations of unchanged tools (read_stock's is checked again: its
     # tool changed)
     assert checked == ["impl/inventory/read_stock.py"]
+    assert specs == ["spec/inventory/tools/read_stock.yaml"]
     (built,) = results
     assert built.report is not None
     assert "generated/inventory/read_stock.py" in built.report.written
@@ -209,6 +212,52 @@ def test_a_rebuild_after_one_edit_reads_back_none_of_the_outputs_it_keeps(
     for path in package:
         rel = path.relative_to(project).as_posix()
         assert built.files.owned[rel] == real(path).decode("utf-8"), rel
+
+
+def _spec_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The tool files load reads from now on (root-relative)."""
+    read: list[str] = []
+    real = load.read_text
+
+    def spy(path: Path, display: str, root: Path | None = None) -> tuple[object, object]:
+        if path.parent.name == "tools":
+            read.append(display)
+        return real(path, display, root)  # type: ignore[return-value]
+
+    monkeypatch.setattr(load, "read_text", spy)
+    return read
+
+
+@pytest.mark.parametrize("change", ["touched", "byte-order mark"])
+def test_a_tool_file_the_stamp_cannot_vouch_for_is_read(
+    project: Path, change: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tool file whose status moved (its text the same) or whose bytes are not its text
+    (a byte-order mark before it) is read again to know that its IR can be reused; its
+    text is the same, so it is not parsed again."""
+    spec = project / "spec/inventory/tools/search_orders.yaml"
+    if change == "byte-order mark":
+        spec.write_bytes(b"\xef\xbb\xbf" + spec.read_bytes())
+    main(["build"])
+    _edit_intent(project, "read_stock")
+    if change == "touched":
+        os.utime(spec)
+    specs = _spec_reads(monkeypatch)
+    parsed: list[str] = []
+    real_parse = load._parse
+
+    def parse(text: str, file: str) -> object:
+        parsed.append(file)
+        return real_parse(text, file)
+
+    monkeypatch.setattr(load, "_parse", parse)
+    main(["build"])
+    assert sorted(specs) == [
+        "spec/inventory/tools/read_stock.yaml",
+        "spec/inventory/tools/search_orders.yaml",
+    ]
+    assert "spec/inventory/tools/search_orders.yaml" not in parsed
+    assert "spec/inventory/tools/read_stock.yaml" in parsed
 
 
 def test_a_hand_edit_is_found_though_a_rebuild_kept_the_others_as_links(
@@ -332,7 +381,7 @@ def test_a_file_is_vouched_for_by_its_status_only_on_a_path_without_links(
     first = stamp.Digests(root)
     digest = first.tree("generated")["pkg/mod.py"]
     trusted = stamp.Digests(root, first.seen, trusted_before_ns=2**63 - 1)
-    assert trusted.vouched("generated/pkg/mod.py") == digest
+    assert trusted.vouched("generated/pkg/mod.py") == (digest, len("x = 1\n"))
     assert trusted.vouched("generated/pkg/other.py") is None  # not there
     assert stamp.Digests(root, first.seen).vouched("generated/pkg/mod.py") is None
     # the same file (inode, times, size) reached through a link: `tree` would refuse it
@@ -343,7 +392,7 @@ def test_a_file_is_vouched_for_by_its_status_only_on_a_path_without_links(
     (root / "generated/pkg").unlink()
     (elsewhere / "pkg").rename(root / "generated/pkg")
     again = stamp.Digests(root, first.seen, trusted_before_ns=2**63 - 1)
-    assert again.vouched("generated/pkg/mod.py") == digest
+    assert again.vouched("generated/pkg/mod.py") == (digest, len("x = 1\n"))
     # a link in place of the file
     (root / "generated/pkg/mod.py").rename(elsewhere / "mod.py")
     (root / "generated/pkg/mod.py").symlink_to(elsewhere / "mod.py")

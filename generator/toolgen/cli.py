@@ -566,8 +566,9 @@ def _full_build(
         check_only=args.check,
         others=placements,
         progress=progress,
-        # the files the last build left, as the stamp saw them: the render cache need not
-        # read back the ones whose status is unchanged
+        # the files the last build read and left, as the stamp saw them: load, the render
+        # cache and the implementation check need not read the ones whose status is
+        # unchanged
         vouch=None if last is None else last.digests.vouched,
     )
 

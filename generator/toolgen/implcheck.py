@@ -11,7 +11,6 @@ from __future__ import annotations
 import ast
 import hashlib
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import cast
 
@@ -26,7 +25,7 @@ from toolgen.diagnostics import (
 )
 from toolgen.ir import Catalogue, Tool
 from toolgen.names import MODEL_NAME_RE, is_module_path
-from toolgen.paths import package_dir, read_regular
+from toolgen.paths import Vouch, package_dir, read_regular
 from toolgen.pieces import ToolPieces
 from toolgen.text import counted, listing
 
@@ -81,7 +80,7 @@ def check_tool(
     tool: Tool,
     root: Path,
     pieces: ToolPieces | None = None,
-    vouch: Callable[[str], str | None] | None = None,
+    vouch: Vouch | None = None,
 ) -> list[Diagnostic]:
     """What is wrong with `tool`'s implementation. With `pieces`, the findings kept for
     an unchanged tool are reused when the implementation file holds the same bytes as when
@@ -89,8 +88,9 @@ def check_tool(
     `vouch` (the stamp's `Digests.vouched`) gives its digest by its status."""
     rel = implementation_path(catalogue, tool)
     if pieces is not None and vouch is not None:
-        digest = vouch(rel)
-        if digest is not None:
+        vouched = vouch(rel)
+        if vouched is not None:
+            digest = vouched.digest
             kept = pieces.kept(
                 tool,
                 "implementation",
@@ -256,7 +256,7 @@ def check_implementations(
     catalogue: Catalogue,
     root: Path,
     pieces: ToolPieces | None = None,
-    vouch: Callable[[str], str | None] | None = None,
+    vouch: Vouch | None = None,
 ) -> list[Diagnostic]:
     """What is wrong with the catalogue's implementations; with `pieces`, the findings of
     unchanged tools whose implementation files hold the same bytes are the kept ones (see

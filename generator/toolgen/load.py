@@ -29,6 +29,7 @@ from yaml.reader import ReaderError
 
 from toolgen import limits
 from toolgen.diagnostics import Diagnostic, Span, error
+from toolgen.paths import Vouch
 from toolgen.specfile import read_text
 
 __all__ = [
@@ -119,7 +120,7 @@ class Document:
     data: object
     value_spans: Mapping[PathKey, Span]
     key_spans: Mapping[PathKey, Span]
-    size: int = 0  # characters of the source text
+    size: int = 0  # bytes of the source text (UTF-8, without a byte-order mark)
     digest: str = ""  # of the source text
 
     @property
@@ -759,13 +760,14 @@ def _build(
     diagnostics.extend(walker.diagnostics)
     if not isinstance(data, dict):
         return None, diagnostics
+    encoded = _encoded(text)
     document = Document(
         file=file,
         data=data,
         value_spans=_SpanTable(file, walker.value_places),
         key_spans=_SpanTable(file, walker.key_places),
-        size=len(text),
-        digest=text_digest(text),
+        size=len(encoded),
+        digest=_digest(encoded),
     )
     return document, diagnostics
 
@@ -777,9 +779,20 @@ def _parse(text: str, file: str) -> tuple[Document | None, list[Diagnostic]]:
         return _build(text, file, _AliasAwareComposer)
 
 
+def _encoded(text: str) -> bytes:
+    # the bytes of a file's text: the file's own, without a byte-order mark (UTF-8 decoding
+    # makes no surrogates, so encoding the text again gives back exactly what was read)
+    return text.encode("utf-8", "surrogatepass")
+
+
+def _digest(encoded: bytes) -> str:
+    # the stamp's digest of a file's bytes (stamp._sha) is the same function
+    return hashlib.sha256(encoded).hexdigest()[:32]
+
+
 def text_digest(text: str) -> str:
     """The digest of a spec file's text, as `Document.digest` holds it."""
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return _digest(_encoded(text))
 
 
 def load_document(
@@ -845,10 +858,12 @@ def _load_tools(
     root: Path | None,
     diagnostics: list[Diagnostic],
     known: Mapping[str, str],
+    vouch: Vouch | None,
 ) -> tuple[tuple[Document, ...], tuple[str, ...], tuple[str, ...]]:
     """The tool documents that loaded, the display path of every tool entry (loaded or
     not), so later stages know which files exist but could not be read, and the files
-    whose text has the digest `known` gives for them (read, not parsed)."""
+    whose text has the digest `known` gives for them (not parsed; not even read when
+    `vouch` gives that digest by the file's status)."""
     tools_folder = folder / "tools"
     if not tools_folder.is_dir():
         diagnostics.append(
@@ -911,11 +926,20 @@ def _load_tools(
             )
             break
         if display in known:
-            text, found = read_text(file, display, root)
-            if text is not None and not found and text_digest(text) == known[display]:
+            vouched = None if vouch is None else vouch(display)
+            if vouched is not None and vouched.digest == known[display]:
+                # the bytes of the text kept (a file with a byte-order mark has another
+                # digest, and is read)
                 reused.append(display)
-                total += len(text)
+                total += vouched.size
                 continue
+            text, found = read_text(file, display, root)
+            if text is not None and not found:
+                encoded = _encoded(text)
+                if _digest(encoded) == known[display]:
+                    reused.append(display)
+                    total += len(encoded)
+                    continue
             document, found = (None, found) if text is None else _parse(text, display)
             found.sort(key=lambda d: d.sort_key)
         else:
@@ -969,13 +993,15 @@ def load_catalogue(
     display: str | None = None,
     root: Path | None = None,
     reusable: Callable[[Document | None], Mapping[str, str]] | None = None,
+    vouch: Vouch | None = None,
 ) -> LoadedCatalogue:
     """Load catalogue.yaml and every tools/*.yaml of one catalogue folder.
 
     With `root` (the project root), symbolic links are followed only within the project.
     `reusable`, given the catalogue document, names the tool files (display path -> text
     digest) whose IR an earlier build kept: a file with that text is read but not parsed
-    (`LoadedCatalogue.reused`).
+    (`LoadedCatalogue.reused`), nor read when `vouch` (the stamp's `Digests.vouched`, with
+    display paths relative to `root`) gives that digest by the file's status.
     """
     shown = str(folder) if display is None else display
     if not folder.is_dir():
@@ -989,5 +1015,7 @@ def load_catalogue(
     with _collector_paused():
         catalogue = _load_catalogue_file(folder, shown, root, diagnostics)
         known = {} if reusable is None else reusable(catalogue)
-        tools, entries, reused = _load_tools(folder, shown, root, diagnostics, known)
+        tools, entries, reused = _load_tools(
+            folder, shown, root, diagnostics, known, vouch
+        )
     return LoadedCatalogue(shown, catalogue, tools, tuple(diagnostics), entries, reused)

@@ -9,13 +9,27 @@ import hashlib
 import os
 import stat
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 from toolgen import __version__
 
 # toolgen's own folder beside the project (never committed): the render and check caches,
 # the journal of a build in progress. Losing it costs only a full render.
 CACHE_DIR = ".toolgen-cache"
+
+
+class Vouched(NamedTuple):
+    """A file the last build's stamp vouches for by its status (stamp.Digests.vouched): the
+    digest of its bytes and their number, known without reading it."""
+
+    digest: str
+    size: int
+
+
+# a root-relative file -> what the stamp vouches for it without reading it, else None
+Vouch = Callable[[str], Vouched | None]
 
 
 def package_dir(dotted: str) -> str:

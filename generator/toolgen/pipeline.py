@@ -33,12 +33,11 @@ from toolgen.formatting import FormattingError, Scratch, scratch
 from toolgen.frontcache import FrontCache, Unreadable
 from toolgen.ir import Catalogue, Tool
 from toolgen.lint.engine import PARALLEL_TOOLS, ToolLint
-from toolgen.paths import display_path
+from toolgen.paths import Vouch, display_path
 from toolgen.pieces import ToolPieces
 from toolgen.progress import QUIET, Progress
 from toolgen.project import Placement
 from toolgen.render import render_catalogue
-from toolgen.render.cache import Vouch
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +90,7 @@ def check_catalogue(
     progress: Progress = QUIET,
     defer_save: bool = False,
     reuse: bool = True,
+    vouch: Vouch | None = None,
 ) -> CheckResult:
     """Everything `toolgen check` does for one catalogue folder of the project at `root`.
 
@@ -102,7 +102,9 @@ def check_catalogue(
     but left to the caller (`CheckResult.pending`), once rendering made its pieces. Without
     `reuse`, the front cache is written but not read. With or without `cache`, the IR of
     many tool files with nothing kept is made ahead in two processes (ahead.py) and taken
-    as kept IR is; without `cache`, no cache file is read or written for it.
+    as kept IR is; without `cache`, no cache file is read or written for it. `vouch` (the
+    stamp's `Digests.vouched`) spares load reading the unchanged tool files the front cache
+    holds.
     """
     shown = display_path(folder, root)
     front = FrontCache(root, shown) if cache else None
@@ -117,7 +119,7 @@ def check_catalogue(
         )
         kept_by = made.reusable
     with progress.stage("load"):
-        loaded = load.load_catalogue(folder, shown, root, kept_by)
+        loaded = load.load_catalogue(folder, shown, root, kept_by, vouch)
         reused = [] if made is None else made.tools(loaded.reused)
     few = 0 < len(loaded.tools) < PARALLEL_TOOLS
     if made is not None and reused and few and not made.here:
@@ -264,8 +266,9 @@ def build_catalogue(
     A catalogue with errors is not rendered and nothing is written. A real build reuses the
     check and render caches and checks the implementations after writing, since it creates
     the missing stubs; `check_only` uses no cache and checks them first. `vouch` (the
-    stamp's `Digests.vouched`) spares the render cache reading the files it reuses, and the
-    implementation check reading the implementation files of unchanged tools.
+    stamp's `Digests.vouched`) spares load reading the unchanged tool files, the render cache
+    reading the files it reuses, and the implementation check reading the implementation
+    files of unchanged tools.
     """
     try:
         return _build(folder, root, check_only, others, progress, vouch, reuse=True)
@@ -296,6 +299,7 @@ def _build(
         progress=progress,
         defer_save=True,
         reuse=reuse,
+        vouch=vouch,
     )
     try:
         built = _render_and_write(result, root, check_only, progress, vouch)

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from toolgen.diagnostics import Diagnostic, from_plain, plain
 from toolgen.manifest import MANIFEST_NAME, PYTHON_CACHES
-from toolgen.paths import CACHE_DIR, toolgen_digest
+from toolgen.paths import CACHE_DIR, Vouched, toolgen_digest
 
 # 2: marshal, not JSON (reading and writing the stamp of 1,000 tools: 13-20 ms to 4 ms)
 FORMAT = 2
@@ -96,10 +96,10 @@ class Digests:
         self.seen[rel] = [*status, digest]
         return digest
 
-    def vouched(self, rel: str) -> str | None:
-        """The digest of the regular file `rel` when its status vouches for it, without
-        reading it; None when it would have to be read (or is not a regular file, or a
-        folder on its way from the root is a link: `tree` would refuse it)."""
+    def vouched(self, rel: str) -> Vouched | None:
+        """The digest and size of the regular file `rel` when its status vouches for it,
+        without reading it; None when it would have to be read (or is not a regular file, or
+        a folder on its way from the root is a link: `tree` would refuse it)."""
         folder, _, _ = rel.rpartition("/")
         if not self._plain_folder(folder):
             return None
@@ -115,7 +115,7 @@ class Digests:
             return None
         digest = str(old[4])
         self.seen[rel] = [*status, digest]
-        return digest
+        return Vouched(digest, info.st_size)
 
     def _plain_folder(self, rel: str) -> bool:
         """Whether the root-relative folder `rel` and every folder above it (below the

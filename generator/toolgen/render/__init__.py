@@ -17,10 +17,10 @@ from pathlib import Path
 
 from toolgen import formatting, parallel, templating
 from toolgen.ir import Catalogue, Tool
-from toolgen.paths import CACHE_DIR, package_dir
+from toolgen.paths import CACHE_DIR, Vouch, package_dir
 from toolgen.pieces import ToolPieces
 from toolgen.progress import QUIET, Progress
-from toolgen.render.cache import RenderCache, Vouch, catalogue_inputs, tool_inputs
+from toolgen.render.cache import RenderCache, catalogue_inputs, tool_inputs
 from toolgen.render.modules import (
     package_markers,
     render_cards,

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from toolgen.ir import Catalogue, Tool
 from toolgen.manifest import content_digest_of
-from toolgen.paths import CACHE_DIR, toolgen_digest
+from toolgen.paths import CACHE_DIR, Vouch, toolgen_digest
 
 
 def _sha(text: str) -> str:
@@ -46,11 +46,6 @@ def catalogue_inputs(catalogue: Catalogue) -> str:
             *(f"{t.file}:{t.digest}" for t in catalogue.tools),
         )
     )
-
-
-# a root-relative file -> its digest (the manifest's) when its status vouches for it without
-# reading it, else None (stamp.Digests.vouched)
-Vouch = Callable[[str], str | None]
 
 
 class RenderCache:
@@ -98,10 +93,10 @@ class RenderCache:
         for rel, sha in files.items():
             vouched = self._vouch(rel) if self._vouch is not None else None
             if vouched is not None:
-                if vouched[:16] != sha:
+                if vouched.digest[:16] != sha:
                     return None
                 unread.append(rel)
-                digests[rel] = vouched
+                digests[rel] = vouched.digest
                 continue
             try:
                 # the bytes as they are (no newline translation): the text given is what
