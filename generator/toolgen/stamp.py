@@ -99,7 +99,17 @@ class Digests:
     def vouched(self, rel: str) -> Vouched | None:
         """The digest and size of the regular file `rel` when its status vouches for it,
         without reading it; None when it would have to be read (or is not a regular file, or
-        a folder on its way from the root is a link: `tree` would refuse it)."""
+        a folder on its way from the root is a link: `tree` would refuse it).
+
+        A file this run has digested already (the catalogue folder's and the implementation
+        folder's, before the build) is taken as it was then, without a second look: that
+        is what the stamp records the build was made from. So `vouched` is for what the
+        build reads, never for a file it wrote since."""
+        here = self.seen.get(rel)
+        if here is not None:
+            size, digest = here[0], here[4]
+            if isinstance(size, int) and isinstance(digest, str):
+                return Vouched(digest, size)
         folder, _, _ = rel.rpartition("/")
         if not self._plain_folder(folder):
             return None

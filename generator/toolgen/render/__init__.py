@@ -143,6 +143,12 @@ def _catalogue_files(
     }
 
 
+def _exists(root: Path, rel: str, vouch: Vouch | None) -> bool:
+    """Whether the root-relative file `rel` exists (a file the stamp vouches for does,
+    and is not looked at again)."""
+    return (vouch is not None and vouch(rel) is not None) or (root / rel).exists()
+
+
 def render_catalogue(
     catalogue: Catalogue,
     root: Path | None = None,
@@ -181,7 +187,7 @@ def render_catalogue(
         stub = None
         if not tool.derived:  # a prepare tool has no implementation
             stub = f"{impl}/{tool.py.module}.py"
-            if root is not None and (root / stub).exists():
+            if root is not None and _exists(root, stub, vouch):
                 stub = None
         if kept is None or stub is not None:
             work.append(_Work(tool, None if kept is not None else unit, paths, stub))
