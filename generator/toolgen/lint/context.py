@@ -308,7 +308,13 @@ class LintContext:
 
     def still(self, facts: Iterable[tuple[str, str]]) -> bool:
         """Whether every fact (key, fingerprint) read in an earlier build is the same now."""
-        return all(self.fingerprint(key) == old for key, old in facts)
+        # a loop, not all() over fingerprint(): asked of 15,400 facts at 1,000 tools
+        prints = self._prints
+        for key, old in facts:
+            found = prints.get(key)
+            if (found if found is not None else self.fingerprint(key)) != old:
+                return False
+        return True
 
     def _made_of(self, key: str) -> Iterator[str]:
         kind, _, name = key.partition(":")
