@@ -216,20 +216,11 @@ def test_a_warm_build_equals_a_cold_one(tmp_path: Path, edits: list[Edit]) -> No
         assert files == cold_files
 
 
-def test_unchanged_tools_are_not_parsed(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_unchanged_tools_are_not_parsed(tmp_path: Path, parsed: list[str]) -> None:
     warm = _project(tmp_path, "warm")
     _build(warm)
     _edit_intent(warm)
-    parsed: list[str] = []
-    real = load._parse
-
-    def spy(text: str, file: str) -> object:
-        parsed.append(file)
-        return real(text, file)
-
-    monkeypatch.setattr(load, "_parse", spy)
+    parsed.clear()
     _build(warm)
     assert parsed == [f"{FOLDER}/catalogue.yaml", f"{FOLDER}/tools/read_stock.yaml"]
 
@@ -467,7 +458,7 @@ SHARD_DAMAGE: dict[str, tuple[Callable[[Path], None], bool]] = {
 )
 def test_a_damaged_shard_rebuilds_only_its_tools(
     tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
+    parsed: list[str],
     damage: Callable[[Path], None],
     reparsed: bool,
 ) -> None:
@@ -478,14 +469,7 @@ def test_a_damaged_shard_rebuilds_only_its_tools(
     others = _written(warm)
     del others[shard.name]
     damage(shard)
-    parsed: list[str] = []
-    real = load._parse
-
-    def spy(text: str, file: str) -> object:
-        parsed.append(file)
-        return real(text, file)
-
-    monkeypatch.setattr(load, "_parse", spy)
+    parsed.clear()
     cold = _cold_copy(tmp_path, warm)
     warm_built = _build(warm)
     reread = held if reparsed else []

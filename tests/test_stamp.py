@@ -137,14 +137,7 @@ def test_files_kept_as_links_are_not_read_again_to_stamp(
     nothing to do still finds nothing to do."""
     main(["build"])
     _edit_intent(project, "read_stock")
-    read: list[str] = []
-    real = stamp._read
-
-    def spy(path: Path) -> bytes:
-        read.append(path.relative_to(project).as_posix())
-        return real(path)
-
-    monkeypatch.setattr(stamp, "_read", spy)
+    read = _stamp_reads(monkeypatch, project)
     main(["build"])
     package = sorted(r for r in read if r.startswith("generated/inventory/"))
     # what the build wrote (the module, cards, lockfile, manifest...), not the links
@@ -214,6 +207,19 @@ def test_a_rebuild_after_one_edit_reads_back_none_of_the_outputs_it_keeps(
         assert built.files.owned[rel] == real(path).decode("utf-8"), rel
 
 
+def _stamp_reads(monkeypatch: pytest.MonkeyPatch, project: Path) -> list[str]:
+    """The files the stamp reads to digest them from now on (project-relative)."""
+    read: list[str] = []
+    real = stamp._read
+
+    def spy(path: Path) -> bytes:
+        read.append(path.relative_to(project).as_posix())
+        return real(path)
+
+    monkeypatch.setattr(stamp, "_read", spy)
+    return read
+
+
 def _spec_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The tool files load reads from now on (root-relative)."""
     read: list[str] = []
@@ -232,7 +238,7 @@ def _spec_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 @pytest.mark.parametrize("change", ["touched", "byte-order mark"])
 def test_a_tool_file_the_stamp_cannot_vouch_for_is_read(
-    project: Path, change: str, monkeypatch: pytest.MonkeyPatch
+    project: Path, change: str, monkeypatch: pytest.MonkeyPatch, parsed: list[str]
 ) -> None:
     """A tool file whose status moved (its text the same) is read again to know that its
     IR can be reused: by the stamp, whose digest load then takes. One whose bytes are not
@@ -246,22 +252,8 @@ def test_a_tool_file_the_stamp_cannot_vouch_for_is_read(
     if change == "touched":
         os.utime(spec)
     specs = _spec_reads(monkeypatch)
-    digested: list[str] = []
-    real_read = stamp._read
-
-    def read(path: Path) -> bytes:
-        digested.append(path.relative_to(project).as_posix())
-        return real_read(path)
-
-    monkeypatch.setattr(stamp, "_read", read)
-    parsed: list[str] = []
-    real_parse = load._parse
-
-    def parse(text: str, file: str) -> object:
-        parsed.append(file)
-        return real_parse(text, file)
-
-    monkeypatch.setattr(load, "_parse", parse)
+    digested = _stamp_reads(monkeypatch, project)
+    parsed.clear()
     main(["build"])
     edited, other = (
         "spec/inventory/tools/read_stock.yaml",

@@ -11,7 +11,6 @@ exception.
 from __future__ import annotations
 
 import gc
-import hashlib
 import math
 import os
 import re
@@ -29,7 +28,7 @@ from yaml.reader import ReaderError
 
 from toolgen import limits
 from toolgen.diagnostics import Diagnostic, Span, error
-from toolgen.paths import Vouch
+from toolgen.paths import Vouch, file_digest
 from toolgen.specfile import read_text
 
 __all__ = [
@@ -767,7 +766,7 @@ def _build(
         value_spans=_SpanTable(file, walker.value_places),
         key_spans=_SpanTable(file, walker.key_places),
         size=len(encoded),
-        digest=_digest(encoded),
+        digest=file_digest(encoded),
     )
     return document, diagnostics
 
@@ -785,14 +784,9 @@ def _encoded(text: str) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
-def _digest(encoded: bytes) -> str:
-    # the stamp's digest of a file's bytes (stamp._sha) is the same function
-    return hashlib.sha256(encoded).hexdigest()[:32]
-
-
 def text_digest(text: str) -> str:
     """The digest of a spec file's text, as `Document.digest` holds it."""
-    return _digest(_encoded(text))
+    return file_digest(_encoded(text))
 
 
 def load_document(
@@ -936,7 +930,7 @@ def _load_tools(
             text, found = read_text(file, display, root)
             if text is not None and not found:
                 encoded = _encoded(text)
-                if _digest(encoded) == known[display]:
+                if file_digest(encoded) == known[display]:
                     reused.append(display)
                     total += len(encoded)
                     continue

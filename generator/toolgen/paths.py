@@ -20,9 +20,15 @@ from toolgen import __version__
 CACHE_DIR = ".toolgen-cache"
 
 
+def file_digest(data: bytes) -> str:
+    """The digest of a file's bytes: the stamp's of every file it vouches for, and load's of
+    a spec file's text (its bytes without a byte-order mark), so that the two agree."""
+    return hashlib.sha256(data).hexdigest()[:32]
+
+
 class Vouched(NamedTuple):
-    """A file the last build's stamp vouches for by its status (stamp.Digests.vouched): the
-    digest of its bytes and their number, known without reading it."""
+    """A file the stamp vouches for by its status (stamp.Digests.vouched): the digest of its
+    bytes (`file_digest`) and their number, known without reading it."""
 
     digest: str
     size: int

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from toolgen.diagnostics import Diagnostic, from_plain, plain
 from toolgen.manifest import MANIFEST_NAME, PYTHON_CACHES
-from toolgen.paths import CACHE_DIR, Vouched, toolgen_digest
+from toolgen.paths import CACHE_DIR, Vouched, file_digest, toolgen_digest
 
 # 2: marshal, not JSON (reading and writing the stamp of 1,000 tools: 13-20 ms to 4 ms)
 FORMAT = 2
@@ -42,10 +42,6 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 
 class Unvouched(Exception):
     """Something the stamp cannot vouch for: the build must run."""
-
-
-def _sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()[:32]
 
 
 class Digests:
@@ -92,7 +88,7 @@ class Digests:
             self.read += 1
             if _status(os.stat(path, follow_symlinks=False)) != status:
                 raise Unvouched(f"{path} changed while it was read")
-            digest = _sha(data)
+            digest = file_digest(data)
         self.seen[rel] = [*status, digest]
         return digest
 
@@ -298,7 +294,7 @@ class Stamp:
         if found.get(MANIFEST_NAME) != data["manifest"]:
             return None
         manifest = _read(self.root / package / MANIFEST_NAME)
-        if _sha(manifest) != data["manifest"]:
+        if file_digest(manifest) != data["manifest"]:
             return None
         listed: dict[str, str] = json.loads(manifest)["files"]
         if found != {**listed, MANIFEST_NAME: data["manifest"]}:
@@ -345,9 +341,9 @@ class Stamp:
         expected = dict(self._implementation)
         for rel, text in created.items():
             if rel.startswith(prefix):
-                expected[rel.removeprefix(prefix)] = _sha(text.encode("utf-8"))
+                expected[rel.removeprefix(prefix)] = file_digest(text.encode("utf-8"))
         listed: dict[str, str] = json.loads(manifest_text)["files"]
-        manifest = _sha(manifest_text.encode("utf-8"))
+        manifest = file_digest(manifest_text.encode("utf-8"))
         try:
             on_disk = self.digests.tree(package, skip=PYTHON_CACHES)
             made = self.digests.tree(implementation, skip=PYTHON_CACHES)
