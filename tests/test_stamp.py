@@ -6,11 +6,12 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
 
-from toolgen import implcheck, load, pipeline, stamp
+from toolgen import formatting, implcheck, load, pipeline, stamp, write
 from toolgen.cli import main
 from toolgen.paths import CACHE_DIR
 
@@ -140,9 +141,9 @@ def test_files_kept_as_links_are_not_read_again_to_stamp(
     read = _stamp_reads(monkeypatch, project)
     main(["build"])
     package = sorted(r for r in read if r.startswith("generated/inventory/"))
-    # what the build wrote (the module, cards, lockfile, manifest...), not the links
+    # what the build wrote without the formatter (cards, lockfile, manifest), not the
+    # links (nor, where the clock allows, the formatted module it renamed into place)
     written = {
-        "generated/inventory/read_stock.py",
         "generated/inventory/_cards.py",
         "generated/inventory/toolgen.lock.json",
     }
@@ -308,6 +309,65 @@ def test_a_rebuild_from_the_kept_tree_reads_back_only_what_it_wrote(
     }
     main(["build"])
     assert full_builds == ["inventory"] * 3
+
+
+def test_a_first_build_reads_back_none_of_the_files_it_formatted(
+    project: Path, full_builds: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The build read each formatted file's text when the file was older than the file
+    system's clock, and renamed it into place: the stamp vouches for it by its status, and
+    reads back only the files written without the formatter's folder."""
+    # every formatted file older than the tick, as on a clock finer than the formatter's
+    # run (on a coarse one, the files ruff wrote in the tick's last moment are read back)
+    monkeypatch.setattr(formatting, "_tick", lambda folder: time.time_ns() + 10**12)
+    read = _stamp_reads(monkeypatch, project)
+    main(["build"])
+    formatted = [
+        p.relative_to(project).as_posix()
+        for p in (project / "generated/inventory").rglob("*.py")
+    ]
+    assert len(formatted) > 10
+    formatted.append("impl/inventory/next_batch.py")  # the stub it created
+    # (the implementations that were there are read: what the build was made from)
+    assert "impl/inventory/read_stock.py" in read
+    assert set(read) & set(formatted) <= {
+        "generated/inventory/_cards.py",  # formatted as it is made, not by ruff
+        "generated/inventory/__init__.py",  # package markers, written as they are
+    }
+    main(["build"])  # nothing to do, and the stamp is right about it
+    assert full_builds == ["inventory"]
+
+
+def test_a_file_written_after_the_tick_is_not_older_than_it(tmp_path: Path) -> None:
+    """What `formatting._tick` is for: a file whose modification time is older than the
+    tick was not written since."""
+    since = formatting._tick(tmp_path)
+    late = tmp_path / "late.py"
+    late.write_text("x = 1\n")
+    assert late.stat().st_mtime_ns >= since
+
+
+def test_an_edit_during_the_build_of_a_formatted_file_is_found(
+    project: Path, full_builds: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A formatted file written again after the build read it (here between the write
+    and the stamp, with the same size) is no longer of the status the build saw: the stamp
+    reads it, finds it is not what the build wrote, and records nothing."""
+    module = project / "generated/inventory/read_stock.py"
+    real = write.write_outputs
+
+    def edited(files: write.RenderedFiles, root: Path) -> write.WriteReport:
+        report = real(files, root)
+        module.write_text(module.read_text().replace("Tool", "Tocl", 1))
+        return report
+
+    monkeypatch.setattr(write, "write_outputs", edited)
+    main(["build"])
+    monkeypatch.setattr(write, "write_outputs", real)
+    assert "Tocl" in module.read_text()
+    main(["build"])
+    assert full_builds == ["inventory", "inventory"]
+    assert "Tocl" not in module.read_text()
 
 
 def test_a_hand_edit_is_found_though_the_kept_tree_holds_the_file(

@@ -604,6 +604,7 @@ def _remember(last: stamp.Stamp, built: pipeline.BuildResult) -> None:
         create_once=[*markers, *files.create_once],
         diagnostics=built.diagnostics,
         relinked=report_.linked,
+        placed=files.on_disk_status,
     )
 
 

@@ -20,6 +20,8 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
+from toolgen.paths import Status
+
 LINE_LENGTH = 88
 # the folders formatting happens in, inside the cache folder (write.recover removes any
 # that a killed build left)
@@ -48,17 +50,25 @@ def _run(command: list[str]) -> None:
 class Scratch:
     """The folders a build's formatting happened in, kept until the build has written its
     output. `files` maps each formatted source's key to the file holding exactly its
-    formatted text; whoever takes a file away (a rename) simply leaves a gap there."""
+    formatted text; whoever takes a file away (a rename) simply leaves a gap there.
+
+    `statuses` holds the status each of those files had when its text was read, for the
+    files last modified before the clock tick of that read (`_format_in`): any later write
+    gives the file a newer modification time, so a file still of that status (a rename keeps
+    it) holds that text. The stamp takes the digest of such a file as the build left it
+    without reading it back (stamp.Digests.placed)."""
 
     def __init__(self) -> None:
         self.folders: list[Path] = []
         self.files: dict[str, Path] = {}
+        self.statuses: dict[str, Status] = {}
 
     def close(self) -> None:
         for folder in self.folders:
             shutil.rmtree(folder, ignore_errors=True)
         self.folders.clear()
         self.files.clear()
+        self.statuses.clear()
 
 
 @contextmanager
@@ -130,10 +140,15 @@ def _format_in(
             "--target-version=py311",
         ]
         _run([_ruff(), "format", *common, str(root)])
+        since = _tick(root)
         formatted = {}
+        statuses: dict[str, Status] = {}
         for path, file in names.items():
             with open(file, encoding="utf-8", newline="") as source:
                 formatted[path] = source.read()
+                info = os.fstat(source.fileno())
+            if info.st_mtime_ns < since:
+                statuses[path] = (info.st_size, info.st_mtime_ns, info.st_ino)
     except BaseException:
         shutil.rmtree(root, ignore_errors=True)
         raise
@@ -142,4 +157,17 @@ def _format_in(
     else:
         keep.folders.append(root)
         keep.files.update(names)
+        keep.statuses.update(statuses)
     return formatted
+
+
+def _tick(folder: Path) -> int:
+    """The file system's time now, as it stamps a file written now (its clock is coarser
+    than the system's): the modification time of a new file in `folder`. A file whose
+    modification time is older was not written since this call."""
+    fd = os.open(folder / "tick", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        os.write(fd, b"tick")
+        return os.fstat(fd).st_mtime_ns
+    finally:
+        os.close(fd)

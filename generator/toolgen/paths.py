@@ -37,6 +37,9 @@ class Vouched(NamedTuple):
 # a root-relative file -> what the stamp vouches for it without reading it, else None
 Vouch = Callable[[str], Vouched | None]
 
+# a file's size, modification time (ns) and inode: what a rename leaves as it was
+Status = tuple[int, int, int]
+
 
 def package_dir(dotted: str) -> str:
     """generated.inventory -> generated/inventory."""

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from toolgen.diagnostics import Diagnostic, from_plain, plain
 from toolgen.manifest import MANIFEST_NAME, PYTHON_CACHES
-from toolgen.paths import CACHE_DIR, Vouched, file_digest, toolgen_digest
+from toolgen.paths import CACHE_DIR, Status, Vouched, file_digest, toolgen_digest
 
 # 2: marshal, not JSON (reading and writing the stamp of 1,000 tools: 13-20 ms to 4 ms)
 FORMAT = 2
@@ -59,6 +59,14 @@ class Digests:
     already is untouched): the build read each of them in this run and found the text it
     wanted, so one whose size, modification time and inode are still what the last stamp saw,
     when that status was trusted, is not read again for the change time alone.
+
+    `placed` are the files the build put in place from the formatter's folder, each with
+    the digest of the text the build read from it and the status it had then, taken when its
+    modification time was older than the file system's clock (formatting.Scratch.statuses):
+    any write since would have made that time newer. One whose size, modification time and
+    inode are still those holds that text, and is not read back (a first build of 1,000 tools
+    would read its 3,000 files again). As for a relinked file, the change time is not
+    compared: the rename into place moved it.
     """
 
     def __init__(
@@ -73,6 +81,7 @@ class Digests:
         self.seen: dict[str, list[object]] = {}  # root-relative -> [*status, digest]
         self.read = 0
         self.relinked: frozenset[str] = frozenset()  # root-relative
+        self.placed: dict[str, tuple[int, int, int, str]] = {}  # root-relative
         self._plain: dict[str, bool] = {}  # root-relative folder -> no link on its way
 
     def file(self, rel: str, info: os.stat_result | None = None) -> str:
@@ -80,8 +89,11 @@ class Digests:
             info = os.stat(self.root / rel, follow_symlinks=False)
         status = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
         old = self.known.get(rel)
+        placed = self.placed.get(rel)
         if isinstance(old, list) and self._vouched(rel, old, status):
             digest = str(old[4])
+        elif placed is not None and placed[:3] == (status[0], status[1], status[3]):
+            digest = placed[3]
         else:
             path = self.root / rel
             data = _read(path)
@@ -180,6 +192,28 @@ class Digests:
                     else:
                         raise Unvouched(entry.path)
         return found
+
+
+def _placed(
+    statuses: Mapping[str, Status],
+    package: str,
+    listed: Mapping[str, str],
+    prefix: str,
+    expected: Mapping[str, str],
+) -> dict[str, tuple[int, int, int, str]]:
+    """`Digests.placed` of the root-relative files with those statuses: the digest of a
+    package file is its manifest's, of an implementation file the one it was created with."""
+    found: dict[str, tuple[int, int, int, str]] = {}
+    for rel, (size, mtime, inode) in statuses.items():
+        if rel.startswith(package + "/"):
+            digest = listed.get(rel.removeprefix(package + "/"))
+        elif rel.startswith(prefix):
+            digest = expected.get(rel.removeprefix(prefix))
+        else:
+            continue  # a package marker above the package: not among the stamp's files
+        if digest is not None:
+            found[rel] = (size, mtime, inode, digest)
+    return found
 
 
 def _status(info: os.stat_result) -> list[int]:
@@ -328,11 +362,14 @@ class Stamp:
         create_once: Iterable[str],
         diagnostics: Iterable[Diagnostic],
         relinked: Iterable[str] = (),
+        placed: Mapping[str, Status] | None = None,
     ) -> None:
         """Remember a build that completed; `created` are the create-once files it wrote
-        (path -> text), `relinked` the package files it kept as links (see `Digests`). The
-        disk is read back first: the stamp vouches only for what is there, as the build
-        left it. Failing to write the stamp costs the next build time."""
+        (path -> text), `relinked` the package files it kept as links, `placed` the status
+        of the files it renamed into place from the formatter's folder where that status
+        vouches for the text (see `Digests`). The disk is read back first: the stamp
+        vouches only for what is there, as the build left it. Failing to write the stamp
+        costs the next build time."""
         if self.inputs is None or self._implementation is None:
             self.forget()
             return
@@ -344,6 +381,7 @@ class Stamp:
                 expected[rel.removeprefix(prefix)] = file_digest(text.encode("utf-8"))
         listed: dict[str, str] = json.loads(manifest_text)["files"]
         manifest = file_digest(manifest_text.encode("utf-8"))
+        self.digests.placed = _placed(placed or {}, package, listed, prefix, expected)
         try:
             on_disk = self.digests.tree(package, skip=PYTHON_CACHES)
             made = self.digests.tree(implementation, skip=PYTHON_CACHES)

@@ -61,7 +61,7 @@ from toolgen.manifest import (
     owned_text,
     read_package,
 )
-from toolgen.paths import CACHE_DIR
+from toolgen.paths import CACHE_DIR, Status
 
 JOURNAL = f"{CACHE_DIR}/journal.json"
 KEPT_PREFIX = "tree-"  # the trees builds replaced, in the cache: kept_tree
@@ -116,6 +116,10 @@ class RenderedFiles:
     # files already on disk holding exactly the text of an output (what the formatter
     # wrote): a build renames them into place rather than creating each file again
     on_disk: Mapping[str, Path] = field(default_factory=dict)
+    # of those, the ones whose status (size, modification time, inode) vouches for their
+    # text as it was read (formatting.Scratch.statuses): the stamp's read-back trusts a
+    # file the write stage renamed into place by it (a rename keeps all three)
+    on_disk_status: Mapping[str, Status] = field(default_factory=dict)
     # owned files whose text was read in this build from that very path (the render cache
     # reused them), with their manifest digest: the disk held that text when it was read, so
     # the write stage neither reads nor digests them again

@@ -10,7 +10,6 @@ and stubs that exist are not rendered at all.
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,10 +53,10 @@ class _Work:
     stub: str | None
 
 
-# of a share of the work: the units' files, the stubs, every text formatted, and (with a
-# scratch folder kept) where each formatted file is and the folders holding them
+# of a share of the work: the units' files, the stubs, every text formatted, and the
+# scratch folder they were formatted in (where each formatted file is, and its status)
 _Part = tuple[
-    dict[str, dict[str, str]], dict[str, str], dict[str, str], dict[str, str], list[str]
+    dict[str, dict[str, str]], dict[str, str], dict[str, str], formatting.Scratch
 ]
 
 
@@ -97,8 +96,7 @@ def _formatted_part(
     own = formatting.Scratch()
     flat = {p: t for files in units.values() for p, t in files.items()}
     formatted = formatting.format_sources({**flat, **stubs}, workdir, own)
-    on_disk = {path: str(file) for path, file in own.files.items()}
-    return units, stubs, formatted, on_disk, [str(folder) for folder in own.folders]
+    return units, stubs, formatted, own
 
 
 def _adopt(
@@ -114,13 +112,13 @@ def _adopt(
         done = child.result()
     except parallel.ChildFailed:
         done = _formatted_part(catalogue, part, workdir)
-    _, _, _, on_disk, folders = done
+    own = done[3]
     if keep is not None:
-        keep.folders.extend(Path(folder) for folder in folders)
-        keep.files.update({path: Path(file) for path, file in on_disk.items()})
+        keep.folders.extend(own.folders)
+        keep.files.update(own.files)
+        keep.statuses.update(own.statuses)
     else:
-        for folder in folders:
-            shutil.rmtree(folder, ignore_errors=True)
+        own.close()
     return done
 
 
@@ -231,9 +229,7 @@ def render_catalogue(
                 formatted[cards] = rendered[cards]
             if child is not None:
                 taken, child = child, None
-                units, stubs, done, _, _ = _adopt(
-                    catalogue, theirs, workdir, taken, keep
-                )
+                units, stubs, done, _ = _adopt(catalogue, theirs, workdir, taken, keep)
                 fresh.update(units)
                 create_once.update(stubs)
                 rendered.update(
@@ -254,6 +250,7 @@ def render_catalogue(
         create_once={p: formatted[p] for p in sorted(create_once)},
         cache=(cache.rel, cache.text()),
         on_disk=dict(keep.files) if keep is not None else {},
+        on_disk_status=dict(keep.statuses) if keep is not None else {},
         read_back={
             p: d for p, d in cache.read_back.items() if p in reused or p in cache.unread
         },
