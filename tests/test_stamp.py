@@ -290,14 +290,7 @@ def test_a_rebuild_from_the_kept_tree_reads_back_only_what_it_wrote(
     _edit_intent(project, "read_stock")
     main(["build"])
     _edit_intent(project, "search_orders")
-    read: list[str] = []
-    real = stamp._read
-
-    def spy(path: Path) -> bytes:
-        read.append(path.relative_to(project).as_posix())
-        return real(path)
-
-    monkeypatch.setattr(stamp, "_read", spy)
+    read = _stamp_reads(monkeypatch, project)
     main(["build"])
     package = {r for r in read if r.startswith("generated/inventory/")}
     assert "generated/inventory/read_stock.py" not in package  # linked anew

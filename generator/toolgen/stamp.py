@@ -204,9 +204,10 @@ def _placed(
     """`Digests.placed` of the root-relative files with those statuses: the digest of a
     package file is its manifest's, of an implementation file the one it was created with."""
     found: dict[str, tuple[int, int, int, str]] = {}
+    inside = package + "/"
     for rel, (size, mtime, inode) in statuses.items():
-        if rel.startswith(package + "/"):
-            digest = listed.get(rel.removeprefix(package + "/"))
+        if rel.startswith(inside):
+            digest = listed.get(rel.removeprefix(inside))
         elif rel.startswith(prefix):
             digest = expected.get(rel.removeprefix(prefix))
         else:
