@@ -9,8 +9,9 @@ import os
 import pickle
 import shutil
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,6 +20,7 @@ from toolgen.diagnostics import Diagnostic
 from toolgen.frontcache import FrontCache
 from toolgen.ir import Tool
 from toolgen.paths import CACHE_DIR
+from toolgen.pieces import CARD, IMPLEMENTATION, LOCK, TOKENS, ToolPieces
 from toolgen.progress import Progress
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
@@ -183,9 +185,13 @@ def test_ir_from_the_child_that_does_not_load_leaves_its_files_to_the_parent(
     parent = os.getpid()
     real = frontcache.made
 
-    def damaged(tool: Tool) -> frontcache.Made:
-        digest, summary, pickled = real(tool)
-        return digest, summary, pickled if os.getpid() == parent else pickled[:-9]
+    def damaged(
+        tool: Tool, pieces: Mapping[str, object] | None = None
+    ) -> frontcache.Made:
+        digest, summary, pickled, made = real(tool, pieces)
+        if os.getpid() != parent:
+            pickled = pickled[:-9]
+        return digest, summary, pickled, made
 
     monkeypatch.setattr(frontcache, "made", damaged)
     _broken_bench(tmp_path / "source")
@@ -258,3 +264,58 @@ def test_more_tool_files_than_a_catalogue_may_have_are_not_made_ahead(
     checked = pipeline.check_catalogue(tmp_path / FOLDER, tmp_path)
     assert [d.code for d in checked.diagnostics] == ["TG011"]
     assert adopted == []
+
+
+@pytest.mark.parametrize("check_only", [False, True], ids=["build", "build --check"])
+def test_the_pieces_of_tools_made_ahead_are_not_made_again_after(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, check_only: bool
+) -> None:
+    # the token count, card and lockfile entry of each tool made ahead come with its IR:
+    # the catalogue-wide lint rules and files, serial in the parent, make none of them
+    bench_catalogue.write_catalogue(tmp_path, 30)
+    monkeypatch.setattr(ahead, "PARALLEL_FILES", 1)
+    monkeypatch.setenv("TOOLGEN_SERIAL", "0")
+    after_ahead: list[str] = []
+    made_after: list[tuple[str, str]] = []
+    real_ahead, real_get, real_get_all = (
+        ahead.made_ahead,
+        ToolPieces.get,
+        ToolPieces.get_all,
+    )
+
+    def made_ahead(*args: Any, **named: Any) -> ahead.Ahead:
+        done = real_ahead(*args, **named)
+        after_ahead.append("yes")
+        return done
+
+    def spied(kind: str, make: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        def spy(made_of: Any) -> Any:
+            for tool in made_of if isinstance(made_of, list) else [made_of]:
+                if after_ahead and not tool.derived:
+                    made_after.append((kind, tool.name))
+            return make(made_of)
+
+        return spy
+
+    def get(self: ToolPieces, tool: Tool, kind: str, make: Any, fits: Any) -> Any:
+        return real_get(self, tool, kind, spied(kind, make), fits)
+
+    def get_all(self: ToolPieces, tools: Any, kind: str, make: Any, fits: Any) -> Any:
+        return real_get_all(self, tools, kind, spied(kind, make), fits)
+
+    monkeypatch.setattr(ahead, "made_ahead", made_ahead)
+    monkeypatch.setattr(ToolPieces, "get", get)
+    monkeypatch.setattr(ToolPieces, "get_all", get_all)
+    built = pipeline.build_catalogue(tmp_path / FOLDER, tmp_path, check_only=check_only)
+    assert built.failure is None and built.files is not None
+    assert after_ahead and built.check.pieces is not None
+    assert [kind for kind, _ in made_after] == [IMPLEMENTATION] * len(made_after)
+    if not check_only:  # every piece asked for is kept for the next build
+        kept = built.check.pieces.to_keep(
+            "spec/bench/tools/" + _first_tool_file(tmp_path)
+        )
+        assert {CARD, LOCK, TOKENS} <= set(kept)
+
+
+def _first_tool_file(root: Path) -> str:
+    return sorted(p.name for p in (root / FOLDER / "tools").iterdir())[0]

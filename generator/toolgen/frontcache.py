@@ -365,6 +365,8 @@ class FrontCache:
         # shard -> its entries, for the shards whose file holds exactly those under `key`
         # (an empty one for a shard without a file): the shards `save` need not write
         self._on_disk: dict[int, dict[str, _Entry]] = {}
+        # the pieces made with the IR of the tools made ahead (`adopt`), by file
+        self.made_pieces: dict[str, dict[str, object]] = {}
 
     def shard_path(self, index: int) -> Path:
         """The file of shard `index` (0 to SHARDS - 1)."""
@@ -518,22 +520,25 @@ class FrontCache:
 # What a build made ahead of the pipeline, for the front cache to hold as if an earlier
 # build had kept it (ahead.py: the tool files a first build parses in two processes).
 
-# text digest, summary, pickled IR: what the front cache keeps of a tool but its lint
-# record and pieces (lint and render make those afresh)
-Made = tuple[str, Summary, bytes]
+# text digest, summary, pickled IR, pieces by kind: what the front cache keeps of a tool
+# but its lint record (lint makes that afresh)
+Made = tuple[str, Summary, bytes, dict[str, object]]
 
 
-def made(tool: Tool) -> Made:
-    """What the front cache would keep of `tool`'s IR, pickled as `save` pickles it."""
-    return (tool.digest, _summary(tool), _dumps(tool))
+def made(tool: Tool, pieces: Mapping[str, object] | None = None) -> Made:
+    """What the front cache would keep of `tool`'s IR, pickled as `save` pickles it, with
+    the pieces made of it (pieces.py)."""
+    return (tool.digest, _summary(tool), _dumps(tool), dict(pieces or {}))
 
 
 def adopt(front: FrontCache, made: Mapping[str, Made]) -> dict[str, str]:
     """Hold `made` (by tool file) in `front`, after its `reusable` read the catalogue file's
     entries: load then reuses those files as it does kept ones, and `save` writes their
-    bytes as they are. Tool file -> digest, as `reusable` gives it."""
-    for file, (digest, summary, pickled) in made.items():
+    bytes as they are; their pieces are `front.made_pieces`. Tool file -> digest, as
+    `reusable` gives it."""
+    for file, (digest, summary, pickled, pieces) in made.items():
         front._held[file] = (digest, summary, pickled, None, None)
+        front.made_pieces[file] = pieces
     return {file: entry[0] for file, entry in made.items()}
 
 

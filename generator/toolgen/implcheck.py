@@ -26,7 +26,7 @@ from toolgen.diagnostics import (
 from toolgen.ir import Catalogue, Tool
 from toolgen.names import MODEL_NAME_RE, is_module_path
 from toolgen.paths import Vouch, package_dir, read_regular
-from toolgen.pieces import ToolPieces
+from toolgen.pieces import IMPLEMENTATION, ToolPieces
 from toolgen.text import counted, listing
 
 # an implementation module is read whole to check its signature; none is this big
@@ -93,7 +93,7 @@ def check_tool(
             digest = vouched.digest
             kept = pieces.kept(
                 tool,
-                "implementation",
+                IMPLEMENTATION,
                 lambda value: _fits(value) and cast(KeptCheck, value)[0][:32] == digest,
             )
             if kept is not None:
@@ -125,7 +125,7 @@ def check_tool(
     held = hashlib.sha256(data).hexdigest()
     kept = pieces.get(
         tool,
-        "implementation",
+        IMPLEMENTATION,
         lambda t: (held, tuple(plain(d) for d in _check_source(t, rel, data))),
         lambda value: _fits(value) and cast(KeptCheck, value)[0] == held,
     )

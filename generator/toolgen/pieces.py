@@ -11,6 +11,11 @@ tool's pieces beside its IR, and a rebuild after one tool changed makes that too
 the expected shape (`fits`), or makes it; without a front cache (`check`, `build --check`,
 every other caller) nothing is kept and everything is made, so the two always agree. A derived
 tool (prepare_<x>) is made again from its contract every build, and so are its pieces.
+
+The tools a first build makes ahead in two processes (ahead.py) come with the pieces that are
+functions of their IR alone, made there by the same functions (`ahead`): they are given as
+kept ones are, and kept for the next build once asked for, as made ones are, so the cache a
+build leaves does not depend on whether it made its tools ahead.
 """
 
 from __future__ import annotations
@@ -22,11 +27,24 @@ from toolgen.ir import Tool
 
 T = TypeVar("T")
 
+# the kinds of piece: a tool's formatted entry of the cards module, its lockfile entry, its
+# token count, and its implementation check with the implementation file's digest
+CARD = "card"
+LOCK = "lock"
+TOKENS = "tokens"
+IMPLEMENTATION = "implementation"
+
 
 class ToolPieces:
-    def __init__(self, kept: Mapping[str, Mapping[str, object]] | None = None) -> None:
+    def __init__(
+        self,
+        kept: Mapping[str, Mapping[str, object]] | None = None,
+        ahead: Mapping[str, Mapping[str, object]] | None = None,
+    ) -> None:
         # tool file -> kind -> piece, for the tools the front cache vouches are unchanged
         self._kept = kept or {}
+        # the same, made this build with the IR of the tools made ahead
+        self._ahead = ahead or {}
         # what this build used, by tool file (the front cache keeps it for the next)
         self.made: dict[str, dict[str, object]] = {}
 
@@ -81,6 +99,8 @@ class ToolPieces:
         if kind in held:
             return held[kind]
         kept = self._kept.get(tool.file, {}).get(kind)
+        if kept is None:
+            kept = self._ahead.get(tool.file, {}).get(kind)
         if kept is None or not fits(kept):
             return None
         held[kind] = kept

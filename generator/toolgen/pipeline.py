@@ -91,6 +91,7 @@ def check_catalogue(
     defer_save: bool = False,
     reuse: bool = True,
     vouch: Vouch | None = None,
+    outputs: bool = False,
 ) -> CheckResult:
     """Everything `toolgen check` does for one catalogue folder of the project at `root`.
 
@@ -104,7 +105,8 @@ def check_catalogue(
     many tool files with nothing kept is made ahead in two processes (ahead.py) and taken
     as kept IR is; without `cache`, no cache file is read or written for it. `vouch` (the
     stamp's `Digests.vouched`) spares load reading the unchanged tool files the front cache
-    holds.
+    holds. With `outputs` (the caller renders the result), the tools made ahead come with
+    their pieces of the catalogue-wide files too (`ahead.pieces_of`).
     """
     shown = display_path(folder, root)
     front = FrontCache(root, shown) if cache else None
@@ -115,7 +117,13 @@ def check_catalogue(
         # without the cache, held by a front cache that reads and writes no file
         holder = FrontCache(root, shown) if front is None else front
         made = ahead.made_ahead(
-            folder, shown, root, holder, progress, read=front is not None
+            folder,
+            shown,
+            root,
+            holder,
+            progress,
+            read=front is not None,
+            outputs=outputs,
         )
         kept_by = made.reusable
     with progress.stage("load"):
@@ -151,6 +159,7 @@ def check_catalogue(
             implementations=implementations,
             others=others,
             progress=progress,
+            outputs=outputs,
         )
     with progress.stage("model", len(validated.tools)):
         built = model.build_model(
@@ -180,7 +189,10 @@ def check_catalogue(
         )
     # what the front cache keeps of a tool is judged by the stages before lint
     before_lint = tuple(diagnostics)
-    pieces = ToolPieces(None if front is None else front.pieces())
+    pieces = ToolPieces(
+        None if front is None else front.pieces(),
+        None if made is None else made.front.made_pieces,
+    )
     pending: PendingSave | None = None
     if built.catalogue is not None:
         with progress.stage("layout"):
@@ -300,6 +312,7 @@ def _build(
         defer_save=True,
         reuse=reuse,
         vouch=vouch,
+        outputs=True,
     )
     try:
         built = _render_and_write(result, root, check_only, progress, vouch)

@@ -32,7 +32,7 @@ from typing import Protocol, cast
 
 from toolgen import parallel
 from toolgen.ir import Catalogue, Tool
-from toolgen.pieces import ToolPieces
+from toolgen.pieces import TOKENS, ToolPieces
 
 ENCODING = "o200k_base"
 
@@ -198,7 +198,7 @@ def measure(catalogue: Catalogue, pieces: ToolPieces | None = None) -> TokenRepo
     return TokenReport(
         ENCODING,
         tuple(
-            ToolTokens(t.name, held.get(t, "tokens", tool_tokens, _is_count))
+            ToolTokens(t.name, held.get(t, TOKENS, tool_tokens, _is_count))
             for t in catalogue.tools
         ),
     )

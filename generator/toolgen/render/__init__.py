@@ -38,10 +38,11 @@ __all__ = ["render_catalogue"]
 # fresh tools from which a share of them are rendered and formatted in a forked child
 # (parallel.py); below it, forking costs more than it saves
 PARALLEL_UNITS = 200
-# the child's share: the parent renders the catalogue's own files besides its part (a first
-# build of 1,000 tools on 2 cores, at half each: the parent asked for the child's part 450 ms
-# to 500 ms after the child had it ready; at 0.6, 25 ms to 400 ms)
-CHILD_SHARE = 0.6
+# the child's share: the parent renders the catalogue's own files besides its part, from
+# per-tool pieces made ahead (a first build of 1,000 tools on 2 cores: at half each, the
+# parent asked for the child's part 100 ms to 250 ms after the child had it ready; at 0.6
+# it waited 330 ms to 670 ms for it)
+CHILD_SHARE = 0.55
 
 
 @dataclass(frozen=True, slots=True)

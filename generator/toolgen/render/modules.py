@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from toolgen import formatting, templating
 from toolgen.ir import TOKEN_PARAM, Catalogue, ContextField, Param, Tool, walk
 from toolgen.paths import package_dir
-from toolgen.pieces import ToolPieces
+from toolgen.pieces import CARD, ToolPieces
 from toolgen.render.annotations import (
     SCALAR,
     ClassView,
@@ -120,7 +120,7 @@ def render_cards(catalogue: Catalogue, pieces: ToolPieces | None = None) -> str:
         return entries
 
     held = pieces if pieces is not None else ToolPieces()
-    entries = held.get_all(list(catalogue.tools), "card", make, _fits_entry)
+    entries = held.get_all(list(catalogue.tools), CARD, make, _fits_entry)
     if not heads:  # every entry was kept
         heads.append(formatted_entries([], head)[1])
     return f"{heads[0]}\n{CARDS_OPEN}{''.join(entries)}}}\n"

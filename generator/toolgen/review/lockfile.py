@@ -20,7 +20,7 @@ from typing import Any
 
 from toolgen import jsontext, snapshot, tokens
 from toolgen.ir import Catalogue, Tool
-from toolgen.pieces import ToolPieces
+from toolgen.pieces import LOCK, ToolPieces
 
 LOCK_NAME = "toolgen.lock.json"
 LOCK_FORMAT = 1
@@ -58,7 +58,8 @@ def text(shot: Mapping[str, Any]) -> str:
 LockPiece = tuple[str, str, str]
 
 
-def _lock_piece(tool: Tool, cost: int) -> LockPiece:
+def lock_piece(tool: Tool, cost: int) -> LockPiece:
+    """A tool's entry of the lockfile (its piece), its definition costing `cost` tokens."""
     model = tokens.tool_payload(tool)
     definition_digest = snapshot.digest(model)
     entry = {
@@ -89,8 +90,8 @@ def catalogue_text(catalogue: Catalogue, pieces: ToolPieces | None = None) -> st
         (
             held.get(
                 t,
-                "lock",
-                lambda tool: _lock_piece(tool, costs[tool.name]),
+                LOCK,
+                lambda tool: lock_piece(tool, costs[tool.name]),
                 _fits_lock,
             )
             for t in catalogue.tools
