@@ -32,7 +32,14 @@ from pathlib import Path
 
 from toolgen.diagnostics import Diagnostic, from_plain, plain
 from toolgen.manifest import MANIFEST_NAME, PYTHON_CACHES
-from toolgen.paths import CACHE_DIR, Status, Vouched, file_digest, toolgen_digest
+from toolgen.paths import (
+    CACHE_DIR,
+    Status,
+    Vouched,
+    file_digest,
+    read_regular,
+    toolgen_digest,
+)
 
 # 2: marshal, not JSON (reading and writing the stamp of 1,000 tools: 13-20 ms to 4 ms)
 FORMAT = 2
@@ -177,18 +184,37 @@ class Digests:
         if top.is_symlink() or not top.is_dir():
             raise Unvouched(str(top))
         found: dict[str, str] = {}
+        known, seen, trusted = self.known, self.seen, self.trusted_before_ns
         stack = [""]
         while stack:
             rel = stack.pop()
+            inside = f"{rel}/" if rel else ""
             with os.scandir(top / rel if rel else top) as entries:
                 for entry in entries:
-                    child = f"{rel}/{entry.name}" if rel else entry.name
+                    name = entry.name
                     info = entry.stat(follow_symlinks=False)
-                    if stat.S_ISDIR(info.st_mode):
-                        if entry.name not in skip:
-                            stack.append(child)
-                    elif stat.S_ISREG(info.st_mode):
-                        found[child] = self.file(f"{base}/{child}", info)
+                    mode = info.st_mode
+                    if stat.S_ISDIR(mode):
+                        if name not in skip:
+                            stack.append(inside + name)
+                    elif stat.S_ISREG(mode):
+                        key = f"{base}/{inside}{name}"
+                        old = known.get(key)
+                        # `file`'s first case, inline: most files of a tree are unchanged
+                        if (
+                            type(old) is list
+                            and len(old) == 5
+                            and old[0] == info.st_size
+                            and old[1] == info.st_mtime_ns
+                            and old[2] == info.st_ctime_ns
+                            and old[3] == info.st_ino
+                            and info.st_ctime_ns < trusted
+                            and type(old[4]) is str
+                        ):
+                            seen[key] = old
+                            found[inside + name] = old[4]
+                        else:
+                            found[inside + name] = self.file(key, info)
                     else:
                         raise Unvouched(entry.path)
         return found
@@ -222,11 +248,10 @@ def _status(info: os.stat_result) -> list[int]:
 
 
 def _read(path: Path) -> bytes:
-    with open(path, "rb") as file:
-        data = file.read(MAX_FILE_BYTES + 1)
-    if len(data) > MAX_FILE_BYTES:
-        raise Unvouched(str(path))
-    return data
+    # not `file.read(MAX_FILE_BYTES + 1)`, which allocates that much for every small file
+    # (a first build's digest of 1,000 spec files: 55 ms to 17 ms); never opens a FIFO
+    # for blocking, nor follows a link
+    return read_regular(path, limit=MAX_FILE_BYTES, follow_links=False)
 
 
 def _environment() -> list[str]:
