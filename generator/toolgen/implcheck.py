@@ -126,10 +126,18 @@ def check_tool(
     kept = pieces.get(
         tool,
         IMPLEMENTATION,
-        lambda t: (held, tuple(plain(d) for d in _check_source(t, rel, data))),
+        lambda t: checked_piece(t, rel, data),
         lambda value: _fits(value) and cast(KeptCheck, value)[0] == held,
     )
     return [from_plain(d) for d in kept[1]]
+
+
+def checked_piece(tool: Tool, rel: str, data: bytes) -> KeptCheck:
+    """The piece (pieces.py) of `tool`'s implementation check when its file `rel` holds
+    `data`: render makes it of each stub it creates, with the stub."""
+    return hashlib.sha256(data).hexdigest(), tuple(
+        plain(d) for d in _check_source(tool, rel, data)
+    )
 
 
 # a diagnostic as plain data: code, severity, message, file, line, column, hint

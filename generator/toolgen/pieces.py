@@ -12,10 +12,12 @@ the expected shape (`fits`), or makes it; without a front cache (`check`, `build
 every other caller) nothing is kept and everything is made, so the two always agree. A derived
 tool (prepare_<x>) is made again from its contract every build, and so are its pieces.
 
-The tools a first build makes ahead in two processes (ahead.py) come with the pieces that are
-functions of their IR alone, made there by the same functions (`ahead`): they are given as
-kept ones are, and kept for the next build once asked for, as made ones are, so the cache a
-build leaves does not depend on whether it made its tools ahead.
+Some pieces are made ahead of the stage that asks for them, where the work runs in two
+processes, by the same functions: the tools a first build makes ahead (ahead.py) come with
+the pieces that are functions of their IR alone, and render makes the implementation check of
+each stub it creates with the stub (`offer`). They are given as kept ones are, and kept for the
+next build once asked for, as made ones are, so the cache a build leaves does not depend on
+whether the work was done ahead.
 """
 
 from __future__ import annotations
@@ -43,8 +45,9 @@ class ToolPieces:
     ) -> None:
         # tool file -> kind -> piece, for the tools the front cache vouches are unchanged
         self._kept = kept or {}
-        # the same, made this build with the IR of the tools made ahead
-        self._ahead = ahead or {}
+        # the same, made this build ahead of the stage that asks for them: with the IR of
+        # the tools made ahead, and with the stubs render creates (`offer`)
+        self._ahead: dict[str, Mapping[str, object]] = dict(ahead or {})
         # what this build used, by tool file (the front cache keeps it for the next)
         self.made: dict[str, dict[str, object]] = {}
 
@@ -85,6 +88,12 @@ class ToolPieces:
                 if not tools[index].derived:
                     self.made.setdefault(tools[index].file, {})[kind] = value
         return cast(list[T], found)
+
+    def offer(self, kind: str, made: Mapping[str, object]) -> None:
+        """Pieces of `kind` made ahead (by tool file), given as kept ones are when asked
+        for and kept for the next build only then."""
+        for file, value in made.items():
+            self._ahead[file] = {**self._ahead.get(file, {}), kind: value}
 
     def kept(
         self, tool: Tool, kind: str, fits: Callable[[object], bool]

@@ -10,14 +10,14 @@ and stubs that exist are not rendered at all.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from toolgen import formatting, parallel, templating
+from toolgen import formatting, implcheck, parallel, templating
 from toolgen.ir import Catalogue, Tool
 from toolgen.paths import CACHE_DIR, Vouch, package_dir
-from toolgen.pieces import ToolPieces
+from toolgen.pieces import IMPLEMENTATION, ToolPieces
 from toolgen.progress import QUIET, Progress
 from toolgen.render.cache import RenderCache, catalogue_inputs, tool_inputs
 from toolgen.render.modules import (
@@ -56,10 +56,15 @@ class _Work:
     stub: str | None
 
 
-# of a share of the work: the units' files, the stubs, every text formatted, and the
-# scratch folder they were formatted in (where each formatted file is, and its status)
+# of a share of the work: the units' files, the stubs, every text formatted, the scratch
+# folder they were formatted in (where each formatted file is, and its status), and the
+# implementation check of each stub (a piece, by tool file)
 _Part = tuple[
-    dict[str, dict[str, str]], dict[str, str], dict[str, str], formatting.Scratch
+    dict[str, dict[str, str]],
+    dict[str, str],
+    dict[str, str],
+    formatting.Scratch,
+    dict[str, implcheck.KeptCheck],
 ]
 
 
@@ -91,15 +96,30 @@ def _made(
 
 
 def _formatted_part(
-    catalogue: Catalogue, part: list[_Work], workdir: Path | None
+    catalogue: Catalogue, part: list[_Work], workdir: Path | None, checks: bool
 ) -> _Part:
     """A share of the work rendered and formatted, as the child does it (its scratch
-    folder left for the parent to adopt)."""
+    folder left for the parent to adopt), with the stubs checked when `checks`."""
     units, stubs = _made(catalogue, part)
     own = formatting.Scratch()
     flat = {p: t for files in units.values() for p, t in files.items()}
     formatted = formatting.format_sources({**flat, **stubs}, workdir, own)
-    return units, stubs, formatted, own
+    return units, stubs, formatted, own, _stub_checks(part, formatted, checks)
+
+
+def _stub_checks(
+    part: list[_Work], formatted: Mapping[str, str], checks: bool
+) -> dict[str, implcheck.KeptCheck]:
+    """The implementation check of each stub of `part` as formatted: what the check after
+    the write would find in it (a new catalogue's 1,000 stubs: 100 ms), made here, in the
+    share of the work a child may do."""
+    return {
+        work.tool.file: implcheck.checked_piece(
+            work.tool, work.stub, formatted[work.stub].encode("utf-8")
+        )
+        for work in part
+        if checks and work.stub is not None and work.stub in formatted
+    }
 
 
 def _adopt(
@@ -108,13 +128,14 @@ def _adopt(
     workdir: Path | None,
     child: parallel.Child[_Part],
     keep: formatting.Scratch | None,
+    checks: bool,
 ) -> _Part:
     """The child's share: its result, or (the child failed) made here, so the build is the
     serial one or fails with the serial path's error. Its formatted files join `keep`."""
     try:
         done = child.result()
     except parallel.ChildFailed:
-        done = _formatted_part(catalogue, part, workdir)
+        done = _formatted_part(catalogue, part, workdir, checks)
     own = done[3]
     if keep is not None:
         keep.folders.extend(own.folders)
@@ -192,12 +213,16 @@ def render_catalogue(
                 stub = None
         if kept is None or stub is not None:
             work.append(_Work(tool, None if kept is not None else unit, paths, stub))
+    # the stubs are checked with the rest where that check reads them after the write
+    checks = root is not None and pieces is not None
     theirs: list[_Work] = []
     child: parallel.Child[_Part] | None = None
     if parallel.worth_it(len(work), PARALLEL_UNITS):
         cut = len(work) - int(len(work) * CHILD_SHARE)
         work, theirs = work[:cut], work[cut:]
-        child = parallel.start(lambda: _formatted_part(catalogue, theirs, workdir))
+        child = parallel.start(
+            lambda: _formatted_part(catalogue, theirs, workdir, checks)
+        )
     try:
         with progress.stage("render", len(catalogue.tools)) as advance:
             for _ in range(len(catalogue.tools) - len(work)):
@@ -230,15 +255,21 @@ def render_catalogue(
             )
             if cards in rendered:
                 formatted[cards] = rendered[cards]
+            checked = _stub_checks(work, formatted, checks)
             if child is not None:
                 taken, child = child, None
-                units, stubs, done, _ = _adopt(catalogue, theirs, workdir, taken, keep)
+                units, stubs, done, _, their_checks = _adopt(
+                    catalogue, theirs, workdir, taken, keep, checks
+                )
                 fresh.update(units)
                 create_once.update(stubs)
                 rendered.update(
                     (p, t) for files in units.values() for p, t in files.items()
                 )
                 formatted.update(done)
+                checked.update(their_checks)
+            if pieces is not None:
+                pieces.offer(IMPLEMENTATION, checked)
     except BaseException:
         if child is not None:
             child.stop()
