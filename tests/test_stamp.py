@@ -456,3 +456,18 @@ def test_a_file_is_vouched_for_by_its_status_only_on_a_path_without_links(
     (root / "generated/pkg/mod.py").symlink_to(elsewhere / "mod.py")
     last = stamp.Digests(root, first.seen, trusted_before_ns=2**63 - 1)
     assert last.vouched("generated/pkg/mod.py") is None
+
+
+def test_a_fifo_or_a_link_where_the_stamp_reads_a_file_is_refused_at_once(
+    tmp_path: Path,
+) -> None:
+    # the catalogue files of the other catalogues are digested by name: a FIFO there never
+    # stalls the stamp (it is not opened for blocking), a link is not followed
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "real.yaml").write_text("catalogue: x\n")
+    (tmp_path / "link.yaml").symlink_to(tmp_path / "real.yaml")
+    digests = stamp.Digests(tmp_path)
+    for name in ("fifo", "link.yaml"):
+        with pytest.raises(OSError):
+            digests.file(name)
+    assert digests.file("real.yaml") == stamp.file_digest(b"catalogue: x\n")
