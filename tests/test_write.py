@@ -819,3 +819,28 @@ def test_a_failing_disk_at_every_step_of_a_build_from_the_kept_tree(
         _settled(root, new)
         shutil.rmtree(root)
     assert switched
+
+
+def test_a_file_the_manifest_lists_with_other_text_is_written_without_being_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the last build's manifest says a.py holds other text than wanted: it is not read
+    # to find that out; b.py, listed with the text wanted, is read to find it unchanged,
+    # and c.py, hand edited to other text, is written back
+    first = {"gen/a.py": OWNED, "gen/b.py": OWNED, "gen/c.py": OWNED}
+    write.write_outputs(files(first), tmp_path)
+    (tmp_path / "gen/c.py").write_text("edited = 1\n")
+    read: list[str] = []
+    real = write.owned_text
+
+    def spy(path: Path) -> str | None:
+        read.append(path.name)
+        return real(path)
+
+    monkeypatch.setattr(write, "owned_text", spy)
+    changed = '"""The x tool, changed."""\n'
+    report = write.write_outputs(files({**first, "gen/a.py": changed}), tmp_path)
+    assert sorted(read) == ["b.py", "c.py"]
+    assert report.written == ("gen/a.py", "gen/c.py")
+    assert (tmp_path / "gen/a.py").read_text() == changed
+    assert (tmp_path / "gen/c.py").read_text() == OWNED

@@ -329,6 +329,10 @@ class _Inside(Mapping[str, str]):
 
 def manifest_text(files: RenderedFiles) -> str:
     """The manifest a build of `files` writes into the package."""
+    return _manifest(files).text()
+
+
+def _manifest(files: RenderedFiles) -> Manifest:
     prefix = files.package + "/"
     known = files.read_back
     return Manifest(
@@ -337,7 +341,7 @@ def manifest_text(files: RenderedFiles) -> str:
             rel.removeprefix(prefix): known.get(rel) or content_digest(files.owned[rel])
             for rel in files.owned
         },
-    ).text()
+    )
 
 
 def _plan(files: RenderedFiles, root: Path, *, check: bool) -> _Plan:
@@ -356,8 +360,10 @@ def _plan(files: RenderedFiles, root: Path, *, check: bool) -> _Plan:
         )
     prefix = files.package + "/"
     inside = _Inside(files)
-    manifest = inside.manifest = manifest_text(files)
+    wanted = _manifest(files)
+    manifest = inside.manifest = wanted.text()
     old_manifest = state.manifest.text() if state.manifest is not None else None
+    listed = state.manifest.files if state.manifest is not None else {}
     unchanged: set[str] = set()
     written: list[str] = []
     diffs: list[str] = []
@@ -379,6 +385,10 @@ def _plan(files: RenderedFiles, root: Path, *, check: bool) -> _Plan:
             old = None
         elif check:
             old = state.owned[rel]
+        elif listed.get(rel, wanted.files[rel]) != wanted.files[rel]:
+            # the last build left other text here, its manifest says: it is written without
+            # being read (the cards module and the lockfile of 1,000 tools are 5 MB)
+            old = None
         else:
             old = owned_text(package / rel)
         if old == text:
