@@ -142,9 +142,11 @@ def pieces_of(tools: Sequence[Tool], outputs: bool) -> dict[str, dict[str, objec
     found: dict[str, dict[str, object]] = {}
     for index, tool in enumerate(tools):
         cost = tokens.tool_tokens(tool)
-        found[tool.file] = {TOKENS: cost}
+        made: dict[str, object] = {TOKENS: cost}
         if outputs:
-            found[tool.file].update({CARD: cards[index], LOCK: lock_piece(tool, cost)})
+            made[CARD] = cards[index]
+            made[LOCK] = lock_piece(tool, cost)
+        found[tool.file] = made
     return found
 
 
