@@ -13,14 +13,20 @@ held to the same equality so that the two stay one definition.
 from __future__ import annotations
 
 import copy
+import importlib
 import random
+import re
+import shutil
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import get_args
 
+import fastjsonschema  # type: ignore[import-untyped]
 import pytest
 
-from toolgen import validate
+from toolgen import formatcheck, validate
 from toolgen.load import load_document
 from toolgen.validate import SchemaKind
 
@@ -74,7 +80,10 @@ def _kind(path: Path) -> SchemaKind:
 QUICK = {
     "compiled": lambda kind, data: validate._passes(kind, data, compiled=True),
     "quickcheck": lambda kind, data: validate._passes(kind, data, compiled=False),
+    # what a schema edited without `make format-checks` is checked with
+    "compiled here": lambda kind, data: _COMPILED_HERE[kind](data),
 }
+_COMPILED_HERE = {kind: validate._compiled_here(kind) for kind in get_args(SchemaKind)}
 
 
 def _jsonschema_accepts(kind: SchemaKind, data: object) -> bool:
@@ -200,3 +209,65 @@ def test_a_refused_document_is_diagnosed_by_jsonschema(tmp_path: Path) -> None:
     assert "expected one of read, write" in found[0].message
     # a build of a few documents (not compiling) says exactly the same
     assert validate.check_document(document, "tool", compiled=False) == found
+
+
+@pytest.mark.parametrize("kind", get_args(SchemaKind))
+def test_the_shipped_compiled_check_is_made_from_the_installed_schema(
+    kind: SchemaKind,
+) -> None:
+    module = importlib.import_module(f"toolgen.formatcheck.{kind}")
+    assert validate.schema_digest(kind) == module.SCHEMA_DIGEST, (
+        f"schemas/{kind}.v1.json changed: run `make format-checks`"
+    )
+    assert validate._accepts(kind).__qualname__ == "accepting.<locals>.accepts"
+
+
+@pytest.mark.parametrize("kind", get_args(SchemaKind))
+def test_the_shipped_compiled_check_is_what_the_installed_fastjsonschema_makes(
+    kind: SchemaKind,
+) -> None:
+    shipped = (ROOT / f"generator/toolgen/formatcheck/{kind}.py").read_text("utf-8")
+    made_by = re.search(r'^VERSION = "(.+)"$', shipped, re.MULTILINE)
+    assert made_by is not None
+    if made_by.group(1) != fastjsonschema.VERSION:
+        pytest.skip(
+            f"made by fastjsonschema {made_by.group(1)}, {fastjsonschema.VERSION} is "
+            "installed: only the answers can be compared (the tests above)"
+        )
+    assert shipped == validate.compiled_source(kind)
+
+
+def test_a_compiled_check_of_another_schema_text_is_not_used(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(validate, "schema_digest", lambda kind: "edited")
+    validate._accepts.cache_clear()
+    try:
+        assert formatcheck.check_of("tool", "edited") is None
+        accepts = validate._accepts("tool")
+        assert accepts.__qualname__ == "accepting.<locals>.accepts"
+        assert accepts({"name": "x", "intent": "y", "effect": "read"})
+        assert not accepts({"name": "x", "intent": "y", "effect": "reed"})
+    finally:
+        validate._accepts.cache_clear()
+
+
+def test_a_build_never_imports_fastjsonschema(tmp_path: Path) -> None:
+    shutil.copytree(ROOT / "spec", tmp_path / "spec")
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    script = (
+        "import sys\n"
+        "from toolgen import validate\n"
+        "validate.compile_schemas()\n"
+        "from toolgen.cli import main\n"
+        "main(['check'])\n"
+        "print('fastjsonschema' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.stdout.strip().splitlines()[-1] == "False", done.stderr

@@ -48,8 +48,7 @@ from toolgen.progress import Progress
 from toolgen.render.modules import formatted_entries
 from toolgen.review.lockfile import lock_piece
 
-# tool files with nothing kept from which half of them are made in a forked child: each half
-# then checks enough documents to use the compiled format check (validate.COMPILED_FROM).
+# tool files with nothing kept from which half of them are made in a forked child.
 # Measured on a quiet 2-core machine, load to checks and the front cache's save: 200 tools
 # 245 ms in one process, 145 ms to 180 ms in two; 100 tools 141 ms and 145 ms (no gain)
 PARALLEL_FILES = 200
