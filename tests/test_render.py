@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
+import pytest
 from toolgen_runtime import FieldHint, hints_from_schema
 
-from toolgen import pipeline
+from toolgen import formatting, pipeline
 from toolgen.render.modules import examples_of, render_tool_module
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+import catalogue as bench_catalogue
 
 GOLDEN = Path(__file__).parent / "golden" / "kitchen_sink"
 
@@ -42,3 +47,28 @@ def test_patterns_are_translated_for_python_but_shown_as_written() -> None:
     )  # the example the model is shown when it is rejected
     hints = hints_from_schema(tool.parameters, examples_of(tool))
     assert hints["from"] == FieldHint(example="WH-01", pattern="^WH-[0-9]{2}$")
+
+
+def test_a_rebuild_after_one_edit_runs_the_formatter_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the edited tool's entry of the cards module is formatted in the batch of its module
+    # and tests, not in a run of the formatter of its own
+    folder = bench_catalogue.write_catalogue(tmp_path, 30)
+    with pipeline.building(tmp_path):
+        assert pipeline.build_catalogue(folder, tmp_path).failure is None
+    tool = sorted((folder / "tools").iterdir())[3]
+    text = tool.read_text(encoding="utf-8")
+    tool.write_text(text.replace("intent: ", "intent: Now, ", 1), encoding="utf-8")
+    runs: list[list[str]] = []
+    real = formatting._run
+    monkeypatch.setattr(formatting, "_run", lambda cmd: (runs.append(cmd), real(cmd)))
+    with pipeline.building(tmp_path):
+        built = pipeline.build_catalogue(folder, tmp_path)
+    assert built.failure is None and built.report is not None
+    assert len(runs) == 1
+    cards = (tmp_path / built.report.written[0]).parent / "_cards.py"
+    assert "Now, " in cards.read_text(encoding="utf-8")
+    written = sorted(p.rsplit("/", 1)[1] for p in built.report.written)
+    # the tool's module (its tests do not show the intent), the cards module, the lockfile
+    assert len(written) == 3 and {"_cards.py", "toolgen.lock.json"} <= set(written)

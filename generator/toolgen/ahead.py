@@ -137,7 +137,7 @@ def pieces_of(tools: Sequence[Tool], outputs: bool) -> dict[str, dict[str, objec
     (formatted in one run for them all) and lockfile entry, by file: what the catalogue-wide
     lint rules and files would otherwise make in the parent alone, one tool after another
     (a first build of 1,000 tools: 700 ms)."""
-    cards = formatted_entries(list(tools))[0] if outputs else []
+    cards = formatted_entries(list(tools)) if outputs else []
     found: dict[str, dict[str, object]] = {}
     for index, tool in enumerate(tools):
         cost = tokens.tool_tokens(tool)

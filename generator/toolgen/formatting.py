@@ -16,7 +16,7 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -62,6 +62,13 @@ class Scratch:
         self.folders: list[Path] = []
         self.files: dict[str, Path] = {}
         self.statuses: dict[str, Status] = {}
+
+    def forget(self, keys: Iterable[str]) -> None:
+        """Take the files of `keys` off the list (they stay in their folder until
+        `close`): formatted for their text only, they are never put in place."""
+        for key in keys:
+            self.files.pop(key, None)
+            self.statuses.pop(key, None)
 
     def close(self) -> None:
         for folder in self.folders:

@@ -21,8 +21,8 @@ from toolgen.pieces import IMPLEMENTATION, ToolPieces
 from toolgen.progress import QUIET, Progress
 from toolgen.render.cache import RenderCache, catalogue_inputs, tool_inputs
 from toolgen.render.modules import (
+    CardsModule,
     package_markers,
-    render_cards,
     render_context,
     render_package_init,
     render_stub,
@@ -149,9 +149,9 @@ def _adopt(
 def _catalogue_files(
     catalogue: Catalogue, pkg: str, pieces: ToolPieces | None
 ) -> dict[str, str]:
+    """The catalogue's own files but the cards module (`CardsModule`)."""
     return {
         f"{pkg}/__init__.py": render_package_init(catalogue),
-        f"{pkg}/_cards.py": render_cards(catalogue, pieces),
         f"{pkg}/context.py": render_context(catalogue),
         f"{pkg}/tests/__init__.py": templating.render(
             "tests_init.py.jinja",
@@ -234,10 +234,12 @@ def render_catalogue(
                 for n in ("__init__.py", "_cards.py", "context.py", "tests/__init__.py")
             ] + [f"{pkg}/tests/test_catalogue.py", f"{pkg}/{lockfile.LOCK_NAME}"]
             kept = cache.reuse(unit, made_of, own_paths)
+            cards: CardsModule | None = None
             if kept is not None:
                 reused.update(kept)
             else:
                 fresh[unit] = _catalogue_files(catalogue, pkg, pieces)
+                cards = CardsModule(catalogue, pieces)
                 inputs[unit] = made_of
             create_once.update(
                 package_markers(
@@ -246,15 +248,19 @@ def render_catalogue(
             )
             create_once.update(package_markers(catalogue.implementation))
         rendered = {p: t for files in fresh.values() for p, t in files.items()}
-        cards = f"{pkg}/_cards.py"  # formatted as it is made (modules.render_cards)
+        # the cards module's sources join the batch, under names no file has
+        path = f"{pkg}/_cards.py"
+        sources = {} if cards is None else cards.sources
+        joined = {f"{path}.{name}": text for name, text in sources.items()}
         with progress.stage("format"):
             formatted = formatting.format_sources(
-                {p: t for p, t in {**rendered, **create_once}.items() if p != cards},
-                workdir,
-                keep,
+                {**rendered, **create_once, **joined}, workdir, keep
             )
-            if cards in rendered:
-                formatted[cards] = rendered[cards]
+            if cards is not None:
+                text = cards.text({n: formatted.pop(f"{path}.{n}") for n in sources})
+                if keep is not None:
+                    keep.forget(joined)
+                fresh[unit][path] = rendered[path] = formatted[path] = text
             checked = _stub_checks(work, formatted, checks)
             if child is not None:
                 taken, child = child, None

@@ -6,6 +6,7 @@ stub. The templates lay the pieces out; every name, import and literal is comput
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from toolgen import formatting, templating
@@ -53,26 +54,34 @@ def card_entry(tool: Tool) -> str:
     )
 
 
-def formatted_entries(tools: list[Tool], head: str = "") -> tuple[list[str], str]:
-    """The formatted CARDS entries of `tools`, in order, and the module head `head`
-    formatted, from one run of the formatter."""
-    rendered = [card_entry(tool) for tool in tools]
-    sources = {"head.py": head}
-    if rendered:
-        sources["entries.py"] = _ENTRIES_OPEN + "".join(rendered) + "}\n"
-    done = formatting.format_sources(sources)
-    if not rendered:
-        return [], done["head.py"]
-    entries = _split_entries(done["entries.py"])
+def formatted_entries(tools: list[Tool]) -> list[str]:
+    """The formatted CARDS entries of `tools`, in order, from one run of the formatter."""
+    if not tools:
+        return []
+    done = formatting.format_sources({_ENTRIES: _entries_source(tools)})
+    return _entries_of(tools, done[_ENTRIES])
+
+
+# the sources a cards module is formatted from (`CardsModule.sources`)
+_HEAD, _ENTRIES = "head.py", "entries.py"
+
+
+def _entries_source(tools: list[Tool]) -> str:
+    return _ENTRIES_OPEN + "".join(card_entry(tool) for tool in tools) + "}\n"
+
+
+def _entries_of(tools: list[Tool], formatted: str) -> list[str]:
+    """The entries of `tools` in their formatted `CARDS = {...}`, in order."""
+    entries = _split_entries(formatted)
     names = [f"    {py_str(tool.name)}: Card(\n" for tool in tools]
     if len(entries) != len(tools) or not all(
         entry.startswith(name) for entry, name in zip(entries, names, strict=True)
     ):
         raise formatting.FormattingError(
             "the formatter laid the cards out in an unexpected way:\n"
-            + done["entries.py"][:2000]
+            + formatted[:2000]
         )
-    return entries, done["head.py"]
+    return entries
 
 
 def _split_entries(text: str) -> list[str]:
@@ -108,22 +117,43 @@ def render_cards_doc(catalogue: Catalogue) -> str:
     )
 
 
+class CardsModule:
+    """The cards module of a catalogue, made in two steps so that its formatting can join
+    a batch of the formatter's: `sources` (its head, and the entries of the tools with none
+    kept, each rendered), then `text` of those sources formatted. With `pieces`, the entry of
+    a tool unchanged since the last build is the one kept (pieces.py)."""
+
+    def __init__(self, catalogue: Catalogue, pieces: ToolPieces | None = None) -> None:
+        self._held = pieces if pieces is not None else ToolPieces()
+        self._tools = list(catalogue.tools)
+        self._missing = [
+            tool
+            for tool in self._tools
+            if self._held.kept(tool, CARD, _fits_entry) is None
+        ]
+        head = templating.render(
+            "cards.py.jinja", module_doc=render_cards_doc(catalogue)
+        )
+        self.sources = {_HEAD: head}
+        if self._missing:
+            self.sources[_ENTRIES] = _entries_source(self._missing)
+
+    def text(self, formatted: Mapping[str, str]) -> str:
+        """The module, from its `sources` formatted (by the same names)."""
+        made = _entries_of(self._missing, formatted[_ENTRIES]) if self._missing else []
+
+        def the_missing(tools: list[Tool]) -> list[str]:
+            assert tools == self._missing  # what `kept` found missing, still missing
+            return made
+
+        entries = self._held.get_all(self._tools, CARD, the_missing, _fits_entry)
+        return f"{formatted[_HEAD]}\n{CARDS_OPEN}{''.join(entries)}}}\n"
+
+
 def render_cards(catalogue: Catalogue, pieces: ToolPieces | None = None) -> str:
-    """The cards module, formatted; with `pieces`, the entry of a tool unchanged since the
-    last build is the one kept (pieces.py)."""
-    head = templating.render("cards.py.jinja", module_doc=render_cards_doc(catalogue))
-    heads: list[str] = []  # the head formatted with the entries missing, in one run
-
-    def make(tools: list[Tool]) -> list[str]:
-        entries, formatted = formatted_entries(tools, head)
-        heads.append(formatted)
-        return entries
-
-    held = pieces if pieces is not None else ToolPieces()
-    entries = held.get_all(list(catalogue.tools), CARD, make, _fits_entry)
-    if not heads:  # every entry was kept
-        heads.append(formatted_entries([], head)[1])
-    return f"{heads[0]}\n{CARDS_OPEN}{''.join(entries)}}}\n"
+    """The cards module, formatted (in a run of the formatter of its own)."""
+    module = CardsModule(catalogue, pieces)
+    return module.text(formatting.format_sources(module.sources))
 
 
 def examples_of(tool: Tool) -> dict[str, object]:
