@@ -14,6 +14,7 @@ $(STAMP): pyproject.toml runtime/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ./runtime -e '.[dev]'
+	$(BIN)/python -c "from toolgen import classcode; raise SystemExit(classcode.main())"
 	touch $@
 
 build: setup

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 # The stages are imported where a command needs them, not here: a build with nothing to do
 # (the stamp, stamp.py) answers before any of them would have finished importing.
-from toolgen import __version__, jsontext, project, report, stamp, tokens
+from toolgen import __version__, classcode, jsontext, project, report, stamp, tokens
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.progress import Progress
 
@@ -893,6 +893,8 @@ def run() -> NoReturn:
         with contextlib.suppress(OSError):
             print(f"toolgen: cannot write the output: {exc.strerror}", file=sys.stderr)
         status = EXIT_UNWRITTEN
+    # the code of the dataclass methods this run compiled, kept as bytecode is
+    classcode.save()
     with contextlib.suppress(OSError, ValueError):
         sys.stderr.flush()
     os._exit(status)
