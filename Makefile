@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.toolgen-installed
 
-.PHONY: setup build test check lint typecheck pytest fuzz bench format-checks clean
+.PHONY: setup build test check lint typecheck pytest fuzz bench clean
 
 setup: $(STAMP)
 
@@ -14,7 +14,6 @@ $(STAMP): pyproject.toml runtime/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ./runtime -e '.[dev]'
-	$(BIN)/python -c "from toolgen import classcode; raise SystemExit(classcode.main())"
 	touch $@
 
 build: setup
@@ -53,11 +52,6 @@ fuzz: setup
 # baseline, into bench/.venv-baseline.
 bench: setup
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
-
-# the compiled format checks toolgen ships (generator/toolgen/formatcheck/), made again from
-# the schemas after an edit of one (a test fails until they are)
-format-checks: setup
-	$(BIN)/python -c "from toolgen.validate import write_compiled; write_compiled()"
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

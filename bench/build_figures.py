@@ -18,9 +18,7 @@ repetition runs every size in turn before the next repetition starts.
 
 toolgen runs as installed: its bytecode (and toolgen_runtime's) is compiled before the build
 figures (`compile_toolgen`, in `startup`), as pip compiles a wheel's modules when it installs
-them, and as it compiled openapi-python-client's in the baseline's own environment; so is the
-code of toolgen's dataclass methods, which an installed toolgen keeps from its first command
-on (toolgen/classcode.py). This
+them, and as it compiled openapi-python-client's in the baseline's own environment. This
 repository's `.venv` has toolgen installed editable, and this machine sets
 PYTHONDONTWRITEBYTECODE, so without that step every command would compile the compiler from
 source. The start-up figure is measured both ways.
@@ -32,7 +30,6 @@ import compileall
 import importlib.util
 import os
 import shutil
-import subprocess
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -179,8 +176,6 @@ def _repetition(
 
 
 PACKAGES = ("toolgen", "toolgen_runtime")
-# what an installed toolgen keeps after its first command: the code of its dataclass methods
-KEEP_CLASS_CODE = "from toolgen import classcode; raise SystemExit(classcode.main())"
 
 
 def _package_folders() -> list[Path]:
@@ -194,17 +189,11 @@ def _package_folders() -> list[Path]:
 
 
 def compile_toolgen() -> None:
-    """Compile the bytecode of toolgen's packages, as installing a wheel does, and keep the
-    code of toolgen's dataclass methods, as its first command does where it may write
-    bytecode (toolgen/classcode.py). An error is a failure of the suite: the figures would
-    not be what an installed toolgen costs."""
+    """Compile the bytecode of toolgen's packages, as installing a wheel does. An error is
+    a failure of the suite: the figures would not be what an installed toolgen costs."""
     for folder in _package_folders():
         if not compileall.compile_dir(folder, quiet=1):
             raise RuntimeError(f"cannot compile the bytecode of {folder}")
-    # and the code of toolgen's dataclass methods, kept beside it (toolgen/classcode.py)
-    subprocess.run(
-        [sys.executable, "-c", KEEP_CLASS_CODE], check=True, stdout=subprocess.DEVNULL
-    )
 
 
 def _remove_toolgen_bytecode() -> None:

@@ -1,6 +1,6 @@
-"""The cards module is assembled from entries formatted one tool at a time (render/modules.py):
-it must be, byte for byte, what the formatter makes of the whole module, for every catalogue
-and whichever entries were kept from an earlier build."""
+"""The cards module is assembled from entries formatted apart (render/modules.py): it must be,
+byte for byte, what the formatter makes of the whole module, for every catalogue and whichever
+entries were formatted in an earlier build."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ import pytest
 
 from toolgen import formatting, pipeline, templating
 from toolgen.ir import Catalogue
-from toolgen.pieces import ToolPieces
 from toolgen.render import modules
 
 TESTS = Path(__file__).parent
@@ -56,46 +55,42 @@ def _catalogues(tmp_path: Path) -> list[Catalogue]:
     return found
 
 
+def _assembled(catalogue: Catalogue, batches: int = 1) -> str:
+    """The cards module as a build assembles it, its entries formatted in `batches` runs
+    of the formatter (entries kept from earlier builds were formatted in runs of their own)."""
+    tools = list(catalogue.tools)
+    by_name: dict[str, str] = {}
+    for start in range(batches):
+        part = tools[start::batches]
+        source = modules.cards_source([modules.card_entry(t) for t in part])
+        done = formatting.format_sources({"entries.py": source})["entries.py"]
+        names = [t.name for t in part]
+        by_name.update(zip(names, modules.cards_entries(done, names), strict=True))
+    head = modules.cards_head(catalogue)
+    formatted_head = formatting.format_sources({"head.py": head})["head.py"]
+    return modules.cards_module(formatted_head, [by_name[t.name] for t in tools])
+
+
 def test_the_assembled_module_is_the_formatted_whole(tmp_path: Path) -> None:
     catalogues = _catalogues(tmp_path)
     assert len(catalogues) >= 14
     for catalogue in catalogues:
-        assert modules.render_cards(catalogue) == _formatted_whole(catalogue), (
-            catalogue.folder
-        )
+        assert _assembled(catalogue) == _formatted_whole(catalogue), catalogue.folder
 
 
-def test_kept_entries_make_the_same_module(tmp_path: Path) -> None:
+def test_entries_formatted_apart_make_the_same_module(tmp_path: Path) -> None:
     bench_catalogue.write_catalogue(tmp_path, 40)
     catalogue = _catalogue(tmp_path / "spec/bench", tmp_path)
-    first = ToolPieces()
-    whole = modules.render_cards(catalogue, first)
-    # every other entry kept, the rest made again (as after editing half the tools)
-    kept = {
-        tool.file: first.made[tool.file]
-        for index, tool in enumerate(catalogue.tools)
-        if index % 2 and tool.file in first.made
-    }
-    again = ToolPieces(kept)
-    assert modules.render_cards(catalogue, again) == whole
-    assert modules.render_cards(catalogue, ToolPieces(first.made)) == whole
+    # as after editing some tools: their entries formatted in a run of their own
+    assert _assembled(catalogue, batches=3) == _assembled(catalogue)
 
 
-def test_an_unexpected_layout_is_a_formatting_error(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_an_unexpected_layout_is_a_formatting_error(tmp_path: Path) -> None:
     bench_catalogue.write_catalogue(tmp_path, 3)
     catalogue = _catalogue(tmp_path / "spec/bench", tmp_path)
-    real = formatting.format_sources
-
-    def joined(sources: dict[str, str], *args: object) -> dict[str, str]:
-        done = real(sources)
-        if "entries.py" in done:  # two entries run together: the split must notice
-            done["entries.py"] = done["entries.py"].replace(
-                '    ),\n    "', '    ), "', 1
-            )
-        return done
-
-    monkeypatch.setattr(formatting, "format_sources", joined)
+    source = modules.cards_source([modules.card_entry(t) for t in catalogue.tools])
+    done = formatting.format_sources({"entries.py": source})["entries.py"]
+    # two entries run together: the split must notice
+    joined = done.replace('    ),\n    "', '    ), "', 1)
     with pytest.raises(formatting.FormattingError, match="unexpected way"):
-        modules.render_cards(catalogue)
+        modules.cards_entries(joined, [t.name for t in catalogue.tools])

@@ -58,7 +58,6 @@ from toolgen.diagnostics import Diagnostic
 from toolgen.ir import Tool
 from toolgen.lint.registry import all_rules
 from toolgen.load import load_document
-from toolgen.render import render_catalogue
 from toolgen.write import RenderedFiles
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -317,7 +316,7 @@ def check_yaml_block(
         if block.role == "tool" and not found and result.catalogue is not None:
             # lint errors (ignored here) would stop pipeline.render: render directly
             built.tool = result.catalogue.tool(name)
-            built.files = render_catalogue(result.catalogue)
+            built.files = pipeline.render(result)
         return built
     report.fail(block, f"unknown yaml block {block.info!r}")
     return None
@@ -334,7 +333,8 @@ def check_common_block(report: SpecReport, block: Block) -> None:
         shown = {line.split()[0] for line in block.text.splitlines() if line.strip()}
         result = pipeline.check_catalogue(ROOT / "spec" / "inventory", ROOT)
         assert result.catalogue is not None, "spec/inventory does not check"
-        files = render_catalogue(result.catalogue)
+        files = pipeline.render(result)
+        assert files is not None
         real = set(files.owned) | set(files.create_once)
         if shown != real:
             report.fail(

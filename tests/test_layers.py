@@ -30,7 +30,6 @@ FORBIDDEN = {
     "toolgen.ir": (*LATER, "toolgen.lint", "toolgen.model", "toolgen.validate"),
     "toolgen.model": (*LATER, "toolgen.lint", "toolgen.checks"),
     "toolgen.checks": (*LATER, "toolgen.lint"),
-    "toolgen.checkcache": (*LATER, "toolgen.lint"),
     "toolgen.implcheck": (*LATER, "toolgen.lint"),
     "toolgen.lint": LATER,
     "toolgen.render": ("toolgen.lint", "toolgen.pipeline", "toolgen.cli"),

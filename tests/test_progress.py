@@ -63,9 +63,9 @@ def _on_a_terminal(project: Path, *args: str, **env: str) -> tuple[int, str]:
 def test_a_terminal_shows_the_stage_and_count_then_clears_it(project: Path) -> None:
     status, shown = _on_a_terminal(project)
     assert status == 0
-    assert "\rtoolgen: spec/inventory: render" in shown.replace("\x1b[K", "")
-    assert "12/12 tools" in shown  # the count of the render stage: prepare_order too
-    for stage in ("load", "lint", "format", "write"):
+    assert "\rtoolgen: spec/inventory: compile" in shown.replace("\x1b[K", "")
+    assert "11/11 tool files" in shown  # the count of the compile stage
+    for stage in ("model", "lint", "format", "write"):
         assert f"spec/inventory: {stage}" in shown
     # the line is cleared before the summary, which stays as without progress
     summary = (
@@ -106,8 +106,8 @@ def test_verbose_prints_the_time_of_each_stage(project: Path) -> None:
     assert "\r" not in done.stderr  # piped: times, but no live line
     lines = [line for line in done.stderr.splitlines() if line.startswith("toolgen: ")]
     stages = [line.split(": ")[2] for line in lines]
-    assert stages[:3] == ["stamp", "load", "validate"]
-    for stage in ("model", "checks", "layout", "lint", "render", "format", "write"):
+    assert stages[:3] == ["stamp", "read", "model"]
+    for stage in ("compile", "layout", "lint", "format", "write", "implementations"):
         assert stage in stages
     for line in lines:
         assert line.split(": ")[3].split()[1] in ("ms", "s"), line

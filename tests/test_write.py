@@ -9,7 +9,6 @@ import json
 import os
 import shutil
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -49,37 +48,6 @@ def test_first_build_writes_everything_and_its_manifest(tmp_path: Path) -> None:
     assert manifest["catalogue"] == "spec/x"
     assert list(manifest["files"]) == ["a.py"]
     assert sorted(tree(tmp_path)) == ["gen/a.py", f"gen/{MANIFEST_NAME}", "impl/a.py"]
-
-
-def test_files_already_on_disk_are_renamed_into_place_not_written_again(
-    tmp_path: Path,
-) -> None:
-    scratch = tmp_path / ".toolgen-cache" / "format-x"
-    scratch.mkdir(parents=True)
-    (scratch / "f0.py").write_text(OWNED)
-    (scratch / "f1.py").write_text("stub\n")
-    inodes = [(scratch / n).stat().st_ino for n in ("f0.py", "f1.py")]
-    rendered = replace(
-        files({"gen/a.py": OWNED, "gen/b.py": OWNED}, {"impl/a.py": "stub\n"}),
-        on_disk={
-            "gen/a.py": scratch / "f0.py",
-            "impl/a.py": scratch / "f1.py",
-            "gen/b.py": scratch / "gone.py",  # not there: written from the text
-        },
-    )
-    report = write.write_outputs(rendered, tmp_path)
-    assert report.written == ("gen/a.py", "gen/b.py")
-    assert report.created == ("impl/a.py",)
-    assert (tmp_path / "gen/a.py").stat().st_ino == inodes[0]
-    assert (tmp_path / "impl/a.py").stat().st_ino == inodes[1]
-    assert (tmp_path / "gen/b.py").read_text() == OWNED
-    assert sorted(p.name for p in scratch.iterdir()) == []
-    assert sorted(tree(tmp_path)) == [
-        "gen/a.py",
-        "gen/b.py",
-        f"gen/{MANIFEST_NAME}",
-        "impl/a.py",
-    ]
 
 
 def test_unchanged_files_keep_their_inode_and_time(tmp_path: Path) -> None:
@@ -334,72 +302,9 @@ def test_without_an_atomic_exchange_the_switch_still_completes(
     assert sorted(p.name for p in tmp_path.iterdir()) == [".toolgen-cache", "gen"]
 
 
-def test_an_unwritable_cache_is_a_warning(tmp_path: Path) -> None:
-    (tmp_path / ".toolgen-cache").write_text("not a folder")
-    report = write.write_outputs(
-        RenderedFiles(
-            "gen", "spec/x", {"gen/a.py": OWNED}, {}, (".toolgen-cache/c.json", "{}")
-        ),
-        tmp_path,
-    )
-    assert report.written == ("gen/a.py",)
-    assert any("cache" in w for w in report.warnings)
+# --- a rebuild ---------------------------------------------------------------------------
 
-
-class _Recording(write.FileSystem):
-    def __init__(self) -> None:
-        super().__init__()
-        self.written: list[str] = []
-
-    def write_new(self, path: Path, text: str) -> None:
-        self.written.append(path.name)
-        super().write_new(path, text)
-
-
-def test_a_first_build_writes_no_generated_file_twice(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # ruff formats each file in toolgen's cache folder; the build renames those files into
-    # place instead of writing them again
-    from toolgen import pipeline
-
-    root = Path(__file__).resolve().parents[1]
-    folder = tmp_path / "spec" / "shop"
-    (folder / "tools").mkdir(parents=True)
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'shop'\n")
-    source = root / "spec" / "inventory"
-    (folder / "catalogue.yaml").write_text(
-        (source / "catalogue.yaml").read_text().replace("name: inventory", "name: shop")
-    )
-    for tool in ("find_customer", "read_stock", "create_reorder"):
-        (folder / "tools" / f"{tool}.yaml").write_text(
-            (source / "tools" / f"{tool}.yaml").read_text()
-        )
-    recording = _Recording()
-    monkeypatch.setattr(write, "FS", recording)
-    with pipeline.building(tmp_path):
-        built = pipeline.build_catalogue(folder, tmp_path)
-    assert built.report is not None and built.failure is None
-    assert len(built.report.written) > 3 and len(built.report.created) >= 3
-    # every Python file came from the formatter but the cards module, assembled from the
-    # entries formatted one tool at a time (render/modules.py); what is written here is
-    # that and the JSON a build keeps (manifest, lock file, caches, journal), as many
-    # whatever the number of tools
-    assert [n for n in recording.written if n.endswith(".py")] == ["_cards.py"]
-    assert MANIFEST_NAME in recording.written and len(recording.written) <= 7
-    # no scratch folder is left, only the compiled templates a build keeps (written by the
-    # first build of a process only: a test run earlier in this one may have compiled them)
-    folders = [p.name for p in (tmp_path / ".toolgen-cache").iterdir() if p.is_dir()]
-    assert folders in ([], ["templates"])
-
-
-# --- the replaced tree, kept as the next build's staging base -------------------------------
-
-KEPT = {"gen/a.py": OWNED, "gen/b.py": OWNED, "gen/sub/c.py": OWNED}
-
-
-def _edit(n: int) -> RenderedFiles:
-    return files({**KEPT, "gen/b.py": OWNED + f"x = {n}\n"})
+FIRST = {"gen/a.py": OWNED, "gen/b.py": OWNED, "gen/sub/c.py": OWNED}
 
 
 def _package(root: Path) -> dict[str, str]:
@@ -412,278 +317,40 @@ def _package(root: Path) -> dict[str, str]:
     return found
 
 
-def _clean_build(
-    tmp_path: Path, rendered: RenderedFiles, name: str = "clean"
-) -> dict[str, str]:
-    clean = tmp_path / name
-    clean.mkdir()
-    write.write_outputs(rendered, clean)
-    return _package(clean)
-
-
-class _Counting(write.FileSystem):
-    def __init__(self) -> None:
-        super().__init__()
-        self.calls: dict[str, list[str]] = {}
-
-    def _count(self, name: str, path: Path) -> None:
-        self.calls.setdefault(name, []).append(path.name)
-
-    def link(self, source: Path, target: Path) -> None:
-        self._count("link", target)
-        super().link(source, target)
-
-    def unlink(self, path: Path) -> None:
-        self._count("unlink", path)
-        super().unlink(path)
-
-    def write_new(self, path: Path, text: str) -> None:
-        self._count("write_new", path)
-        super().write_new(path, text)
-
-    def rmtree(self, path: Path) -> None:
-        self._count("rmtree", path)
-        super().rmtree(path)
-
-
-def test_a_rebuild_after_one_edit_reuses_the_kept_tree(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    write.write_outputs(files(KEPT), tmp_path)
-    kept = write.kept_tree(tmp_path, "gen")
-    assert not kept.exists()  # a first build replaces nothing
-    first = write.write_outputs(_edit(1), tmp_path)
-    # the replaced tree is kept: links to the unchanged files, the old b.py and manifest
-    assert first.linked == ("gen/a.py", "gen/sub/c.py")
-    assert kept.is_dir() and (kept / "a.py").samefile(tmp_path / "gen/a.py")
-    assert (kept / "b.py").read_text() == OWNED
-    inode = (tmp_path / "gen/a.py").stat()
-    counting = _Counting()
-    monkeypatch.setattr(write, "FS", counting)
-    report = write.write_outputs(_edit(2), tmp_path)
-    assert report.written == ("gen/b.py",) and report.unchanged == 2
-    # a.py and sub/c.py stayed in the kept tree as they were: no link, no removal
-    assert report.linked == ()
-    assert "link" not in counting.calls and "rmtree" not in counting.calls
-    staged = {
-        name: sorted(n for n in names if not n.startswith("journal"))
-        for name, names in counting.calls.items()
-    }
-    assert staged == {
-        "unlink": ["b.py", MANIFEST_NAME],
-        "write_new": ["b.py", MANIFEST_NAME],
-    }
-    after = (tmp_path / "gen/a.py").stat()
-    assert (after.st_ino, after.st_ctime_ns) == (inode.st_ino, inode.st_ctime_ns)
-    assert _package(tmp_path) == _clean_build(tmp_path, _edit(2))
-    # the kept tree now holds b.py as the first edit left it
-    assert (kept / "b.py").read_text() == OWNED + "x = 1\n"
-    assert sorted(p.name for p in tmp_path.iterdir()) == [
-        ".toolgen-cache",
-        "clean",
+def test_a_file_left_unrendered_is_kept_as_it_is(tmp_path: Path) -> None:
+    write.write_outputs(files(FIRST), tmp_path)
+    listed = json.loads((tmp_path / "gen" / MANIFEST_NAME).read_text())["files"]
+    before = os.stat(tmp_path / "gen/a.py")
+    edited = '"""The x tool, changed."""\n'
+    rendered = RenderedFiles(
         "gen",
-    ]
-
-
-def test_a_file_the_last_build_wrote_is_linked_anew(tmp_path: Path) -> None:
-    write.write_outputs(files(KEPT), tmp_path)
-    write.write_outputs(_edit(1), tmp_path)
-    # b.py stays as the last build wrote it: the kept tree holds the b.py before that build,
-    # not the package's, so b.py is linked anew
-    report = write.write_outputs(
-        files({**KEPT, "gen/b.py": OWNED + "x = 1\n", "gen/d.py": OWNED}), tmp_path
+        "spec/x",
+        {"gen/b.py": edited, "gen/sub/c.py": OWNED},
+        {},
+        kept={"gen/a.py": listed["a.py"]},
     )
-    assert report.written == ("gen/d.py",)
-    assert report.linked == ("gen/b.py",)
-    assert (tmp_path / "gen/b.py").read_text() == OWNED + "x = 1\n"
+    report = write.write_outputs(rendered, tmp_path)
+    assert report.written == ("gen/b.py",)
+    assert _package(tmp_path)["b.py"] == edited
+    after = os.stat(tmp_path / "gen/a.py")
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
 
 
-def _plant_outside(tmp_path: Path) -> Path:
-    outside = tmp_path / "outside"
-    (outside / "sub").mkdir(parents=True)
-    for name in ("a.py", "b.py", "sub/c.py", MANIFEST_NAME):
-        (outside / name).write_text("outside\n")
-    return outside
-
-
-def _tamper(kept: Path, outside: Path, how: str) -> None:
-    if how == "new-inode":  # a file replaced by other text, a new file
-        (kept / "a.py").unlink()
-        (kept / "a.py").write_text("tampered\n")
-    elif how == "same-text-new-inode":
-        (kept / "a.py").unlink()
-        (kept / "a.py").write_text(OWNED)
-    elif how == "file-link":
-        (kept / "a.py").unlink()
-        (kept / "a.py").symlink_to(outside / "a.py")
-    elif how == "folder-link":
-        shutil.rmtree(kept / "sub")
-        (kept / "sub").symlink_to(outside / "sub")
-    elif how == "extra":
-        (kept / "extra.py").write_text("extra\n")
-        (kept / "more/deep").mkdir(parents=True)
-        (kept / "more/deep/x.py").write_text("extra\n")
-        (kept / "__pycache__").mkdir()
-    elif how == "fifo":
-        (kept / "a.py").unlink()
-        os.mkfifo(kept / "a.py")
-        os.mkfifo(kept / "sub/fifo")
-    elif how == "folder-for-file":
-        (kept / "a.py").unlink()
-        (kept / "a.py").mkdir()
-        (kept / "a.py/x").write_text("x\n")
-    elif how == "file-for-folder":
-        shutil.rmtree(kept / "sub")
-        (kept / "sub").write_text("not a folder\n")
-    elif how == "tree-link":
-        shutil.rmtree(kept)
-        kept.symlink_to(outside)
-    elif how == "tree-file":
-        shutil.rmtree(kept)
-        kept.write_text("not a folder\n")
-    elif how == "tree-of-another-package":
-        shutil.rmtree(kept)
-        shutil.copytree(outside, kept)
-    elif how == "partial":  # a build killed while it brought the tree to its plan
-        (kept / "a.py").unlink()
-        (kept / MANIFEST_NAME).unlink()
-    else:
-        raise AssertionError(how)
-
-
-TAMPERS = [
-    "new-inode", "same-text-new-inode", "file-link", "folder-link", "extra", "fifo",
-    "folder-for-file", "file-for-folder", "tree-link", "tree-file",
-    "tree-of-another-package", "partial",
-]  # fmt: skip
-
-
-@pytest.mark.parametrize("how", TAMPERS)
-def test_a_tampered_kept_tree_costs_links_never_a_wrong_output(
+@pytest.mark.parametrize("how", ["other digest", "missing"])
+def test_a_kept_file_the_manifest_does_not_vouch_for_stops_the_write(
     tmp_path: Path, how: str
 ) -> None:
-    outside = _plant_outside(tmp_path)
-    before = tree(outside)
-    write.write_outputs(files(KEPT), tmp_path)
-    write.write_outputs(_edit(1), tmp_path)
-    kept = write.kept_tree(tmp_path, "gen")
-    _tamper(kept, outside, how)
-    report = write.write_outputs(_edit(2), tmp_path)
-    assert report.written == ("gen/b.py",) and not report.warnings
-    assert _package(tmp_path) == _clean_build(tmp_path, _edit(2))
-    assert tree(outside) == before and not any(
-        p.is_symlink() for p in outside.rglob("*")
+    write.write_outputs(files(FIRST), tmp_path)
+    if how == "missing":
+        (tmp_path / "gen/a.py").unlink()
+    digest = "0" * 32 if how == "other digest" else "x"
+    rendered = RenderedFiles(
+        "gen", "spec/x", {"gen/b.py": OWNED}, {}, kept={"gen/a.py": digest}
     )
-    # the package's unchanged files are the ones it had, and the kept tree is a folder again
-    assert (tmp_path / "gen/a.py").read_text() == OWNED
-    assert kept.is_dir() and not kept.is_symlink()
-    assert write.write_outputs(_edit(3), tmp_path).written == ("gen/b.py",)
-    assert _package(tmp_path) == _clean_build(tmp_path, _edit(3), "clean-3")
-
-
-def test_without_an_atomic_exchange_the_kept_tree_serves_all_the_same(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    class NoExchange(write.FileSystem):
-        def exchange(self, first: Path, second: Path) -> bool:
-            return False
-
-    monkeypatch.setattr(write, "FS", NoExchange())
-    write.write_outputs(files(KEPT), tmp_path)
-    write.write_outputs(_edit(1), tmp_path)
-    report = write.write_outputs(_edit(2), tmp_path)
-    assert report.written == ("gen/b.py",) and report.linked == ()
-    assert _package(tmp_path) == _clean_build(tmp_path, _edit(2))
-    assert (write.kept_tree(tmp_path, "gen") / "b.py").read_text() == OWNED + "x = 1\n"
-    assert sorted(p.name for p in tmp_path.iterdir()) == [
-        ".toolgen-cache",
-        "clean",
-        "gen",
-    ]
-
-
-def test_a_kept_tree_replaced_by_a_link_as_it_is_taken_is_not_followed(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    outside = _plant_outside(tmp_path)
-    before = tree(outside)
-
-    class Swapped(write.FileSystem):
-        def rename(self, source: Path, target: Path) -> None:
-            super().rename(source, target)
-            if source.name.startswith(write.KEPT_PREFIX) and target.is_dir():
-                shutil.rmtree(target)
-                target.symlink_to(outside)
-
-    write.write_outputs(files(KEPT), tmp_path)
-    write.write_outputs(_edit(1), tmp_path)
-    monkeypatch.setattr(write, "FS", Swapped())
-    write.write_outputs(_edit(2), tmp_path)
-    assert _package(tmp_path) == _clean_build(tmp_path, _edit(2))
-    assert tree(outside) == before
-
-
-def test_a_kept_tree_is_never_used_for_another_package(tmp_path: Path) -> None:
-    write.write_outputs(files(KEPT), tmp_path)
-    write.write_outputs(_edit(1), tmp_path)
-    other = RenderedFiles("other", "spec/y", {"other/a.py": "other\n"}, {})
-    write.write_outputs(other, tmp_path)
-    write.write_outputs(replace(other, owned={"other/a.py": "other 2\n"}), tmp_path)
-    assert write.kept_tree(tmp_path, "other") != write.kept_tree(tmp_path, "gen")
-    assert (write.kept_tree(tmp_path, "gen") / "b.py").read_text() == OWNED
-
-
-def test_check_mode_leaves_the_kept_tree_alone(tmp_path: Path) -> None:
-    write.write_outputs(files(KEPT), tmp_path)
-    write.write_outputs(_edit(1), tmp_path)
-    before = tree(tmp_path)
-    assert write.check_outputs(_edit(2), tmp_path).changed
-    assert tree(tmp_path) == before
-
-
-def test_a_replaced_tree_with_a_file_toolgen_did_not_write_is_not_kept(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    class SavedMeanwhile(write.FileSystem):
-        """Someone saves a file into the package just before the switch."""
-
-        def exchange(self, first: Path, second: Path) -> bool:
-            (second / "mine.py").write_text("mine\n")
-            return super().exchange(first, second)
-
-    write.write_outputs(files(KEPT), tmp_path)
-    write.write_outputs(_edit(1), tmp_path)
-    monkeypatch.setattr(write, "FS", SavedMeanwhile())
-    report = write.write_outputs(_edit(2), tmp_path)
-    assert len(report.warnings) == 1 and "mine.py" in report.warnings[0]
-    assert not write.kept_tree(tmp_path, "gen").exists()
-    left = [p for p in tmp_path.iterdir() if ".toolgen-new-" in p.name]
-    assert len(left) == 1 and (left[0] / "mine.py").read_text() == "mine\n"
-    monkeypatch.setattr(write, "FS", write.FileSystem())
-    shutil.rmtree(left[0])
-    assert write.write_outputs(_edit(3), tmp_path).written == ("gen/b.py",)
-    assert _package(tmp_path) == _clean_build(tmp_path, _edit(3))
-
-
-def test_a_cache_on_another_file_system_keeps_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    lstat = os.lstat
-
-    def elsewhere(path: str, *args: object, **kwargs: object) -> os.stat_result:
-        found = lstat(path, *args, **kwargs)  # type: ignore[arg-type]
-        if str(path).endswith(".toolgen-cache"):
-            values = list(found)
-            values[2] = found.st_dev + 1  # st_dev
-            return os.stat_result(values)
-        return found
-
-    write.write_outputs(files(KEPT), tmp_path)
-    monkeypatch.setattr(os, "lstat", elsewhere)
-    report = write.write_outputs(_edit(1), tmp_path)
-    assert report.linked == ("gen/a.py", "gen/sub/c.py")
-    assert not write.kept_tree(tmp_path, "gen").exists()
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".toolgen-cache", "gen"]
+    before = tree(tmp_path / "gen")
+    with pytest.raises(write.KeptChanged):
+        write.write_outputs(rendered, tmp_path)
+    assert tree(tmp_path / "gen") == before
 
 
 class _Killed(BaseException):
@@ -724,17 +391,8 @@ for _name in ("mkdir", "write_new", "link", "link_new", "exchange", "rename", "r
     setattr(_Killing, _name, _stepped(_name))
 
 
-def _kept_project(root: Path) -> None:
-    """A package built twice: its replaced tree is kept."""
-    root.mkdir()
-    write.write_outputs(files(KEPT), root)
-    write.write_outputs(_edit(1), root)
-    assert write.kept_tree(root, "gen").is_dir()
-
-
-# the next build from the kept tree: b.py changed, c.py changed, d.py new, a.py removed, a
-# stub to create; the kept tree holds a stale b.py, links to the others, and a
-# __pycache__ folder
+# the rebuild after the first: b.py changed, c.py changed, d.py new, a.py removed, a stub
+# to create; the replaced tree holds a __pycache__ folder
 NEXT = files(
     {
         "gen/b.py": OWNED + "x = 2\n",
@@ -745,10 +403,22 @@ NEXT = files(
 )
 
 
-def _next_steps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> int:
+def _built(root: Path) -> None:
+    root.mkdir()
+    write.write_outputs(files(FIRST), root)
+    (root / "gen/__pycache__").mkdir()
+
+
+def _clean_build(tmp_path: Path) -> dict[str, str]:
+    clean = tmp_path / "clean"
+    _built(clean)
+    write.write_outputs(NEXT, clean)
+    return _package(clean)
+
+
+def _rebuild_steps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> int:
     root = tmp_path / "count"
-    _kept_project(root)
-    (write.kept_tree(root, "gen") / "__pycache__").mkdir()
+    _built(root)
     counting = _Killing(at=0)
     monkeypatch.setattr(write, "FS", counting)
     write.write_outputs(NEXT, root)
@@ -762,23 +432,24 @@ def _settled(root: Path, new: dict[str, str]) -> None:
     write.write_outputs(NEXT, root)
     assert _package(root) == new
     assert (root / "impl/d.py").read_text() == "stub\n"
-    assert sorted(p.name for p in root.iterdir()) == [".toolgen-cache", "gen", "impl"]
-    # at most the kept tree (none when the build had already switched: nothing to write)
-    cache = [p.name for p in (root / ".toolgen-cache").iterdir()]
-    assert cache in ([], [write.kept_tree(root, "gen").name])
+    assert sorted(p.name for p in root.iterdir()) in (
+        ["gen", "impl"],
+        [".toolgen-cache", "gen", "impl"],
+    )
+    cache = root / ".toolgen-cache"
+    assert not cache.exists() or list(cache.iterdir()) == []
 
 
-def test_a_kill_at_every_step_of_a_build_from_the_kept_tree(
+def test_a_kill_at_every_step_of_a_rebuild(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    steps = _next_steps(tmp_path, monkeypatch)
+    steps = _rebuild_steps(tmp_path, monkeypatch)
     assert steps > 10
-    new = _clean_build(tmp_path, NEXT)
+    new = _clean_build(tmp_path)
     seen = set()
     for at in range(1, steps + 1):
         root = tmp_path / f"at-{at}"
-        _kept_project(root)
-        (write.kept_tree(root, "gen") / "__pycache__").mkdir()
+        _built(root)
         old = _package(root)
         monkeypatch.setattr(write, "FS", _Killing(at))
         with pytest.raises(_Killed):
@@ -790,35 +461,6 @@ def test_a_kill_at_every_step_of_a_build_from_the_kept_tree(
         _settled(root, new)
         shutil.rmtree(root)
     assert seen == {"old", "new"}
-
-
-@pytest.mark.parametrize("code", [errno.ENOSPC, errno.EROFS, errno.EACCES])
-def test_a_failing_disk_at_every_step_of_a_build_from_the_kept_tree(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, code: int
-) -> None:
-    steps = _next_steps(tmp_path, monkeypatch)
-    new = _clean_build(tmp_path, NEXT)
-    switched = 0
-    for at in range(1, steps + 1):
-        root = tmp_path / f"at-{at}"
-        _kept_project(root)
-        before = tree(root / "gen")
-        monkeypatch.setattr(write, "FS", _Killing(at, code))
-        try:
-            write.write_outputs(NEXT, root)
-        except WriteError as exc:
-            assert "nothing was changed" in str(exc)
-            assert tree(root / "gen") == before, f"failure at step {at}"
-            assert not (root / "impl/d.py").exists()
-        else:
-            # the failure hit a step the build does without (taking the kept tree, which
-            # then costs the links) or one after the switch: the new tree is complete
-            switched += 1
-            assert _package(root) == new, f"failure at step {at}"
-        monkeypatch.setattr(write, "FS", write.FileSystem())
-        _settled(root, new)
-        shutil.rmtree(root)
-    assert switched
 
 
 def test_a_file_the_manifest_lists_with_other_text_is_written_without_being_read(

@@ -21,14 +21,16 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-# The stages are imported where a command needs them, not here: a build with nothing to do
-# (the stamp, stamp.py) answers before any of them would have finished importing.
-from toolgen import __version__, classcode, jsontext, project, report, stamp, tokens
+from toolgen import __version__, project, report
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.progress import Progress
 
+# The stages are imported where a command needs them, not here: a build with nothing to do
+# (the stamp, stamp.py) answers before any of them would have finished importing.
+from toolgen.text import json_document
+
 if TYPE_CHECKING:
-    from toolgen import pipeline
+    from toolgen import cache, pipeline
 from toolgen.lint import docs
 from toolgen.lint.registry import all_rules
 from toolgen.text import counted
@@ -331,7 +333,7 @@ def _summary(result: pipeline.CheckResult) -> str:
     }
     # the tool files, those that are broken included (they are tools still), and the tools
     # made from them (the prepare_<x> of a confirm_<x>)
-    made = result.catalogue.tools if result.catalogue else ()
+    made = result.tools
     derived = sum(1 for tool in made if tool.derived)
     tools = result.tool_files + derived if result.tool_files else len(made)
     line = (
@@ -349,11 +351,9 @@ def _summary(result: pipeline.CheckResult) -> str:
 
 def _token_summary(result: pipeline.CheckResult, top: int = 5) -> str:
     """What the catalogue costs the model on every turn, and its most expensive tools."""
-    from toolgen import tokens
-
-    if result.catalogue is None:
+    measured = result.tokens
+    if result.catalogue is None or measured is None:
         return ""
-    measured = tokens.measure(result.catalogue)
     budget = result.catalogue.budget.tokens
     limit = f"; budget {budget:,}" if budget is not None else "; no budget"
     broken = result.catalogue.broken_tools
@@ -486,7 +486,7 @@ def _build_root(
     messages: list[str],
 ) -> int:
     """Build the chosen catalogues of one project, under its build lock."""
-    from toolgen import write
+    from toolgen import cache, write
 
     status = EXIT_CLEAN
     placements: list[project.Placement] | None = None
@@ -498,65 +498,44 @@ def _build_root(
                 _warn(f"removed {leftover}, left by an interrupted build")
         for target in mine:
             progress.label = target.shown
-            if args.check:
-                last = None
-            else:
+            if not args.check:
                 with progress.stage("stamp"):
-                    last = stamp.Stamp(root, target.folder, target.shown, catalogues)
-                    replay = last.replay()
-                # warnings fail by the catalogue's lint.max_warnings, which a replay does
-                # not hold: with warnings and no --max-warnings, build again in full
-                if replay is not None and (
-                    args.max_warnings is None
-                    and any(d.severity is Severity.WARNING for d in replay.diagnostics)
-                ):
-                    replay = None
-                if replay is not None:
-                    all_diagnostics.extend(replay.diagnostics)
-                    code, why = _status(
-                        replay.diagnostics, args.max_warnings, target.shown
-                    )
-                    status = max(status, code)
-                    if why:
-                        messages.append(why)
-                    messages.append(
-                        f"{target.shown}: 0 written, 0 created, 0 removed, "
-                        f"{replay.unchanged} unchanged (nothing changed since the last "
-                        "build)"
-                    )
+                    stamp = cache.replay(root, target.folder, target.shown, catalogues)
+                if stamp is not None:
+                    status = max(status, _report_replay(stamp, target, args, messages))
+                    all_diagnostics.extend(stamp.diagnostics)
                     continue
-            if last is not None and last.recorded is not None:
-                # a rebuild, which counts the tokens of the few tools that changed: the
-                # tokenizer loads in a child from here on, while the build reaches lint
-                # (build_catalogue ends it)
-                tokens.prefetch()
             if placements is None:
                 placements = project.placements(root, [t.folder for t in mine])
-            if last is not None:
-                last.observe_implementation(_implementation_dir(target, placements))
-            built = _full_build(target, root, args, placements, progress, last)
-            if last is not None:
-                _remember(last, built)
+            built = _full_build(target, args, placements, progress, catalogues)
             status = max(status, _report_build(built, args, all_diagnostics, messages))
     return status
 
 
-def _implementation_dir(
-    target: project.Target, placements: Sequence[project.Placement]
-) -> str:
-    for placement in placements:
-        if placement.folder == target.shown:
-            return placement.implementation.replace(".", "/")
-    return ""  # a catalogue file that cannot be read: the build reports it, no stamp
+def _report_replay(
+    stamp: cache.Stamp,
+    target: project.Target,
+    args: argparse.Namespace,
+    messages: list[str],
+) -> int:
+    """What a build with nothing to do says: the last build's findings and its files."""
+    allowed = args.max_warnings if args.max_warnings is not None else stamp.max_warnings
+    code, why = _status(stamp.diagnostics, allowed, target.shown)
+    if why:
+        messages.append(why)
+    messages.append(
+        f"{target.shown}: 0 written, 0 created, 0 removed, {stamp.unchanged} unchanged "
+        "(nothing changed since the last build)"
+    )
+    return code
 
 
 def _full_build(
     target: project.Target,
-    root: Path,
     args: argparse.Namespace,
     placements: list[project.Placement],
     progress: Progress,
-    last: stamp.Stamp | None,
+    catalogues: Sequence[Path],
 ) -> pipeline.BuildResult:
     from toolgen import pipeline
 
@@ -566,45 +545,7 @@ def _full_build(
         check_only=args.check,
         others=placements,
         progress=progress,
-        # the files the last build read and left, as the stamp saw them: load, the render
-        # cache and the implementation check need not read the ones whose status is
-        # unchanged
-        vouch=None if last is None else last.digests.vouched,
-    )
-
-
-def _remember(last: stamp.Stamp, built: pipeline.BuildResult) -> None:
-    """Stamp a build that completed without trouble; forget the stamp otherwise."""
-    from toolgen import write
-    from toolgen.render.modules import package_markers
-
-    files, report_, catalogue = built.files, built.report, built.check.catalogue
-    if (
-        files is None
-        or report_ is None
-        or catalogue is None
-        or built.failure is not None
-        or report_.warnings
-        or built.check.notes
-    ):
-        last.forget()
-        return
-    implementation = catalogue.implementation.replace(".", "/")
-    markers = {
-        **package_markers(
-            catalogue.package, stop=len(catalogue.package.split(".")) - 1
-        ),
-        **package_markers(catalogue.implementation),
-    }
-    last.record(
-        package=files.package,
-        implementation=implementation,
-        manifest_text=report_.manifest or write.manifest_text(files),
-        created={rel: files.create_once[rel] for rel in report_.created},
-        create_once=[*markers, *files.create_once],
-        diagnostics=built.diagnostics,
-        relinked=report_.linked,
-        placed=files.on_disk_status,
+        catalogues=catalogues,
     )
 
 
@@ -671,7 +612,7 @@ def _run_rules(args: argparse.Namespace) -> int:
             }
             for r in rules
         ]
-        print(jsontext.dumps(payload))
+        print(json_document(payload))
         return EXIT_CLEAN
     rows = [
         (r.id, r.name, r.category.value, r.severity.value, r.lifecycle.value)
@@ -761,7 +702,7 @@ def _export_text(
         f"{result.folder}: note: {n.tool + ': ' if n.tool else ''}{n.text}"
         for n in done.definitions.notes
     ]
-    payload = jsontext.dumps(done.definitions.payload)
+    payload = json_document(done.definitions.payload)
     return payload + "\n", notes
 
 
@@ -893,8 +834,6 @@ def run() -> NoReturn:
         with contextlib.suppress(OSError):
             print(f"toolgen: cannot write the output: {exc.strerror}", file=sys.stderr)
         status = EXIT_UNWRITTEN
-    # the code of the dataclass methods this run compiled, kept as bytecode is
-    classcode.save()
     with contextlib.suppress(OSError, ValueError):
         sys.stderr.flush()
     os._exit(status)

@@ -6,12 +6,11 @@ expected, a separate hint, and the place in a spec file (1-based line and column
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from toolgen.codes import Severity, known
 
-__all__ = ["Diagnostic", "Severity", "Span", "error", "has_errors", "make"]
+__all__ = ["Diagnostic", "Hit", "Severity", "Span", "error", "has_errors", "make"]
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -45,33 +44,17 @@ class Diagnostic:
         return head + (f"\n  help: {self.hint}" if self.hint else "")
 
 
-# a diagnostic as plain values, for the caches and the stamp to keep:
-# code, severity, message, file, line, column, hint
-PlainDiagnostic = tuple[str, str, str, str, int, int, str]
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A lint rule's finding before the catalogue's severities and the tools' suppressions
+    apply: `owners` are the tools it is about (by name), any of which may suppress it; an
+    empty `hint` is the rule's fix."""
 
-
-def plain(d: Diagnostic) -> PlainDiagnostic:
-    return (
-        d.code,
-        d.severity.value,
-        d.message,
-        d.span.file,
-        d.span.line,
-        d.span.col,
-        d.hint,
-    )
-
-
-def from_plain(data: Sequence[object]) -> Diagnostic:
-    """The diagnostic `plain` gave (ValueError, TypeError when `data` is not one)."""
-    code, severity, message, file, line, col, hint = data
-    return Diagnostic(
-        str(code),
-        Severity(severity),
-        str(message),
-        Span(str(file), int(str(line)), int(str(col))),
-        str(hint),
-    )
+    rule: str
+    message: str
+    hint: str
+    span: Span
+    owners: tuple[str, ...]
 
 
 def make(code: str, message: str, span: Span, hint: str = "") -> Diagnostic:

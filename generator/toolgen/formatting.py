@@ -4,23 +4,17 @@ Templates stay readable and the output is formatted the way the project's own co
 generated file never changes under `ruff format`. Ruff runs isolated from any configuration
 of the project around it, so the same input gives the same bytes on every machine.
 
-Ruff formats files, so every source is written once into a folder for it. A build keeps that
-folder (`Scratch`) until it has written its output: the write stage then moves the formatted
-files into place instead of creating each file a second time (creating a file is what costs on
-a disk; a rename is cheap).
+Ruff formats files, so every source is written once into a folder made for it (beside the
+project, in its cache folder, where one is given) and read back.
 """
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from pathlib import Path
-
-from toolgen.paths import Status
 
 LINE_LENGTH = 88
 # the folders formatting happens in, inside the cache folder (write.recover removes any
@@ -47,69 +41,24 @@ def _run(command: list[str]) -> None:
         )
 
 
-class Scratch:
-    """The folders a build's formatting happened in, kept until the build has written its
-    output. `files` maps each formatted source's key to the file holding exactly its
-    formatted text; whoever takes a file away (a rename) simply leaves a gap there.
-
-    `statuses` holds the status each of those files had when its text was read, for the
-    files last modified before the clock tick of that read (`_format_in`): any later write
-    gives the file a newer modification time, so a file still of that status (a rename keeps
-    it) holds that text. The stamp takes the digest of such a file as the build left it
-    without reading it back (stamp.Digests.placed)."""
-
-    def __init__(self) -> None:
-        self.folders: list[Path] = []
-        self.files: dict[str, Path] = {}
-        self.statuses: dict[str, Status] = {}
-
-    def forget(self, keys: Iterable[str]) -> None:
-        """Take the files of `keys` off the list (they stay in their folder until
-        `close`): formatted for their text only, they are never put in place."""
-        for key in keys:
-            self.files.pop(key, None)
-            self.statuses.pop(key, None)
-
-    def close(self) -> None:
-        for folder in self.folders:
-            shutil.rmtree(folder, ignore_errors=True)
-        self.folders.clear()
-        self.files.clear()
-        self.statuses.clear()
-
-
-@contextmanager
-def scratch() -> Iterator[Scratch]:
-    """A `Scratch` removed on exit, whatever happened (a killed build's is removed by the
-    next one: write.recover)."""
-    kept = Scratch()
-    try:
-        yield kept
-    finally:
-        kept.close()
-
-
 def format_sources(
-    sources: Mapping[str, str],
-    workdir: Path | None = None,
-    keep: Scratch | None = None,
+    sources: Mapping[str, str], workdir: Path | None = None
 ) -> dict[str, str]:
     """Format many Python sources with one ruff process; keys and order are kept.
 
     Imports are already in isort order (render computes them), so only the formatter runs.
-    With `keep`, the formatted files stay on disk in it (see `Scratch`).
     """
     python = {path: text for path, text in sources.items() if path.endswith(".py")}
     if not python:
         return dict(sources)
     try:
-        formatted = _format_in(python, workdir, keep)
+        formatted = _format_in(python, workdir)
     except OSError as first:
         if workdir is None:
             raise FormattingError(_cannot(first)) from first
         # the cache folder is read-only or full: the system's temporary folder may do
         try:
-            formatted = _format_in(python, None, keep)
+            formatted = _format_in(python, None)
         except OSError as exc:
             raise FormattingError(_cannot(exc)) from exc
     return {path: formatted.get(path, text) for path, text in sources.items()}
@@ -123,22 +72,16 @@ def _cannot(exc: OSError) -> str:
     )
 
 
-def _format_in(
-    python: Mapping[str, str], workdir: Path | None, keep: Scratch | None
-) -> dict[str, str]:
+def _format_in(python: Mapping[str, str], workdir: Path | None) -> dict[str, str]:
     if workdir is not None:
         # beside the project: its disk, not the system's temporary one (which can be far
-        # slower to create thousands of files on), and the one the output is renamed onto
+        # slower to create thousands of files on)
         workdir.mkdir(parents=True, exist_ok=True)
     root = Path(tempfile.mkdtemp(prefix=FORMAT_PREFIX, dir=workdir))
     try:
         names = {path: root / f"f{index}.py" for index, path in enumerate(python)}
         for path, file in names.items():
-            # the mode a build gives its files (write.FileSystem.write_new): this file may
-            # become one of them
-            fd = os.open(file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-            with open(fd, "w", encoding="utf-8", newline="\n") as out:
-                out.write(python[path])
+            file.write_text(python[path], encoding="utf-8", newline="\n")
         common = [
             "--no-cache",
             "--isolated",
@@ -147,33 +90,7 @@ def _format_in(
             "--target-version=py311",
         ]
         _run([_ruff(), "format", *common, str(root)])
-        since = _tick(root)
-        formatted = {}
-        statuses: dict[str, Status] = {}
-        for path, file in names.items():
-            with open(file, encoding="utf-8", newline="") as source:
-                formatted[path] = source.read()
-                info = os.fstat(source.fileno())
-            if info.st_mtime_ns < since:
-                statuses[path] = (info.st_size, info.st_mtime_ns, info.st_ino)
-    except BaseException:
-        shutil.rmtree(root, ignore_errors=True)
-        raise
-    if keep is None:
-        shutil.rmtree(root, ignore_errors=True)
-    else:
-        keep.folders.append(root)
-        keep.files.update(names)
-        keep.statuses.update(statuses)
-    return formatted
-
-
-def _tick(folder: Path) -> int:
-    """The file system's time now, as it stamps a file written now (its clock is coarser
-    than the system's): the modification time of a new file in `folder`. A file whose
-    modification time is older was not written since this call."""
-    fd = os.open(folder / "tick", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    try:
-        return os.fstat(fd).st_mtime_ns
+        # bytes, not text: reading text would translate line endings
+        return {path: file.read_bytes().decode("utf-8") for path, file in names.items()}
     finally:
-        os.close(fd)
+        shutil.rmtree(root, ignore_errors=True)

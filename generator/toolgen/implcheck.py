@@ -9,31 +9,21 @@ contract changes, `toolgen check` says which implementation no longer fits, at i
 from __future__ import annotations
 
 import ast
-import hashlib
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import cast
 
-from toolgen.diagnostics import (
-    Diagnostic,
-    PlainDiagnostic,
-    Severity,
-    Span,
-    from_plain,
-    make,
-    plain,
-)
-from toolgen.ir import Catalogue, Tool
+from toolgen.diagnostics import Diagnostic, Span, make
+from toolgen.ir import Catalogue, Tool, ToolSummary
 from toolgen.names import MODEL_NAME_RE, is_module_path
-from toolgen.paths import Vouch, package_dir, read_regular
-from toolgen.pieces import IMPLEMENTATION, ToolPieces
+from toolgen.paths import package_dir, read_regular
 from toolgen.text import counted, listing
 
 # an implementation module is read whole to check its signature; none is this big
 MAX_IMPLEMENTATION_BYTES = 4 * 1024 * 1024
 
 
-def implementation_path(catalogue: Catalogue, tool: Tool) -> str:
+def implementation_path(catalogue: Catalogue, tool: Tool | ToolSummary) -> str:
     return f"{package_dir(catalogue.implementation)}/{tool.py.module}.py"
 
 
@@ -41,9 +31,9 @@ def _annotation(node: ast.expr | None) -> str:
     return ast.unparse(node) if node is not None else "(none)"
 
 
-def _expected(tool: Tool) -> str:
+def _expected(tool: ToolSummary) -> str:
     params = [f"args: {tool.py.args_class}"]
-    if tool.context:
+    if tool.has_context:
         params.append(f"context: {tool.py.context_class}")
     return f"({', '.join(params)}) -> {tool.returns_annotation}"
 
@@ -75,29 +65,9 @@ def _parameters(args: ast.arguments) -> str:
 _NO_IMPLEMENTATION = "has no implementation yet"
 
 
-def check_tool(
-    catalogue: Catalogue,
-    tool: Tool,
-    root: Path,
-    pieces: ToolPieces | None = None,
-    vouch: Vouch | None = None,
-) -> list[Diagnostic]:
-    """What is wrong with `tool`'s implementation. With `pieces`, the findings kept for
-    an unchanged tool are reused when the implementation file holds the same bytes as when
-    they were found (its digest is part of the piece). The file is read to know, unless
-    `vouch` (the stamp's `Digests.vouched`) gives its digest by its status."""
+def check_tool(catalogue: Catalogue, tool: ToolSummary, root: Path) -> list[Diagnostic]:
+    """What is wrong with `tool`'s implementation."""
     rel = implementation_path(catalogue, tool)
-    if pieces is not None and vouch is not None:
-        vouched = vouch(rel)
-        if vouched is not None:
-            digest = vouched.digest
-            kept = pieces.kept(
-                tool,
-                IMPLEMENTATION,
-                lambda value: _fits(value) and cast(KeptCheck, value)[0][:32] == digest,
-            )
-            if kept is not None:
-                return [from_plain(d) for d in cast(KeptCheck, kept)[1]]
     path = root / rel
     if not os.path.lexists(path):
         return [
@@ -120,51 +90,10 @@ def check_tool(
                 "Check that the file is a readable Python file.",
             )
         ]
-    if pieces is None:
-        return _check_source(tool, rel, data)
-    held = hashlib.sha256(data).hexdigest()
-    kept = pieces.get(
-        tool,
-        IMPLEMENTATION,
-        lambda t: checked_piece(t, rel, data),
-        lambda value: _fits(value) and cast(KeptCheck, value)[0] == held,
-    )
-    return [from_plain(d) for d in kept[1]]
+    return _check_source(tool, rel, data)
 
 
-def checked_piece(tool: Tool, rel: str, data: bytes) -> KeptCheck:
-    """The piece (pieces.py) of `tool`'s implementation check when its file `rel` holds
-    `data`: render makes it of each stub it creates, with the stub."""
-    return hashlib.sha256(data).hexdigest(), tuple(
-        plain(d) for d in _check_source(tool, rel, data)
-    )
-
-
-# a diagnostic as plain data: code, severity, message, file, line, column, hint
-# what the front cache keeps of a tool's implementation check: the file's digest, findings
-KeptCheck = tuple[str, tuple[PlainDiagnostic, ...]]
-
-
-def _fits(value: object) -> bool:
-    if not (isinstance(value, tuple) and len(value) == 2):
-        return False
-    digest, found = value
-    if not (isinstance(digest, str) and isinstance(found, tuple)):
-        return False
-    return all(
-        isinstance(d, tuple)
-        and len(d) == 7
-        and all(isinstance(d[i], str) for i in (0, 1, 2, 3, 6))
-        and all(type(d[i]) is int for i in (4, 5))
-        and d[1] in _SEVERITIES
-        for d in found
-    )
-
-
-_SEVERITIES = frozenset(s.value for s in Severity)
-
-
-def _check_source(tool: Tool, rel: str, data: bytes) -> list[Diagnostic]:
+def _check_source(tool: ToolSummary, rel: str, data: bytes) -> list[Diagnostic]:
     try:
         source = data.decode("utf-8")
         tree = ast.parse(source, filename=rel)
@@ -210,7 +139,7 @@ def _check_source(tool: Tool, rel: str, data: bytes) -> list[Diagnostic]:
         (a.arg, _bare(_annotation(a.annotation))) for a in args.posonlyargs + args.args
     ]
     want_params = [("args", tool.py.args_class)]
-    if tool.context:
+    if tool.has_context:
         want_params.append(("context", tool.py.context_class))
     got_return = _bare(_annotation(function.returns))
     span = Span(rel, function.lineno, function.col_offset + 1)
@@ -263,12 +192,9 @@ def _is_stub(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 def check_implementations(
     catalogue: Catalogue,
     root: Path,
-    pieces: ToolPieces | None = None,
-    vouch: Vouch | None = None,
+    tools: Sequence[ToolSummary],
 ) -> list[Diagnostic]:
-    """What is wrong with the catalogue's implementations; with `pieces`, the findings of
-    unchanged tools whose implementation files hold the same bytes are the kept ones (see
-    `check_tool` for `vouch`)."""
+    """What is wrong with the implementations of `tools`, the catalogue's."""
     if not is_module_path(catalogue.implementation):
         # TG140 reports it; a path like ../x must never lead the check out of the project
         return []
@@ -276,14 +202,14 @@ def check_implementations(
     missing: list[str] = []
     stubs: list[str] = []
     modules: set[str] = set()
-    for tool in catalogue.tools:
+    for tool in tools:
         if tool.derived:
             continue  # a prepare tool is the runtime's: it has no implementation
         # TG110 reports a name nothing can be generated under (it may not even fit in a
         # file name), and TG112 two tools of one module: no implementation to look for
         if MODEL_NAME_RE.fullmatch(tool.name) and tool.py.module not in modules:
             modules.add(tool.py.module)
-            for diagnostic in check_tool(catalogue, tool, root, pieces, vouch):
+            for diagnostic in check_tool(catalogue, tool, root):
                 if diagnostic.code == "TG151":
                     unwritten = diagnostic.message.endswith(_NO_IMPLEMENTATION)
                     (missing if unwritten else stubs).append(tool.name)

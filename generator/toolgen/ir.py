@@ -414,6 +414,88 @@ class Tool:
 
 
 @dataclass(frozen=True, slots=True)
+class Reference:
+    """Something a tool file names, where it names it: another tool (`requires`, a
+    not_when's `use`, with its `when`), or a lint rule it silences (with its reason)."""
+
+    name: str
+    at: Span
+    text: str = ""  # the not_when's case, or the suppression's reason
+    text_at: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSummary:
+    """A tool as the catalogue-wide stages read it: the checks and lint rules over the
+    whole catalogue or a pair of tools, the catalogue's own files (package, cards, lockfile)
+    and the implementation check. Plain data, so a build keeps it with the tool file's other
+    results and a rebuild reads no unchanged tool's IR (build/cache.py)."""
+
+    name: str
+    file: str
+    role: Role
+    py: PyNames
+    intent: str
+    use_when: str
+    effect: Effect
+    param_names: tuple[str, ...]
+    has_context: bool
+    returns_annotation: str
+    name_at: Span
+    requires: tuple[Reference, ...]
+    not_when: tuple[Reference, ...]
+    suppressions: tuple[Reference, ...]
+
+    @property
+    def derived(self) -> bool:
+        return self.role == "prepare"
+
+    @property
+    def required(self) -> tuple[str, ...]:
+        """The tools it `requires`, by name."""
+        return tuple(item.name for item in self.requires)
+
+    @property
+    def not_when_uses(self) -> tuple[str, ...]:
+        return tuple(item.name for item in self.not_when)
+
+    @property
+    def suppressed_rules(self) -> tuple[str, ...]:
+        return tuple(item.name for item in self.suppressions)
+
+
+def summary(tool: Tool) -> ToolSummary:
+    """What the catalogue-wide stages read of `tool`."""
+    return ToolSummary(
+        name=tool.name,
+        file=tool.file,
+        role=tool.role,
+        py=tool.py,
+        intent=tool.intent,
+        use_when=tool.use_when,
+        effect=tool.effect,
+        param_names=tool.param_names,
+        has_context=bool(tool.context),
+        returns_annotation=tool.returns_annotation,
+        name_at=tool.origin.span("name"),
+        requires=tuple(
+            Reference(name, tool.origin.span("requires", index))
+            for index, name in enumerate(tool.requires)
+        ),
+        not_when=tuple(
+            Reference(
+                item.use, item.origin.span("use"), item.when, item.origin.span("when")
+            )
+            for item in tool.not_when
+        ),
+        suppressions=tuple(
+            Reference(item.rule, item.origin.span("rule"), item.reason)
+            for item in tool.suppressions
+        ),
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class Budget:
     tokens: int | None = None
     tool_tokens: int | None = None
@@ -441,7 +523,6 @@ class Catalogue:
     targets: tuple[str, ...]
     budget: Budget
     lint: LintConfig
-    tools: tuple[Tool, ...]
     # names of the tool files that did not make it into the model (for a file that could
     # not be read at all, its name without suffix): known, but broken
     broken_tools: tuple[str, ...]
@@ -451,6 +532,10 @@ class Catalogue:
     package_at: Span
     implementation_at: Span
     texts: tuple[TextAt, ...] = field(repr=False, compare=False, hash=False)
+    # every tool, in name order, where a command needs the whole IR (check, docs, export,
+    # diff); a build's catalogue-wide stages read the tools through their summaries instead
+    # (`ToolSummary`), and its catalogue holds none
+    tools: tuple[Tool, ...] = ()
 
     def tool(self, name: str) -> Tool | None:
         for tool in self.tools:

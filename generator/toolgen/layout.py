@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from toolgen.diagnostics import Diagnostic, Span, error
-from toolgen.ir import Catalogue
+from toolgen.ir import Catalogue, ToolSummary
 from toolgen.manifest import MANIFEST_NAME, read_package
 from toolgen.paths import CACHE_DIR, package_dir
 from toolgen.project import SPEC_DIR, Placement
@@ -105,7 +105,10 @@ class LayoutResult:
 
 
 def check_layout(
-    catalogue: Catalogue, root: Path, others: Sequence[Placement] = ()
+    catalogue: Catalogue,
+    tools: Sequence[ToolSummary],
+    root: Path,
+    others: Sequence[Placement] = (),
 ) -> LayoutResult:
     found: list[Diagnostic] = []
     readable = True
@@ -149,7 +152,7 @@ def check_layout(
                 )
             )
     if not any(d.code in ("TG160", "TG161") for d in found):
-        found.extend(_unknown_files(catalogue, root))
+        found.extend(_unknown_files(catalogue, tools, root))
     return LayoutResult(tuple(found), readable)
 
 
@@ -194,7 +197,9 @@ def _overlap_problem(
     return None
 
 
-def _unknown_files(catalogue: Catalogue, root: Path) -> list[Diagnostic]:
+def _unknown_files(
+    catalogue: Catalogue, tools: Sequence[ToolSummary], root: Path
+) -> list[Diagnostic]:
     rel = package_dir(catalogue.package)
     try:
         state = read_package(root / rel, contents=False, ids=False)
@@ -229,7 +234,7 @@ def _unknown_files(catalogue: Catalogue, root: Path) -> list[Diagnostic]:
                 f"Move {rel} away, or choose another package.",
             )
         ]
-    modules = {f"{t.py.module}.py": t for t in catalogue.tools}
+    modules = {f"{t.py.module}.py": t for t in tools}
     for entry in state.unknown[:SHOWN_UNKNOWN]:
         tool = modules.get(entry)
         clash = (

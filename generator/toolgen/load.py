@@ -14,7 +14,7 @@ import gc
 import math
 import os
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +28,7 @@ from yaml.reader import ReaderError
 
 from toolgen import limits
 from toolgen.diagnostics import Diagnostic, Span, error
-from toolgen.paths import Vouch, file_digest
+from toolgen.paths import file_digest
 from toolgen.specfile import read_text
 
 __all__ = [
@@ -138,9 +138,36 @@ class LoadedCatalogue:
     diagnostics: tuple[Diagnostic, ...]
     # every tool entry of tools/, by display path, including those that could not be read
     tool_files: tuple[str, ...] = ()
-    # the tool files read but not parsed: their text is what an earlier build made its IR
-    # from (the front cache), and the pipeline takes that IR instead
-    reused: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """A spec file as read, before any YAML: its display path, its text (None when it
+    could not be read, `diagnostics` say why) and the digest of that text."""
+
+    file: str
+    text: str | None
+    diagnostics: tuple[Diagnostic, ...] = ()
+    digest: str = ""
+
+    @staticmethod
+    def of(
+        file: str, text: str | None, diagnostics: Sequence[Diagnostic]
+    ) -> SourceFile:
+        digest = "" if text is None else text_digest(text)
+        return SourceFile(file, text, tuple(diagnostics), digest)
+
+
+@dataclass(frozen=True, slots=True)
+class Sources:
+    """A catalogue folder as read: catalogue.yaml (None when there is none), every tool
+    file of tools/ in order, and what was found about the folder itself (no tools/, too
+    many files, too much text)."""
+
+    folder: str
+    catalogue: SourceFile | None
+    tools: tuple[SourceFile, ...]
+    diagnostics: tuple[Diagnostic, ...]
 
 
 # ---------------------------------------------------------------------------
@@ -797,11 +824,16 @@ def load_document(
     With `root`, a symbolic link is followed only when it stays inside the project.
     """
     text, diagnostics = read_text(path, display, root)
-    if text is None:
-        return None, diagnostics
-    document, found = _parse(text, display)
+    return parse(SourceFile(display, text, tuple(diagnostics)))
+
+
+def parse(source: SourceFile) -> tuple[Document | None, list[Diagnostic]]:
+    """The document of a file read, with what reading and parsing it found."""
+    if source.text is None:
+        return None, list(source.diagnostics)
+    document, found = _parse(source.text, source.file)
     found.sort(key=lambda d: d.sort_key)
-    return document, found
+    return document, [*source.diagnostics, *found]
 
 
 def _tool_names(tools: Path) -> list[str]:
@@ -815,10 +847,6 @@ def _tool_names(tools: Path) -> list[str]:
     )
 
 
-def _tool_entries(tools: Path) -> list[Path]:
-    return [tools / name for name in _tool_names(tools)]
-
-
 def _inside(folder: str, name: str) -> str:
     """A file of the catalogue folder as shown: `spec/x/tools/a.yaml`, or `tools/a.yaml`
     when the catalogue folder is the project root itself."""
@@ -829,14 +857,17 @@ def _missing(folder: str, message: str, hint: str) -> Diagnostic:
     return error("TG008", message, Span(folder, 1, 1), hint)
 
 
-def _load_catalogue_file(
+def _read(path: Path, display: str, root: Path | None) -> SourceFile:
+    text, found = read_text(path, display, root)
+    return SourceFile.of(display, text, found)
+
+
+def _catalogue_source(
     folder: Path, shown: str, root: Path | None, diagnostics: list[Diagnostic]
-) -> Document | None:
+) -> SourceFile | None:
     path = folder / "catalogue.yaml"
     if os.path.lexists(path):
-        document, found = load_document(path, _inside(shown, "catalogue.yaml"), root)
-        diagnostics.extend(found)
-        return document
+        return _read(path, _inside(shown, "catalogue.yaml"), root)
     hint = "Create catalogue.yaml in this folder, next to tools/."
     if (folder / "catalogue.yml").is_file():
         hint = "Rename catalogue.yml to catalogue.yaml."
@@ -846,18 +877,9 @@ def _load_catalogue_file(
     return None
 
 
-def _load_tools(
-    folder: Path,
-    shown: str,
-    root: Path | None,
-    diagnostics: list[Diagnostic],
-    known: Mapping[str, str],
-    vouch: Vouch | None,
-) -> tuple[tuple[Document, ...], tuple[str, ...], tuple[str, ...]]:
-    """The tool documents that loaded, the display path of every tool entry (loaded or
-    not), so later stages know which files exist but could not be read, and the files
-    whose text has the digest `known` gives for them (not parsed; not even read when
-    `vouch` gives that digest by the file's status)."""
+def _tool_sources(
+    folder: Path, shown: str, root: Path | None, diagnostics: list[Diagnostic]
+) -> tuple[SourceFile, ...]:
     tools_folder = folder / "tools"
     if not tools_folder.is_dir():
         diagnostics.append(
@@ -867,9 +889,9 @@ def _load_tools(
                 "Create a tools/ folder with one .yaml file per tool.",
             )
         )
-        return (), (), ()
+        return ()
     try:
-        files = _tool_entries(tools_folder)
+        names = _tool_names(tools_folder)
     except OSError as exc:
         reason = exc.strerror or exc.__class__.__name__
         diagnostics.append(
@@ -880,8 +902,8 @@ def _load_tools(
                 "Check that you may list the files of the tools/ folder.",
             )
         )
-        return (), (), ()
-    if not files:
+        return ()
+    if not names:
         diagnostics.append(
             _missing(
                 shown,
@@ -889,68 +911,67 @@ def _load_tools(
                 "Add one .yaml file per tool to the tools/ folder.",
             )
         )
-    if len(files) > limits.MAX_TOOLS:
+    if len(names) > limits.MAX_TOOLS:
         diagnostics.append(
             error(
                 "TG011",
-                f"the tools/ folder holds {len(files):,} tool files, more than the "
+                f"the tools/ folder holds {len(names):,} tool files, more than the "
                 f"{limits.MAX_TOOLS:,} a catalogue may have",
                 Span(_inside(shown, "tools"), 1, 1),
                 "Split the catalogue: an agent holds at most a few dozen tools at once.",
             )
         )
-        return (), (), ()
-    tools: list[Document] = []
-    entries: list[str] = []
-    reused: list[str] = []
+        return ()
+    sources: list[SourceFile] = []
     total = 0
-    for file in files:
-        display = _inside(shown, f"tools/{file.name}")
-        entries.append(display)
+    for name in names:
+        display = _inside(shown, f"tools/{name}")
         if total > limits.MAX_CATALOGUE_BYTES:
-            diagnostics.append(
-                error(
-                    "TG011",
-                    "the catalogue's spec files have more than "
-                    f"{limits.size_words(limits.MAX_CATALOGUE_BYTES)} together; this "
-                    "file and the ones after it were not read",
-                    Span(display, 1, 1),
-                    "Split the catalogue into smaller ones.",
-                )
+            problem = error(
+                "TG011",
+                "the catalogue's spec files have more than "
+                f"{limits.size_words(limits.MAX_CATALOGUE_BYTES)} together; this "
+                "file and the ones after it were not read",
+                Span(display, 1, 1),
+                "Split the catalogue into smaller ones.",
             )
+            sources.append(SourceFile(display, None, (problem,)))
             break
-        if display in known:
-            vouched = None if vouch is None else vouch(display)
-            if vouched is not None and vouched.digest == known[display]:
-                # the bytes of the text kept (a file with a byte-order mark has another
-                # digest, and is read)
-                reused.append(display)
-                total += vouched.size
-                continue
-            text, found = read_text(file, display, root)
-            if text is not None and not found:
-                encoded = _encoded(text)
-                if file_digest(encoded) == known[display]:
-                    reused.append(display)
-                    total += len(encoded)
-                    continue
-            document, found = (None, found) if text is None else _parse(text, display)
-            found.sort(key=lambda d: d.sort_key)
-        else:
-            document, found = load_document(file, display, root)
-        diagnostics.extend(found)
-        if document is not None:
-            tools.append(document)
-            total += document.size
-    return tuple(tools), tuple(entries), tuple(reused)
+        source = _read(tools_folder / name, display, root)
+        if source.text is not None:
+            total += len(_encoded(source.text))
+        sources.append(source)
+    return tuple(sources)
+
+
+def read_sources(folder: Path, display: str | None, root: Path | None) -> Sources:
+    """Read catalogue.yaml and every tools/*.yaml of one catalogue folder, parsing none.
+
+    With `root` (the project root), symbolic links are followed only within the project.
+    """
+    shown = str(folder) if display is None else display
+    if not folder.is_dir():
+        problem = _missing(
+            shown,
+            "the catalogue folder does not exist or is not a folder",
+            "Pass the folder that holds catalogue.yaml and tools/.",
+        )
+        return Sources(shown, None, (), (problem,))
+    diagnostics: list[Diagnostic] = []
+    catalogue = _catalogue_source(folder, shown, root, diagnostics)
+    tools = _tool_sources(folder, shown, root, diagnostics)
+    return Sources(shown, catalogue, tools, tuple(diagnostics))
 
 
 def catalogue_document(folder: Path, shown: str, root: Path | None) -> Document | None:
     """catalogue.yaml of the catalogue folder, as `load_catalogue` reads it; None when it is
     missing or load finds anything in it (what is found is `load_catalogue`'s to say)."""
     found: list[Diagnostic] = []
-    document = _load_catalogue_file(folder, shown, root, found)
-    return None if found else document
+    source = _catalogue_source(folder, shown, root, found)
+    if source is None or found:
+        return None
+    document, problems = parse(source)
+    return None if problems else document
 
 
 def tool_entries(folder: Path, shown: str) -> list[tuple[str, str]]:
@@ -965,8 +986,8 @@ def tool_entries(folder: Path, shown: str) -> list[tuple[str, str]]:
 
 
 @contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Hold off the cyclic garbage collector while a catalogue loads.
+def collector_paused() -> Iterator[None]:
+    """Hold off the cyclic garbage collector while spec files are parsed.
 
     Composing allocates a hundred or more short-lived nodes per file, and with
     the documents already loaded kept alive the collector rescans them over
@@ -983,33 +1004,26 @@ def _collector_paused() -> Iterator[None]:
 
 
 def load_catalogue(
-    folder: Path,
-    display: str | None = None,
-    root: Path | None = None,
-    reusable: Callable[[Document | None], Mapping[str, str]] | None = None,
-    vouch: Vouch | None = None,
+    folder: Path, display: str | None = None, root: Path | None = None
 ) -> LoadedCatalogue:
-    """Load catalogue.yaml and every tools/*.yaml of one catalogue folder.
-
-    With `root` (the project root), symbolic links are followed only within the project.
-    `reusable`, given the catalogue document, names the tool files (display path -> text
-    digest) whose IR an earlier build kept: a file with that text is read but not parsed
-    (`LoadedCatalogue.reused`), nor read when `vouch` (the stamp's `Digests.vouched`, with
-    display paths relative to `root`) gives that digest by the file's status.
-    """
-    shown = str(folder) if display is None else display
-    if not folder.is_dir():
-        problem = _missing(
-            shown,
-            "the catalogue folder does not exist or is not a folder",
-            "Pass the folder that holds catalogue.yaml and tools/.",
-        )
-        return LoadedCatalogue(shown, None, (), (problem,))
-    diagnostics: list[Diagnostic] = []
-    with _collector_paused():
-        catalogue = _load_catalogue_file(folder, shown, root, diagnostics)
-        known = {} if reusable is None else reusable(catalogue)
-        tools, entries, reused = _load_tools(
-            folder, shown, root, diagnostics, known, vouch
-        )
-    return LoadedCatalogue(shown, catalogue, tools, tuple(diagnostics), entries, reused)
+    """Load catalogue.yaml and every tools/*.yaml of one catalogue folder."""
+    sources = read_sources(folder, display, root)
+    diagnostics = list(sources.diagnostics)
+    with collector_paused():
+        catalogue = None
+        if sources.catalogue is not None:
+            catalogue, found = parse(sources.catalogue)
+            diagnostics.extend(found)
+        tools = []
+        for source in sources.tools:
+            document, found = parse(source)
+            diagnostics.extend(found)
+            if document is not None:
+                tools.append(document)
+    return LoadedCatalogue(
+        sources.folder,
+        catalogue,
+        tuple(tools),
+        tuple(diagnostics),
+        tuple(s.file for s in sources.tools),
+    )

@@ -20,8 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from toolgen import jsontext
 from toolgen.paths import read_regular
+from toolgen.text import json_document
 
 MANIFEST_NAME = "toolgen-manifest.json"
 # no generated file comes near this; a bigger one is not toolgen's as it stands
@@ -52,7 +52,7 @@ class Manifest:
             "catalogue": self.catalogue,
             "files": dict(sorted(self.files.items())),
         }
-        return jsontext.dumps(payload) + "\n"
+        return json_document(payload) + "\n"
 
 
 class ManifestError(Exception):

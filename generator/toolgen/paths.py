@@ -9,36 +9,19 @@ import hashlib
 import os
 import stat
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple
 
 from toolgen import __version__
 
-# toolgen's own folder beside the project (never committed): the render and check caches,
-# the journal of a build in progress. Losing it costs only a full render.
+# toolgen's own folder beside the project (never committed): the build cache (cache.py) and
+# the journal of a build in progress. Losing it costs only a full build.
 CACHE_DIR = ".toolgen-cache"
 
 
 def file_digest(data: bytes) -> str:
-    """The digest of a file's bytes: the stamp's of every file it vouches for, and load's of
-    a spec file's text (its bytes without a byte-order mark), so that the two agree."""
+    """The digest of a file's bytes (load's of a spec file's text: its bytes without a
+    byte-order mark)."""
     return hashlib.sha256(data).hexdigest()[:32]
-
-
-class Vouched(NamedTuple):
-    """A file the stamp vouches for by its status (stamp.Digests.vouched): the digest of its
-    bytes (`file_digest`) and their number, known without reading it."""
-
-    digest: str
-    size: int
-
-
-# a root-relative file -> what the stamp vouches for it without reading it, else None
-Vouch = Callable[[str], Vouched | None]
-
-# a file's size, modification time (ns) and inode: what a rename leaves as it was
-Status = tuple[int, int, int]
 
 
 def package_dir(dotted: str) -> str:
@@ -96,11 +79,17 @@ def runtime_digest() -> str:
 
 
 def cache_key(*parts: str) -> str:
-    """The one key of what a cache keeps that the code computed: `parts` (what the kept
-    value was made from, and which cache) with the code that made it: Python's version,
-    toolgen's code (`toolgen_digest`) and toolgen_runtime's (the URL and path guards a
-    contract is checked with, `runtime_digest`). The front cache and the check cache use it."""
-    code = (sys.version, toolgen_digest(), runtime_digest())
+    """The key of what the build cache keeps: `parts` (what the kept value was made from)
+    with the code that made it: Python's version, toolgen's code (`toolgen_digest`),
+    toolgen_runtime's (the URL and path guards a contract is checked with,
+    `runtime_digest`) and the version of ruff, which formats the output."""
+    from importlib import metadata
+
+    try:
+        ruff = metadata.version("ruff")
+    except metadata.PackageNotFoundError:
+        ruff = "none"
+    code = (sys.version, toolgen_digest(), runtime_digest(), ruff)
     return hashlib.sha256("\n".join((*code, *parts)).encode()).hexdigest()
 
 

@@ -74,11 +74,12 @@ class Progress:
 
     @contextmanager
     def stage(
-        self, name: str, total: int | None = None
+        self, name: str, total: int | None = None, unit: str = "tools"
     ) -> Iterator[Callable[[], None]]:
-        """Time one stage; yields `advance`, to call once per item of `total` done."""
+        """Time one stage; yields `advance`, to call once per item (of `unit`) of `total`
+        done."""
         where = f"{self.label}: " if self.label else ""
-        count = f" {total:,} tools" if total is not None else ""
+        count = f" {total:,} {unit}" if total is not None else ""
         done = 0
 
         def advance() -> None:
@@ -89,7 +90,7 @@ class Progress:
                 done == total or now - self._drawn_at >= 1 / REDRAWS_PER_SECOND
             ):
                 self._drawn_at = now
-                self._draw(f"{where}{name} {done:,}/{total or 0:,} tools")
+                self._draw(f"{where}{name} {done:,}/{total or 0:,} {unit}")
 
         if self.live:
             self._drawn_at = self.clock()

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from toolgen import __version__, jsontext
+from toolgen import __version__
 from toolgen.codes import CODES, Code
 from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.text import json_document
 
 FORMATS = ("text", "json", "github", "sarif")
 DOCS_URL = "https://toolgen.dev/docs"
@@ -46,7 +47,7 @@ def format_json(diagnostics: Sequence[Diagnostic]) -> str:
         }
         for d in diagnostics
     ]
-    return jsontext.dumps(payload) + "\n"
+    return json_document(payload) + "\n"
 
 
 def _escape_data(text: str) -> str:
@@ -181,7 +182,7 @@ def format_sarif(
             }
         ],
     }
-    return jsontext.dumps(log) + "\n"
+    return json_document(log) + "\n"
 
 
 FORMATTERS: Mapping[str, Callable[[Sequence[Diagnostic]], str]] = {

@@ -31,6 +31,12 @@ def json_text(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def json_document(value: object) -> str:
+    """A value as indented JSON, as the files reviewers read and diff are written (the
+    lock file, the package manifest, the reports)."""
+    return json.dumps(value, indent=2, ensure_ascii=False)
+
+
 def shown(value: object) -> str:
     """A spec value in a message: text quoted as Python does, anything else as JSON."""
     return repr(value) if isinstance(value, str) else json_text(value)

@@ -18,13 +18,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
-from toolgen import quickcheck
+from toolgen_runtime.schema import validator
+
 from toolgen.ir import Param, ReturnField
 from toolgen.text import sentence, value_text
 
 if TYPE_CHECKING:
     import jsonschema
-    from jsonschema.protocols import Validator
 
 _JSON_TYPE = {
     "string": "string",
@@ -211,32 +211,11 @@ def returns_schema(fields: tuple[ReturnField, ...]) -> dict[str, Any]:
 
 # --- checking values against a schema at build time ---------------------------------------
 #
-# The same semantics as the generated validator: an integer is never a float or a bool (JSON
-# Schema alone would take 4.0 as an integer; pydantic's strict mode does not), and date-time
-# needs an offset. quickcheck finds the errors first, and jsonschema (imported only then) is
-# asked for the words of a problem, or where quickcheck cannot tell.
+# A contract's own values (examples, defaults) are checked with the validator the runtime's
+# fuzzer judges calls by (toolgen_runtime.schema): an integer is never a float or a bool,
+# date-time needs an offset, and a pattern is ECMA-262, as the model's schema means it.
 
-FieldPath = quickcheck.FieldPath
-
-
-def _is_strict_integer(_checker: object, value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_aware_datetime(value: object) -> bool:
-    import datetime
-
-    if not isinstance(value, str):
-        return True
-    if not re.fullmatch(
-        r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})", value
-    ):
-        return False
-    try:
-        parsed = datetime.datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return False
-    return parsed.tzinfo is not None
+FieldPath = tuple[str | int, ...]
 
 
 def python_pattern(pattern: str) -> str:
@@ -268,72 +247,6 @@ def compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(python_pattern(pattern))
 
 
-def _matches(pattern: str, text: str) -> bool:
-    return compiled(pattern).search(text) is not None
-
-
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$", re.ASCII)
-
-
-def _is_date(value: str) -> bool:
-    """jsonschema's `date` format (`_format.is_date`)."""
-    if _DATE.fullmatch(value) is None:
-        return False
-    import datetime
-
-    try:
-        datetime.date.fromisoformat(value)
-    except ValueError:
-        return False
-    return True
-
-
-CONTRACT = quickcheck.Dialect(
-    strict_integer=True,
-    matches=_matches,
-    formats={"date": _is_date, "date-time": _is_aware_datetime},
-)
-
-
-def _quick(schema: dict[str, object], value: object) -> list[quickcheck.Error] | None:
-    """quickcheck's errors, or None where it cannot tell."""
-    try:
-        return quickcheck.errors(schema, value, CONTRACT)
-    except quickcheck.Unknown:
-        return None
-
-
-def _pattern_keyword(
-    validator: Validator, pattern: str, instance: object, schema: object
-) -> Iterator[jsonschema.ValidationError]:
-    import jsonschema
-
-    if isinstance(instance, str) and compiled(pattern).search(instance) is None:
-        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
-
-
-@functools.cache
-def _validator_class() -> type[Validator]:
-    import jsonschema
-    import jsonschema.validators
-
-    base = jsonschema.Draft202012Validator
-    checker = base.TYPE_CHECKER.redefine("integer", _is_strict_integer)
-    extended = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
-        base, validators={"pattern": _pattern_keyword}, type_checker=checker
-    )
-    return cast("type[Validator]", extended)
-
-
-@functools.cache
-def _format_checker() -> jsonschema.FormatChecker:
-    import jsonschema
-
-    checker = jsonschema.FormatChecker(formats=("date",))
-    checker.checks("date-time")(_is_aware_datetime)
-    return checker
-
-
 def error_fields(err: jsonschema.ValidationError) -> list[FieldPath]:
     """The fields one jsonschema error blames: a missing or an extra key is named itself."""
     base = tuple(err.absolute_path)
@@ -359,11 +272,8 @@ def error_fields(err: jsonschema.ValidationError) -> list[FieldPath]:
 
 def problems(schema: dict[str, object], value: object) -> list[tuple[FieldPath, str]]:
     """Every way `value` breaks `schema`, as (field path, message) pairs."""
-    if _quick(schema, value) == []:
-        return []
-    validator = _validator_class()(schema, format_checker=_format_checker())
     found = []
-    for err in validator.iter_errors(cast(Any, value)):
+    for err in validator(schema).iter_errors(value):
         for path in error_fields(err):
             found.append((path, err.message))
     return found
@@ -522,34 +432,14 @@ def worded_problems(
 
 def problem_fields(schema: dict[str, object], value: object) -> list[FieldPath]:
     """The fields `worded_problems` names, in its order, without wording them."""
-    quick = _quick(schema, value)
-    if quick is not None:
-        return list(dict.fromkeys(path for err in quick for path in _issue_paths(err)))
     return list(_first_issues(schema, value))
-
-
-def _issue_paths(err: quickcheck.Error) -> Iterator[FieldPath]:
-    """The fields `_issues` blames for the jsonschema error that `err` stands for."""
-    value, schema = err.value, err.schema
-    if err.keyword == "required" and isinstance(value, dict):
-        yield from ((*err.path, n) for n in cast(list[str], err.rule) if n not in value)
-    elif err.keyword == "additionalProperties" and isinstance(value, dict):
-        known = schema.get("properties", {}) if isinstance(schema, dict) else {}
-        yield from ((*err.path, key) for key in value if key not in known)
-    elif err.keyword == "anyOf" and err.context:
-        for found in err.context:
-            if not (found.keyword == "type" and found.rule == "null"):
-                yield from _issue_paths(found)
-    else:
-        yield err.path
 
 
 def _first_issues(
     schema: dict[str, object], value: object
 ) -> dict[FieldPath, Callable[[], str]]:
-    validator = _validator_class()(schema, format_checker=_format_checker())
     first: dict[FieldPath, Callable[[], str]] = {}
-    for err in validator.iter_errors(cast(Any, value)):
+    for err in validator(schema).iter_errors(value):
         for path, words in _issues(err):
             # one problem a field, as the runtime says (its type before its choices)
             first.setdefault(path, words)

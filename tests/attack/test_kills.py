@@ -14,7 +14,6 @@ import os
 import random
 import shutil
 import signal
-import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -166,7 +165,7 @@ def _fresh(template: Path, tmp_path: Path, name: str) -> Path:
     shutil.copytree(template, root)
     shutil.rmtree(
         root / ".toolgen-cache", ignore_errors=True
-    )  # no render cache: a full build
+    )  # no build cache: all of it
     _make_new(root / "spec" / "shop")
     return root
 
@@ -211,66 +210,40 @@ def test_kills_at_random_moments(
         shutil.rmtree(root)
 
 
-# --- a build from the tree the last build replaced, kept in the cache ------------------------
+# --- an incremental build: the last build's cache is kept -----------------------------------
 
 
-def _copy(source: Path, target: Path) -> None:
-    """A copy that keeps hard links as links (the kept tree shares the package's files)."""
-    subprocess.run(["cp", "-a", str(source), str(target)], check=True)
-
-
-def _fresh_kept(template: Path, tmp_path: Path, name: str) -> Path:
+def _fresh_cached(template: Path, tmp_path: Path, name: str) -> Path:
     root = tmp_path / name
-    _copy(template, root)
-    for entry in (root / ".toolgen-cache").iterdir():  # no render cache: a full build
-        if not entry.name.startswith(write.KEPT_PREFIX):
-            shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+    shutil.copytree(template, root)
     _make_new(root / "spec" / "shop")
     return root
 
 
 @pytest.fixture(scope="module")
-def kept_trees(
+def cached_steps(
+    trees: tuple[Path, dict[str, bytes], dict[str, bytes], int],
     tmp_path_factory: pytest.TempPathFactory,
-) -> tuple[Path, dict[str, bytes], dict[str, bytes], list[int]]:
-    """A template project at the old state whose last build replaced a tree, so that tree
-    is kept; the old and new trees; the steps of the build from old to new from the first
-    of its write stage on (the steps before are those of the test above)."""
-    root = tmp_path_factory.mktemp("kept")
-    folder = _project(root)
-    stock = folder / "tools" / "read_stock.yaml"
-    text = stock.read_text()
-    for step in (text.replace("Read the current stock", "Read the stock"), text):
-        stock.write_text(step)
-        assert _exit_code(_fork_build(root, folder)[1]) in (0, 1)
-    (root / ".steps").unlink()
-    kept = [
-        p for p in (root / ".toolgen-cache").iterdir() if p.name.startswith("tree-")
-    ]
-    assert len(kept) == 1 and (kept[0] / "find_customer.py").samefile(
-        root / "generated" / "shop" / "find_customer.py"
-    )
-    old = _package(root)
-    scratch = tmp_path_factory.mktemp("kept-scratch") / "project"
-    _copy(root, scratch)
-    copied = scratch / ".toolgen-cache" / kept[0].name / "find_customer.py"
-    assert copied.samefile(scratch / "generated" / "shop" / "find_customer.py")
-    _make_new(scratch / "spec" / "shop")
+) -> int:
+    """The steps of the build from old to new that finds the last build's cache."""
+    template = trees[0]
+    scratch = _fresh_cached(template, tmp_path_factory.mktemp("cached"), "project")
     assert _exit_code(_fork_build(scratch, scratch / "spec" / "shop")[1]) in (0, 1)
-    paths = (scratch / ".steps").read_text().splitlines()
-    first = next(i for i, path in enumerate(paths) if "journal-" in path)
-    assert any(kept[0].name in path for path in paths), "the kept tree was not taken"
-    return root, old, _package(scratch), list(range(first + 1, len(paths) + 1))
+    return len((scratch / ".steps").read_text().splitlines())
 
 
-def test_a_kill_at_every_step_of_a_build_from_the_kept_tree(
-    kept_trees: tuple[Path, dict[str, bytes], dict[str, bytes], list[int]],
+def test_a_kill_at_every_step_of_an_incremental_build(
+    trees: tuple[Path, dict[str, bytes], dict[str, bytes], int],
+    cached_steps: int,
     tmp_path: Path,
 ) -> None:
-    template, old, new, steps = kept_trees
-    assert len(steps) >= 10
-    for at in steps:
-        root = _fresh_kept(template, tmp_path, f"at-{at}")
+    # the build takes the units of the unchanged tools from the cache; killed anywhere,
+    # the package is the old tree or the new one, and the next build (which finds the
+    # cache as the killed one left it) reaches the new tree
+    template, old, new, _ = trees
+    assert cached_steps >= 10
+    for at in range(1, cached_steps + 1):
+        root = _fresh_cached(template, tmp_path, f"at-{at}")
         status = _fork_build(root, root / "spec" / "shop", at)[1]
         assert _exit_code(status) == -signal.SIGKILL, f"step {at} was not reached"
         _after_kill(root, old, new, f"killed at step {at}")

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import re
+import typing
 from pathlib import Path
 
 import pytest
 
 from toolgen.diagnostics import Severity
 from toolgen.lint import docs
+from toolgen.lint.context import CatalogueContext, LintContext
 from toolgen.lint.registry import (
+    CATALOGUE_KINDS,
     ELEMENT_KINDS,
     REGISTRY,
     RETIRED,
+    TOOL_KINDS,
     Category,
     Rule,
     all_rules,
@@ -135,6 +139,21 @@ def test_rule_is_documented_from_code(rule: Rule) -> None:
     assert rule.fix.endswith(".") and rule.source
     assert (rule.kind is None) == (rule.check is None)
     assert rule.kind is None or rule.kind in ELEMENT_KINDS
+
+
+@pytest.mark.parametrize(
+    "rule", [r for r in all_rules() if r.check is not None], ids=lambda r: r.id
+)
+def test_a_rule_over_one_tool_reads_nothing_of_the_other_tools(rule: Rule) -> None:
+    # what the rules over a tool's own elements find is kept with the tool between builds:
+    # they see a LintContext (catalogue.yaml and the names), never the other tools'
+    # summaries, which only the rules over the catalogue, pairs and references see
+    assert rule.check is not None
+    context = typing.get_type_hints(rule.check)["ctx"]
+    if rule.kind in TOOL_KINDS:
+        assert context is LintContext
+    else:
+        assert rule.kind in CATALOGUE_KINDS and context is CatalogueContext
 
 
 def test_a_taken_or_retired_id_cannot_be_registered_again() -> None:

@@ -36,7 +36,7 @@ def _param_paths(params: tuple[Param, ...], prefix: str = "") -> set[str]:
     return paths
 
 
-@check(Tool, "TG130", "TG131", "TG132", "TG133", per_file=True)
+@check(Tool, "TG130", "TG131", "TG132", "TG133")
 def examples(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
     """The tool has an accepted example; every accepted example satisfies the contract; every
     rejected one breaks it, on the field its `rejected_on` names."""

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from toolgen.checks import check
 from toolgen.diagnostics import Diagnostic, error
-from toolgen.ir import Catalogue, Param, ReturnField, Tool
+from toolgen.ir import Catalogue, Param, ReturnField, Tool, ToolSummary
 from toolgen.load import PathKey
 from toolgen.names import (
     MODEL_NAME_RE,
@@ -17,7 +17,7 @@ from toolgen.names import (
 )
 
 
-@check(Tool, "TG110", "TG111", per_file=True)
+@check(Tool, "TG110", "TG111")
 def tool_name(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
     """The tool's name is one every model API accepts, and its file is named after it."""
     if not MODEL_NAME_RE.fullmatch(tool.name):
@@ -75,7 +75,7 @@ def _field_names(
             seen[py] = field.name
 
 
-@check(Tool, "TG116", "TG117", per_file=True)
+@check(Tool, "TG116", "TG117")
 def field_names(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
     """Parameter and return field names are valid for the model, and no two of one object
     become the same Python attribute."""
@@ -169,7 +169,9 @@ def class_names(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
 
 
 @check(Catalogue, "TG140", "TG116", reads_catalogue=True)
-def catalogue_names(catalogue: Catalogue, _: Catalogue) -> Iterator[Diagnostic]:
+def catalogue_names(
+    catalogue: Catalogue, _: tuple[ToolSummary, ...]
+) -> Iterator[Diagnostic]:
     """The catalogue's name, its package and implementation paths and its context field
     names are valid Python names."""
     origin = catalogue.origin

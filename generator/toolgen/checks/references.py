@@ -8,22 +8,24 @@ from functools import partial
 
 from toolgen.checks import check
 from toolgen.diagnostics import Diagnostic, Span, error
-from toolgen.ir import Catalogue, Tool
+from toolgen.ir import Catalogue, Tool, ToolSummary
 from toolgen.names import is_identifier
 
 
 @check(Catalogue, "TG112")
-def distinct_tools(catalogue: Catalogue, _: Catalogue) -> Iterator[Diagnostic]:
+def distinct_tools(
+    _: Catalogue, tools: tuple[ToolSummary, ...]
+) -> Iterator[Diagnostic]:
     """No two tools share a name, or a Python module. The one in the later file is
     reported."""
-    first_seen: dict[str, Tool] = {}
-    modules: dict[str, Tool] = {}
-    for tool in sorted(catalogue.tools, key=lambda t: t.file):
+    first_seen: dict[str, ToolSummary] = {}
+    modules: dict[str, ToolSummary] = {}
+    for tool in sorted(tools, key=lambda t: t.file):
         if tool.name in first_seen:
             yield error(
                 "TG112",
                 f"tool name {tool.name!r} is already used by {first_seen[tool.name].file}",
-                tool.origin.span("name"),
+                tool.name_at,
                 "Every tool needs its own name.",
             )
             continue
@@ -32,7 +34,7 @@ def distinct_tools(catalogue: Catalogue, _: Catalogue) -> Iterator[Diagnostic]:
                 "TG112",
                 f"tools {modules[tool.py.module].name!r} and {tool.name!r} would both be "
                 f"generated as module {tool.py.module!r}",
-                tool.origin.span("name"),
+                tool.name_at,
                 "Rename one of them.",
             )
             continue
@@ -41,33 +43,30 @@ def distinct_tools(catalogue: Catalogue, _: Catalogue) -> Iterator[Diagnostic]:
 
 
 @check(Catalogue, "TG113", "TG114")
-def tool_references(catalogue: Catalogue, _: Catalogue) -> Iterator[Diagnostic]:
+def tool_references(
+    catalogue: Catalogue, tools: tuple[ToolSummary, ...]
+) -> Iterator[Diagnostic]:
     """`not_when` and `requires` name other tools of the catalogue. A tool whose file is
     broken is known: a reference to it is not reported (fixing that file is enough), and the
     suggestion for an unknown name is never the referring tool itself."""
     # one index of the names for the whole catalogue: built per tool, it made the check
     # grow with the square of the catalogue
-    names = {t.name for t in catalogue.tools} | set(catalogue.broken_tools)
-    for tool in catalogue.tools:
+    names = {t.name for t in tools} | set(catalogue.broken_tools)
+    for tool in tools:
         if tool.derived:
             continue  # made of its contract's references, which are checked there
-        # the names first, the places only for a problem: a tool the front cache kept
-        # reads its IR back only then
-        for index, use in enumerate(tool.not_when_uses):
-            problem = _reference_problem(tool, names, use, "not_when")
-            if problem is not None:
-                yield problem(tool.not_when[index].origin.span("use"))
-        for index, ref in enumerate(tool.requires):
-            problem = _reference_problem(tool, names, ref, "requires")
-            if problem is not None:
-                yield problem(tool.origin.span("requires", index))
+        for what, refs in (("not_when", tool.not_when), ("requires", tool.requires)):
+            for ref in refs:
+                problem = _reference_problem(tool.name, names, ref.name, what)
+                if problem is not None:
+                    yield problem(ref.at)
 
 
 def _reference_problem(
-    tool: Tool, names: set[str], ref: str, what: str
+    tool: str, names: set[str], ref: str, what: str
 ) -> Callable[[Span], Diagnostic] | None:
     """What is wrong with a reference, as the diagnostic to make at its place."""
-    if ref == tool.name:
+    if ref == tool:
         return partial(
             error,
             "TG114",
@@ -76,7 +75,7 @@ def _reference_problem(
         )
     if ref in names:
         return None
-    close = difflib.get_close_matches(ref, sorted(names - {tool.name}), n=1)
+    close = difflib.get_close_matches(ref, sorted(names - {tool}), n=1)
     hint = f"Did you mean {close[0]!r}?" if close else "Name a tool of this catalogue."
     return partial(error, "TG113", f"{what} names unknown tool {ref!r}", hint=hint)
 

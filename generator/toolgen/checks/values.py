@@ -11,7 +11,7 @@ from toolgen.text import json_text
 from toolgen.toolschema import first_problem
 
 
-@check(Tool, "TG124", "TG125", per_file=True)
+@check(Tool, "TG124", "TG125")
 def defaults_and_examples(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
     """A parameter's `default` and `example` satisfy its own constraints (a default the
     validator would refuse could never apply; an example the model reads must be right)."""

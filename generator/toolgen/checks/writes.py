@@ -18,7 +18,7 @@ def _names(names: list[str]) -> str:
     return listing(names) if names else "none"
 
 
-@check(Tool, "TG143", "TG144", "TG145", "TG147", per_file=True)
+@check(Tool, "TG143", "TG144", "TG145", "TG147")
 def idempotency_key(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
     """An idempotency key names parameters of the tool and context fields the tool lists,
     each once; it has at least one context field, so the model alone never chooses the key
@@ -88,7 +88,7 @@ def idempotency_key(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
         )
 
 
-@check(Tool, "TG146", per_file=True)
+@check(Tool, "TG146")
 def token_contract(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
     """A `confirmation: token` contract is named confirm_<x> (its prepare tool is
     prepare_<x>), acts (effect write or destructive), leaves the parameter name `token`

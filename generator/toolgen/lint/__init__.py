@@ -8,11 +8,25 @@ in `registry.REGISTRY`; `docs.rules_markdown()` renders docs/rules.md from them.
 
 from __future__ import annotations
 
-from toolgen.diagnostics import Diagnostic
+from toolgen.diagnostics import Diagnostic, Hit
 from toolgen.ir import Catalogue
-from toolgen.lint.engine import LintResult, run
+from toolgen.lint.engine import (
+    LintResult,
+    ToolLinter,
+    enabled_rules,
+    lint_catalogue,
+    run,
+)
 
-__all__ = ["LintResult", "lint", "run"]
+__all__ = [
+    "Hit",
+    "LintResult",
+    "ToolLinter",
+    "enabled_rules",
+    "lint",
+    "lint_catalogue",
+    "run",
+]
 
 
 def lint(catalogue: Catalogue) -> list[Diagnostic]:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from toolgen import tokens
 from toolgen.diagnostics import Severity
 from toolgen.ir import Catalogue, Tool
-from toolgen.lint.context import LintContext
+from toolgen.lint.context import CatalogueContext, LintContext
 from toolgen.lint.registry import Category, Finding, rule
 
 _LESSON = (
@@ -25,7 +25,7 @@ _LESSON = (
     source="OpenAI function calling best practices: keep the number of functions small "
     "(fewer than 20) for higher accuracy",
 )
-def too_many_tools(catalogue: Catalogue, ctx: LintContext) -> Iterator[Finding]:
+def too_many_tools(catalogue: Catalogue, ctx: CatalogueContext) -> Iterator[Finding]:
     """More tools than a target handles well.
 
     ## What it does
@@ -46,7 +46,7 @@ def too_many_tools(catalogue: Catalogue, ctx: LintContext) -> Iterator[Finding]:
     # tools/: one tool per user intention; a second agent for the back office
     ```
     """
-    count = len(catalogue.tools)
+    count = len(ctx.tools())
     for target in ctx.targets:
         limit = target.tools_recommended
         hard = target.tools_max
@@ -67,7 +67,7 @@ def too_many_tools(catalogue: Catalogue, ctx: LintContext) -> Iterator[Finding]:
     source="OpenAI function calling: at most 128 tools in one request",
 )
 def tool_count_over_target_limit(
-    catalogue: Catalogue, ctx: LintContext
+    catalogue: Catalogue, ctx: CatalogueContext
 ) -> Iterator[Finding]:
     """More tools than a target accepts.
 
@@ -88,7 +88,7 @@ def tool_count_over_target_limit(
     # two catalogues of 70 tools, two agents and a handoff
     ```
     """
-    count = len(catalogue.tools)
+    count = len(ctx.tools())
     for target in ctx.targets:
         if target.tools_max is not None and count > target.tools_max:
             yield Finding(
@@ -97,7 +97,7 @@ def tool_count_over_target_limit(
             )
 
 
-def _expensive(ctx: LintContext) -> str:
+def _expensive(ctx: CatalogueContext) -> str:
     top = ctx.tokens.most_expensive(3)
     return ", ".join(f"{t.name} {t.tokens:,}" for t in top)
 
@@ -113,7 +113,7 @@ def _expensive(ctx: LintContext) -> str:
     "billed as input tokens",
 )
 def catalogue_over_token_budget(
-    catalogue: Catalogue, ctx: LintContext
+    catalogue: Catalogue, ctx: CatalogueContext
 ) -> Iterator[Finding]:
     """A catalogue over its token budget.
 
@@ -186,7 +186,7 @@ def tool_over_token_budget(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     budget = ctx.tool_budget
     if budget is None:
         return
-    cost = ctx.tool_token_count(tool.name)
+    cost = ctx.tokens_of(tool)
     if cost > budget:
         yield Finding(
             f"tool {tool.name!r} costs {cost:,} tokens per turn ({tokens.ENCODING}); "
@@ -205,7 +205,7 @@ def tool_over_token_budget(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     fix="Add budget: {tokens: N} to catalogue.yaml, N a little above today's cost.",
     source=_LESSON,
 )
-def no_token_budget(catalogue: Catalogue, ctx: LintContext) -> Iterator[Finding]:
+def no_token_budget(catalogue: Catalogue, ctx: CatalogueContext) -> Iterator[Finding]:
     """A catalogue without a token budget.
 
     ## What it does

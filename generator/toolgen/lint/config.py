@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Mapping
 
 from toolgen.diagnostics import Severity
 from toolgen.ir import Catalogue, LintConfig, Tool
-from toolgen.lint.context import LintContext
+from toolgen.lint.context import CatalogueContext, LintContext
 from toolgen.lint.registry import (
     REGISTRY,
     Category,
@@ -102,7 +102,9 @@ def _selectors(config: LintConfig) -> Iterator[tuple[str, tuple[str | int, ...],
     fix="Use a category, an id prefix such as TG3, or a rule id listed by `toolgen rules`.",
     source="ruff: unknown rule selectors are an error, so a typo never disables nothing",
 )
-def unknown_lint_selector(catalogue: Catalogue, ctx: LintContext) -> Iterator[Finding]:
+def unknown_lint_selector(
+    catalogue: Catalogue, ctx: CatalogueContext
+) -> Iterator[Finding]:
     """A lint selector that names no rule.
 
     ## What it does
@@ -218,13 +220,13 @@ UNUSED_SUPPRESSION = engine_rule(
 )
 
 
-def unused_message(rule_id: str, tool: Tool, enabled: Mapping[str, Severity]) -> str:
+def unused_message(rule_id: str, tool: str, enabled: Mapping[str, Severity]) -> str:
     if rule_id not in enabled:
         return (
-            f"suppression of {rule_id} in tool {tool.name!r} is not needed: {rule_id} is not "
+            f"suppression of {rule_id} in tool {tool!r} is not needed: {rule_id} is not "
             "enabled for this catalogue"
         )
     return (
-        f"suppression of {rule_id} in tool {tool.name!r} matches nothing; expected a finding "
+        f"suppression of {rule_id} in tool {tool!r} matches nothing; expected a finding "
         f"of {rule_id} ({REGISTRY[rule_id].name}) in this tool"
     )

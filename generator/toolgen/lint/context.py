@@ -1,22 +1,15 @@
-"""What every rule may ask about the catalogue, computed once per lint run.
+"""What the rules may ask about the catalogue, computed once per lint run.
 
-Members are of two sorts. Some are a function of one tool and catalogue.yaml alone
-(`schema_size(tool)`, `prose(tool)`, `first_by_normalized_name`, `booleans_by_words`,
-`targets`, `context_names`); the others are catalogue-wide (`catalogue`, `tool(name)`,
-`tool_names`, `profiles`, whose namespaces come from every name, `object_counts`,
-`object_words`, `common_params`, `tokens`, `tool_tokens`). Reading a catalogue-wide member sets
-`read_wide`: the engine clears it before each check and reads it after, and keeps the findings
-of a check over one tool's element across builds only when the check read nothing
-catalogue-wide (see engine.py). A new member is catalogue-wide unless it is added to the first
-sort on purpose, which `tests/test_lintcache.py` holds to.
+The rules over one tool's elements (the tool, its parameters, return fields, error codes and
+strings) see a `LintContext`: catalogue.yaml's settings, the tool's own measures
+(`schema_size`, `prose`, `tokens_of`, ...) and the catalogue's names (`Names`: which tools
+exist, the namespaces and objects their names share). Nothing else of the other tools, so
+their findings are a function of the tool, catalogue.yaml and the names alone, and a build
+keeps them with the tool (build/cache.py).
 
-Most checks that look beyond their tool ask one narrow question: the profile of a named tool,
-whether a name is a tool's, how many tools there are. Those members (`FACTS`) record what was
-asked in `facts` (a key, and a fingerprint of the answer: `fingerprint`) instead of setting
-`read_wide`, so the findings of such a check are kept too, and a later build runs it again only
-for the tools whose facts changed (`still`). A fingerprint is a digest of what the answer is a
-function of (a tool's file and text digest, the names of every tool), the same in every
-process.
+The rules over the catalogue, over pairs of tools and over each tool's references see a
+`CatalogueContext`: the same, and every tool's `ToolSummary` (its profile, its references,
+its token count). They run in every build.
 
 Per-tool word sets (`ToolProfile`) are built once, so the pair rules compare frozensets
 instead of re-reading prose; the pairs themselves come from an index of the object words of
@@ -32,15 +25,23 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Protocol
 
 from toolgen import tokens
-from toolgen.ir import Catalogue, Param, ReturnField, TextAt, Tool
+from toolgen.ir import (
+    Catalogue,
+    Param,
+    ReturnField,
+    TextAt,
+    Tool,
+    ToolSummary,
+    summary,
+)
 from toolgen.lint import targets, words
 from toolgen.lint.prose import Prose, tool_prose
-from toolgen.lint.registry import ErrorSite, ParamSite, ReturnSite, SpecText, ToolPair
-from toolgen.load import PathKey, SourceMap
-from toolgen.pieces import ToolPieces
-from toolgen.tokens import TokenReport
+from toolgen.lint.registry import ParamSite, ReturnSite, ToolPair
+from toolgen.load import SourceMap
+from toolgen.tokens import TokenReport, ToolTokens
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +107,22 @@ def name_objects(name: str, namespaces: frozenset[str]) -> frozenset[str]:
     return _objects(_split_name(name, namespaces)[3])
 
 
-def profile(tool: Tool, namespaces: frozenset[str] = frozenset()) -> ToolProfile:
+class Named(Protocol):
+    """What a profile reads of a tool: a `Tool`, or its `ToolSummary`."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def intent(self) -> str: ...
+    @property
+    def use_when(self) -> str: ...
+    @property
+    def param_names(self) -> tuple[str, ...]: ...
+    @property
+    def not_when_uses(self) -> tuple[str, ...]: ...
+
+
+def profile(tool: Named, namespaces: frozenset[str] = frozenset()) -> ToolProfile:
     parts, namespace, verb, others = _split_name(tool.name, namespaces)
     before = []
     for w in others:
@@ -139,19 +155,14 @@ def profile(tool: Tool, namespaces: frozenset[str] = frozenset()) -> ToolProfile
     )
 
 
-def _digest(parts: Iterable[str]) -> str:
-    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
-
-
-def namespaces(tools: tuple[Tool, ...]) -> frozenset[str]:
+def namespaces(names: Iterable[str]) -> frozenset[str]:
     """First words that most names of the catalogue share: a prefix, not an action."""
-    firsts = Counter(
-        words.name_words(t.name)[0] for t in tools if "_" in t.name or "-" in t.name
-    )
+    names = list(names)
+    firsts = Counter(words.name_words(n)[0] for n in names if "_" in n or "-" in n)
     return frozenset(
         w
         for w, n in firsts.items()
-        if n >= 3 and n * 2 >= len(tools) and w not in words.VERB_CLASS
+        if n >= 3 and n * 2 >= len(names) and w not in words.VERB_CLASS
     )
 
 
@@ -179,58 +190,56 @@ def tool_return_sites(
         yield from tool_return_sites(tool, node.properties, path)
 
 
+@dataclass(frozen=True)  # no slots: the derived sets are cached on the instance
+class Names:
+    """The names of a catalogue's tools, and what the rules over one tool read of them.
+
+    `tools` are the names of every tool (derived ones included), `broken` those of the tool
+    files that failed the format: a text that names one names a tool (fixing that file is
+    enough)."""
+
+    tools: tuple[str, ...]
+    broken: tuple[str, ...] = ()
+
+    @staticmethod
+    def of(names: Iterable[str], broken: Iterable[str] = ()) -> Names:
+        return Names(tuple(sorted(names)), tuple(sorted(set(broken))))
+
+    @property
+    def digest(self) -> str:
+        """What a tool's kept lint findings were made with (build/cache.py)."""
+        text = "\0".join(self.tools) + "\1" + "\0".join(self.broken)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+    @functools.cached_property
+    def known(self) -> frozenset[str]:
+        return frozenset(self.tools) | frozenset(self.broken)
+
+    @functools.cached_property
+    def namespaces(self) -> frozenset[str]:
+        return namespaces(self.tools)
+
+    @functools.cached_property
+    def objects(self) -> dict[str, frozenset[str]]:
+        """Each tool's profile objects, of its name alone."""
+        return {name: name_objects(name, self.namespaces) for name in self.tools}
+
+    @functools.cached_property
+    def object_counts(self) -> Counter[str]:
+        """How many tools of the catalogue act on each object word (stemmed)."""
+        return Counter(w for objects in self.objects.values() for w in objects)
+
+
 class LintContext:
-    """The catalogue under lint and everything derived from it that rules share."""
+    """What the rules over one tool's elements may ask: catalogue.yaml, the tool's own
+    measures, and the catalogue's names."""
 
-    # the members that are a function of one tool (the one asked about) and catalogue.yaml
-    PER_TOOL: frozenset[str] = frozenset(
-        {
-            "schema_size",
-            "prose",
-            "first_by_normalized_name",
-            "booleans_by_words",
-            "targets",
-            "context_names",
-            # catalogue.yaml's own strings, for the engine
-            "catalogue_source",
-            "catalogue_texts",
-            # catalogue.yaml's own settings
-            "catalogue_name",
-            "tool_budget",
-        }
-    )
-    # the members that look beyond one tool and record what they read in `facts`
-    FACTS: frozenset[str] = frozenset(
-        {
-            "tool",
-            "profile",
-            "has_tool",
-            "tool_names",
-            "tool_count",
-            "object_counts",
-            "object_words",
-            "common_params",
-            "tool_token_count",
-        }
-    )
-
-    def __init__(self, catalogue: Catalogue, pieces: ToolPieces | None = None) -> None:
+    def __init__(self, catalogue: Catalogue, names: Names) -> None:
         self._catalogue = catalogue
-        self._pieces = pieces
-        # set by every read of a catalogue-wide member; the engine clears it per check
-        self.read_wide = False
-        # the facts a check read (key -> fingerprint); the engine clears it per check
-        self.facts: dict[str, str] = {}
-        self._prints: dict[str, str] = {}
-        self._made_profiles: dict[str, ToolProfile] = {}
+        self._names = names
         self.targets = targets.declared(catalogue.targets)
-        # the names of the catalogue's tools, those whose file is broken included: a text
-        # that names one names a tool (fixing that file is enough)
-        self._tool_names = frozenset(t.name for t in catalogue.tools) | frozenset(
-            catalogue.broken_tools
-        )
         self.context_names = frozenset(f.name for f in catalogue.context)
-        self._by_name = {t.name: t for t in catalogue.tools}
+        self._profiles: dict[str, ToolProfile] = {}
         self._sizes: dict[str, targets.SchemaSize] = {}
         self._prose: dict[str, tuple[Prose, ...]] = {}
         # keyed by id() of a siblings tuple, which the catalogue keeps alive for the run
@@ -239,7 +248,7 @@ class LintContext:
 
     @property
     def catalogue(self) -> Catalogue:
-        self.read_wide = True
+        """catalogue.yaml's settings (its `tools` are not this context's to read)."""
         return self._catalogue
 
     @property
@@ -251,113 +260,37 @@ class LintContext:
         """The most tokens one tool may cost (`budget.tool_tokens`), if catalogue.yaml sets it."""
         return self._catalogue.budget.tool_tokens
 
-    # -- facts: narrow questions about the other tools, fingerprinted ------------------------
-
-    def _read(self, key: str) -> None:
-        # a check asks the same question many times (once per parameter): cheap again
-        facts = self.facts
-        if key not in facts:
-            found = self._prints.get(key)
-            facts[key] = found if found is not None else self.fingerprint(key)
+    # -- the catalogue's names -------------------------------------------------------------
 
     @property
     def tool_names(self) -> frozenset[str]:
-        self._read("tool_names")
-        return self._tool_names
+        return self._names.known
 
     def has_tool(self, name: str) -> bool:
         """Whether `name` is a tool's of the catalogue (one whose file is broken included)."""
-        self._read(f"has_tool:{name}")
-        return name in self._tool_names
+        return name in self._names.known
 
     @property
     def tool_count(self) -> int:
-        self._read("tool_count")
-        return len(self._catalogue.tools)
-
-    def tool(self, name: str) -> Tool | None:
-        self._read(f"tool:{name}")
-        return self._by_name.get(name)
-
-    def profile(self, name: str) -> ToolProfile:
-        """The profile of the tool `name` (KeyError when there is none)."""
-        self._read("profile:" + name)
-        found = self._made_profiles.get(name)
-        return found if found is not None else self._profile_of(name)
-
-    def _profile_of(self, name: str) -> ToolProfile:
-        # one at a time: a rebuild asks about a few tools, not every one
-        found = self._made_profiles.get(name)
-        if found is None:
-            found = self._made_profiles[name] = profile(
-                self._by_name[name], self._namespaces
-            )
-        return found
-
-    def tool_token_count(self, name: str) -> int:
-        self._read(f"tokens:{name}")
-        return self._tool_tokens[name]
-
-    def fingerprint(self, key: str) -> str:
-        """What the answer to the fact `key` is a function of, as a digest; reading it
-        records nothing."""
-        found = self._prints.get(key)
-        if found is None:
-            found = self._prints[key] = _digest(self._made_of(key))
-        return found
-
-    def still(self, facts: Iterable[tuple[str, str]]) -> bool:
-        """Whether every fact (key, fingerprint) read in an earlier build is the same now."""
-        # a loop, not all() over fingerprint(): asked of 15,400 facts at 1,000 tools
-        prints = self._prints
-        for key, old in facts:
-            found = prints.get(key)
-            if (found if found is not None else self.fingerprint(key)) != old:
-                return False
-        return True
-
-    def _made_of(self, key: str) -> Iterator[str]:
-        kind, _, name = key.partition(":")
-        if kind in ("tool", "profile"):
-            tool = self._by_name.get(name)
-            if tool is None:
-                yield "-"
-                return
-            # a tool's IR is a function of its file's text and catalogue.yaml (which every
-            # kept record shares); its profile, of the IR and the catalogue's namespaces
-            yield from (tool.name, tool.file, tool.digest, str(tool.derived))
-            if kind == "profile":
-                yield from sorted(self._namespaces)
-        elif kind == "has_tool":
-            yield str(name in self._tool_names)
-        elif kind == "tokens":
-            yield str(self._tool_tokens.get(name))
-        elif kind == "tool_names":
-            yield from sorted(self._tool_names)
-        elif kind == "tool_count":
-            yield str(len(self._catalogue.tools))
-        elif kind in ("object_counts", "object_words"):
-            # a profile's objects are a function of its tool's name and the namespaces
-            yield from sorted(t.name for t in self._catalogue.tools)
-            yield "namespaces"
-            yield from sorted(self._namespaces)
-        elif kind == "common_params":
-            yield from sorted(self._common_params)
-        else:
-            raise KeyError(key)
+        return len(self._names.tools)
 
     @property
-    def profiles(self) -> dict[str, ToolProfile]:
-        self.read_wide = True
-        return self._profiles
+    def object_counts(self) -> Counter[str]:
+        return self._names.object_counts
 
-    @functools.cached_property
-    def _namespaces(self) -> frozenset[str]:
-        return namespaces(self._catalogue.tools)
+    @property
+    def object_words(self) -> frozenset[str]:
+        return frozenset(self._names.object_counts)
 
-    @functools.cached_property
-    def _profiles(self) -> dict[str, ToolProfile]:
-        return {t.name: self._profile_of(t.name) for t in self._catalogue.tools}
+    def profile_of(self, tool: Named) -> ToolProfile:
+        """The profile of a tool (or its summary), its name read with the catalogue's
+        namespaces."""
+        found = self._profiles.get(tool.name)
+        if found is None:
+            found = self._profiles[tool.name] = profile(tool, self._names.namespaces)
+        return found
+
+    # -- one tool's own measures -----------------------------------------------------------
 
     def schema_size(self, tool: Tool) -> targets.SchemaSize:
         """The size of a tool's exposed schema, measured once per tool."""
@@ -372,6 +305,10 @@ class LintContext:
         if found is None:
             found = self._prose[tool.name] = tool_prose(tool)
         return found if how_to_fix else tuple(p for p in found if not p.how_to_fix)
+
+    def tokens_of(self, tool: Tool) -> int:
+        """Tokens of the tool's definition as the model receives it."""
+        return tokens.tool_tokens(tool)
 
     def first_by_normalized_name(self, siblings: tuple[Param, ...]) -> dict[str, Param]:
         """The first parameter of a group for each name without case and separators
@@ -399,71 +336,6 @@ class LintContext:
             self._booleans[key] = found
         return found
 
-    @property
-    def object_counts(self) -> Counter[str]:
-        self._read("object_counts")
-        return self._object_counts
-
-    @functools.cached_property
-    def _object_counts(self) -> Counter[str]:
-        """How many tools of the catalogue act on each object word (stemmed)."""
-        return Counter(w for objects in self._name_objects.values() for w in objects)
-
-    @functools.cached_property
-    def _name_objects(self) -> dict[str, frozenset[str]]:
-        """Each tool's profile objects, of the names alone: a profile reads the IR,
-        which a kept tool reads back (frontcache.KeptTool)."""
-        return {
-            t.name: name_objects(t.name, self._namespaces)
-            for t in self._catalogue.tools
-        }
-
-    @property
-    def object_words(self) -> frozenset[str]:
-        self._read("object_words")
-        return self._object_words
-
-    @functools.cached_property
-    def _object_words(self) -> frozenset[str]:
-        return frozenset(self._object_counts)
-
-    @property
-    def common_params(self) -> frozenset[str]:
-        self._read("common_params")
-        return self._common_params
-
-    @functools.cached_property
-    def _common_params(self) -> frozenset[str]:
-        """Parameter names a quarter of the tools or more take (owner, repo, order_id): they
-        say which object, not what a tool does with it."""
-        counts = Counter(p.name for t in self._catalogue.tools for p in t.params)
-        floor = max(3, len(self._catalogue.tools) / 4)
-        return frozenset(name for name, n in counts.items() if n >= floor)
-
-    @property
-    def tokens(self) -> TokenReport:
-        self.read_wide = True
-        return self._tokens
-
-    @functools.cached_property
-    def _tokens(self) -> TokenReport:
-        return tokens.measure(self._catalogue, self._pieces)
-
-    @property
-    def tool_tokens(self) -> dict[str, int]:
-        self.read_wide = True
-        return self._tool_tokens
-
-    @functools.cached_property
-    def _tool_tokens(self) -> dict[str, int]:
-        return self._tokens.by_name()
-
-    # -- elements ------------------------------------------------------------------------------
-
-    def tools(self) -> tuple[Tool, ...]:
-        self.read_wide = True
-        return self._catalogue.tools
-
     def catalogue_source(self) -> SourceMap:
         return self._catalogue.origin.source
 
@@ -471,43 +343,68 @@ class LintContext:
         """The strings of catalogue.yaml."""
         return self._catalogue.texts
 
-    def param_sites(self) -> Iterator[ParamSite]:
-        self.read_wide = True  # every tool's
-        for tool in self._catalogue.tools:
-            yield from tool_param_sites(tool, tool.params, ())
 
-    def return_sites(self) -> Iterator[ReturnSite]:
-        self.read_wide = True  # every tool's
-        for tool in self._catalogue.tools:
-            yield from tool_return_sites(tool, tool.returns, ())
+class CatalogueContext(LintContext):
+    """What the rules over the catalogue, pairs of tools and each tool's references may ask
+    besides: every tool's summary and token count."""
 
-    def error_sites(self) -> Iterator[ErrorSite]:
-        self.read_wide = True  # every tool's
-        for tool in self._catalogue.tools:
-            for error in tool.errors:
-                yield ErrorSite(tool, error)
+    def __init__(
+        self,
+        catalogue: Catalogue,
+        tools: tuple[ToolSummary, ...],
+        tool_tokens: dict[str, int],
+        broken: tuple[str, ...] = (),
+    ) -> None:
+        self.names = Names.of((t.name for t in tools), broken)
+        super().__init__(catalogue, self.names)
+        self._tools = tools
+        self._by_name = {t.name: t for t in tools}
+        self._tool_tokens = tool_tokens
 
-    def texts(self) -> Iterator[SpecText]:
-        self.read_wide = True  # every tool's
-        for source, tool, path, text, is_key in self.text_items():
-            yield SpecText(source, path, text, is_key, tool)
+    @staticmethod
+    def of(catalogue: Catalogue) -> CatalogueContext:
+        """The context of a catalogue whose every tool's IR is at hand (check, review)."""
+        tools = tuple(summary(t) for t in catalogue.tools)
+        counts = {t.name: tokens.tool_tokens(t) for t in catalogue.tools}
+        return CatalogueContext(catalogue, tools, counts, catalogue.broken_tools)
 
-    def text_items(self) -> Iterator[tuple[SourceMap, Tool | None, PathKey, str, bool]]:
-        """Every string of every spec file, without building an element for each."""
-        self.read_wide = True
-        owners: list[tuple[SourceMap, tuple[TextAt, ...], Tool | None]] = [
-            (self._catalogue.origin.source, self._catalogue.texts, None)
-        ]
-        owners.extend((t.origin.source, t.texts, t) for t in self._catalogue.tools)
-        for source, texts, tool in owners:
-            for item in texts:
-                yield source, tool, item.path, item.text, item.is_key
+    def tools(self) -> tuple[ToolSummary, ...]:
+        return self._tools
+
+    def tool(self, name: str) -> ToolSummary | None:
+        return self._by_name.get(name)
+
+    def profile(self, name: str) -> ToolProfile:
+        """The profile of the tool `name` (KeyError when there is none)."""
+        return self.profile_of(self._by_name[name])
+
+    @property
+    def profiles(self) -> dict[str, ToolProfile]:
+        return {t.name: self.profile_of(t) for t in self._tools}
+
+    @functools.cached_property
+    def common_params(self) -> frozenset[str]:
+        """Parameter names a quarter of the tools or more take (owner, repo, order_id): they
+        say which object, not what a tool does with it."""
+        counts = Counter(name for t in self._tools for name in t.param_names)
+        floor = max(3, len(self._tools) / 4)
+        return frozenset(name for name, n in counts.items() if n >= floor)
+
+    @functools.cached_property
+    def tokens(self) -> TokenReport:
+        return TokenReport(
+            tokens.ENCODING,
+            tuple(ToolTokens(t.name, self._tool_tokens[t.name]) for t in self._tools),
+        )
+
+    @property
+    def tool_tokens(self) -> dict[str, int]:
+        return self._tool_tokens
 
     def pairs(self) -> Iterator[ToolPair]:
         """Pairs of tools whose names share an object word, or differ only in case."""
         buckets: dict[str, list[str]] = defaultdict(list)
-        self.read_wide = True
-        for name, objects in self._name_objects.items():
+        for name, objects in self._names.objects.items():
             for obj in objects:
                 buckets["object:" + obj].append(name)
             buckets["normalized:" + words.normalized_name(name)].append(name)

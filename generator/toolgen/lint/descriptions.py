@@ -6,9 +6,9 @@ import re
 from collections.abc import Iterator
 
 from toolgen.diagnostics import Severity
-from toolgen.ir import Tool
+from toolgen.ir import Tool, ToolSummary
 from toolgen.lint import words
-from toolgen.lint.context import LintContext, ToolProfile
+from toolgen.lint.context import CatalogueContext, LintContext, ToolProfile
 from toolgen.lint.names import overlapping
 from toolgen.lint.prose import Scanner
 from toolgen.lint.registry import (
@@ -116,7 +116,9 @@ def missing_use_when(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     source=f"{_SEEDS}: the line 'do not use it for returns' is worth more than a paragraph "
     "of the system prompt",
 )
-def neighbour_without_not_when(pair: ToolPair, ctx: LintContext) -> Iterator[Finding]:
+def neighbour_without_not_when(
+    pair: ToolPair, ctx: CatalogueContext
+) -> Iterator[Finding]:
     """Two neighbouring tools and no when-not between them.
 
     ## What it does
@@ -160,8 +162,8 @@ def neighbour_without_not_when(pair: ToolPair, ctx: LintContext) -> Iterator[Fin
     related = (
         second.name in a.not_when_targets
         or first.name in b.not_when_targets
-        or second.name in first.requires
-        or first.name in second.requires
+        or second.name in first.required
+        or first.name in second.required
     )
     if not related:
         yield Finding(
@@ -201,7 +203,7 @@ def neighbours(a: ToolProfile, b: ToolProfile) -> bool:
 
 
 @rule(
-    Tool,
+    ToolSummary,
     id="TG304",
     name="not-when-not-covered",
     category=Category.DESCRIPTIONS,
@@ -209,7 +211,7 @@ def neighbours(a: ToolProfile, b: ToolProfile) -> bool:
     fix="Send the case to the tool that handles it, or add the case to that tool's use_when.",
     source=f"{_SEEDS}: the boundary with a neighbouring tool",
 )
-def not_when_not_covered(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+def not_when_not_covered(tool: ToolSummary, ctx: CatalogueContext) -> Iterator[Finding]:
     """A when-not whose alternative does not cover the case.
 
     ## What it does
@@ -235,16 +237,16 @@ def not_when_not_covered(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     ```
     """
     for item in tool.not_when:
-        other = ctx.tool(item.use)
-        if other is None or other is tool:
+        other = ctx.tool(item.name)
+        if other is None or other.name == tool.name:
             continue  # unknown or self references are format errors (TG113, TG114)
-        case = words.content_words(item.when)
+        case = words.content_words(item.text)
         offered = ctx.profile(other.name).intent | ctx.profile(other.name).name_set
         if case and not case & offered:
             yield Finding(
-                f"not_when sends {item.when!r} to {other.name!r}, whose intent and use_when "
+                f"not_when sends {item.text!r} to {other.name!r}, whose intent and use_when "
                 "say nothing of that case; expected a tool that covers it",
-                span=item.origin.span("use"),
+                span=item.at,
             )
 
 
@@ -252,7 +254,7 @@ LOOP_SIMILARITY = 0.5
 
 
 @rule(
-    Tool,
+    ToolSummary,
     id="TG305",
     name="not-when-loops-back",
     category=Category.DESCRIPTIONS,
@@ -260,7 +262,7 @@ LOOP_SIMILARITY = 0.5
     fix="Decide which tool owns the case: keep the not_when on the other one only.",
     source=f"{_SEEDS}: one boundary, stated once, in the right direction",
 )
-def not_when_loops_back(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+def not_when_loops_back(tool: ToolSummary, ctx: CatalogueContext) -> Iterator[Finding]:
     """A when-not that loops back.
 
     ## What it does
@@ -290,22 +292,18 @@ def not_when_loops_back(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     ```
     """
     for item in tool.not_when:
-        other = ctx.tool(item.use)
-        if other is None or other is tool:
+        other = ctx.tool(item.name)
+        if other is None or other.name == tool.name:
             continue
-        if tool.name not in other.not_when_uses:
-            # by the names alone: a tool kept from an earlier build reads its IR back only
-            # when it does send a case back
-            continue
-        case = words.content_words(item.when)
+        case = words.content_words(item.text)
         for back in other.not_when:
-            if back.use != tool.name:
+            if back.name != tool.name:
                 continue
-            if words.jaccard(case, words.content_words(back.when)) >= LOOP_SIMILARITY:
+            if words.jaccard(case, words.content_words(back.text)) >= LOOP_SIMILARITY:
                 yield Finding(
-                    f"not_when sends {item.when!r} to {other.name!r}, whose not_when sends "
+                    f"not_when sends {item.text!r} to {other.name!r}, whose not_when sends "
                     f"the same case back to {tool.name!r}; expected one owner per case",
-                    span=item.origin.span("when"),
+                    span=item.text_at or item.at,
                 )
                 break
 
@@ -560,7 +558,7 @@ def implementation_details(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     intent: List the current customer's return requests made on or after a day.
     ```
     """
-    subject = set(ctx.profile(tool.name).name_words) | set(
+    subject = set(ctx.profile_of(tool).name_words) | set(
         words.name_words(ctx.catalogue_name)
     )
     for piece in ctx.prose(tool):

@@ -179,7 +179,7 @@ def read_tool_with_write_name(tool: Tool, ctx: LintContext) -> Iterator[Finding]
     """
     if tool.effect != "read":
         return
-    prof = ctx.profile(tool.name)
+    prof = ctx.profile_of(tool)
     says = [w for w in _segments(tool.name) if w in words.STRONG_WRITE_VERBS]
     if (
         prof.verb_class in words.WRITE_CLASSES
@@ -267,7 +267,7 @@ def effect_understated(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     effect: destructive
     ```
     """
-    verb = ctx.profile(tool.name).verb
+    verb = ctx.profile_of(tool).verb
     if tool.effect == "write" and verb in words.DESTRUCTIVE_VERBS:
         yield Finding(
             f"tool {tool.name!r} is effect: write but {verb!r} cannot be undone; expected "
@@ -308,7 +308,7 @@ def write_tool_with_read_name(tool: Tool, ctx: LintContext) -> Iterator[Finding]
     effect: write
     ```
     """
-    prof = ctx.profile(tool.name)
+    prof = ctx.profile_of(tool)
     if (
         tool.effect != "read"
         and prof.verb_class == "lookup"

@@ -6,9 +6,9 @@ import re
 from collections.abc import Iterator
 
 from toolgen.diagnostics import Severity
-from toolgen.ir import Tool
+from toolgen.ir import Tool, ToolSummary
 from toolgen.lint import words
-from toolgen.lint.context import LintContext
+from toolgen.lint.context import CatalogueContext, LintContext
 from toolgen.lint.registry import Category, Finding, ParamSite, ToolPair, rule
 
 _SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
@@ -105,7 +105,9 @@ def tool_name_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     fix="Keep one of the two tools; if both are needed, name them by what differs.",
     source=f"{_SEEDS}, 'overlapping names'; MCP specification: tool names are case-sensitive",
 )
-def names_differ_only_in_case(pair: ToolPair, ctx: LintContext) -> Iterator[Finding]:
+def names_differ_only_in_case(
+    pair: ToolPair, ctx: CatalogueContext
+) -> Iterator[Finding]:
     """Two tool names that differ only in case or separators.
 
     ## What it does
@@ -214,7 +216,7 @@ def tool_name_not_verb_noun(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
             f"joined by '_', such as {snake if len(parts) > 1 else 'get_' + snake!r}"
         )
         return
-    rest = parts[1:] if ctx.profile(tool.name).namespace else parts
+    rest = parts[1:] if ctx.profile_of(tool).namespace else parts
     if not _not_a_verb(rest, tool, ctx):
         return
     if True:
@@ -321,7 +323,7 @@ def vague_parameter_name(site: ParamSite, ctx: LintContext) -> Iterator[Finding]
         )
 
 
-def overlapping(first: Tool, second: Tool, ctx: LintContext) -> bool:
+def overlapping(first: ToolSummary, second: ToolSummary, ctx: CatalogueContext) -> bool:
     """One action on the same object under two synonyms (search_order, find_order).
 
     Verbs of one kind that are not synonyms name related but different actions: get one
@@ -348,7 +350,7 @@ def overlapping(first: Tool, second: Tool, ctx: LintContext) -> bool:
     source=f"{_SEEDS}, 'The traps you really fall into': search_order and find_order in the "
     "same catalogue guarantee random choices",
 )
-def overlapping_tool_names(pair: ToolPair, ctx: LintContext) -> Iterator[Finding]:
+def overlapping_tool_names(pair: ToolPair, ctx: CatalogueContext) -> Iterator[Finding]:
     """Two tools that name the same action on the same object.
 
     ## What it does

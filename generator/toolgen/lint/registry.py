@@ -18,11 +18,11 @@ import inspect
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from toolgen import codes
 from toolgen.diagnostics import Severity, Span
-from toolgen.ir import Catalogue, ErrorCode, Param, ReturnField, Tool
+from toolgen.ir import Catalogue, ErrorCode, Param, ReturnField, Tool, ToolSummary
 from toolgen.load import PathKey, SourceMap
 
 if TYPE_CHECKING:
@@ -128,15 +128,15 @@ class ErrorSite:
 
 @dataclass(frozen=True, slots=True)
 class ToolPair:
-    """Two tools that share an object word in their names (or differ only in case):
-    `first` sorts before `second`; findings point at `second`."""
+    """Two tools that share an object word in their names (or differ only in case), seen
+    through their summaries: `first` sorts before `second`; findings point at `second`."""
 
-    first: Tool
-    second: Tool
+    first: ToolSummary
+    second: ToolSummary
 
     @property
     def default_span(self) -> Span:
-        return self.second.origin.span("name")
+        return self.second.name_at
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,16 +156,22 @@ class SpecText:
         return self.source.span(self.path, key=self.is_key)
 
 
-Element = Catalogue | Tool | ParamSite | ReturnSite | ErrorSite | ToolPair | SpecText
-ELEMENT_KINDS: tuple[type, ...] = (
-    Catalogue,
-    Tool,
-    ParamSite,
-    ReturnSite,
-    ErrorSite,
-    ToolPair,
-    SpecText,
+Element = (
+    Catalogue
+    | Tool
+    | ParamSite
+    | ReturnSite
+    | ErrorSite
+    | ToolPair
+    | ToolSummary
+    | SpecText
 )
+# the kinds a tool's own rules see, with a LintContext: their findings are kept with the tool
+TOOL_KINDS: tuple[type, ...] = (Tool, ParamSite, ReturnSite, ErrorSite, SpecText)
+# the kinds seen with a CatalogueContext (every tool's summary), in every build: the
+# catalogue, pairs of tools, and each tool's references to the others
+CATALOGUE_KINDS: tuple[type, ...] = (Catalogue, ToolPair, ToolSummary)
+ELEMENT_KINDS: tuple[type, ...] = (*TOOL_KINDS, *CATALOGUE_KINDS)
 KIND_NAMES: dict[type, str] = {
     Catalogue: "catalogue",
     Tool: "tool",
@@ -173,6 +179,7 @@ KIND_NAMES: dict[type, str] = {
     ReturnSite: "return field",
     ErrorSite: "error code",
     ToolPair: "pair of tools",
+    ToolSummary: "tool, with the tools it names",
     SpecText: "every string of the spec",
 }
 
@@ -185,7 +192,10 @@ class Finding:
 
 
 E = TypeVar("E")
-Check = Callable[[E, "LintContext"], Iterable[Finding]]
+# a rule over a catalogue-wide kind sees the CatalogueContext, a rule over a tool's own
+# elements the LintContext (engine.py)
+C = TypeVar("C", bound="LintContext")
+Check = Callable[[E, C], Iterable[Finding]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,10 +259,10 @@ def rule(
     fix: str,
     source: str,
     lifecycle: Lifecycle = Lifecycle.STABLE,
-) -> Callable[[Check[E]], Check[E]]:
+) -> Callable[[Check[E, C]], Check[E, C]]:
     """Register a check over one kind of element; its docstring documents the rule."""
 
-    def register(check: Check[E]) -> Check[E]:
+    def register(check: Check[E, C]) -> Check[E, C]:
         _register(
             Rule(
                 id=id,
@@ -261,7 +271,8 @@ def rule(
                 severity=severity,
                 lifecycle=lifecycle,
                 kind=kind,
-                check=check,
+                # the engine calls it with the context its kind is given
+                check=cast("Callable[[Any, LintContext], Iterable[Finding]]", check),
                 fix=fix,
                 source=source,
                 doc=inspect.cleandoc(check.__doc__ or ""),

@@ -448,7 +448,7 @@ def free_text_result(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     """
     if len(tool.returns) != 1:
         return
-    prof = ctx.profile(tool.name)
+    prof = ctx.profile_of(tool)
     if prof.verb_class == "lookup" and prof.objects & TEXT_OBJECTS:
         return  # reading a file or a page: the text is the data the tool exists for
     only = tool.returns[0]

@@ -7,9 +7,9 @@ import re
 from collections.abc import Iterator
 
 from toolgen.diagnostics import Severity
-from toolgen.ir import Tool
+from toolgen.ir import Tool, ToolSummary
 from toolgen.lint import words
-from toolgen.lint.context import LintContext
+from toolgen.lint.context import CatalogueContext, LintContext
 from toolgen.lint.names import overlapping
 from toolgen.lint.registry import Category, Finding, ParamSite, ToolPair, rule
 
@@ -21,7 +21,7 @@ OWN_PARAM_SIMILARITY = 0.5
 
 
 def twins(
-    first: Tool, second: Tool, ctx: LintContext
+    first: ToolSummary, second: ToolSummary, ctx: CatalogueContext
 ) -> tuple[float, float, float] | None:
     """(name, intent, parameter) similarity of two near-twin tools, or None.
 
@@ -65,7 +65,7 @@ def twins(
     "(find_customer(value, kind: [name, email, vat])).",
     source=f"{_TEST}: near-twin tools",
 )
-def near_twin_tools(pair: ToolPair, ctx: LintContext) -> Iterator[Finding]:
+def near_twin_tools(pair: ToolPair, ctx: CatalogueContext) -> Iterator[Finding]:
     """Near-twin tools.
 
     ## What it does

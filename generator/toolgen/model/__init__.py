@@ -570,6 +570,18 @@ def _context_fields(c: Mapping[str, object], reader: _Reader) -> Iterator[Contex
         )
 
 
+def build_tools(
+    document: Document, catalogue: Catalogue
+) -> tuple[tuple[Tool, ...], list[Diagnostic]]:
+    """The tools one tool file that passed the format check makes, in catalogue.yaml's
+    settings: its contract and, for a token contract, the derived prepare tool."""
+    by_name = {f.name: f for f in catalogue.context}
+    tool, found = _build_tool(document, by_name)
+    if tool.role == "confirm" and tool.name.startswith(CONFIRM_PREFIX):
+        return (tool, prepare_tool(tool)), found
+    return (tool,), found
+
+
 def build_model(
     catalogue_doc: Document | None,
     tool_docs: Sequence[Document],
@@ -577,7 +589,6 @@ def build_model(
     folder: str,
     broken_tools: Sequence[str] = (),
     broken_catalogue: Document | None = None,
-    reused: Sequence[Tool] = (),
 ) -> ModelResult:
     """The IR of a catalogue, from the documents that passed the format check.
 
@@ -588,34 +599,44 @@ def build_model(
     `broken_catalogue` is catalogue.yaml when it failed the format check: there is then no
     catalogue, but the tools are built in a stand-in for it (`ModelResult.stand_in`), so
     their own problems are reported too.
-
-    `reused` are tools an earlier build made from files with the same text, in a catalogue
-    file with the same text (the front cache): they join the IR as they are.
     """
     if catalogue_doc is None:
         if broken_catalogue is None:
             return ModelResult(None, ())
-        stand_in = _catalogue(
-            broken_catalogue, tool_docs, folder, broken_tools, trusted=False
+        settings, found = build_settings(
+            broken_catalogue, folder, broken_tools, trusted=False
         )
-        return ModelResult(None, stand_in[1], stand_in=stand_in[0])
-    catalogue, diagnostics = _catalogue(
-        catalogue_doc, tool_docs, folder, broken_tools, reused
-    )
-    return ModelResult(catalogue, diagnostics)
+        stand_in, more = _with_tools(settings, tool_docs)
+        return ModelResult(None, (*found, *more), stand_in=stand_in)
+    settings, found = build_settings(catalogue_doc, folder, broken_tools)
+    catalogue, more = _with_tools(settings, tool_docs)
+    return ModelResult(catalogue, (*found, *more))
 
 
-def _catalogue(
+def _with_tools(
+    settings: Catalogue, tool_docs: Sequence[Document]
+) -> tuple[Catalogue, list[Diagnostic]]:
+    diagnostics: list[Diagnostic] = []
+    tools: list[Tool] = []
+    for document in tool_docs:
+        made, found = build_tools(document, settings)
+        diagnostics.extend(found)
+        tools.extend(made)
+    return replace(
+        settings, tools=tuple(sorted(tools, key=lambda t: t.name))
+    ), diagnostics
+
+
+def build_settings(
     catalogue_doc: Document,
-    tool_docs: Sequence[Document],
     folder: str,
-    broken_tools: Sequence[str],
-    reused: Sequence[Tool] = (),
+    broken_tools: Sequence[str] = (),
     *,
     trusted: bool = True,
 ) -> tuple[Catalogue, tuple[Diagnostic, ...]]:
-    """The catalogue and what building it found; untrusted (a catalogue file with format
-    errors), nothing of the catalogue file is read but its name."""
+    """catalogue.yaml's settings as a catalogue without tools, and what building it found;
+    untrusted (a catalogue file with format errors), nothing of the catalogue file is read
+    but its name."""
     c = (
         mapping_value(catalogue_doc.data)
         if trusted
@@ -626,18 +647,6 @@ def _catalogue(
     name = str(c.get("name", ""))
     default, default_impl = default_package(name)
     context = tuple(_context_fields(c, reader))
-    by_name = {f.name: f for f in context}
-    diagnostics: list[Diagnostic] = []
-    contracts: list[Tool] = [*reused]
-    for document in tool_docs:
-        tool, found = _build_tool(document, by_name)
-        diagnostics.extend(found)
-        contracts.append(tool)
-    tools: list[Tool] = []
-    for tool in contracts:
-        tools.append(tool)
-        if tool.role == "confirm" and tool.name.startswith(CONFIRM_PREFIX):
-            tools.append(prepare_tool(tool))
     budget = mapping_value(c.get("budget"))
     lint = mapping_value(c.get("lint"))
     catalogue = Catalogue(
@@ -662,7 +671,6 @@ def _catalogue(
             preview=bool(lint.get("preview", False)),
             max_warnings=cast("int | None", lint.get("max_warnings")),
         ),
-        tools=tuple(sorted(tools, key=lambda t: t.name)),
         broken_tools=tuple(sorted(set(broken_tools))),
         origin=reader.origin(()),
         digest=catalogue_doc.digest,
@@ -672,4 +680,4 @@ def _catalogue(
         ),
         texts=texts(catalogue_doc.data),
     )
-    return catalogue, tuple([*reader.diagnostics, *diagnostics])
+    return catalogue, tuple(reader.diagnostics)

@@ -6,13 +6,20 @@ stub. The templates lay the pieces out; every name, import and literal is comput
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from toolgen import formatting, templating
-from toolgen.ir import TOKEN_PARAM, Catalogue, ContextField, Param, Tool, walk
+from toolgen.ir import (
+    TOKEN_PARAM,
+    Catalogue,
+    ContextField,
+    Param,
+    Tool,
+    ToolSummary,
+    walk,
+)
 from toolgen.paths import package_dir
-from toolgen.pieces import CARD, ToolPieces
 from toolgen.render.annotations import (
     SCALAR,
     ClassView,
@@ -34,10 +41,10 @@ from toolgen.text import listing
 
 # The cards module is the one file every tool is in: 2.5 MB for 1,000 tools, and formatting it
 # whole cost a rebuild after one edit more than the rest of its render. So each tool's entry
-# of CARDS is formatted on its own, when its tool changed, and kept formatted (a piece, see
-# pieces.py); the module is its formatted head, the entries and the closing brace, which is
-# what ruff makes of the whole (a dict with a trailing comma keeps one entry per line, each
-# laid out on its own: tests/test_cards_assembled.py holds the two to the same text).
+# of CARDS is formatted apart (`cards_source`, `cards_entries`), kept with the tool, and the
+# module is its formatted head, the entries and the closing brace (`cards_module`): what ruff
+# makes of the whole (a dict with a trailing comma keeps one entry per line, each laid out on
+# its own: tests/test_cards_assembled.py holds the two to the same text).
 CARDS_OPEN = "CARDS: Final[dict[str, Card]] = {\n"
 _ENTRIES_OPEN = "CARDS = {\n"  # what the entries are formatted in
 
@@ -54,28 +61,17 @@ def card_entry(tool: Tool) -> str:
     )
 
 
-def formatted_entries(tools: list[Tool]) -> list[str]:
-    """The formatted CARDS entries of `tools`, in order, from one run of the formatter."""
-    if not tools:
-        return []
-    done = formatting.format_sources({_ENTRIES: _entries_source(tools)})
-    return _entries_of(tools, done[_ENTRIES])
+def cards_source(entries: Sequence[str]) -> str:
+    """A source holding CARDS entries as rendered, to format in one run of the formatter."""
+    return _ENTRIES_OPEN + "".join(entries) + "}\n"
 
 
-# the sources a cards module is formatted from (`CardsModule.sources`)
-_HEAD, _ENTRIES = "head.py", "entries.py"
-
-
-def _entries_source(tools: list[Tool]) -> str:
-    return _ENTRIES_OPEN + "".join(card_entry(tool) for tool in tools) + "}\n"
-
-
-def _entries_of(tools: list[Tool], formatted: str) -> list[str]:
-    """The entries of `tools` in their formatted `CARDS = {...}`, in order."""
+def cards_entries(formatted: str, names: Sequence[str]) -> list[str]:
+    """The formatted entries of the tools `names` (in order) from `cards_source` formatted."""
     entries = _split_entries(formatted)
-    names = [f"    {py_str(tool.name)}: Card(\n" for tool in tools]
-    if len(entries) != len(tools) or not all(
-        entry.startswith(name) for entry, name in zip(entries, names, strict=True)
+    keys = [f"    {py_str(name)}: Card(\n" for name in names]
+    if len(entries) != len(keys) or not all(
+        entry.startswith(key) for entry, key in zip(entries, keys, strict=True)
     ):
         raise formatting.FormattingError(
             "the formatter laid the cards out in an unexpected way:\n"
@@ -100,10 +96,14 @@ def _split_entries(text: str) -> list[str]:
     return entries
 
 
-def _fits_entry(value: object) -> bool:
-    return (
-        isinstance(value, str) and value.startswith('    "') and value.endswith("),\n")
-    )
+def cards_head(catalogue: Catalogue) -> str:
+    """The cards module before its CARDS, as rendered (before formatting)."""
+    return templating.render("cards.py.jinja", module_doc=render_cards_doc(catalogue))
+
+
+def cards_module(head: str, entries: Sequence[str]) -> str:
+    """The cards module, from its head and its entries (in name order), formatted."""
+    return f"{head}\n{CARDS_OPEN}{''.join(entries)}}}\n"
 
 
 def render_cards_doc(catalogue: Catalogue) -> str:
@@ -115,45 +115,6 @@ def render_cards_doc(catalogue: Catalogue) -> str:
         "makes tools from the cards alone, so holding a catalogue costs no more than "
         "reading them.",
     )
-
-
-class CardsModule:
-    """The cards module of a catalogue, made in two steps so that its formatting can join
-    a batch of the formatter's: `sources` (its head, and the entries of the tools with none
-    kept, each rendered), then `text` of those sources formatted. With `pieces`, the entry of
-    a tool unchanged since the last build is the one kept (pieces.py)."""
-
-    def __init__(self, catalogue: Catalogue, pieces: ToolPieces | None = None) -> None:
-        self._held = pieces if pieces is not None else ToolPieces()
-        self._tools = list(catalogue.tools)
-        self._missing = [
-            tool
-            for tool in self._tools
-            if self._held.kept(tool, CARD, _fits_entry) is None
-        ]
-        head = templating.render(
-            "cards.py.jinja", module_doc=render_cards_doc(catalogue)
-        )
-        self.sources = {_HEAD: head}
-        if self._missing:
-            self.sources[_ENTRIES] = _entries_source(self._missing)
-
-    def text(self, formatted: Mapping[str, str]) -> str:
-        """The module, from its `sources` formatted (by the same names)."""
-        made = _entries_of(self._missing, formatted[_ENTRIES]) if self._missing else []
-
-        def the_missing(tools: list[Tool]) -> list[str]:
-            assert tools == self._missing  # what `kept` found missing, still missing
-            return made
-
-        entries = self._held.get_all(self._tools, CARD, the_missing, _fits_entry)
-        return f"{formatted[_HEAD]}\n{CARDS_OPEN}{''.join(entries)}}}\n"
-
-
-def render_cards(catalogue: Catalogue, pieces: ToolPieces | None = None) -> str:
-    """The cards module, formatted (in a run of the formatter of its own)."""
-    module = CardsModule(catalogue, pieces)
-    return module.text(formatting.format_sources(module.sources))
 
 
 def examples_of(tool: Tool) -> dict[str, object]:
@@ -379,7 +340,7 @@ def package_markers(dotted: str, stop: int | None = None) -> dict[str, str]:
     }
 
 
-def render_package_init(catalogue: Catalogue) -> str:
+def render_package_init(catalogue: Catalogue, tools: Sequence[ToolSummary]) -> str:
     return templating.render(
         "package_init.py.jinja",
         catalogue=catalogue,
@@ -391,8 +352,8 @@ def render_package_init(catalogue: Catalogue) -> str:
             "and `all_tools()` read the cards, a tool's module loads on its first call, and "
             "its implementation with it.",
         ),
-        names=", ".join(py_str(t.name) for t in catalogue.tools),
-        name_modules=[(py_str(t.name), py_str(t.py.module)) for t in catalogue.tools],
+        names=", ".join(py_str(t.name) for t in tools),
+        name_modules=[(py_str(t.name), py_str(t.py.module)) for t in tools],
         context_class_literal=py_str(catalogue.context_class),
     )
 

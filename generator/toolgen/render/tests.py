@@ -6,10 +6,11 @@ catalogue's file hands its tools to `CatalogueContract`, which runs them through
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from toolgen import templating
-from toolgen.ir import Catalogue, JsonValue, Tool
+from toolgen.ir import Catalogue, JsonValue, Tool, ToolSummary
 from toolgen.names import pascal
 from toolgen.render import cases as boundary
 from toolgen.render.imports import Imports
@@ -202,14 +203,14 @@ def _contract(tool: Tool) -> str | None:
     return assignment("contract: ClassVar[dict[str, Any] | None]", full)
 
 
-def render_catalogue_tests(catalogue: Catalogue) -> str:
+def render_catalogue_tests(catalogue: Catalogue, tools: Sequence[ToolSummary]) -> str:
     imports = Imports.of(catalogue)
     parent, _, last = catalogue.package.rpartition(".")
     if parent:
         imports.name(parent, f"{last} as package")
     else:
         imports.module(f"{last} as package")
-    imports.name(".", *(f"test_{t.py.module}" for t in catalogue.tools))
+    imports.name(".", *(f"test_{t.py.module}" for t in tools))
     imports.name(f"{catalogue.package}.context", catalogue.context_class)
     imports.name("toolgen_runtime.testing", "CatalogueContract")
     if boundary.context_needs_datetime(catalogue):
@@ -226,7 +227,7 @@ def render_catalogue_tests(catalogue: Catalogue) -> str:
             "model and recording fakes as implementations (the samples of each tool's "
             "tests).",
         ),
-        suites=[(f"test_{t.py.module}", f"Test{t.py.prefix}") for t in catalogue.tools],
+        suites=[(f"test_{t.py.module}", f"Test{t.py.prefix}") for t in tools],
         sample_context=boundary.sample_context_expression(catalogue),
-        names=py_literal(tuple(sorted(t.name for t in catalogue.tools))),
+        names=py_literal(tuple(sorted(t.name for t in tools))),
     )

@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from toolgen import jsontext, report
+from toolgen import report
 from toolgen.diagnostics import Diagnostic, Severity, Span
 from toolgen.load import Document, load_document
 from toolgen.review import diff as diffing
 from toolgen.review.registry import DiffRule, Group, Level, all_diff_rules
+from toolgen.text import json_document
 
 DOCS_PATH = "docs/diff-rules.md"
 DOCS_URL = "https://toolgen.dev/docs/diff-rules.md"
@@ -112,7 +113,7 @@ def render(
         for item, diagnostic in zip(data["changes"], found, strict=True):
             item["line"], item["col"] = diagnostic.span.line, diagnostic.span.col
         data["against"] = against
-        return jsontext.dumps(data) + "\n", []
+        return json_document(data) + "\n", []
     if fmt == "sarif":
         return report.format_sarif(found, rule_descriptors()), []
     if fmt == "github":

@@ -15,12 +15,12 @@ indented, so a change is a few lines of diff.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from toolgen import jsontext, snapshot, tokens
-from toolgen.ir import Catalogue, Tool
-from toolgen.pieces import LOCK, ToolPieces
+from toolgen import snapshot, tokens
+from toolgen.ir import Tool
+from toolgen.text import json_document
 
 LOCK_NAME = "toolgen.lock.json"
 LOCK_FORMAT = 1
@@ -50,7 +50,7 @@ def lock_data(shot: Mapping[str, Any]) -> dict[str, Any]:
 
 def text(shot: Mapping[str, Any]) -> str:
     """The lockfile's text: stable bytes for the same snapshot on every machine."""
-    return jsontext.dumps(lock_data(shot)) + "\n"
+    return json_document(lock_data(shot)) + "\n"
 
 
 # a tool's part of the lockfile: its name, its definition's digest, and its entry as the
@@ -68,46 +68,26 @@ def lock_piece(tool: Tool, cost: int) -> LockPiece:
         "tokens": cost,
         "definition": model,
     }
-    shown = jsontext.dumps(entry).replace("\n", "\n    ")
+    shown = json_document(entry).replace("\n", "\n    ")
     name = json.dumps(tool.name, ensure_ascii=False)
     return tool.name, definition_digest, f"    {name}: {shown}"
 
 
-def _fits_lock(value: object) -> bool:
-    return (
-        isinstance(value, tuple)
-        and len(value) == 3
-        and all(isinstance(part, str) for part in value)
-    )
-
-
-def catalogue_text(catalogue: Catalogue, pieces: ToolPieces | None = None) -> str:
-    """The lockfile's text for a catalogue: what `text(snapshot.catalogue_snapshot(...))`
-    gives, assembled from one piece per tool (kept across builds with `pieces`)."""
-    held = pieces if pieces is not None else ToolPieces()
-    costs = tokens.measure(catalogue, held).by_name()
-    made: list[LockPiece] = sorted(
-        (
-            held.get(
-                t,
-                LOCK,
-                lambda tool: lock_piece(tool, costs[tool.name]),
-                _fits_lock,
-            )
-            for t in catalogue.tools
-        ),
-        key=lambda piece: piece[0],
-    )
+def catalogue_text(name: str, pieces: Sequence[LockPiece], total_tokens: int) -> str:
+    """The lockfile's text for the catalogue `name`: what `text(snapshot.catalogue_snapshot
+    (...))` gives, assembled from each tool's piece (`lock_piece`); the tools' definitions
+    cost `total_tokens`."""
+    made = sorted(pieces, key=lambda piece: piece[0])
     head = {
         "lock_format": LOCK_FORMAT,
-        "catalogue": catalogue.name,
+        "catalogue": name,
         "encoding": tokens.ENCODING,
-        "tokens": sum(costs.get(t.name, 0) for t in catalogue.tools),
+        "tokens": total_tokens,
         "digest": snapshot.digest([[name, digest] for name, digest, _ in made]),
     }
     if not made:
-        return jsontext.dumps({**head, "tools": {}}) + "\n"
-    shown = jsontext.dumps(head).removesuffix("\n}")
+        return json_document({**head, "tools": {}}) + "\n"
+    shown = json_document(head).removesuffix("\n}")
     body = ",\n".join(entry for _, _, entry in made)
     return f'{shown},\n  "tools": {{\n{body}\n  }}\n}}\n'
 

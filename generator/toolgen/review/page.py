@@ -21,13 +21,14 @@ from typing import Any
 
 import jinja2
 
-from toolgen import __version__, jsontext
+from toolgen import __version__
 from toolgen.diagnostics import Diagnostic
 from toolgen.lint.registry import REGISTRY, all_rules
 from toolgen.report import docs_url
 from toolgen.review import elements
 from toolgen.review.diff import Comparison
 from toolgen.review.diff_report import DOCS_URL as DIFF_DOCS_URL
+from toolgen.text import json_document
 
 _EFFECT_TONE = {"read": "ok", "write": "warn", "destructive": "bad"}
 _LEVEL_TONE = {"breaking": "bad", "dangerous": "warn", "safe": "ok"}
@@ -49,7 +50,7 @@ def _environment() -> jinja2.Environment:
 
 
 def _pretty(value: object) -> str:
-    return jsontext.dumps(value)
+    return json_document(value)
 
 
 def _badges(tool: Mapping[str, Any]) -> list[dict[str, str]]:

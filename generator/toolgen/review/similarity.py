@@ -18,7 +18,7 @@ from typing import Any
 
 from toolgen.ir import Catalogue
 from toolgen.lint import words
-from toolgen.lint.context import LintContext
+from toolgen.lint.context import CatalogueContext
 from toolgen.lint.descriptions import neighbours
 from toolgen.lint.names import overlapping
 from toolgen.lint.two_tool import twins
@@ -28,7 +28,7 @@ WEIGHTS = (0.5, 0.35, 0.15)
 SHOWN_FROM = 0.15
 
 
-def _verdict(first: Any, second: Any, ctx: LintContext) -> str | None:
+def _verdict(first: Any, second: Any, ctx: CatalogueContext) -> str | None:
     """What the pair rules say of two tools, the strongest first."""
     a, b = ctx.profile(first.name), ctx.profile(second.name)
     if a.normalized == b.normalized:
@@ -45,8 +45,8 @@ def _verdict(first: Any, second: Any, ctx: LintContext) -> str | None:
 def similarity(catalogue: Catalogue) -> dict[str, Any]:
     """`tools` in name order, `pairs` (indices into tools, the three similarities, the score
     and the pair rule's verdict), and `not_when` edges (from, to, when)."""
-    ctx = LintContext(catalogue)
-    tools = sorted(catalogue.tools, key=lambda t: t.name)
+    ctx = CatalogueContext.of(catalogue)
+    tools = sorted(ctx.tools(), key=lambda t: t.name)
     index = {t.name: i for i, t in enumerate(tools)}
     pairs = []
     for (i, first), (j, second) in combinations(enumerate(tools), 2):
@@ -62,8 +62,8 @@ def similarity(catalogue: Catalogue) -> dict[str, Any]:
             separated = (
                 second.name in a.not_when_targets
                 or first.name in b.not_when_targets
-                or second.name in first.requires
-                or first.name in second.requires
+                or second.name in first.required
+                or first.name in second.required
             )
             pairs.append(
                 {
@@ -78,9 +78,9 @@ def similarity(catalogue: Catalogue) -> dict[str, Any]:
                 }
             )
     edges = [
-        {"from": index[t.name], "to": index[n.use], "when": n.when}
+        {"from": index[t.name], "to": index[n.name], "when": n.text}
         for t in tools
         for n in t.not_when
-        if n.use in index
+        if n.name in index
     ]
     return {"tools": [t.name for t in tools], "pairs": pairs, "not_when": edges}

@@ -1,16 +1,9 @@
 """What a tool's contract allows: the oracle the fuzzer judges every call by.
 
 The contract is a JSON Schema of the arguments with every constraint (what the compiler's
-`parameters_schema(params, full=True)` gives). It is read here with JSON Schema's own meaning,
-independently of the generated validator, so a gap between the two shows as a failure:
-
-- an integer is a JSON integer: `true`, `4.0` and `"4"` are not integers, and a number is
-  finite (JSON has no NaN or Infinity);
-- a `pattern` is an ECMA-262 regular expression (what JSON Schema says), run by `regress`, a
-  real ECMA engine, not by Python's `re`: `\\d` is ASCII, `$` is the end of the text;
-- `date` and `date-time` are RFC 3339 `full-date` and `date-time`, less what Python's
-  `datetime` cannot hold (year 0, leap second 60);
-- lengths count code points, as JSON Schema does.
+`parameters_schema(params, full=True)` gives). It is read with JSON Schema's own meaning
+(`toolgen_runtime.schema`, the validator the compiler checks examples with too),
+independently of the generated validator, so a gap between the two shows as a failure.
 
 Argument text is read strictly: JSON (RFC 8259) as Python reads it, with no key given twice
 in one object and no lone surrogate in a string, within the runtime's stated bounds (at most
@@ -20,100 +13,20 @@ that is outside the contract, and refused as a whole.
 
 from __future__ import annotations
 
-import datetime
-import functools
 import json
-import math
-import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
 import jsonschema
 import jsonschema.validators
-import regress
 
 from toolgen_runtime.arguments import MAX_ARGUMENT_CHARS, MAX_NESTING
+from toolgen_runtime.schema import is_date_time, is_full_date, validator
 
 __all__ = ["Contract", "Reading", "is_date_time", "is_full_date", "read_arguments"]
 
 Loc = tuple[int | str, ...]
-
-_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})", re.ASCII)
-_DATETIME = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?"
-    r"(?:[Zz]|([+-])(\d{2}):(\d{2}))",
-    re.ASCII,
-)
-
-
-def _valid_day(year: str, month: str, day: str) -> bool:
-    try:
-        datetime.date(int(year), int(month), int(day))
-    except ValueError:
-        return False
-    return True
-
-
-def is_full_date(text: object) -> bool:
-    if not isinstance(text, str):
-        return True  # a format says nothing about other types
-    found = _DATE.fullmatch(text)
-    return found is not None and _valid_day(*found.groups())
-
-
-def is_date_time(text: object) -> bool:
-    if not isinstance(text, str):
-        return True
-    found = _DATETIME.fullmatch(text)
-    if found is None:
-        return False
-    year, month, day, hour, minute, second, _, _, off_hour, off_minute = found.groups()
-    if not _valid_day(year, month, day):
-        return False
-    if int(hour) > 23 or int(minute) > 59 or int(second) > 59:
-        return False
-    return off_hour is None or (int(off_hour) <= 23 and int(off_minute) <= 59)
-
-
-def _is_integer(_checker: object, value: object) -> bool:
-    return type(value) is int
-
-
-def _is_number(_checker: object, value: object) -> bool:
-    return type(value) is int or (type(value) is float and math.isfinite(value))
-
-
-@functools.cache
-def _ecma(pattern: str) -> regress.Regex:
-    # the "u" flag, as JSON Schema 2020-12 asks: a code point is one character
-    return regress.Regex(pattern, "u")
-
-
-def _pattern(
-    validator: object, pattern: str, instance: object, schema: object
-) -> Iterator[jsonschema.ValidationError]:
-    if isinstance(instance, str) and _ecma(pattern).find(instance) is None:
-        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
-
-
-@functools.cache
-def _validator_class() -> Any:
-    base = jsonschema.Draft202012Validator
-    checker = base.TYPE_CHECKER.redefine_many(
-        {"integer": _is_integer, "number": _is_number}
-    )
-    return jsonschema.validators.extend(  # type: ignore[no-untyped-call]
-        base, validators={"pattern": _pattern}, type_checker=checker
-    )
-
-
-@functools.cache
-def _formats() -> jsonschema.FormatChecker:
-    checker = jsonschema.FormatChecker(formats=())
-    checker.checks("date")(is_full_date)
-    checker.checks("date-time")(is_date_time)
-    return checker
 
 
 def _depth(value: object) -> int:
@@ -222,10 +135,9 @@ class Contract:
     """One tool's argument contract, checked once (a broken schema fails here)."""
 
     def __init__(self, schema: Mapping[str, Any]) -> None:
-        cls = _validator_class()
-        cls.check_schema(schema)
         self.schema = cast("dict[str, Any]", dict(schema))
-        self._validator = cls(self.schema, format_checker=_formats())
+        self._validator = validator(self.schema)
+        self._validator.check_schema(self.schema)
 
     def errors(self, value: object) -> list[tuple[Loc, str]]:
         """Every way `value` breaks the contract, as (field path, message) pairs."""
