@@ -224,12 +224,9 @@ def check_path(
     on the file it leads to. `suffixes` empty allows any name; `must_exist=False` is for a
     file to create, whose folder must exist inside the root.
     """
+    limits = {"max_chars": max_chars, "max_bytes": _room_under(root)}
     names = check_path_text(
-        text,
-        suffixes=suffixes,
-        allow_hidden=allow_hidden,
-        max_chars=max_chars,
-        max_bytes=_room_under(root),
+        text, suffixes=suffixes, allow_hidden=allow_hidden, **limits
     )
     return _check_on_disk(
         text,
@@ -238,7 +235,7 @@ def check_path(
         suffixes=suffixes,
         must_exist=must_exist,
         allow_hidden=allow_hidden,
-        limits={"max_chars": max_chars, "max_bytes": _room_under(root)},
+        limits=limits,
     )
 
 
