@@ -272,7 +272,7 @@ def test_loopback_is_refused_unless_the_deployment_allows_it(
     tool = notice_module.build_tool(boundaries=Boundaries())
     out = invoke(tool, {"url": "https://suppliers.example.com/notices/x"}, None)
     assert out["error"] == "portal_unreachable"
-    assert out["reason"] == "AddressRefused"
+    assert out["reason"] == "address_refused"
     assert portal == []
 
 

@@ -3,9 +3,11 @@
 The generated module checked `args.url` before this runs against the contract: https, the
 host suppliers.example.com and nothing that imitates it, no user name, no IP address, the
 default port. The guard checks names, not addresses: what the name resolves to is checked
-here, by `fetch`, which refuses loopback, private and link-local addresses (unless the
+here, by `fetch`, which refuses every address that is not globally reachable (unless the
 deployment allows a network) and connects to the address it checked, so a second DNS
-answer cannot lead it elsewhere. It never follows a redirect.
+answer cannot lead it elsewhere. It never follows a redirect, and it gives up after
+`timeout` seconds in all. Whatever the portal does wrong reaches this code as one
+exception, `FetchFailed`, which is the declared `portal_unreachable` with its reason.
 
 A deployment may send the portal's requests through a gateway of its own
 (`route_through`): the path and query the model asked for are kept, the gateway's address
@@ -18,7 +20,7 @@ from dataclasses import dataclass
 
 from pydantic import TypeAdapter, ValidationError
 from toolgen_runtime.guards import CheckedUrl, UrlPolicy, check_url
-from toolgen_runtime.guards.fetch import AddressRefused, fetch
+from toolgen_runtime.guards.fetch import FetchFailed, fetch
 
 from generated.inventory.read_supplier_notice import (
     ReadSupplierNoticeArgs,
@@ -72,10 +74,8 @@ def read_supplier_notice(args: ReadSupplierNoticeArgs) -> ReadSupplierNoticeResu
             timeout=timeout,
             max_bytes=_MAX_BYTES,
         )
-    except (AddressRefused, OSError) as exc:
-        raise ReadSupplierNoticeError(
-            "portal_unreachable", reason=type(exc).__name__
-        ) from exc
+    except FetchFailed as exc:
+        raise ReadSupplierNoticeError("portal_unreachable", reason=exc.reason) from exc
     if answer.status >= 400:
         raise ReadSupplierNoticeError("portal_unreachable", status_code=answer.status)
     # the page is outside text: only the fields below are taken from it, each checked, so

@@ -132,3 +132,22 @@ def test_every_code_is_documented_with_its_words() -> None:
     for code, (meaning, how_to_fix) in rows.items():
         assert meaning == CODES[code].meaning, f"{code}: the meaning differs from CODES"
         assert how_to_fix == CODES[code].how_to_fix, f"{code}: the how-to-fix differs"
+
+
+REASON_TABLE_HEADER = "| reason | when (`toolgen_runtime.guards.fetch.REASONS`) |"
+REASON_ROW = re.compile(r"^\| `([a-z_]+)` \| (.+?) \|$")
+
+
+def test_every_reason_of_fetch_is_documented_with_its_words() -> None:
+    from toolgen_runtime.guards.fetch import REASONS
+
+    lines = DOC.read_text(encoding="utf-8").splitlines()
+    start = lines.index(REASON_TABLE_HEADER) + 2
+    rows: dict[str, str] = {}
+    for line in lines[start:]:
+        if not line.startswith("|"):
+            break
+        match = REASON_ROW.match(line)
+        assert match, f"not a row of the reasons table: {line}"
+        rows[match.group(1)] = match.group(2)
+    assert rows == dict(REASONS)

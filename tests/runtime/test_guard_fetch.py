@@ -22,6 +22,7 @@ import pytest
 from toolgen_runtime.guards import UrlPolicy, check_url
 from toolgen_runtime.guards.fetch import (
     AddressRefused,
+    FetchFailed,
     fetch,
     refused_reason,
     resolve_public,
@@ -38,17 +39,17 @@ HOST = "docs.example.test"
         ("192.168.0.1", "private"),
         ("172.16.5.4", "private"),
         ("169.254.169.254", "link-local"),
-        ("100.64.0.1", "not a public address"),
+        ("100.64.0.1", "shared address space"),
         ("224.0.0.1", "multicast"),
-        ("0.0.0.0", "unspecified"),
+        ("0.0.0.0", "this host on this network"),
         ("240.0.0.1", "reserved"),
         ("::1", "loopback"),
-        ("fc00::1", "private"),
+        ("fc00::1", "unique-local"),
         ("fe80::1", "link-local"),
-        ("::ffff:10.0.0.1", "embeds 10.0.0.1 is private"),
-        ("64:ff9b::a9fe:a9fe", "embeds 169.254.169.254 is"),
-        ("64:ff9b:1::1", "local NAT64"),
-        ("2002:0a00:0001::1", "embeds 10.0.0.1 is private"),
+        ("::ffff:10.0.0.1", "IPv4-mapped"),
+        ("64:ff9b::a9fe:a9fe", "embeds 169.254.169.254 is link-local"),
+        ("64:ff9b:1::1", "local IPv4-IPv6 translation"),
+        ("2002:0a00:0001::1", "6to4"),
         ("2001:0:4136:e378:8000:63bf:3fff:fdd2", "Teredo"),
         ("8.8.8.8", None),
         ("2606:4700:4700::1111", None),
@@ -94,9 +95,10 @@ def test_an_allowed_name_that_resolves_inside_is_refused() -> None:
         resolve_public(url(), resolver=answers("10.0.0.5", "169.254.169.254"))
     assert caught.value.host == HOST
     assert caught.value.reasons == (
-        "10.0.0.5 is private",
-        "169.254.169.254 is link-local",
+        "10.0.0.5 is private-use (RFC 1918)",
+        "169.254.169.254 is link-local (RFC 3927)",
     )
+    assert caught.value.reason == "address_refused"
 
 
 def test_refused_answers_are_dropped_and_public_ones_kept_in_order() -> None:
@@ -249,7 +251,7 @@ def test_tls_refuses_a_certificate_for_another_name(
     tls_server: tuple[int, Path],
 ) -> None:
     port, cert = tls_server
-    with pytest.raises(ssl.SSLCertVerificationError, match=r"docs\.example\.test"):
+    with pytest.raises(FetchFailed, match=r"docs\.example\.test") as caught:
         fetch(
             url(port),
             allow_networks=["127.0.0.0/8"],
@@ -257,3 +259,5 @@ def test_tls_refuses_a_certificate_for_another_name(
             tls=ssl.create_default_context(cafile=str(cert)),
             timeout=5,
         )
+    assert caught.value.reason == "tls"
+    assert isinstance(caught.value.__cause__, ssl.SSLCertVerificationError)

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     )
     from toolgen_runtime.guards.paths import (
         CheckedPath,
+        FileSystemFailed,
         PathChanged,
         PathGuard,
         check_path,
@@ -49,6 +50,7 @@ __all__ = [
     "CheckedPath",
     "CheckedUrl",
     "Code",
+    "FileSystemFailed",
     "GuardFailure",
     "PathChanged",
     "PathGuard",
@@ -71,6 +73,7 @@ _HOMES = {
     "CheckedPath": "toolgen_runtime.guards.paths",
     "CheckedUrl": "toolgen_runtime.guards.urls",
     "Code": "toolgen_runtime.guards.codes",
+    "FileSystemFailed": "toolgen_runtime.guards.paths",
     "GuardFailure": "toolgen_runtime.guards.codes",
     "PathChanged": "toolgen_runtime.guards.paths",
     "PathGuard": "toolgen_runtime.guards.paths",

@@ -36,9 +36,10 @@ _TABLE = (
          "backslash",
          "Send the path with visible characters only, folders separated by /."),
     Code("path_too_long", "path",
-         "the path has more than the guard's maximum characters, or one of its names more than "
-         "255 bytes",
-         "Send a shorter path: at most {max_chars} characters, each name at most 255 bytes."),
+         "the path has more than the guard's maximum characters, one of its names more than "
+         "255 bytes, or more bytes than the system allows once under the folder",
+         "Send a shorter path: at most {max_chars} characters and {max_bytes} bytes in UTF-8 "
+         "(a letter outside ASCII takes 2 to 4 bytes), each name at most 255 bytes."),
     Code("path_absolute", "path", "the path starts with /",
          "Send the path relative to the folder, without a leading /, such as "
          "reports/2026-11.md."),
@@ -63,6 +64,10 @@ _TABLE = (
          "Choose another file: that path is a loop of links and leads to no file."),
     Code("path_not_found", "path", "no file (or no folder, for a new file) has that path",
          "Check the name, letter case included, and call again with a file that exists."),
+    Code("path_not_permitted", "path",
+         "the tool may not read the file, search a folder on the way, or create a file in that "
+         "folder (the file system answers permission denied)",
+         "Choose another file: this tool is not allowed to use that one."),
     Code("path_is_directory", "path", "the path names a folder",
          "Send the path of a file inside that folder, not of the folder itself."),
     Code("path_device_file", "path", "the path names a device, a pipe or a socket",

@@ -1,12 +1,18 @@
-"""Fetching a checked URL without being led to an internal address.
+"""Fetching a checked URL without being led to an internal address, or held by the server.
 
 The URL guard checks names; DNS decides addresses. An allowed name can resolve to 10.0.0.5 or
 169.254.169.254 (a record its owner changed, an internal resolver, a rebinding attack that answers
 differently the second time). `fetch` resolves the host once, refuses every address that is not
-public (loopback, private, link-local, shared, reserved, multicast, and IPv6 forms that embed
-one: IPv4-mapped, NAT64, 6to4, Teredo) unless the caller allows its network, then connects to
-the address it checked, while TLS still verifies the certificate for the host name. It does not
-follow redirects: a `Location` is a new URL, to check with `check_url` before fetching it.
+globally reachable (`toolgen_runtime.guards.addresses`: the IANA special-purpose registries,
+multicast, site-local, and what `ipaddress` calls not public) unless the caller allows its
+network, then connects to the address it checked, while TLS still verifies the certificate for
+the host name. It does not follow redirects: a `Location` is a new URL, to check with
+`check_url` before fetching it.
+
+Whatever the remote side does, the caller gets a `Fetched` or one exception, `FetchFailed`,
+whose `reason` says what went wrong in one word; and it gets it within `timeout` seconds,
+counted from the call: one deadline covers connecting, TLS, sending, the headers and the body
+(a server that sends a byte every second, or `100 Continue` for ever, is cut off).
 
 Standard library only (`http.client`), synchronous: an async implementation runs it with
 `await asyncio.to_thread(fetch, url)`.
@@ -14,75 +20,63 @@ Standard library only (`http.client`), synchronous: an async implementation runs
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import ipaddress
 import socket
 import ssl
+import threading
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from toolgen_runtime.guards.addresses import IPAddress, refused_reason
 from toolgen_runtime.guards.urls import CheckedUrl
 
 __all__ = [
+    "REASONS",
     "AddressRefused",
+    "FetchFailed",
     "Fetched",
     "fetch",
     "refused_reason",
     "resolve_public",
 ]
 
-IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
-IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 Resolver = Callable[..., Sequence[tuple[Any, ...]]]
 
-_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
-_NAT64_LOCAL = ipaddress.IPv6Network("64:ff9b:1::/48")
+REASONS: Mapping[str, str] = {
+    "address_refused": "the host does not resolve, or only to addresses that may not be reached",
+    "unreachable": "the connection could not be made, or was closed or reset before the answer",
+    "tls": "the TLS handshake or the certificate check failed",
+    "timeout": "the whole answer did not arrive within the timeout",
+    "bad_answer": "the answer is not HTTP/1.x as http.client reads it: no status line, more "
+    "than 100 headers, a line over 64 KiB, a broken chunk, a body shorter than its length",
+}
 
 
-class AddressRefused(Exception):
-    """The host resolved to no address the caller may reach. An implementation turns it into
-    one of its declared errors (the model can choose another URL); it is not a bug."""
+class FetchFailed(Exception):
+    """The remote side failed; `reason` is a key of `REASONS`. An implementation turns it into
+    one of its declared errors (the model can try again later or choose another URL); it is
+    not a bug. The message is for logs: it may name addresses the model must not see."""
+
+    def __init__(self, host: str, reason: str, detail: str) -> None:
+        super().__init__(f"{host}: {detail}")
+        self.host = host
+        self.reason = reason
+
+
+class AddressRefused(FetchFailed):
+    """The host resolved to no address the caller may reach (`reason` "address_refused")."""
 
     def __init__(self, host: str, reasons: Sequence[str]) -> None:
         super().__init__(
-            f"{host} resolves only to refused addresses: {'; '.join(reasons)}"
+            host,
+            "address_refused",
+            f"resolves only to refused addresses: {'; '.join(reasons)}",
         )
-        self.host = host
         self.reasons = tuple(reasons)
-
-
-def refused_reason(address: IPAddress, allowed: Iterable[IPNetwork] = ()) -> str | None:
-    """Why `address` must not be reached, or None for a public address (or one in `allowed`)."""
-    if any(address in network for network in allowed):
-        return None
-    if isinstance(address, ipaddress.IPv6Address):
-        embedded: IPAddress | None = address.ipv4_mapped
-        if embedded is None and address in _NAT64:
-            embedded = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
-        if embedded is None:
-            embedded = address.sixtofour
-        if address.teredo is not None:
-            return f"{address} is a Teredo address"
-        if address in _NAT64_LOCAL:
-            return f"{address} is a local NAT64 address"
-        if embedded is not None:
-            inner = refused_reason(embedded, allowed)
-            return None if inner is None else f"{address} embeds {inner}"
-    for word, flag in (
-        # the most specific word first: a link-local address is private too
-        ("loopback", address.is_loopback),
-        ("link-local", address.is_link_local),
-        ("multicast", address.is_multicast),
-        ("unspecified", address.is_unspecified),
-        ("reserved", address.is_reserved),
-        ("private", address.is_private),
-    ):
-        if flag:
-            return f"{address} is {word}"
-    if not address.is_global:
-        return f"{address} is not a public address"
-    return None
 
 
 def resolve_public(
@@ -105,7 +99,9 @@ def resolve_public(
     else:
         try:
             answers = resolver(host, url.port, type=socket.SOCK_STREAM)
-        except socket.gaierror as exc:
+        except (
+            OSError
+        ) as exc:  # socket.gaierror, and what a resolver of the caller's raises
             raise AddressRefused(url.host, [f"it does not resolve ({exc})"]) from exc
         candidates = [ipaddress.ip_address(answer[4][0]) for answer in answers]
     reachable: list[IPAddress] = []
@@ -130,6 +126,65 @@ class Fetched:
     address: str  # the address connected to
 
 
+class _Deadline:
+    """One deadline for a whole request. A socket timeout bounds each read, not their sum: at
+    the deadline a timer shuts the connection down, which ends whatever read or write waits
+    on it (connect, TLS, headers, body), and `expired` says why it ended."""
+
+    def __init__(self, timeout: float) -> None:
+        self.timeout = timeout
+        self._end = time.monotonic() + timeout
+        self._lock = threading.Lock()
+        self._watched: socket.socket | None = None
+        self._closed = False
+        self.expired = False
+        self._timer = threading.Timer(timeout, self._expire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def remaining(self) -> float:
+        left = self._end - time.monotonic()
+        if left <= 0 or self.expired:
+            raise TimeoutError("the deadline passed before the connection")
+        return left
+
+    def watch(self, sock: socket.socket) -> None:
+        """Shut `sock` down at the deadline. A duplicate is kept, which reaches the same
+        connection: TLS takes the original object over while it shakes hands."""
+        with self._lock:
+            if self.expired:
+                raise TimeoutError("the deadline passed while connecting")
+            self._watched = sock.dup()
+
+    def _expire(self) -> None:
+        with self._lock:
+            self.expired = True
+            if self._watched is not None and not self._closed:
+                with contextlib.suppress(OSError):
+                    self._watched.shutdown(socket.SHUT_RDWR)
+
+    def close(self) -> None:
+        self._timer.cancel()
+        with self._lock:
+            self._closed = True
+            if self._watched is not None:
+                self._watched.close()
+
+
+def _failure(host: str, exc: Exception, deadline: _Deadline) -> FetchFailed:
+    if deadline.expired or isinstance(exc, TimeoutError):
+        return FetchFailed(
+            host, "timeout", f"no complete answer within {deadline.timeout:g} s"
+        )
+    if isinstance(exc, ssl.SSLError):
+        return FetchFailed(host, "tls", f"TLS failed: {exc}")
+    if isinstance(exc, http.client.HTTPException) and not isinstance(
+        exc, ConnectionError
+    ):
+        return FetchFailed(host, "bad_answer", f"not an HTTP answer: {exc!r:.200}")
+    return FetchFailed(host, "unreachable", f"the connection failed: {exc!r:.200}")
+
+
 def fetch(
     url: CheckedUrl,
     *,
@@ -142,33 +197,70 @@ def fetch(
     resolver: Resolver = socket.getaddrinfo,
     tls: ssl.SSLContext | None = None,
 ) -> Fetched:
-    """Request a checked URL from the first reachable address of its host."""
-    address = str(
-        resolve_public(url, allow_networks=allow_networks, resolver=resolver)[0]
-    )
+    """Request a checked URL from the first reachable address of its host.
+
+    `timeout` is for the whole call, resolution included (a resolver that hangs is the one
+    wait it cannot cut). Any failure of the remote side raises `FetchFailed`; a status of 400
+    or more is an answer, not a failure."""
+    deadline = _Deadline(timeout)
+    try:
+        reachable = resolve_public(
+            url, allow_networks=allow_networks, resolver=resolver
+        )
+        return _request(
+            url, str(reachable[0]), deadline, method, headers, body, max_bytes, tls
+        )
+    finally:
+        deadline.close()
+
+
+def _request(
+    url: CheckedUrl,
+    address: str,
+    deadline: _Deadline,
+    method: str,
+    headers: Mapping[str, str] | None,
+    body: bytes | None,
+    max_bytes: int,
+    tls: ssl.SSLContext | None,
+) -> Fetched:
     host = url.host.strip("[]")
     connection: http.client.HTTPConnection
     if url.scheme == "https":
         context = tls or ssl.create_default_context()
         connection = http.client.HTTPSConnection(
-            host, url.port, timeout=timeout, context=context
+            host, url.port, timeout=deadline.timeout, context=context
         )
     else:
-        connection = http.client.HTTPConnection(host, url.port, timeout=timeout)
+        connection = http.client.HTTPConnection(
+            host, url.port, timeout=deadline.timeout
+        )
 
     # http.client connects through this attribute: pointing it at the checked address keeps
     # the host name for the Host header and for TLS (SNI and certificate check) while making a
     # second DNS answer impossible
     def connect_checked(
-        _where: tuple[str, int], timeout: float, source: tuple[str, int] | None = None
+        _where: tuple[str, int], _timeout: float, source: tuple[str, int] | None = None
     ) -> socket.socket:
-        return socket.create_connection((address, url.port), timeout, source)
+        sock = socket.create_connection(
+            (address, url.port), deadline.remaining(), source
+        )
+        try:
+            deadline.watch(sock)
+        except BaseException:
+            sock.close()
+            raise
+        return sock
 
     connection._create_connection = connect_checked  # type: ignore[attr-defined]
     try:
         connection.request(method, url.target, body=body, headers=dict(headers or {}))
         response = connection.getresponse()
         data = response.read(max_bytes + 1)
+        if deadline.expired:  # the read ended at the shutdown: what came is not all
+            raise TimeoutError
+        if len(data) <= max_bytes and response.length:
+            raise http.client.IncompleteRead(data, response.length)
         return Fetched(
             status=response.status,
             headers={k.lower(): v for k, v in response.getheaders()},
@@ -176,5 +268,9 @@ def fetch(
             truncated=len(data) > max_bytes,
             address=address,
         )
+    except Exception as exc:
+        if deadline.expired or isinstance(exc, (OSError, http.client.HTTPException)):
+            raise _failure(url.host, exc, deadline) from exc
+        raise
     finally:
         connection.close()

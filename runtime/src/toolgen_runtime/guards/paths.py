@@ -10,11 +10,17 @@ the moment the implementation opens the file, someone with write access to the f
 a part of the path for a link. `CheckedPath.open_read()` closes that window: it walks from the
 root one folder at a time with `O_NOFOLLOW`, never following a link, and compares the file it
 opened with the one that was checked. POSIX only (it needs `O_NOFOLLOW` and `dir_fd`).
+
+Whatever the file system answers during the check is one of three things: a problem of the
+path the model sent (a `GuardFailure` with a `path_*` code: too long, a loop, not found, not
+permitted), a change under the root while it was checked (`PathChanged`), or a failure of the
+file system itself (`FileSystemFailed`, an I/O error). No `OSError` leaves the check.
 """
 
 from __future__ import annotations
 
 import errno
+import functools
 import os
 import stat
 import unicodedata
@@ -34,6 +40,7 @@ __all__ = [
     "MAX_NAME_BYTES",
     "MAX_PATH_CHARS",
     "CheckedPath",
+    "FileSystemFailed",
     "PathChanged",
     "PathGuard",
     "check_path",
@@ -42,6 +49,8 @@ __all__ = [
 
 MAX_PATH_CHARS = 1024
 MAX_NAME_BYTES = 255  # NAME_MAX of Linux and macOS filesystems
+# PATH_MAX of Linux, with its NUL; a root's own file system may say less
+_PATH_MAX = 4096
 _SHOWN_CHARS = 80
 
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -51,8 +60,13 @@ _O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
 
 class PathChanged(ToolgenError):
-    """The file changed between the check and the open (a link or another file took its
-    place): someone is racing the check, and the run stops."""
+    """The file changed between the check and the open, or during the check (a link or
+    another file took its place): someone is racing the check, and the run stops."""
+
+
+class FileSystemFailed(ToolgenError):
+    """The file system failed while a path was checked (an I/O error, a stale network
+    mount): not a problem of the path the model sent, so the run stops and it is seen."""
 
 
 def _shown(text: str) -> str:
@@ -203,14 +217,16 @@ def check_path(
     allow_hidden: bool = False,
     max_chars: int = MAX_PATH_CHARS,
 ) -> CheckedPath:
-    """Check a path the model sent against a resolved `root`; raise `GuardFailure`.
+    """Check a path the model sent against a resolved `root`; raise `GuardFailure` for a
+    problem of the path, `PathChanged` or `FileSystemFailed` for one of the folder.
 
     The checks on the text come first (they need no disk and say the most), then the ones
     on the file it leads to. `suffixes` empty allows any name; `must_exist=False` is for a
     file to create, whose folder must exist inside the root.
     """
+    limits = {"max_chars": max_chars, "max_bytes": _room_under(root)}
     names = check_path_text(
-        text, suffixes=suffixes, allow_hidden=allow_hidden, max_chars=max_chars
+        text, suffixes=suffixes, allow_hidden=allow_hidden, **limits
     )
     return _check_on_disk(
         text,
@@ -219,7 +235,21 @@ def check_path(
         suffixes=suffixes,
         must_exist=must_exist,
         allow_hidden=allow_hidden,
+        limits=limits,
     )
+
+
+@functools.lru_cache(maxsize=64)
+def _room_under(root: Path) -> int:
+    """The bytes a path may take under `root`: the system's longest path, less the root, the
+    / after it and the NUL at the end (more would fail with ENAMETOOLONG)."""
+    try:
+        path_max = os.pathconf(root, "PC_PATH_MAX")
+    except (OSError, ValueError):
+        path_max = -1
+    if path_max <= 0:  # no limit said: the usual one
+        path_max = _PATH_MAX
+    return max(path_max - len(os.fsencode(root)) - 2, 0)
 
 
 def check_path_text(
@@ -228,9 +258,11 @@ def check_path_text(
     suffixes: Sequence[str] = (),
     allow_hidden: bool = False,
     max_chars: int = MAX_PATH_CHARS,
+    max_bytes: int = _PATH_MAX - 2,
 ) -> list[str]:
     """The checks of `check_path` that need no disk (the compiler runs them on a contract's
-    examples); the names of the path's parts."""
+    examples); the names of the path's parts. `max_bytes` is the room under the root, in
+    UTF-8 (the default is the room under `/`)."""
     if text == "":
         raise GuardFailure("path_empty", "is empty")
     if "\x00" in text:
@@ -242,11 +274,22 @@ def check_path_text(
             f"contains {_char_name(bad)}, which is not allowed in a path",
         )
     names = [name for name in text.split("/") if name not in ("", ".")]
-    if len(text) > max_chars or any(len(n.encode()) > MAX_NAME_BYTES for n in names):
+    limits = {"max_chars": max_chars, "max_bytes": max_bytes}
+    if len(text) > max_chars:
+        raise GuardFailure(
+            "path_too_long", f"has {len(text)} characters, more than allowed", **limits
+        )
+    longest = max((len(n.encode()) for n in names), default=0)
+    if longest > MAX_NAME_BYTES:
+        raise GuardFailure(
+            "path_too_long", f"has a name of {longest} bytes in UTF-8", **limits
+        )
+    size = len("/".join(names).encode())
+    if size > max_bytes:
         raise GuardFailure(
             "path_too_long",
-            f"has {len(text)} characters, longer than allowed",
-            max_chars=max_chars,
+            f"takes {size} bytes in UTF-8, more than the folder leaves room for",
+            **limits,
         )
     odd = _compatibility_character(text)
     if odd is not None:
@@ -274,6 +317,74 @@ def check_path_text(
     return names
 
 
+def _disk_problem(
+    exc: OSError, text: str, limits: dict[str, int]
+) -> GuardFailure | FileSystemFailed:
+    """What an error of the file system met while checking `text` means: a problem of the
+    path (its code), or a failure of the file system (the run stops)."""
+    shown = _shown(text)
+    if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+        return GuardFailure("path_not_found", f"{shown} does not exist")
+    if exc.errno == errno.ELOOP:
+        return GuardFailure(
+            "path_symlink_loop", f"{shown} goes through a loop of links"
+        )
+    if exc.errno == errno.ENAMETOOLONG:
+        return GuardFailure(
+            "path_too_long", f"{shown} leads to a path longer than allowed", **limits
+        )
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return GuardFailure(
+            "path_not_permitted",
+            f"{shown} is not open to this tool (permission denied)",
+        )
+    # the server's side, not the model's: said to the operator, never to the model
+    return FileSystemFailed(
+        f"checking {shown} failed: {exc.strerror} (errno {exc.errno})"
+    )
+
+
+def _resolve(text: str, joined: Path, limits: dict[str, int]) -> Path:
+    """`joined` with every link followed, as far as they lead (a loop is left in place and
+    shows when the file is looked at)."""
+    try:
+        return Path(os.path.realpath(joined))
+    except OSError as exc:
+        # realpath lets only readlink's errors out, and readlink fails on what lstat has
+        # just called a link only if it was replaced or removed in between
+        if exc.errno in (errno.EINVAL, errno.ENOENT, errno.ENOTDIR):
+            raise PathChanged(
+                f"{_shown(text)}: a link changed while the path was checked"
+            ) from exc
+        raise _disk_problem(exc, text, limits) from exc
+
+
+def _look_up(
+    text: str, resolved: Path, must_exist: bool, limits: dict[str, int]
+) -> os.stat_result | None:
+    """The file's status; None for a new file whose folder exists."""
+    try:
+        return os.stat(resolved)
+    except OSError as exc:
+        if must_exist or exc.errno not in (errno.ENOENT, errno.ENOTDIR):
+            raise _disk_problem(exc, text, limits) from None
+    try:
+        folder = os.stat(resolved.parent)
+    except OSError as exc:
+        raise _disk_problem(exc, text, limits) from None
+    if not stat.S_ISDIR(folder.st_mode):
+        raise GuardFailure("path_not_found", f"{_shown(text)} does not exist")
+    if not _may(resolved.parent, os.W_OK | os.X_OK):
+        raise GuardFailure(
+            "path_not_permitted", f"{_shown(text)} cannot be created by this tool"
+        )
+    return None
+
+
+def _may(path: Path, mode: int) -> bool:
+    return os.access(path, mode, effective_ids=os.access in os.supports_effective_ids)
+
+
 def _check_on_disk(
     text: str,
     root: Path,
@@ -282,10 +393,9 @@ def _check_on_disk(
     suffixes: Sequence[str],
     must_exist: bool,
     allow_hidden: bool,
+    limits: dict[str, int],
 ) -> CheckedPath:
-    # realpath follows every link, even a dangling one, as far as it leads; a loop is left in
-    # place and shows as ELOOP below
-    resolved = Path(os.path.realpath(root.joinpath(*names)))
+    resolved = _resolve(text, root.joinpath(*names), limits)
     if resolved != root and not resolved.is_relative_to(root):
         raise GuardFailure(
             "path_outside_root", f"{_shown(text)} leads outside the folder"
@@ -293,19 +403,8 @@ def _check_on_disk(
     relative = PurePosixPath(resolved.relative_to(root).as_posix())
     if resolved == root:
         raise GuardFailure("path_is_directory", f"{_shown(text)} is the folder itself")
-    try:
-        found = os.stat(resolved)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise GuardFailure(
-                "path_symlink_loop", f"{_shown(text)} goes through a loop of links"
-            ) from None
-        if exc.errno not in (errno.ENOENT, errno.ENOTDIR):
-            raise
-        if must_exist or not resolved.parent.is_dir():
-            raise GuardFailure(
-                "path_not_found", f"{_shown(text)} does not exist"
-            ) from None
+    found = _look_up(text, resolved, must_exist, limits)
+    if found is None:
         return CheckedPath(text, root, relative, exists=False, file_id=None)
     if stat.S_ISDIR(found.st_mode):
         raise GuardFailure("path_is_directory", f"{_shown(text)} is a folder")
@@ -321,6 +420,10 @@ def _check_on_disk(
             "path_suffix_not_allowed",
             f"{_shown(text)} leads to a file that does not end with {_suffix_words(suffixes)}",
             suffixes=_suffix_words(suffixes),
+        )
+    if not _may(resolved, os.R_OK):
+        raise GuardFailure(
+            "path_not_permitted", f"{_shown(text)} is not readable by this tool"
         )
     return CheckedPath(
         text, root, relative, exists=True, file_id=(found.st_dev, found.st_ino)
