@@ -7,8 +7,26 @@ from typing import Annotated, Any
 
 import pytest
 from pydantic import Field
-from toolgen_runtime import Invoker, StrictArgs, make_tool, result_class
-from toolgen_runtime.testing import Recorder, invoke_raw
+from test_guard_harness import guarded_tool
+from toolgen_runtime import (
+    ContractViolation,
+    Invoker,
+    StrictArgs,
+    make_tool,
+    result_class,
+)
+from toolgen_runtime.guards import Boundaries
+from toolgen_runtime.pagination import (
+    MAX_SORT_KEY_BYTES,
+    MAX_TOOL_NAME_CHARS,
+    Cursor,
+    Keyset,
+    Page,
+    Pagination,
+    after_key,
+)
+from toolgen_runtime.signing import MAX_SIGNED_LENGTH, Signer
+from toolgen_runtime.testing import Recorder, invoke, invoke_raw
 
 # --- numbers: NaN, Infinity and 1e999 are not JSON numbers ----------------------------------
 
@@ -80,7 +98,9 @@ def test_finite_numbers_are_accepted() -> None:
 
 @pytest.mark.parametrize("bad", NOT_FINITE)
 @pytest.mark.parametrize("field", list(PLACES))
-def test_a_number_json_cannot_hold_is_refused_on_its_field(bad: str, field: str) -> None:
+def test_a_number_json_cannot_hold_is_refused_on_its_field(
+    bad: str, field: str
+) -> None:
     recorder = Recorder(Measured(done=True))
     out = invoke_raw(measure_tool(recorder), measure_text(**PLACES[field](bad)), None)
     assert out["error"] == "invalid_arguments", out
@@ -89,3 +109,102 @@ def test_a_number_json_cannot_hold_is_refused_on_its_field(bad: str, field: str)
         "must be a finite JSON number (JSON has no NaN or Infinity), got "
     )
     assert recorder.calls == []
+
+
+# --- a keyset cursor always comes back --------------------------------------------------------
+
+LONGEST_NAME = "t" * MAX_TOOL_NAME_CHARS
+BY_NAME = Pagination(
+    tool=LONGEST_NAME, max_page_size=2, size_field=None, noun="name", ttl_seconds=10**9
+)
+
+
+class NamesArgs(StrictArgs):
+    cursor: Annotated[Cursor | None, BY_NAME.cursor_argument()]
+    _cursor_binding = BY_NAME.binding()
+
+
+@result_class
+class Name:
+    name: str
+
+
+def names_tool(key: tuple[Any, ...]) -> tuple[Any, list[object]]:
+    """A tool of two pages of one item, the second after the sort key `key`; it records the
+    sort key each call starts after."""
+    seen: list[object] = []
+
+    def list_names(args: NamesArgs) -> Page[Name]:
+        after = after_key(args.cursor)
+        seen.append(after)
+        return Page(
+            items=[Name("ann")], total=None, next=Keyset(key) if after is None else None
+        )
+
+    boundaries = Boundaries(
+        cursor_signer=Signer([b"k" * 32], "cursor"), clock=lambda: 10**12
+    )
+    tool = guarded_tool(
+        NamesArgs, list_names, boundaries=boundaries, pagination=BY_NAME
+    )
+    return tool, seen
+
+
+def json_bytes(key: tuple[Any, ...]) -> int:
+    import json
+
+    return len(json.dumps(list(key), ensure_ascii=False).encode())
+
+
+def largest_keys() -> list[tuple[Any, ...]]:
+    """Sort keys of exactly MAX_SORT_KEY_BYTES bytes as JSON, in the spellings that grow most."""
+    room = MAX_SORT_KEY_BYTES - len('[""]')
+    return [
+        ("x" * room,),
+        ("\u00e9" * (room // 2),),  # two bytes a character in UTF-8
+        ("\U0001f600" * (room // 4),),  # four
+        (10**300, "y" * (room - 300 - 3)),
+        ('"' * (room // 2),),  # each written as \"
+    ]
+
+
+@pytest.mark.parametrize(
+    "key", largest_keys(), ids=["ascii", "2-byte", "4-byte", "int", "escapes"]
+)
+def test_the_largest_sort_key_makes_a_cursor_that_comes_back(
+    key: tuple[Any, ...],
+) -> None:
+    assert json_bytes(key) == MAX_SORT_KEY_BYTES
+    tool, seen = names_tool(key)
+    first = invoke(tool, {"cursor": None}, None)
+    # the longest tool name and an expiry far out: the payload at its largest
+    assert len(first["next_cursor"]) <= MAX_SIGNED_LENGTH
+    second = invoke(tool, {"cursor": first["next_cursor"]}, None)
+    assert second["ok"] is True, second
+    assert seen == [None, key]
+
+
+@pytest.mark.parametrize(
+    "key",
+    [("x" * 1503,), ("x" * (MAX_SORT_KEY_BYTES - 3),), (10**5000,)],
+    ids=[
+        "the issue's 1,503 characters",
+        "one byte over",
+        "an integer too long to write",
+    ],
+)
+def test_a_sort_key_too_long_for_a_cursor_is_a_broken_contract(
+    key: tuple[Any, ...],
+) -> None:
+    """Before, the first page handed out a cursor of 2,212 characters that the signer refused
+    when it came back (cursor_invalid, "send next_cursor exactly as returned"): the model
+    could never read page 2."""
+    tool, seen = names_tool(key)
+    with pytest.raises(ContractViolation, match=r"sort key is .* over the 1,024"):
+        invoke(tool, {"cursor": None}, None)
+    assert seen == [None]
+
+
+def test_a_tool_name_longer_than_a_cursor_carries_is_refused() -> None:
+    with pytest.raises(ValueError, match="1 to 64 characters"):
+        Pagination(tool="t" * (MAX_TOOL_NAME_CHARS + 1), max_page_size=2)
