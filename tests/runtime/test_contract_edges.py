@@ -3,10 +3,15 @@ long to come back, a date-time without its offset, and a write tool's answer."""
 
 from __future__ import annotations
 
+import datetime
+import importlib
+import sys
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Annotated, Any
 
 import pytest
-from pydantic import Field
+from pydantic import Field, ValidationError
 from test_guard_harness import guarded_tool
 from toolgen_runtime import (
     ContractViolation,
@@ -208,3 +213,96 @@ def test_a_sort_key_too_long_for_a_cursor_is_a_broken_contract(
 def test_a_tool_name_longer_than_a_cursor_carries_is_refused() -> None:
     with pytest.raises(ValueError, match="1 to 64 characters"):
         Pagination(tool="t" * (MAX_TOOL_NAME_CHARS + 1), max_page_size=2)
+
+
+# --- a date-time reaches the model with its offset ---------------------------------------------
+
+# the generated code of the every_type golden case, which tests/test_golden.py holds equal to
+# what the compiler writes today
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "every_type" / "expected"
+
+
+@pytest.fixture(scope="module")
+def read_visit() -> Iterator[Any]:
+    sys.path.insert(0, str(GOLDEN))
+    try:
+        yield importlib.import_module("every_generated.every.read_visit")
+    finally:
+        sys.path.remove(str(GOLDEN))
+
+
+def visit(module: Any, left_at: datetime.datetime) -> Any:
+    aware = datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.UTC)
+    return module.ReadVisitResult(
+        **{
+            **SAMPLE_VISIT,
+            "arrive_after": aware,
+            "left_at": left_at,
+            "call_times": [aware],
+            "parts": [],
+            "contact": module.ReadVisitContact(
+                name="Ann",
+                reachable_from=None,
+                phone=module.ReadVisitContactPhone(number="+391234567", kind="mobile"),
+            ),
+            "access": None,
+        }
+    )
+
+
+SAMPLE_VISIT: dict[str, Any] = {
+    "visit_id": "V-1",
+    "status": "booked",
+    "floor": 1,
+    "ratio": 0.5,
+    "technicians": 2,
+    "duration_hours": 1.5,
+    "paid": True,
+    "visit_on": datetime.date(2026, 1, 2),
+    "note": None,
+    "crew_people": None,
+    "budget_eur": None,
+    "reminded": None,
+    "fallback_on": None,
+    "skills": [],
+    "floors": [],
+    "weights_kg": [],
+    "flags": [],
+    "other_days": None,
+}
+
+
+def test_a_date_time_return_field_reaches_the_model_with_its_offset(
+    read_visit: Any,
+) -> None:
+    plus_two = datetime.timezone(datetime.timedelta(hours=2))
+    moment = datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=plus_two)
+    tool = read_visit.build_tool(Recorder(visit(read_visit, moment)))
+    out = invoke(tool, {"visit_id": "V-1"}, None)
+    assert out["left_at"] == "2026-01-02T03:04:05+02:00"
+    assert out["arrive_after"] == "2026-01-02T03:04:05Z"
+
+
+def test_a_naive_date_time_in_a_result_is_the_implementation_breaking_its_contract(
+    read_visit: Any,
+) -> None:
+    """Before, a naive datetime reached the model as "2026-01-02T03:04:05", without the
+    offset spec.md promises; now it fails where the implementation builds the result, as a
+    NaN in a number field does, and the run stops."""
+    naive = datetime.datetime(2026, 1, 2, 3, 4, 5)
+
+    def read(args: Any) -> Any:
+        return visit(read_visit, naive)
+
+    with pytest.raises(ValidationError) as raised:
+        invoke(read_visit.build_tool(read), {"visit_id": "V-1"}, None)
+    assert [error["type"] for error in raised.value.errors()] == ["timezone_aware"]
+    # nested result classes hold the same type
+    with pytest.raises(ValidationError):
+        read_visit.ReadVisitPart(
+            part_code="P",
+            count=1,
+            weight_kg=1.0,
+            fitted_on=None,
+            checked_at=naive,
+        )
