@@ -58,6 +58,7 @@ from toolgen_runtime.store import (
     Outcome,
     Store,
     default_store,
+    effect_starts,
     fingerprint,
     idempotency_key,
     run_once,
@@ -94,8 +95,15 @@ def _frozen(value: object) -> bool:
     return params is not None and bool(params.frozen)
 
 
+def _starting(implementation: Implementation, *args: object) -> object:
+    # in the worker thread, as the effect begins: an idempotent call's claim is renewed
+    # from now on, or, if it ran out while the call waited for a thread, nothing runs
+    effect_starts()
+    return implementation(*args)
+
+
 async def _in_worker(implementation: Implementation, *args: object) -> object:
-    outcome = await run_in_worker(implementation, *args)
+    outcome = await run_in_worker(_starting, implementation, *args)
     if inspect.isawaitable(outcome):  # a plain callable that hands back a coroutine
         outcome = await outcome
     return outcome
@@ -288,6 +296,7 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         self, ctx: ToolContext[Any], args: BaseModel, idempotency: KeyIdempotency
     ) -> str:
         assert self._store is not None
+        self.implementation()  # resolved now: whether it is async decides the lease
         wire = wire_arguments(args, without=frozenset({TOKEN_PARAM}))
         by_context = (
             context_values(self._context(ctx), idempotency.context)
@@ -319,6 +328,8 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
             retention_s=idempotency.retention_s,
             wait_s=idempotency.wait_s,
             key_fields=idempotency.arguments,
+            # a plain `def` waits for a worker thread: its claim is kept from when it starts
+            deferred_start=not self._is_async,
         )
         return once.model_text
 
