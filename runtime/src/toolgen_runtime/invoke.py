@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from toolgen_runtime.approval import ValidFirst
 from toolgen_runtime.arguments import (
+    ARGUMENTS_TOO_LONG,
     ArgumentParser,
     FieldHint,
     Rejected,
@@ -210,7 +211,7 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
     ) -> None:
         self._idempotency = idempotency
         self.confirmation = confirmation
-        self.approval = ValidFirst(self.is_valid) if approval else None
+        self.approval = ValidFirst(self.may_run, self.rejection) if approval else None
         self._writes = idempotency is not None or confirmation is not None
         self._store: Store | None = None
         self._gate: ConfirmationGate | None = None
@@ -235,10 +236,23 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         """The token gate of a prepare or confirm tool (tests issue tokens with it)."""
         return self._gate
 
-    def is_valid(self, raw_json: str, run_context: object = None) -> bool:
-        """Whether a call's arguments pass validation (what approval asks first), with the
-        call's boundaries when the tool has some."""
-        return type(self._parse(raw_json, self._scope(run_context))) is not Rejected
+    def rejection(self, raw_json: str, run_context: object = None) -> str | None:
+        """What this tool answers for arguments it refuses (the invalid-arguments envelope),
+        or None when they pass: what approval's guardrail checks the call's exact text
+        with."""
+        args = self._parse(raw_json, self._scope(run_context))
+        if type(args) is Rejected:
+            return invalid_arguments(self.tool_name, args, self.hints())
+        return None
+
+    def may_run(self, text: str, run_context: object = None) -> bool:
+        """Whether arguments written as `text` may be a call this tool runs: not when they
+        fail its checks, unless only for the text's length, which another spelling of the
+        same values (the one the model wrote) may not have. What approval's policy asks."""
+        args = self._parse(text, self._scope(run_context))
+        if type(args) is not Rejected:
+            return True
+        return any(issue.kind == ARGUMENTS_TOO_LONG for issue in args.issues)
 
     def _scope(self, run_context: object) -> Mapping[str, object] | None:
         """The validation context of a call: the boundaries (asked now, so they may be
@@ -483,7 +497,7 @@ def make_tool(
     invoker: Callable[[ToolContext[Any], str], Awaitable[str]],
 ) -> FunctionTool:
     """The SDK tool: the exact schema the model sees, already strict, and our invoker
-    (with its approval policy, for a tool a person approves)."""
+    (with its approval policy and guardrail, for a tool a person approves)."""
     approval = getattr(invoker, "approval", None)
     return FunctionTool(
         name=name,
@@ -492,4 +506,5 @@ def make_tool(
         on_invoke_tool=invoker,
         strict_json_schema=True,
         needs_approval=approval if approval is not None else False,
+        tool_input_guardrails=[approval.guardrail] if approval is not None else None,
     )
