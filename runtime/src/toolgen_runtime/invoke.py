@@ -82,6 +82,9 @@ ResultT = TypeVar("ResultT")
 
 Implementation = Callable[..., object]
 
+# the arguments a token stands for: all but the token itself
+_NO_TOKEN = frozenset({TOKEN_PARAM})
+
 
 def _is_async(implementation: Implementation) -> bool:
     return inspect.iscoroutinefunction(implementation) or (
@@ -284,13 +287,14 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         if confirmation is not None:
             gate = self._gate
             assert gate is not None
-            wire = wire_arguments(args, without=frozenset({TOKEN_PARAM}))
+            wire = wire_arguments(args, without=_NO_TOKEN)
             identity = self.identity(ctx)
             if confirmation.role == "prepare":
-                return self._success_text(
+                shown = wire_arguments(args, without=_NO_TOKEN, shown=True)
+                return self._answer(
                     self.result_type(  # type: ignore[call-arg]
                         token=gate.issue(wire, identity),
-                        summary=summary(confirmation.confirm_tool, wire),
+                        summary=summary(confirmation.confirm_tool, shown),
                         expires_in_s=int(gate.ttl_s),
                     )
                 )
@@ -311,7 +315,7 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
     ) -> str:
         assert self._store is not None
         self.implementation()  # resolved now: whether it is async decides the lease
-        wire = wire_arguments(args, without=frozenset({TOKEN_PARAM}))
+        wire = wire_arguments(args, without=_NO_TOKEN)
         by_context = (
             context_values(self._context(ctx), idempotency.context)
             if idempotency.context
