@@ -181,9 +181,14 @@ def return_annotation(
         base = f"list[{return_annotation(f.items, imports, enums, top=False)}]"
     elif f.type == "object":
         base = f.class_name
+    elif f.type == "datetime":
+        # as a parameter's: a date-time without its offset is refused where the result is
+        # built, so the model always reads RFC 3339 with the offset
+        imports.name("pydantic", "AwareDatetime")
+        base = "AwareDatetime"
     else:
         base = SCALAR[f.type]
-        if f.type in ("date", "datetime"):
+        if f.type == "date":
             imports.module("datetime")
     return f"{base} | None" if f.optional else base
 

@@ -5,10 +5,19 @@ lists the pending calls, a person approves or rejects each through the `RunState
 (`state.approve(item)`, `reject(state, item)`), and `Runner.run(agent, state)` resumes, also
 after `state.to_string()` and `RunState.from_string` in another process.
 
-Validate first: the policy (`ValidFirst`) parses the call's arguments with the tool's own
-validator, and only a valid call asks the person. Invalid arguments run straight through to
-the tool, which answers with the invalid-arguments envelope: a person is never asked to
-approve a call that cannot run.
+Validate first, on the text the tool will run on (`ValidFirst`). The SDK asks the policy
+(`needs_approval`) with its own parse of the arguments (`json.loads`: the last of two equal keys
+wins, the text's length is lost), so the policy alone cannot see every call that cannot run.
+The tool's input guardrail (`ValidFirst.guardrail`) can: it reads the call's exact argument
+text (`ToolContext.tool_arguments`, what `on_invoke_tool` receives) and checks it with the
+tool's own validator, answering an invalid call with the tool's invalid-arguments envelope.
+With `RunConfig(tool_execution=ToolExecutionConfig(pre_approval_tool_input_guardrails=True))`
+the SDK runs it before it interrupts the run, so a person is never asked to approve a call that
+cannot run; without it, it runs after the approval, and only what the policy sees is caught
+before (docs/writes.md).
+
+The policy skips the person only for a call that cannot run whatever its text: a rejection that
+depends on how the values are written (the text's length) still asks.
 
 A rejection reaches the model as an envelope that says nothing was done (`rejection_message`):
 pass it to `state.reject`, use `reject(state, item)`, or give the run
@@ -26,6 +35,11 @@ from agents.items import ToolApprovalItem
 from agents.run_config import ToolErrorFormatterArgs
 from agents.run_context import RunContextWrapper
 from agents.run_state import RunState
+from agents.tool_guardrails import (
+    ToolGuardrailFunctionOutput,
+    ToolInputGuardrail,
+    ToolInputGuardrailData,
+)
 
 from toolgen_runtime.envelope import dumps
 
@@ -74,15 +88,37 @@ def approval_error_formatter(args: ToolErrorFormatterArgs) -> str | None:
     return None
 
 
+# What the tool answers for an argument text and a run context: its invalid-arguments
+# envelope, or None when the text passes its checks.
+Check = Callable[[str, object], "str | None"]
+# Whether the SDK's parse of the arguments may be a call that runs (see ValidFirst).
+MayRun = Callable[[str, object], bool]
+
+
 class ValidFirst:
-    """`needs_approval` of a tool: ask the person only when the arguments are valid."""
+    """`needs_approval` of a tool (the policy) and its input guardrail (`guardrail`): a
+    person is asked only about a call whose arguments pass the tool's own checks."""
 
-    __slots__ = ("_is_valid",)
+    __slots__ = ("_check", "_may_run", "guardrail")
 
-    def __init__(self, is_valid: Callable[[str, object], bool]) -> None:
-        self._is_valid = is_valid
+    def __init__(self, may_run: MayRun, check: Check) -> None:
+        self._may_run = may_run
+        self._check = check
+        self.guardrail: ToolInputGuardrail[Any] = ToolInputGuardrail(
+            guardrail_function=self._check_text, name="toolgen_valid_first"
+        )
 
     async def __call__(
         self, run_context: RunContextWrapper[Any], params: dict[str, Any], call_id: str
     ) -> bool:
-        return self._is_valid(json.dumps(params), getattr(run_context, "context", None))
+        # compact: the shortest usual spelling of these values (a longer one is not asked
+        # about less: the length is never a reason to skip the person)
+        text = json.dumps(params, ensure_ascii=False, separators=(",", ":"))
+        return self._may_run(text, getattr(run_context, "context", None))
+
+    def _check_text(self, data: ToolInputGuardrailData) -> ToolGuardrailFunctionOutput:
+        tool_context = data.context
+        answer = self._check(tool_context.tool_arguments, tool_context.context)
+        if answer is None:
+            return ToolGuardrailFunctionOutput.allow()
+        return ToolGuardrailFunctionOutput.reject_content(answer)

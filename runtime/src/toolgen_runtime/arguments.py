@@ -106,7 +106,11 @@ class FieldHint:
 class StrictArgs(BaseModel):
     """The base of every generated argument model: strict JSON types (`true`, `"4"` and `4.0`
     are not integers), no extra keys, frozen, patterns with Python's engine (toolgen writes
-    them so they mean what the schema's ECMA-262 patterns mean), built on first use."""
+    them so they mean what the schema's ECMA-262 patterns mean), built on first use.
+
+    Numbers are finite at every depth (a nested model inherits the config): JSON has no NaN
+    or Infinity, yet pydantic's parser reads `NaN`, `Infinity` and `1e999` (a float too
+    large, read as infinity), and the implementation must never receive them."""
 
     model_config = ConfigDict(
         extra="forbid",
@@ -114,6 +118,7 @@ class StrictArgs(BaseModel):
         frozen=True,
         regex_engine="python-re",
         defer_build=True,
+        allow_inf_nan=False,
     )
 
 

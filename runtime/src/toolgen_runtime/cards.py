@@ -16,6 +16,11 @@ from typing import Any
 
 from agents import FunctionTool
 from agents.tool_context import ToolContext
+from agents.tool_guardrails import (
+    ToolGuardrailFunctionOutput,
+    ToolInputGuardrail,
+    ToolInputGuardrailData,
+)
 
 __all__ = ["Card", "lazy_tool"]
 
@@ -51,6 +56,26 @@ class _FirstApproval:
             assert callable(tool.needs_approval), f"{self.module} asks for no approval"
             policy = self._policy = tool.needs_approval
         return await policy(run_context, params, call_id)
+
+
+class _FirstGuardrail:
+    """The input guardrails of a lazy tool: those of the module's own tool (validate the
+    exact argument text before approval), imported on the first call that runs them."""
+
+    __slots__ = ("module",)
+
+    def __init__(self, module: str) -> None:
+        self.module = module
+
+    async def __call__(
+        self, data: ToolInputGuardrailData
+    ) -> ToolGuardrailFunctionOutput:
+        tool: FunctionTool = importlib.import_module(self.module).TOOL
+        for guardrail in tool.tool_input_guardrails or ():
+            checked = await guardrail.run(data)
+            if checked.behavior["type"] != "allow":
+                return checked
+        return ToolGuardrailFunctionOutput.allow()
 
 
 def _check_services(card: Card) -> None:
@@ -92,6 +117,15 @@ def lazy_tool(card: Card, module: str, **options: Any) -> FunctionTool:
     _check_services(card)
     if card.approval and "needs_approval" not in options:
         options["needs_approval"] = _FirstApproval(module)
+        options.setdefault(
+            "tool_input_guardrails",
+            [
+                ToolInputGuardrail(
+                    guardrail_function=_FirstGuardrail(module),
+                    name="toolgen_valid_first",
+                )
+            ],
+        )
     return FunctionTool(
         name=card.name,
         description=card.description,

@@ -71,6 +71,8 @@ _TYPE_WORDS = {
     "int_from_float": "a JSON integer",
     "float_type": "a JSON number",
     "float_parsing": "a JSON number",
+    # NaN, Infinity, and a number too large for a float (1e999, read as infinity)
+    "finite_number": "a finite JSON number (JSON has no NaN or Infinity)",
     "bool_type": "true or false",
     "bool_parsing": "true or false",
     "string_type": "a JSON string",

@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from toolgen_runtime.approval import ValidFirst
 from toolgen_runtime.arguments import (
+    ARGUMENTS_TOO_LONG,
     ArgumentParser,
     FieldHint,
     Rejected,
@@ -58,6 +59,7 @@ from toolgen_runtime.store import (
     Outcome,
     Store,
     default_store,
+    effect_starts,
     fingerprint,
     idempotency_key,
     run_once,
@@ -80,6 +82,9 @@ ResultT = TypeVar("ResultT")
 
 Implementation = Callable[..., object]
 
+# the arguments a token stands for: all but the token itself
+_NO_TOKEN = frozenset({TOKEN_PARAM})
+
 
 def _is_async(implementation: Implementation) -> bool:
     return inspect.iscoroutinefunction(implementation) or (
@@ -94,8 +99,15 @@ def _frozen(value: object) -> bool:
     return params is not None and bool(params.frozen)
 
 
+def _starting(implementation: Implementation, *args: object) -> object:
+    # in the worker thread, as the effect begins: an idempotent call's claim is renewed
+    # from now on, or, if it ran out while the call waited for a thread, nothing runs
+    effect_starts()
+    return implementation(*args)
+
+
 async def _in_worker(implementation: Implementation, *args: object) -> object:
-    outcome = await run_in_worker(implementation, *args)
+    outcome = await run_in_worker(_starting, implementation, *args)
     if inspect.isawaitable(outcome):  # a plain callable that hands back a coroutine
         outcome = await outcome
     return outcome
@@ -202,7 +214,7 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
     ) -> None:
         self._idempotency = idempotency
         self.confirmation = confirmation
-        self.approval = ValidFirst(self.is_valid) if approval else None
+        self.approval = ValidFirst(self.may_run, self.rejection) if approval else None
         self._writes = idempotency is not None or confirmation is not None
         self._store: Store | None = None
         self._gate: ConfirmationGate | None = None
@@ -227,10 +239,23 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         """The token gate of a prepare or confirm tool (tests issue tokens with it)."""
         return self._gate
 
-    def is_valid(self, raw_json: str, run_context: object = None) -> bool:
-        """Whether a call's arguments pass validation (what approval asks first), with the
-        call's boundaries when the tool has some."""
-        return type(self._parse(raw_json, self._scope(run_context))) is not Rejected
+    def rejection(self, raw_json: str, run_context: object = None) -> str | None:
+        """What this tool answers for arguments it refuses (the invalid-arguments envelope),
+        or None when they pass: what approval's guardrail checks the call's exact text
+        with."""
+        args = self._parse(raw_json, self._scope(run_context))
+        if type(args) is Rejected:
+            return invalid_arguments(self.tool_name, args, self.hints())
+        return None
+
+    def may_run(self, text: str, run_context: object = None) -> bool:
+        """Whether arguments written as `text` may be a call this tool runs: not when they
+        fail its checks, unless only for the text's length, which another spelling of the
+        same values (the one the model wrote) may not have. What approval's policy asks."""
+        args = self._parse(text, self._scope(run_context))
+        if type(args) is not Rejected:
+            return True
+        return any(issue.kind == ARGUMENTS_TOO_LONG for issue in args.issues)
 
     def _scope(self, run_context: object) -> Mapping[str, object] | None:
         """The validation context of a call: the boundaries (asked now, so they may be
@@ -262,13 +287,14 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         if confirmation is not None:
             gate = self._gate
             assert gate is not None
-            wire = wire_arguments(args, without=frozenset({TOKEN_PARAM}))
+            wire = wire_arguments(args, without=_NO_TOKEN)
             identity = self.identity(ctx)
             if confirmation.role == "prepare":
-                return self._success_text(
+                shown = wire_arguments(args, without=_NO_TOKEN, shown=True)
+                return self._answer(
                     self.result_type(  # type: ignore[call-arg]
                         token=gate.issue(wire, identity),
-                        summary=summary(confirmation.confirm_tool, wire),
+                        summary=summary(confirmation.confirm_tool, shown),
                         expires_in_s=int(gate.ttl_s),
                     )
                 )
@@ -288,7 +314,8 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         self, ctx: ToolContext[Any], args: BaseModel, idempotency: KeyIdempotency
     ) -> str:
         assert self._store is not None
-        wire = wire_arguments(args, without=frozenset({TOKEN_PARAM}))
+        self.implementation()  # resolved now: whether it is async decides the lease
+        wire = wire_arguments(args, without=_NO_TOKEN)
         by_context = (
             context_values(self._context(ctx), idempotency.context)
             if idempotency.context
@@ -319,6 +346,8 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
             retention_s=idempotency.retention_s,
             wait_s=idempotency.wait_s,
             key_fields=idempotency.arguments,
+            # a plain `def` waits for a worker thread: its claim is kept from when it starts
+            deferred_start=not self._is_async,
         )
         return once.model_text
 
@@ -472,7 +501,7 @@ def make_tool(
     invoker: Callable[[ToolContext[Any], str], Awaitable[str]],
 ) -> FunctionTool:
     """The SDK tool: the exact schema the model sees, already strict, and our invoker
-    (with its approval policy, for a tool a person approves)."""
+    (with its approval policy and guardrail, for a tool a person approves)."""
     approval = getattr(invoker, "approval", None)
     return FunctionTool(
         name=name,
@@ -481,4 +510,5 @@ def make_tool(
         on_invoke_tool=invoker,
         strict_json_schema=True,
         needs_approval=approval if approval is not None else False,
+        tool_input_guardrails=[approval.guardrail] if approval is not None else None,
     )

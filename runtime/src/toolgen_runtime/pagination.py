@@ -17,6 +17,11 @@ never runs. The implementation reads where to start from `args.cursor` (`start_o
 A cursor is signed, not encrypted (`toolgen_runtime.signing`): the model can read its payload.
 It holds the position (an offset, or the sort key of the last row shown), how many rows came
 before, the tool, an expiry, and digests of the filters and of the identity, never their values.
+
+A tool never hands out a cursor it would refuse: the signer refuses texts over
+`MAX_SIGNED_LENGTH` characters, so a sort key is at most `MAX_SORT_KEY_BYTES` bytes as JSON
+(a page whose next key is longer is a broken contract, raised before any cursor is made), and a
+tool's name at most `MAX_TOOL_NAME_CHARS`; with both, every cursor fits.
 """
 
 from __future__ import annotations
@@ -38,9 +43,11 @@ from toolgen_runtime.errors import ContractViolation
 from toolgen_runtime.guards.codes import GuardFailure, as_pydantic_error
 from toolgen_runtime.guards.scope import CallScope, scope_of
 from toolgen_runtime.output import REVEAL_FOR_DIGEST
-from toolgen_runtime.signing import digest
+from toolgen_runtime.signing import canonical, digest
 
 __all__ = [
+    "MAX_SORT_KEY_BYTES",
+    "MAX_TOOL_NAME_CHARS",
     "Cursor",
     "Keyset",
     "Offset",
@@ -55,6 +62,13 @@ KeyValue = str | int | float | bool | None
 
 CURSOR_VERSION = 1
 TOTALS = ("counted", "unknown", "expensive")
+
+# The sort key a cursor carries, as canonical JSON in UTF-8, and the tool's name (the spec's
+# limit): with the rest of the payload at its largest, base64 and the signature, a cursor is
+# then at most about 1,700 characters, within the 2,048 the signer accepts back
+# (tests/runtime/test_contract_edges.py makes the largest one and reads it back).
+MAX_SORT_KEY_BYTES = 1024
+MAX_TOOL_NAME_CHARS = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +213,10 @@ class Pagination:
     def __post_init__(self) -> None:
         if self.max_page_size < 1:
             raise ValueError("max_page_size must be at least 1")
+        if not 0 < len(self.tool) <= MAX_TOOL_NAME_CHARS:
+            raise ValueError(
+                f"a tool name is 1 to {MAX_TOOL_NAME_CHARS} characters, got {len(self.tool)}"
+            )
         if self.total not in TOTALS:
             raise ValueError(
                 f"total must be one of {', '.join(TOTALS)}, got {self.total!r}"
@@ -363,6 +381,8 @@ class Pagination:
                         f"{self.tool} returned a {type(item).__name__} item, expected "
                         f"{self.item_type.__name__}"
                     )
+        if isinstance(page.next, Keyset):
+            self._check_key(page.next)
         if page.next is not None and not page.items:
             raise ContractViolation(
                 f"{self.tool} returned an empty page with a next position: the model would "
@@ -395,6 +415,21 @@ class Pagination:
             raise ContractViolation(
                 f"the argument model of {self.tool} does not bind its cursor: add "
                 "`_cursor_binding = PAGINATION.binding()` to it"
+            )
+
+    def _check_key(self, position: Keyset) -> None:
+        """A next position's sort key must fit in a cursor the tool accepts back."""
+        try:
+            size = len(canonical(list(position.after)))
+        except ValueError:  # an integer too long for Python to write as text
+            size = None
+        if size is None or size > MAX_SORT_KEY_BYTES:
+            written = "too long to write" if size is None else f"{size:,} bytes as JSON"
+            raise ContractViolation(
+                f"{self.tool} returned a next position whose sort key is {written}, over "
+                f"the {MAX_SORT_KEY_BYTES:,} a cursor carries: its cursor would be refused "
+                "when the model sends it back. Page by a shorter key (an id, a date, a "
+                "number) or by offset"
             )
 
     def note(self, before: int, shown: int, total: int | None, *, more: bool) -> str:

@@ -10,6 +10,11 @@ calls `to_thread`.
 
 `TOOLGEN_SYNC_THREADS` sets how many threads the pool may start (default 32), read when the
 first sync implementation is called. Threads start as calls need them.
+
+The pool survives a fork (a pre-fork server such as gunicorn imports the app, may call a tool,
+then forks its workers): a child inherits none of the parent's threads, only the pool object,
+which would take each call and never run it. A child therefore forgets the parent's pool and
+starts its own at its first sync call.
 """
 
 from __future__ import annotations
@@ -36,6 +41,17 @@ _T = TypeVar("_T")
 
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
+
+
+def _forget_pool_in_child() -> None:
+    global _pool, _pool_lock
+    # the parent's threads did not come along, and its lock may have been held at the fork
+    _pool = None
+    _pool_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):  # no fork, and no need, on Windows
+    os.register_at_fork(after_in_child=_forget_pool_in_child)
 
 
 def _threads_from_environment() -> int:

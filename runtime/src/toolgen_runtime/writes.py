@@ -23,6 +23,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from toolgen_runtime.confirm import DEFAULT_TTL_S
+from toolgen_runtime.output import REVEAL_FOR_DIGEST
 from toolgen_runtime.store import DEFAULT_LEASE_S, DEFAULT_RETENTION_S, DEFAULT_WAIT_S
 
 __all__ = [
@@ -70,12 +71,20 @@ def context_values(context: object, fields: ContextFields) -> dict[str, object]:
 
 
 def wire_arguments(
-    args: BaseModel, *, without: frozenset[str] = frozenset()
+    args: BaseModel, *, without: frozenset[str] = frozenset(), shown: bool = False
 ) -> dict[str, object]:
     """The validated arguments as the model wrote them (wire names, JSON values, defaults
     filled in): what keys, fingerprints and token digests are computed from, so that a
-    prepare call and its confirm call digest alike."""
-    return args.model_dump(mode="json", by_alias=True, exclude=set(without) or None)
+    prepare call and its confirm call digest alike. A `Sensitive` value is itself in them,
+    so it is bound like any other argument (only digests of it leave the process, as a
+    cursor's filters do); `shown=True` gives it as `[redacted]`, for text the model reads
+    (a prepare tool's summary)."""
+    return args.model_dump(
+        mode="json",
+        by_alias=True,
+        exclude=set(without) or None,
+        context=None if shown else {REVEAL_FOR_DIGEST: True},
+    )
 
 
 def summary(tool: str, arguments: Mapping[str, object]) -> str:

@@ -9,6 +9,12 @@ The whole protocol around one tool call:
    anything.
 2. While `execute` runs, its lease is renewed every third of `lease_s`, so only a worker that
    died (or blocks its event loop) loses the operation, `lease_s` after its last renewal.
+   With `deferred_start` (a blocking implementation, queued for a worker thread), the lease
+   is renewed only once the effect has started (`effect_starts()`, called where it begins):
+   a live event loop alone keeps nothing, so a claim whose effect never starts (every worker
+   thread busy, a pool that did not survive a fork) runs out like a dead worker's. An effect
+   that starts after that finds its claim taken over and does not run: the call answers
+   `operation_in_progress`, the taker's outcome being on its way.
 3. What `execute` returns is recorded and returned: the success envelope or a declared error's
    envelope, as text. Returning `Outcome(text, record=False)` (a retryable declared error:
    nothing was done, trying again may work) releases the claim instead, so the same call can
@@ -23,7 +29,9 @@ Store failures raise `StoreUnavailable` before anything is executed.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
+import threading
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -35,6 +43,7 @@ from toolgen_runtime.errors import ContractViolation, DeclaredError
 from toolgen_runtime.signing import digest
 from toolgen_runtime.store.base import (
     Claimed,
+    ClaimLost,
     Completed,
     Conflict,
     InProgress,
@@ -49,6 +58,7 @@ __all__ = [
     "OPERATION_IN_PROGRESS",
     "Once",
     "Outcome",
+    "effect_starts",
     "fingerprint",
     "idempotency_errors",
     "idempotency_key",
@@ -173,6 +183,44 @@ class Once(NamedTuple):
 Execute = Callable[[Claimed], Awaitable[str | Outcome]]
 
 
+@dataclass(frozen=True, slots=True)
+class _Execution:
+    """One claimed operation being executed, as `effect_starts` finds it."""
+
+    store: Store
+    claim: Claimed
+    claimed_at: float  # time.monotonic() before the claim was asked for
+    started: threading.Event
+
+
+# the operation the current task executes; a worker thread gets a copy of the context
+_EXECUTION: contextvars.ContextVar[_Execution | None] = contextvars.ContextVar(
+    "toolgen_run_once_execution", default=None
+)
+
+
+def effect_starts() -> None:
+    """Say that the effect of the operation `run_once(..., deferred_start=True)` executes
+    starts now, in whichever thread it runs (the context is copied there); elsewhere it
+    does nothing. From now on the lease is renewed. If the claim is no longer this
+    caller's (the effect started so late that the lease ran out and a duplicate took the
+    operation over), it raises `ClaimLost` and the effect must not run. Blocks on the
+    store only when the start comes late: in the first half of the lease the claim is
+    certainly still held."""
+    execution = _EXECUTION.get()
+    if execution is None or execution.started.is_set():
+        return
+    claim = execution.claim
+    late = time.monotonic() - execution.claimed_at >= claim.lease_s / 2
+    if late and not execution.store.renew(claim):
+        raise ClaimLost(
+            f"the claim on {claim.scope} key {claim.key} ran out before its effect "
+            f"started (its lease is {claim.lease_s:g} s) and another caller took the "
+            "operation over: this call did not run it"
+        )
+    execution.started.set()
+
+
 async def run_once(
     store: Store,
     *,
@@ -184,16 +232,19 @@ async def run_once(
     retention_s: float = DEFAULT_RETENTION_S,
     wait_s: float = DEFAULT_WAIT_S,
     key_fields: Sequence[str] = (),
+    deferred_start: bool = False,
 ) -> Once:
     """Execute `execute` at most once for `(scope, key)` (see the module docstring).
 
     `scope` is the tool's name; `key` from `idempotency_key`; `fingerprint` from
     `fingerprint`; `execute` receives the claim (`claim.taken_over` tells it a previous
-    holder died mid-way) and returns the envelope text to record.
+    holder died mid-way) and returns the envelope text to record. With `deferred_start`,
+    the effect starts when `effect_starts()` says so, not when `execute` is called.
     """
     deadline = time.monotonic() + wait_s
     poll = _FIRST_POLL_S
     while True:
+        claimed_at = time.monotonic()
         state = await asyncio.to_thread(
             store.claim,
             scope,
@@ -220,11 +271,21 @@ async def run_once(
         # a little past the holder's lease, so a dead holder is taken over at once
         await asyncio.sleep(min(poll, left, state.lease_remaining_s + 0.005))
         poll = min(poll * 1.5, _MAX_POLL_S)
-    return await _execute_claimed(store, state, execute)
+    execution = _Execution(store, state, claimed_at, threading.Event())
+    if not deferred_start:
+        execution.started.set()
+    token = _EXECUTION.set(execution)
+    try:
+        return await _execute_claimed(execution, execute, key_fields)
+    finally:
+        _EXECUTION.reset(token)
 
 
-async def _execute_claimed(store: Store, claim: Claimed, execute: Execute) -> Once:
-    heartbeat = asyncio.create_task(_keep_leased(store, claim))
+async def _execute_claimed(
+    execution: _Execution, execute: Execute, key_fields: Sequence[str]
+) -> Once:
+    store, claim = execution.store, execution.claim
+    heartbeat = asyncio.create_task(_keep_leased(execution))
     try:
         result = await execute(claim)
     except asyncio.CancelledError:
@@ -232,6 +293,11 @@ async def _execute_claimed(store: Store, claim: Claimed, execute: Execute) -> On
         raise
     except BaseException as exc:
         heartbeat.cancel()
+        if isinstance(exc, ClaimLost) and not execution.started.is_set():
+            # lost before the effect started: nothing ran here, and the taker runs it
+            errors = idempotency_errors(claim.scope, key_fields)
+            text = _envelope(OPERATION_IN_PROGRESS, errors[OPERATION_IN_PROGRESS])
+            return Once(text, duplicate=False)
         try:
             await asyncio.shield(asyncio.to_thread(store.release, claim))
         except Exception as release_failed:
@@ -257,11 +323,14 @@ async def _execute_claimed(store: Store, claim: Claimed, execute: Execute) -> On
     return Once(outcome.text, duplicate=False)
 
 
-async def _keep_leased(store: Store, claim: Claimed) -> None:
-    """Renew the lease while `execute` runs; stop when it is lost or the store fails (the
-    `complete` that follows reports either)."""
+async def _keep_leased(execution: _Execution) -> None:
+    """Renew the lease while the effect runs (not before it starts); stop when it is lost or
+    the store fails (the `complete` that follows reports either)."""
+    store, claim = execution.store, execution.claim
     while True:
         await asyncio.sleep(claim.lease_s / 3)
+        if not execution.started.is_set():
+            continue
         try:
             renewed = await asyncio.to_thread(store.renew, claim)
         except Exception:

@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from typing import Final, Literal
 
 from agents import FunctionTool
+from pydantic import AwareDatetime
 from toolgen_runtime import (
     DeclaredError,
     Invoker,
@@ -47,7 +48,7 @@ class ReadVisitPart:
     count: int
     weight_kg: float
     fitted_on: datetime.date | None
-    checked_at: datetime.datetime
+    checked_at: AwareDatetime
 
 
 @result_class
@@ -63,7 +64,7 @@ class ReadVisitContact:
     """Part of a read_visit result: the contact field."""
 
     name: str
-    reachable_from: datetime.datetime | None
+    reachable_from: AwareDatetime | None
     phone: ReadVisitContactPhone
 
 
@@ -87,19 +88,19 @@ class ReadVisitResult:
     ratio: float
     paid: bool
     visit_on: datetime.date
-    arrive_after: datetime.datetime
+    arrive_after: AwareDatetime
     note: str | None
     crew_people: int | None
     budget_eur: float | None
     reminded: bool | None
     fallback_on: datetime.date | None
-    left_at: datetime.datetime | None
+    left_at: AwareDatetime | None
     skills: list[ReadVisitSkills]
     floors: list[ReadVisitFloor]
     weights_kg: list[float]
     flags: list[bool]
     other_days: list[datetime.date] | None
-    call_times: list[datetime.datetime]
+    call_times: list[AwareDatetime]
     parts: list[ReadVisitPart]
     contact: ReadVisitContact
     access: ReadVisitAccess | None
