@@ -125,11 +125,13 @@ def test_an_init_project_builds_and_passes_its_tests(
 
 
 _MCP_CLIENT = """
-import anyio, json, os, sys
+import anyio, json, os, sys, tempfile
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
-# the store and secret of the write tools: the test session's (the project's conftest.py)
+# the store and secret of the write tools: the test session's (the project's conftest.py);
+# and the folder of read_document's root, without which the server does not start
 services = {k: os.environ[k] for k in ("TOOLGEN_STORE_URL", "TOOLGEN_SECRET")}
+services["TOOLGEN_ROOT_ARCHIVE"] = tempfile.mkdtemp()
 
 async def main():
     server = StdioServerParameters(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import subprocess
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -19,24 +20,36 @@ from typing import Any
 
 import anyio
 import pytest
-from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp import Client, ClientSession, StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 from toolgen_runtime.mcp import (
     CatalogueServer,
     Contract,
     MisconfiguredServer,
+    Settings,
     context_from_environment,
 )
 from toolgen_runtime.testing import invoke
 
+import toolgen
 from generated.inventory import InventoryContext, all_tools
 from toolgen import cli, pipeline, snapshot
+from toolgen.export.mcpmodule import environment_variables
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = ROOT / "spec" / "inventory"
 ENV = {"INVENTORY_CUSTOMER_ID": "1", "INVENTORY_RUN_ID": "mcp-test"}
 # the store and secret the write tools need at start-up (the project's conftest.py sets them)
 SERVICES = {k: os.environ[k] for k in ("TOOLGEN_STORE_URL", "TOOLGEN_SECRET")}
+
+
+@pytest.fixture(scope="module")
+def settings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The run context, and the folder of read_document's root: the server's settings
+    besides the store and the secret."""
+    folder = tmp_path_factory.mktemp("archive")
+    (folder / "note.md").write_text("hello", encoding="utf-8")
+    return {**ENV, "TOOLGEN_ROOT_ARCHIVE": str(folder)}
 
 
 @pytest.fixture(scope="module")
@@ -79,14 +92,20 @@ def _run(coroutine: Any) -> Any:
 
 
 def test_listed_tools_are_the_contracts(
-    server_module: Path, contracts: dict[str, dict[str, Any]]
+    server_module: Path,
+    contracts: dict[str, dict[str, Any]],
+    settings: dict[str, str],
 ) -> None:
-    async def listed() -> list[dict[str, Any]]:
-        async with _session(server_module, **ENV) as session:
+    async def listed() -> tuple[Any, list[dict[str, Any]]]:
+        async with _session(server_module, **settings) as session:
             found = await session.list_tools()
-        return [t.model_dump(by_alias=True, exclude_none=True) for t in found.tools]
+            info = session.server_info
+        return info, [
+            t.model_dump(by_alias=True, exclude_none=True) for t in found.tools
+        ]
 
-    tools = _run(listed())
+    info, tools = _run(listed())
+    assert (info.name, info.version) == ("inventory", toolgen.__version__)
     # a tool a person approves is left out (test_approval_tools_are_left_out_and_named)
     served = [n for n, c in contracts.items() if c["confirmation"] != "approval"]
     assert [t["name"] for t in tools] == served
@@ -95,12 +114,23 @@ def test_listed_tools_are_the_contracts(
         contract = contracts[tool["name"]]
         assert tool["description"] == module.DESCRIPTION
         assert tool["inputSchema"] == module.PARAMETERS
+        # every success answer: the declared fields, or a page of them
         output = tool["outputSchema"]
+        fields = contract["returns"]
         assert output["properties"]["ok"] == {"type": "boolean", "const": True}
-        assert {k: v for k, v in output["properties"].items() if k != "ok"} == (
-            contract["returns"]["properties"]
+        if "pagination" in contract:
+            assert output["properties"]["items"]["items"] == fields
+            page = ["items", "shown", "total_available", "next_cursor", "note"]
+            assert output["required"] == ["ok", *page]
+        else:
+            answer = {k: output["properties"][k] for k in fields["properties"]}
+            assert answer == fields["properties"]
+            assert output["required"] == ["ok", *fields["required"]]
+        # what the runtime may add: a repeat's mark, the texts it cut
+        assert ("duplicate" in output["properties"]) is (
+            contract["idempotency"]["kind"] == "key"
         )
-        assert output["required"] == ["ok", *contract["returns"]["required"]]
+        assert ("truncated" in output["properties"]) is ("output" in contract)
         hints = tool["annotations"]
         # every hint written: silence reads as destructive and open-world
         assert set(hints) == {
@@ -122,13 +152,16 @@ def test_listed_tools_are_the_contracts(
     assert by_name["read_stock"]["idempotentHint"] is True
 
 
-def test_calls_answer_with_the_envelopes(server_module: Path) -> None:
+def test_calls_answer_with_the_envelopes(
+    server_module: Path, settings: dict[str, str]
+) -> None:
     async def calls() -> list[Any]:
-        async with _session(server_module, **ENV) as session:
+        async with _session(server_module, **settings) as session:
             return [
                 await session.call_tool("read_stock", {"sku": "SKU-11"}),
                 await session.call_tool("read_stock", {"sku": "sku-11"}),
                 await session.call_tool("read_stock", {"sku": "SKU-999"}),
+                await session.call_tool("read_document", {"name": "../outside.md"}),
                 await session.call_tool(
                     "search_orders",
                     {
@@ -141,7 +174,7 @@ def test_calls_answer_with_the_envelopes(server_module: Path) -> None:
                 ),
             ]
 
-    valid, invalid, declared, smuggled = _run(calls())
+    valid, invalid, declared, outside, smuggled = _run(calls())
     expected = invoke(
         {t.name: t for t in all_tools()}["read_stock"],
         {"sku": "SKU-11"},
@@ -156,13 +189,20 @@ def test_calls_answer_with_the_envelopes(server_module: Path) -> None:
     assert [p["field"] for p in answer["problems"]] == ["sku"]
     assert declared.is_error is True
     assert json.loads(declared.content[0].text)["error"] == "unknown_sku"
+    # a path outside the root is the model's to correct, not a failure of the server
+    answer = json.loads(outside.content[0].text)
+    assert outside.is_error is True and outside.structured_content is None
+    assert answer["error"] == "invalid_arguments"
+    assert [(p["field"], p["code"]) for p in answer["problems"]] == [
+        ("name", "path_traversal")
+    ]
     # the context comes from the server's configuration: an argument cannot set it
     problems = json.loads(smuggled.content[0].text)["problems"]
     assert smuggled.is_error and [p["field"] for p in problems] == ["customer_id"]
 
 
 def test_an_infrastructure_failure_is_a_protocol_error(
-    server_module: Path, tmp_path: Path
+    server_module: Path, tmp_path: Path, settings: dict[str, str]
 ) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder", encoding="utf-8")
@@ -172,7 +212,7 @@ def test_an_infrastructure_failure_is_a_protocol_error(
 
     async def call() -> MCPError:
         async with _session(
-            server_module, **ENV, INVENTORY_DB=str(unreachable)
+            server_module, **settings, INVENTORY_DB=str(unreachable)
         ) as session:
             with pytest.raises(MCPError) as caught:
                 await session.call_tool("read_stock", {"sku": "SKU-11"})
@@ -225,13 +265,15 @@ def test_approval_tools_are_left_out_and_named(
     assert "note: cancel_order: left out of the MCP server" in capsys.readouterr().err
 
 
-def test_a_token_pair_works_over_mcp(server_module: Path) -> None:
+def test_a_token_pair_works_over_mcp(
+    server_module: Path, settings: dict[str, str]
+) -> None:
     """confirm_order needs the token prepare_order issued for the same arguments and the
     same customer (the server's run context); the token is an ordinary argument."""
     order = {"sku": "SKU-12", "quantity": 1}
 
     async def calls() -> list[Any]:
-        async with _session(server_module, **ENV) as session:
+        async with _session(server_module, **settings) as session:
             without = await session.call_tool("confirm_order", {**order, "token": "x"})
             prepared = await session.call_tool("prepare_order", order)
             token = json.loads(prepared.content[0].text)["token"]
@@ -247,3 +289,128 @@ def test_a_token_pair_works_over_mcp(server_module: Path) -> None:
     assert placed.structured_content["order_number"]
     assert again.is_error is True  # a token acts once
     assert json.loads(again.content[0].text)["error"] == "token_used"
+
+
+def test_the_client_refuses_an_answer_its_schema_does_not_describe() -> None:
+    """What tests/reach/test_mcp_clients.py relies on: the official client checks a
+    successful result against the tool's outputSchema, and raises when it does not
+    validate (here, a schema of the answer of another tool)."""
+    tool = {t.name: t for t in all_tools()}["read_stock"]
+    other = {
+        "type": "object",
+        "properties": {"ok": {"const": True}, "order_number": {"type": "string"}},
+        "required": ["ok", "order_number"],
+    }
+    server = CatalogueServer(
+        "inventory",
+        [tool],
+        {"read_stock": Contract("read", False, False, "none", other)},
+        lambda: InventoryContext(customer_id=1, run_id="mcp-test"),
+    )
+
+    async def call() -> str:
+        async with Client(server.server, mode="legacy") as client:
+            try:
+                await client.call_tool("read_stock", {"sku": "SKU-11"})
+            except RuntimeError as refused:
+                return str(refused)
+        return "accepted"
+
+    refused = anyio.run(call)
+    assert refused.startswith("Invalid structured content returned by tool read_stock")
+    assert "'order_number' is a required property" in refused
+
+
+def _start(module: Path, env: dict[str, str], *args: str) -> Any:
+    """The server run as a process with only `env`, its input closed at once."""
+    return subprocess.run(
+        [sys.executable, str(module), *args],
+        env={"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT), **env},
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def variables() -> list[str]:
+    """The settings the exported server says it reads."""
+    result = pipeline.check_catalogue(CATALOGUE, ROOT, implementations=False)
+    assert result.catalogue is not None
+    return [name for name, _purpose in environment_variables(result.catalogue)]
+
+
+def test_the_server_does_not_start_without_a_setting_its_tools_need(
+    server_module: Path, settings: dict[str, str], variables: list[str]
+) -> None:
+    everything = {**SERVICES, **settings}
+    assert sorted(everything) == sorted(variables)
+    # without the root of read_document: before, it started, and the first call of
+    # read_document failed with -32603, even for a path the model must correct
+    without_root = _start(
+        server_module,
+        {k: v for k, v in everything.items() if k != "TOOLGEN_ROOT_ARCHIVE"},
+    )
+    assert without_root.returncode == 1
+    lines = without_root.stderr.splitlines()
+    assert lines[0] == "inventory: the MCP server does not start:"
+    assert [line.split(" ")[1] for line in lines[1:]] == ["TOOLGEN_ROOT_ARCHIVE"]
+    assert "read_document" in lines[1]
+    assert without_root.stderr in (ROOT / "docs" / "howto-mcp.md").read_text("utf-8")
+    # without anything: every setting is named at once, and no traceback is shown
+    bare = _start(server_module, {})
+    assert bare.returncode == 1 and "Traceback" not in bare.stderr
+    named = {line.split(" ")[1].rstrip(":") for line in bare.stderr.splitlines()[1:]}
+    assert named == set(variables)
+    # a root that is not a folder stops the start too, not the first call
+    missing = _start(server_module, {**everything, "TOOLGEN_ROOT_ARCHIVE": "/nowhere"})
+    assert missing.returncode == 1 and "root 'archive' (/nowhere)" in missing.stderr
+
+
+def test_help_lists_every_setting(server_module: Path, variables: list[str]) -> None:
+    shown = _start(server_module, {}, "--help")
+    assert shown.returncode == 0
+    listed = [
+        line.split(":")[0].removeprefix("- ")
+        for line in shown.stdout.splitlines()
+        if line.startswith("- ")
+    ]
+    assert listed == variables
+    assert "Left out: cancel_order" in shown.stdout
+
+
+def test_settings_name_every_missing_one(tmp_path: Path) -> None:
+    settings = Settings(
+        store=("send_order",),
+        secret=("search_orders",),
+        roots={"archive": ("read_document",), "inbox": ("read_mail",)},
+        hosts={"partners": ("fetch_offer",)},
+    )
+    with pytest.raises(MisconfiguredServer) as caught:
+        settings.check(
+            {"TOOLGEN_ROOT_INBOX": str(tmp_path), "TOOLGEN_HOSTS_PARTNERS": " , "}
+        )
+    named = [line.split(" ")[1] for line in str(caught.value).splitlines()]
+    assert named == [
+        "TOOLGEN_STORE_URL",
+        "TOOLGEN_SECRET",
+        "TOOLGEN_ROOT_ARCHIVE",
+        "TOOLGEN_HOSTS_PARTNERS",
+    ]
+    assert "fetch_offer" in str(caught.value)
+    boundaries = settings.check(
+        {
+            **SERVICES,
+            "TOOLGEN_ROOT_ARCHIVE": str(tmp_path),
+            "TOOLGEN_ROOT_INBOX": str(tmp_path),
+            "TOOLGEN_HOSTS_PARTNERS": "a.example.com, b.example.com",
+        }
+    )
+    assert boundaries.roots == {"archive": tmp_path, "inbox": tmp_path}
+    assert boundaries.hosts == {"partners": ("a.example.com", "b.example.com")}
+    assert boundaries.cursor_signer is not None  # pages are signed with the secret
+    # nothing needed: nothing read
+    assert Settings().check({}).roots == {}

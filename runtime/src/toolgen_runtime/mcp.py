@@ -7,14 +7,22 @@ client gets exactly what an agent of the Agents SDK gets:
 - the name, description and input schema the model sees (`inputSchema` is `PARAMETERS`);
 - every annotation written out, from the contract (`Contract`): clients read an absent
   `readOnlyHint` as false, `destructiveHint` and `openWorldHint` as true;
-- `outputSchema`: the success answer, `{"ok": true, ...the declared return fields}`, also
-  returned as `structuredContent`;
-- invalid arguments and declared data errors: the envelope as the tool result, with
-  `isError: true`, so the model reads it and corrects itself;
+- `outputSchema`: every success answer, `{"ok": true, ...the declared return fields}` or a
+  page of them (written by `toolgen export --to mcp` into the `Contract`); the answer is
+  also returned as `structuredContent`, which clients check against that schema;
+- invalid arguments and declared data errors: the envelope as the tool result's text, with
+  `isError: true` and no `structuredContent` (clients check structured content on success
+  only, or whenever it is present), so the model reads it and corrects itself;
 - an infrastructure failure (a `ToolgenError`, or any other exception): a JSON-RPC error, never
   a result the model could read as an answer; the details go to the server's log only;
 - the run context: built by the server from its own configuration or authentication (the
-  `context` callable), never from the client's arguments, which hold only the parameters.
+  `context` callable), never from the client's arguments, which hold only the parameters;
+- `serverInfo.version`: toolgen's version (`RUNTIME_VERSION`) unless given another.
+
+`serve_stdio` starts a server only when everything its tools need is configured: the run
+context, and the store, the signing secret, the roots of path parameters and the host lists
+of URL guards (`Settings`); otherwise it exits naming each missing setting, rather than fail
+the first call that needs one.
 
 Confirmation: `token` (a prepare and a confirm tool) needs nothing of MCP, since the token is
 an ordinary argument bound to the server's run context. `approval` (a person approves each
@@ -28,6 +36,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import importlib.metadata
 import json
 import logging
 import os
@@ -46,16 +55,30 @@ from mcp.shared.exceptions import MCPError
 
 from toolgen_runtime.calls import run_call
 from toolgen_runtime.errors import ToolgenError
+from toolgen_runtime.guards.scope import (
+    HOSTS_ENV_PREFIX,
+    ROOT_ENV_PREFIX,
+    Boundaries,
+    configure_boundaries,
+)
+from toolgen_runtime.signing import secret_from_environment
+from toolgen_runtime.store import store_from_environment
 
 __all__ = [
+    "RUNTIME_VERSION",
     "CatalogueServer",
     "Contract",
     "MisconfiguredServer",
+    "Settings",
     "context_from_environment",
     "serve_stdio",
 ]
 
 _log = logging.getLogger(__name__)
+
+# a server's serverInfo.version unless it is given one: toolgen's version, which the
+# runtime shares with the compiler (one release makes both)
+RUNTIME_VERSION = importlib.metadata.version("toolgen-runtime")
 
 ContextT = TypeVar("ContextT")
 
@@ -73,7 +96,9 @@ class Contract:
     open_world: bool
     idempotent: bool  # repeating a call with the same arguments repeats no effect
     confirmation: Literal["none", "approval", "token"]
-    returns: Mapping[str, Any]  # the JSON Schema of a successful answer's fields
+    # the JSON Schema every successful answer validates against: `ok` and the declared
+    # fields, or a page of them, with `duplicate` and `truncated` when the tool may add them
+    output: Mapping[str, Any]
 
     def annotations(self) -> types.ToolAnnotations:
         # all four written: a client reads a missing hint as its most dangerous value
@@ -83,17 +108,6 @@ class Contract:
             idempotent_hint=self.effect == "read" or self.idempotent,
             open_world_hint=self.open_world,
         )
-
-    def output_schema(self) -> dict[str, Any]:
-        """The success answer: `ok` and exactly the declared return fields."""
-        properties = dict(self.returns.get("properties", {}))
-        required = list(self.returns.get("required", []))
-        return {
-            "type": "object",
-            "properties": {"ok": {"type": "boolean", "const": True}, **properties},
-            "required": ["ok", *required],
-            "additionalProperties": False,
-        }
 
 
 def _convert(kind: object, text: str) -> object:
@@ -121,24 +135,94 @@ def context_from_environment(
 ) -> ContextT:
     """The catalogue's run context from environment variables, one per field:
     `InventoryContext` with prefix `INVENTORY_` reads INVENTORY_CUSTOMER_ID and
-    INVENTORY_RUN_ID. A missing or malformed variable stops the server."""
+    INVENTORY_RUN_ID. A missing or malformed variable stops the server; every one is
+    named at once."""
     source = os.environ if environ is None else environ
     if not dataclasses.is_dataclass(context_class):
         raise MisconfiguredServer(f"{context_class.__qualname__} is not a dataclass")
     hints = typing.get_type_hints(context_class)
     values: dict[str, object] = {}
+    problems: list[str] = []
     for field in dataclasses.fields(context_class):
         variable = prefix + field.name.upper()
         if variable not in source:
-            raise MisconfiguredServer(
-                f"the run context needs {variable} ({field.name} of "
-                f"{context_class.__qualname__}): set it in the server's environment"
+            problems.append(
+                f"{variable} is not set: the run context's {field.name} "
+                f"({context_class.__qualname__}) comes from it"
             )
+            continue
         try:
             values[field.name] = _convert(hints[field.name], source[variable])
         except ValueError as exc:
-            raise MisconfiguredServer(f"{variable}: {exc}") from exc
+            problems.append(f"{variable}: {exc}")
+    if problems:
+        raise MisconfiguredServer(_listed(problems))
     return context_class(**values)
+
+
+def _listed(problems: Sequence[str]) -> str:
+    return "\n".join(f"- {problem}" for problem in problems)
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What the served tools need of the server's environment besides the run context,
+    each with the tools that need it; `check` reads them all before the server answers
+    anything, so a server that lacks one does not start.
+
+    - `store`: tools that keep state (a key, a token): TOOLGEN_STORE_URL;
+    - `secret`: tools that sign what the model carries (tokens, cursors): TOOLGEN_SECRET;
+    - `roots`: per root of a `path` parameter, its tools: TOOLGEN_ROOT_<ROOT>, a folder;
+    - `hosts`: per `hosts_from` list a URL guard takes all its hosts from, its tools:
+      TOOLGEN_HOSTS_<NAME>, not empty. (A list that only adds to a contract's own hosts
+      may be left out.)
+    """
+
+    store: tuple[str, ...] = ()
+    secret: tuple[str, ...] = ()
+    roots: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    hosts: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+
+    def check(self, environ: Mapping[str, str] | None = None) -> Boundaries:
+        """The boundaries the served tools validate with, from the environment; raises
+        `MisconfiguredServer` naming every setting that is missing or wrong."""
+        env = os.environ if environ is None else environ
+        problems: list[str] = []
+        if self.store:
+            try:
+                store_from_environment(env).close()
+            except ToolgenError as exc:
+                problems.append(f"{exc} (needed by {', '.join(self.store)})")
+        signs = False
+        if self.secret:
+            try:
+                signs = bool(secret_from_environment(env))
+            except ToolgenError as exc:
+                problems.append(f"{exc} (needed by {', '.join(self.secret)})")
+        for root, tools in self.roots.items():
+            variable = ROOT_ENV_PREFIX + root.upper()
+            if not env.get(variable):
+                problems.append(
+                    f"{variable} is not set: the paths of {', '.join(tools)} are "
+                    f"relative to the folder of root {root!r}; set it to that folder"
+                )
+        for name, tools in self.hosts.items():
+            variable = HOSTS_ENV_PREFIX + name.upper()
+            if not env.get(variable, "").strip(" ,"):
+                problems.append(
+                    f"{variable} is not set: the URLs of {', '.join(tools)} may name "
+                    f"only the hosts of the list {name!r}; set it to them, as "
+                    "a.example.com,b.example.com"
+                )
+        boundaries = None
+        try:
+            # resolves every root now: a folder that does not exist stops the start-up
+            boundaries = Boundaries.from_environment(env, cursors=signs)
+        except ToolgenError as exc:
+            problems.append(str(exc))
+        if boundaries is None or problems:
+            raise MisconfiguredServer(_listed(problems))
+        return boundaries
 
 
 class CatalogueServer:
@@ -151,7 +235,7 @@ class CatalogueServer:
         contracts: Mapping[str, Contract],
         context: Callable[[], object],
         *,
-        version: str = "",
+        version: str | None = None,
     ) -> None:
         self.name = name
         self._tools = {tool.name: tool for tool in tools}
@@ -175,7 +259,7 @@ class CatalogueServer:
         self._listed = [self._listing(tool) for tool in tools]
         self.server: Server[Any] = Server(
             name,
-            version=version,
+            version=RUNTIME_VERSION if version is None else version,
             on_list_tools=self._list_tools,
             on_call_tool=self._call_tool,
         )
@@ -186,7 +270,7 @@ class CatalogueServer:
             name=tool.name,
             description=tool.description,
             input_schema=tool.params_json_schema,
-            output_schema=contract.output_schema(),
+            output_schema=dict(contract.output),
             annotations=contract.annotations(),
         )
 
@@ -234,12 +318,48 @@ class CatalogueServer:
 
 def serve_stdio(
     name: str,
-    tools: Sequence[FunctionTool],
+    tools: Callable[[], Sequence[FunctionTool]],
     contracts: Mapping[str, Contract],
     context: Callable[[], object],
+    *,
+    settings: Settings | None = None,
+    version: str | None = None,
 ) -> None:
-    """Serve the tools over stdio until the client closes the connection. The context is
-    built once before serving, so a server without its configuration does not start."""
-    context()
+    """Serve the tools over stdio until the client closes the connection.
+
+    Before anything is served, the settings the tools need (`Settings.check`) and the run
+    context are read: a server without one of them does not start, and exits naming every
+    one that is missing. Only then are the tools made (`tools()`) and the process's
+    boundaries set to those read (`configure_boundaries`)."""
     logging.basicConfig(level=logging.WARNING)  # stderr: stdout is the protocol's
-    anyio.run(CatalogueServer(name, tools, contracts, context).run_stdio)
+    try:
+        server = _started(
+            name, tools, contracts, context, settings or Settings(), version
+        )
+    except ToolgenError as exc:
+        raise SystemExit(f"{name}: the MCP server does not start:\n{exc}") from None
+    anyio.run(server.run_stdio)
+
+
+def _started(
+    name: str,
+    tools: Callable[[], Sequence[FunctionTool]],
+    contracts: Mapping[str, Contract],
+    context: Callable[[], object],
+    settings: Settings,
+    version: str | None,
+) -> CatalogueServer:
+    problems: list[str] = []
+    boundaries = None
+    try:
+        boundaries = settings.check()
+    except MisconfiguredServer as exc:
+        problems.append(str(exc))
+    try:
+        context()
+    except MisconfiguredServer as exc:
+        problems.append(str(exc))
+    if boundaries is None or problems:
+        raise MisconfiguredServer("\n".join(problems))
+    configure_boundaries(boundaries)
+    return CatalogueServer(name, tools(), contracts, context, version=version)

@@ -1,0 +1,132 @@
+"""The JSON Schema of every successful answer of a tool: what MCP's `outputSchema` declares.
+
+An MCP client checks each `structuredContent` against the tool's `outputSchema`, and refuses
+the result when it does not validate (the Python SDK raises, the TypeScript SDK answers
+-32602), so the schema must describe every answer the runtime writes on success, which is
+more than the contract's `returns`:
+
+- `ok`, always true;
+- a paginated tool answers a page: its `returns` are the fields of one item, under `items`,
+  with `shown`, `total_available` (an integer for a `counted` total, null for an `unknown`
+  one, either for an `expensive` one), `next_cursor` and `note` (toolgen_runtime.pagination);
+- a repeat of a tool idempotent by key carries `"duplicate": true` (toolgen_runtime.store);
+- a tool with a `max_length` on a text lists the texts it cut under `truncated`, and a
+  `sensitive` field holds `[redacted]` (or null, when it may be null) whatever its type
+  (toolgen_runtime.output).
+
+A failed call (invalid arguments, a declared error) is an MCP result with `isError: true`
+and no `structuredContent`: its envelope is the text content. Clients validate structured
+content only when it is present (TypeScript) or only on success (Python), so an error
+answer needs no schema here. tests/reach/test_mcp_clients.py runs every kind of answer
+through the official Python client.
+
+Built from the catalogue snapshot of the tool (`returns`, `pagination`, `output`,
+`idempotency`); the compiler cannot import the runtime (it loads the Agents SDK), so the
+runtime's key names are written here again and the client test above holds them equal.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+REDACTED = "[redacted]"  # toolgen_runtime.output.REDACTED
+
+
+def answer_schema(tool: Mapping[str, Any]) -> dict[str, Any]:
+    """The success answer of one tool of the catalogue snapshot, as a JSON Schema."""
+    fields: dict[str, Any] = copy.deepcopy(tool["returns"])
+    output = tool.get("output", {})
+    for path in output.get("sensitive", ()):
+        _redact(fields, path.split("."), "items." if "pagination" in tool else "")
+    properties: dict[str, Any] = {"ok": {"type": "boolean", "const": True}}
+    required = ["ok"]
+    page = tool.get("pagination")
+    if page is None:
+        properties.update(fields["properties"])
+        required += fields["required"]
+    else:
+        properties.update(_page(fields, page))
+        required += ["items", "shown", "total_available", "next_cursor", "note"]
+    if tool["idempotency"]["kind"] == "key":
+        properties["duplicate"] = {
+            "type": "boolean",
+            "const": True,
+            "description": "Present on a repeat: the first call's answer, given again.",
+        }
+    if output.get("max_chars"):
+        properties["truncated"] = {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "The fields whose text was cut, when one was.",
+        }
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+_TOTALS: dict[str, dict[str, Any]] = {
+    "counted": {"type": "integer", "minimum": 0},
+    "unknown": {"type": "null"},
+    "expensive": {"type": ["integer", "null"], "minimum": 0},
+}
+
+
+def _page(item: dict[str, Any], page: Mapping[str, Any]) -> dict[str, Any]:
+    noun = page["noun"]
+    return {
+        "items": {
+            "type": "array",
+            "items": item,
+            "description": f"The {noun}s of this page.",
+        },
+        "shown": {
+            "type": "integer",
+            "minimum": 0,
+            "description": f"How many {noun}s this page shows.",
+        },
+        "total_available": {
+            **_TOTALS[page["total"]],
+            "description": f"How many {noun}s match in all, when counted.",
+        },
+        "next_cursor": {
+            "type": ["string", "null"],
+            "description": "The cursor of the next page; null on the last one.",
+        },
+        "note": {"type": "string", "description": "What the page shows, in words."},
+    }
+
+
+def _redact(schema: dict[str, Any], path: list[str], prefix: str) -> None:
+    """Replace the field at `path` (dotted, through arrays, as the output contract names it;
+    without the page's `items.`) by what the model reads of a sensitive value."""
+    parts = path[1:] if prefix and path[0] == "items" else path
+    node = schema
+    for part in parts[:-1]:
+        node = node["properties"][part]
+        node = _object_of(node)
+    leaf = node["properties"][parts[-1]]
+    nullable = "null" in _types(leaf)
+    redacted: dict[str, Any] = {
+        "type": ["string", "null"] if nullable else "string",
+        "enum": [REDACTED, None] if nullable else [REDACTED],
+    }
+    if "description" in leaf:
+        redacted["description"] = leaf["description"]
+    node["properties"][parts[-1]] = redacted
+
+
+def _object_of(node: dict[str, Any]) -> dict[str, Any]:
+    """The object schema a path goes on through: an object's, or its array's items'."""
+    while "items" in node and "properties" not in node:
+        node = node["items"]
+    return node
+
+
+def _types(schema: Mapping[str, Any]) -> list[str]:
+    kind = schema.get("type", [])
+    return [kind] if isinstance(kind, str) else list(kind)
