@@ -383,3 +383,40 @@ def test_an_acceptance_for_another_field_does_not_match() -> None:
 def test_acceptance_entries_without_a_reason_are_refused() -> None:
     _, problems = diff.parse_acceptances({"accept": [{"rule": "TD208", "tool": "x"}]})
     assert problems == ["entry 1: missing reason"]
+
+
+def _optional(schema: dict[str, Any]) -> dict[str, Any]:
+    """An optional object or array as the strict schema spells it (toolschema.param_schema):
+    the value and null as two branches, the description beside them."""
+    inner = {k: v for k, v in schema.items() if k != "description"}
+    return {"anyOf": [inner, {"type": "null"}], "description": schema["description"]}
+
+
+def _with_optional_filter(shot: Snapshot) -> None:
+    props = _props("search_orders")(shot)
+    props["filter"] = _optional(props["filter"])
+
+
+def test_an_optional_object_added_is_optional() -> None:
+    new = base()
+    filters = _props("search_orders")(new)["filter"]
+    _props("search_orders")(new)["extra"] = _optional(copied(filters))
+    found = [(c.rule.id, c.where) for c in diff.compare(base(), new).changes]
+    assert found == [("TD204", ("params", "extra"))]
+
+
+def test_a_change_inside_an_optional_object_is_reported_on_its_field() -> None:
+    old, new = base(), base()
+    _with_optional_filter(old)
+    _with_optional_filter(new)
+    inner = _props("search_orders")(new)["filter"]["anyOf"][0]
+    inner["properties"]["tags"]["maxItems"] = 2
+    found = [(c.rule.id, c.where) for c in diff.compare(old, new).changes]
+    assert found == [("TD208", ("params", "filter", "properties", "tags", "max_items"))]
+
+
+def test_an_optional_object_made_required_is_reported() -> None:
+    old = base()
+    _with_optional_filter(old)
+    found = [(c.rule.id, c.where) for c in diff.compare(old, base()).changes]
+    assert found == [("TD205", ("params", "filter", "optional"))]
