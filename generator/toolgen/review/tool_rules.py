@@ -7,7 +7,7 @@ that names the old and the new value.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from toolgen.review.elements import ToolPair
 from toolgen.review.registry import Found, Group, Level, diff_rule
@@ -72,24 +72,54 @@ def tool_added(pair: ToolPair) -> Iterator[Found]:
 def description_changed(pair: ToolPair) -> Iterator[Found]:
     """The description the model reads changed.
 
+    The description is composed from several keys of the contract (intent, use_when,
+    not_when, requires, effect, idempotency, confirmation; the name, for the two tools of a
+    token pair): the change names the keys that changed it and is placed on the first of
+    them.
+
     ## Why safe
     The model reads the new text on its next turn and nothing it sends becomes invalid; but
     the description is a prompt, so the change is shown for review.
 
     ## Example
     `intent: List the customer's orders.` becomes `intent: List the customer's orders,
-    newest first.`
+    newest first.`: "the description of 'search_orders' changed (... characters): intent
+    changed", on the line of `intent`.
     """
     both = pair.both
     if both is None:
         return
     old, new = (t.get("model", {}).get("description", "") for t in both)
-    if old != new:
-        yield Found(
-            f"the description of {pair.name!r} changed ({len(old)} -> {len(new)} "
-            "characters)",
-            ("intent",),
-        )
+    if old == new:
+        return
+    before, after = (t.get("description_keys", {}) for t in both)
+    causes = [k for k in {**before, **after} if before.get(k) != after.get(k)]
+    sizes = f"{len(old)} -> {len(new)} characters"
+    message = f"the description of {pair.name!r} changed ({sizes})"
+    if not causes:
+        yield Found(message, ("name",))
+        return
+    shown = [_cause(k, before.get(k), after.get(k)) for k in causes]
+    written = [k for k in causes if _written(after.get(k))]
+    yield Found(f"{message}: {'; '.join(shown)}", ((written or causes)[0],))
+
+
+# the description keys whose values are one of a few words, shown in the reason
+_WORDS = frozenset({"effect", "confirmation"})
+
+
+def _cause(key: str, old: object, new: object) -> str:
+    """A key that changed a description, with its values when they are one word."""
+    if key in _WORDS:
+        return f"{key} is {new or 'none'}, was {old or 'none'}"
+    return f"{key} changed"
+
+
+def _written(value: object) -> bool:
+    """Whether a description key holds something a contract writes (its line exists)."""
+    if isinstance(value, Mapping):
+        return value.get("kind", "") != "none"
+    return bool(value) and value != "none"
 
 
 @diff_rule(
