@@ -118,7 +118,7 @@ def _cause(key: str, old: object, new: object) -> str:
 def _written(value: object) -> bool:
     """Whether a description key holds something a contract writes (its line exists)."""
     if isinstance(value, Mapping):
-        return value.get("kind", "") != "none"
+        return bool(value.get("kind", "") != "none")
     return bool(value) and value != "none"
 
 
