@@ -1,6 +1,8 @@
 """The how-tos of the runtimes are run: every example does what its page says.
 
-Each page runs in a copy of this project (spec/, generated/, impl/) as the current folder:
+Each page runs in a copy of this project (spec/, generated/, impl/) as the current folder,
+on a fresh copy of the example's demo database (a page that places an order leaves nothing
+behind for the next one):
 
 - ```` ```console ````: each `$ toolgen ...` line runs through the real CLI and must succeed;
   what an export prints on standard error must equal the ```` ```text stderr API ```` block
@@ -20,10 +22,12 @@ import os
 import re
 import shlex
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from impl.inventory.db import close_database, use_database
 from toolgen import cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,7 +46,15 @@ def _check_block(
         assert block.group(2) == found, f"block at offset {block.start()} is stale"
 
 
+@pytest.fixture
+def database(tmp_path: Path) -> Iterator[None]:
+    use_database(tmp_path / "inventory.db")
+    yield
+    close_database()
+
+
 @pytest.mark.parametrize("page", PAGES)
+@pytest.mark.usefixtures("database")
 def test_the_page_runs(
     page: str,
     tmp_path: Path,
