@@ -198,11 +198,6 @@ def _matrix(sim: Mapping[str, Any], changed: set[str]) -> dict[str, Any]:
         ),
         key=lambda p: (-p["score"], names[p["a"]], names[p["b"]]),
     )
-    token_pairs = [
-        {"a": names[p["a"]], "b": names[p["b"]], "score": f"{p['score']:.2f}"}
-        for p in sim["pairs"]
-        if p.get("token_pair")
-    ]
     return {
         "size": size,
         "cell": cell,
@@ -226,7 +221,7 @@ def _matrix(sim: Mapping[str, Any], changed: set[str]) -> dict[str, Any]:
             for p in confusable[:50]
         ],
         "more_pairs": max(0, len(confusable) - 50),
-        "token_pairs": token_pairs,
+        "token_pairs": _token_pairs(sim),
     }
 
 
@@ -273,6 +268,33 @@ def _change(c: Change) -> dict[str, Any]:
 
 def _silenced(found: Sequence[Diagnostic]) -> list[dict[str, str]]:
     return [{"message": d.message, "where": str(d.span)} for d in found]
+
+
+def _suppressions(quiet: Silenced, tool: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "rule": e.rule,
+            "link": _rule_link(e.rule),
+            "reason": e.reason,
+            "where": str(e.span),
+            "silenced": _silenced(e.silenced),
+        }
+        for e in quiet.suppressions
+        if e.tool == tool
+    ]
+
+
+def _turned_off(quiet: Silenced) -> list[dict[str, Any]]:
+    return [
+        {
+            "rule": o.rule,
+            "link": _rule_link(o.rule),
+            "how": o.how,
+            "count": counted(len(o.silenced), "finding"),
+            "silenced": _silenced(o.silenced),
+        }
+        for o in quiet.turned_off
+    ]
 
 
 def _contract(t: Mapping[str, Any]) -> dict[str, Any]:
@@ -333,6 +355,16 @@ def _rule_cards(codes: set[str]) -> list[dict[str, str]]:
     ]
 
 
+def _token_pairs(sim: Mapping[str, Any]) -> list[dict[str, str]]:
+    """The prepare and confirm tools of each token contract, alike by design."""
+    names = sim["tools"]
+    return [
+        {"a": names[p["a"]], "b": names[p["b"]], "score": f"{p['score']:.2f}"}
+        for p in sim["pairs"]
+        if p.get("token_pair")
+    ]
+
+
 def page_model(
     shot: Mapping[str, Any],
     findings: Sequence[Diagnostic],
@@ -370,17 +402,7 @@ def page_model(
                 "status": _status(comparison, before, changes),
                 "implementation": _implementation(state),
                 "findings": [_finding(d) for d in by_file.get(t["file"], [])],
-                "suppressions": [
-                    {
-                        "rule": e.rule,
-                        "link": _rule_link(e.rule),
-                        "reason": e.reason,
-                        "where": str(e.span),
-                        "silenced": _silenced(e.silenced),
-                    }
-                    for e in quiet.suppressions
-                    if e.tool == t["name"]
-                ],
+                "suppressions": _suppressions(quiet, t["name"]),
                 "changes": [_change(c) for c in changes],
             }
         )
@@ -416,16 +438,7 @@ def page_model(
             for d in ds
         ],
         "finding_count": len(findings),
-        "turned_off": [
-            {
-                "rule": o.rule,
-                "link": _rule_link(o.rule),
-                "how": o.how,
-                "count": counted(len(o.silenced), "finding"),
-                "silenced": _silenced(o.silenced),
-            }
-            for o in quiet.turned_off
-        ],
+        "turned_off": _turned_off(quiet),
         "rules": _rule_cards({d.code for d in findings} | verdicts | quieted),
         "matrix": _matrix(sim, {t["name"] for t in tools if t["status"]}),
     }
