@@ -12,6 +12,7 @@ import ast
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Literal
 
 from toolgen.diagnostics import Diagnostic, Span, make
 from toolgen.ir import Catalogue, Tool, ToolSummary
@@ -116,15 +117,7 @@ def _check_source(tool: ToolSummary, rel: str, data: bytes) -> list[Diagnostic]:
                 "Save the file with UTF-8 encoding.",
             )
         ]
-    function = next(
-        (
-            node
-            for node in tree.body
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-            and node.name == tool.py.module
-        ),
-        None,
-    )
+    function = _function(tree, tool)
     if function is None:
         return [
             make(
@@ -177,16 +170,61 @@ def _check_source(tool: ToolSummary, rel: str, data: bytes) -> list[Diagnostic]:
     return found
 
 
-def _is_stub(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    for node in ast.walk(function):
-        if isinstance(node, ast.Raise) and node.exc is not None:
-            call = node.exc
-            if (
-                isinstance(call, ast.Call)
-                and _bare(ast.unparse(call.func)) == "NotImplementedYet"
-            ):
-                return True
-    return False
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def _function(tree: ast.Module, tool: Tool | ToolSummary) -> Function | None:
+    """The module's function of the tool's name (the last one, as Python binds it)."""
+    found = None
+    for node in tree.body:
+        if isinstance(node, Function) and node.name == tool.py.module:
+            found = node
+    return found
+
+
+def _is_stub(function: Function) -> bool:
+    """The stub toolgen created, its behaviour never edited: its body is the raise of
+    NotImplementedYet and nothing else (a docstring, `pass` or `...` aside). A function that
+    does some work and raises it on one path only is an implementation."""
+    body = [
+        node
+        for node in function.body
+        if not (
+            isinstance(node, ast.Pass)
+            or (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))
+        )
+    ]
+    if len(body) != 1 or not isinstance(body[0], ast.Raise):
+        return False
+    raised = body[0].exc
+    if isinstance(raised, ast.Call):
+        raised = raised.func
+    return raised is not None and _bare(ast.unparse(raised)) == "NotImplementedYet"
+
+
+State = Literal["implemented", "stub", "missing", "broken", "derived"]
+
+
+def implementation_state(catalogue: Catalogue, tool: Tool, root: Path) -> State:
+    """What stands behind `tool`, read with ast (never imported): `implemented`; `stub`,
+    the function toolgen created and nobody has written yet; `missing`, no file; `broken`, a
+    file that cannot be read or parsed or lacks the function; `derived`, a prepare tool,
+    which the runtime answers and which has no implementation."""
+    if tool.derived:
+        return "derived"
+    if not is_module_path(catalogue.implementation):
+        return "missing"  # TG140: a path like ../x must never lead out of the project
+    path = root / implementation_path(catalogue, tool)
+    if not os.path.lexists(path):
+        return "missing"
+    try:
+        tree = ast.parse(read_regular(path, limit=MAX_IMPLEMENTATION_BYTES))
+    except (OSError, SyntaxError, ValueError):
+        return "broken"
+    function = _function(tree, tool)
+    if function is None:
+        return "broken"
+    return "stub" if _is_stub(function) else "implemented"
 
 
 def check_implementations(

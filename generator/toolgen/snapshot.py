@@ -10,6 +10,8 @@ Per tool:
 
 - `model`: exactly what the Responses API receives (`type`, `name`, `description`,
   `parameters`, `strict`), and `digest`, a digest of that;
+- `description_keys`: what each key of the contract gives the description
+  (`toolgen.describe.description_keys`), so a changed description names its cause;
 - `effect`, `open_world`, `idempotency` (`{"kind": "none" | "natural" | "key", ...}`),
   `confirmation` (`"none" | "approval" | "token"`);
 - `context`: the run-context fields the tool reads (never in its schema);
@@ -31,7 +33,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from toolgen import tokens
+from toolgen import describe, tokens
 from toolgen.ir import (
     CURSOR_PARAM,
     PAGE_SIZE_PARAM,
@@ -158,6 +160,7 @@ def tool_snapshot(tool: Tool, cost: int | None = None) -> dict[str, Any]:
         "file": tool.file,
         "model": model,
         "digest": digest(model),
+        "description_keys": describe.description_keys(tool),
         "effect": tool.effect,
         "open_world": tool.open_world,
         "idempotency": _idempotency(tool),

@@ -1,6 +1,8 @@
 """The how-tos of the runtimes are run: every example does what its page says.
 
-Each page runs in a copy of this project (spec/, generated/, impl/) as the current folder:
+Each page runs in a copy of this project (spec/, generated/, impl/) as the current folder,
+on a fresh copy of the example's demo database (a page that places an order leaves nothing
+behind for the next one):
 
 - ```` ```console ````: each `$ toolgen ...` line runs through the real CLI and must succeed;
   what an export prints on standard error must equal the ```` ```text stderr API ```` block
@@ -16,14 +18,18 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import re
 import shlex
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from impl.inventory.db import close_database, use_database
 from toolgen import cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,7 +48,15 @@ def _check_block(
         assert block.group(2) == found, f"block at offset {block.start()} is stale"
 
 
+@pytest.fixture
+def database(tmp_path: Path) -> Iterator[None]:
+    use_database(tmp_path / "inventory.db")
+    yield
+    close_database()
+
+
 @pytest.mark.parametrize("page", PAGES)
+@pytest.mark.usefixtures("database")
 def test_the_page_runs(
     page: str,
     tmp_path: Path,
@@ -92,3 +106,71 @@ def test_the_page_runs(
         text = text[: block.start(2)] + found + text[block.end(2) :]
     if updates:
         (ROOT / "docs" / page).write_text(text, encoding="utf-8")
+
+
+# --- what `toolgen export` writes, as docs/howto-raw-apis.md describes it ------------------
+
+# the keys that hold the contract's parameters schema: described by their name alone
+_SCHEMAS = frozenset({"parameters", "input_schema", "parametersJsonSchema"})
+_ROW = re.compile(r"^\| `([a-z-]+)` \| `(\{.+?\})`", re.MULTILINE)
+
+
+def _scalar(value: object) -> str:
+    return json.dumps(value) if isinstance(value, bool) else str(value)
+
+
+def _described(items: list[dict[str, Any]]) -> str:
+    """The keys of a list of objects in the page's notation: `key` for a value that varies,
+    `key: value` for one every item has the same, `key?` for one some items lack, and the
+    shape of nested objects and lists."""
+    keys = list(dict.fromkeys(k for item in items for k in item))
+    parts = []
+    for key in keys:
+        values = [item[key] for item in items if key in item]
+        name = key if len(values) == len(items) else f"{key}?"
+        if key in _SCHEMAS:
+            parts.append(name)
+        elif all(isinstance(v, dict) for v in values):
+            parts.append(f"{name}: {{{_described(values)}}}")
+        elif all(isinstance(v, list) for v in values):
+            parts.append(f"{name}: [{{{_described([x for v in values for x in v])}}}]")
+        elif len(items) > 1 and all(v == values[0] for v in values):
+            parts.append(f"{name}: {_scalar(values[0])}")
+        else:
+            parts.append(name)
+    return ", ".join(parts)
+
+
+def test_the_export_table_describes_the_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shutil.copytree(ROOT / "spec", tmp_path / "spec")
+    (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    text = (ROOT / "docs/howto-raw-apis.md").read_text(encoding="utf-8")
+    rows = dict(_ROW.findall(text))
+    assert sorted(rows) == sorted(a for a in cli.EXPORT_TARGETS if a != "mcp")
+    for api, described in rows.items():
+        out = tmp_path / f"{api}.json"
+        assert (
+            cli.main(["export", "--to", api, "spec/inventory", "--out", str(out)]) == 0
+        )
+        written = json.loads(out.read_text(encoding="utf-8"))
+        assert f"{{{_described([written])}}}" == described, api
+
+
+def test_the_files_go_into_an_openai_sdk_call_as_they_are() -> None:
+    """What the page says a user of the OpenAI SDK writes: `**definitions` into the call.
+    (The Anthropic and Gemini SDKs are not installed here.)"""
+    import inspect
+
+    from openai.resources.chat.completions import Completions
+    from openai.resources.responses import Responses
+
+    for create in (Responses.create, Completions.create):
+        assert "tools" in inspect.signature(create).parameters
+    text = (ROOT / "docs/howto-raw-apis.md").read_text(encoding="utf-8")
+    assert "client.responses.create(model=..., input=..., **definitions)" in text
+    assert (
+        "client.chat.completions.create(model=..., messages=..., **definitions)" in text
+    )

@@ -100,6 +100,17 @@ def _seq(*edits: Callable[[Snapshot], None]) -> Callable[[Snapshot], None]:
     return edit
 
 
+def _describe(name: str, **keys: Any) -> Callable[[Snapshot], None]:
+    """A description changed by some of the keys it is composed from."""
+
+    def edit(shot: Snapshot) -> None:
+        t = tool(shot, name)
+        t["description_keys"].update(keys)
+        t["model"]["description"] = " ".join(map(str, t["description_keys"].values()))
+
+    return edit
+
+
 def _guard(name: str, path: str) -> Callable[[Snapshot], dict[str, Any]]:
     return lambda s: tool(s, name)["guards"][path]
 
@@ -113,8 +124,15 @@ CASES = [
          [("TD102", B, "dispatch_order", "spec/shop/tools/dispatch_order.yaml", ("name",))]),
     Case("TD103", _add_tool,
          [("TD103", S, "cancel_order", "spec/shop/tools/cancel_order.yaml", ("name",))]),
-    Case("TD104", lambda s: tool(s, "search_orders")["model"].update(description="Other."),
+    Case("TD104", _describe("search_orders", intent="Other."),
          [("TD104", S, "search_orders", SEARCH, ("intent",))]),
+    Case("TD104-use-when-added", _describe("search_orders", use_when="The user asks."),
+         [("TD104", S, "search_orders", SEARCH, ("use_when",))]),
+    Case("TD104-effect", _describe("search_orders", effect="write"),
+         [("TD104", S, "search_orders", SEARCH, ("effect",))]),
+    Case("TD104-only-text", lambda s: tool(s, "search_orders")["model"].update(
+             description="Other."),
+         [("TD104", S, "search_orders", SEARCH, ("name",))]),
     Case("TD105", lambda s: None, [("TD105", D, "search_orders", SEARCH, ("name",))],
          committed={"tools": {"search_orders": {"digest": "made-by-an-older-toolgen",
                                                 "source": "source-search_orders"}}}),
@@ -383,3 +401,62 @@ def test_an_acceptance_for_another_field_does_not_match() -> None:
 def test_acceptance_entries_without_a_reason_are_refused() -> None:
     _, problems = diff.parse_acceptances({"accept": [{"rule": "TD208", "tool": "x"}]})
     assert problems == ["entry 1: missing reason"]
+
+
+def _optional(schema: dict[str, Any]) -> dict[str, Any]:
+    """An optional object or array as the strict schema spells it (toolschema.param_schema):
+    the value and null as two branches, the description beside them."""
+    inner = {k: v for k, v in schema.items() if k != "description"}
+    return {"anyOf": [inner, {"type": "null"}], "description": schema["description"]}
+
+
+def _with_optional_filter(shot: Snapshot) -> None:
+    props = _props("search_orders")(shot)
+    props["filter"] = _optional(props["filter"])
+
+
+def test_an_optional_object_added_is_optional() -> None:
+    new = base()
+    filters = _props("search_orders")(new)["filter"]
+    _props("search_orders")(new)["extra"] = _optional(copied(filters))
+    found = [(c.rule.id, c.where) for c in diff.compare(base(), new).changes]
+    assert found == [("TD204", ("params", "extra"))]
+
+
+def test_a_change_inside_an_optional_object_is_reported_on_its_field() -> None:
+    old, new = base(), base()
+    _with_optional_filter(old)
+    _with_optional_filter(new)
+    inner = _props("search_orders")(new)["filter"]["anyOf"][0]
+    inner["properties"]["tags"]["maxItems"] = 2
+    found = [(c.rule.id, c.where) for c in diff.compare(old, new).changes]
+    assert found == [("TD208", ("params", "filter", "properties", "tags", "max_items"))]
+
+
+def test_an_optional_object_made_required_is_reported() -> None:
+    old = base()
+    _with_optional_filter(old)
+    found = [(c.rule.id, c.where) for c in diff.compare(old, base()).changes]
+    assert found == [("TD205", ("params", "filter", "optional"))]
+
+
+def test_a_changed_description_names_every_key_that_changed_it() -> None:
+    old, new = base(), base()
+    _describe("search_orders", effect="write")(old)
+    _describe("search_orders", intent="Other.", effect="destructive", use_when="Now.")(
+        new
+    )
+    (change,) = diff.compare(old, new).changes
+    assert change.where == ("intent",)
+    assert change.message.endswith(
+        "intent changed; use_when changed; effect is destructive, was write"
+    )
+
+
+def test_a_description_key_removed_is_placed_on_one_that_is_written() -> None:
+    old, new = base(), base()
+    _describe("search_orders", use_when="Now.")(old)
+    _describe("search_orders", use_when="", effect="write")(new)
+    (change,) = diff.compare(old, new).changes
+    assert change.where == ("effect",)
+    assert change.message.endswith("use_when changed; effect is write, was read")

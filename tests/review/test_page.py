@@ -1,6 +1,7 @@
-"""The review page: rendered for the example catalogue (against an earlier version of it) and
-for a 200-tool synthetic catalogue, checked as text, then opened in headless Chromium, which
-must fetch nothing but the page itself. Screenshots (desktop, phone, dark) and the time each
+"""The review page: rendered for the example catalogue (built, with one tool added and its
+real implementations but one, against an earlier version of it) and for a 200-tool synthetic
+catalogue, checked as text, then opened in headless Chromium, which must fetch nothing but the
+page itself. Screenshots (desktop, phone, dark) and the time each
 page takes to open are kept under build/artifacts/review/.
 
 Without Chromium the browser tests skip with a message; under CI (CI=true) they fail, since
@@ -16,6 +17,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,14 +35,67 @@ def _git(repo: Path, *args: str) -> None:
     subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True)
 
 
+# a tool with an optional object and an optional array parameter, each with its fields; it
+# has no use_when (TG302, which the fixture's catalogue turns off) and suppresses TG505
+TRACK_PARCELS = """\
+name: track_parcels
+intent: List where the parcels of one of the current customer's orders are now.
+effect: read
+context: [customer_id]
+params:
+  order_number:
+    type: string
+    pattern: '^ORD-\\d{4}$'
+    example: ORD-1001
+    description: The order whose parcels to track.
+  options:
+    type: object
+    optional: true
+    description: Which parcels to list; null for all of them.
+    properties:
+      insured_only: {type: boolean, description: Only the insured parcels.}
+      max_weight_kg: {type: number, min: 0, max: 100, description: The heaviest parcel.}
+  carriers:
+    type: array
+    optional: true
+    description: Only parcels sent with these carriers; null for any carrier.
+    items: {type: string, enum: [post, courier], description: A carrier.}
+returns:
+  in_transit: {type: integer, description: How many parcels are on their way.}
+examples:
+  - args: {order_number: ORD-1001, options: null, carriers: null}
+  - args: {order_number: ORD-1, options: null, carriers: null}
+    rejected_on: order_number
+suppress:
+  - rule: TG505
+    reason: There are two carriers; the enum bounds the list.
+"""
+
+
+def _example_project(repo: Path) -> None:
+    """The example catalogue with track_parcels added and TG302 (a tool without use_when,
+    which track_parcels is) turned off, built; every implementation the real one of
+    the example but find_customer's, which stays the stub the build created."""
+    shutil.copytree(ROOT / "spec/inventory", repo / "spec/inventory")
+    (repo / "pyproject.toml").write_text("", encoding="utf-8")
+    (repo / "spec/inventory/tools/track_parcels.yaml").write_text(
+        TRACK_PARCELS, "utf-8"
+    )
+    with (repo / "spec/inventory/catalogue.yaml").open("a", encoding="utf-8") as file:
+        file.write("lint:\n  ignore: [TG302]\n")
+    assert main(["build", "--root", str(repo), str(repo / "spec/inventory")]) == 0
+    for source in (ROOT / "impl/inventory").glob("*.py"):
+        if source.name not in ("find_customer.py", "__init__.py"):
+            shutil.copy(source, repo / "impl/inventory" / source.name)
+
+
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The example's page against its own earlier version (one tool made to write, one
     removed, one added), and the page of a 200-tool synthetic catalogue."""
     base = tmp_path_factory.mktemp("pages")
     repo = base / "project"
-    shutil.copytree(ROOT / "spec/inventory", repo / "spec/inventory")
-    (repo / "pyproject.toml").write_text("", encoding="utf-8")
+    _example_project(repo)
     _git(repo, "init", "-q", "-b", "main")
     _git(repo, "-c", "user.email=r@example.com", "-c", "user.name=r", "add", "-A")
     _git(
@@ -92,7 +147,8 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     total = snapshot.catalogue_snapshot(result.catalogue)["tokens"]
     (out / "inventory.tokens").write_text(f"{total:,}", encoding="utf-8")
     return {"inventory": out / "inventory.html", "synthetic": out / "synthetic.html",
-            "markdown": out / "inventory.md", "tokens": out / "inventory.tokens"}  # fmt: skip
+            "markdown": out / "inventory.md", "tokens": out / "inventory.tokens",
+            "project": repo}  # fmt: skip
 
 
 def test_the_page_is_one_file_with_nothing_to_fetch(pages: dict[str, Path]) -> None:
@@ -165,7 +221,7 @@ def test_the_example_page_in_chromium(pages: dict[str, Path], browser: Browser) 
     assert page.requests == [url]  # the page itself, nothing else
     modules = [
         m.stem
-        for m in (ROOT / "generated/inventory").glob("*.py")
+        for m in (pages["project"] / "generated/inventory").glob("*.py")
         if not m.stem.startswith("_") and m.stem != "context"
     ]
     # one section per tool the model sees (prepare_order, made from confirm_order, too);
@@ -182,7 +238,7 @@ def test_the_example_page_in_chromium(pages: dict[str, Path], browser: Browser) 
     cells = page.evaluate("document.querySelectorAll('#similarity rect.cell').length")
     edges = page.evaluate("document.querySelectorAll('#similarity circle.edge').length")
     example = pipeline.check_catalogue(
-        ROOT / "spec/inventory", ROOT, implementations=False
+        pages["project"] / "spec/inventory", pages["project"], implementations=False
     ).catalogue
     assert example is not None
     # an edge for each not_when entry of the example
@@ -198,8 +254,89 @@ def test_the_example_page_in_chromium(pages: dict[str, Path], browser: Browser) 
     page.screenshot(ARTIFACTS / "inventory-phone-dark.png", full=False)
     page.emulate(1000, 1400)
     page.screenshot(ARTIFACTS / "inventory.png", full=False)
-    _record("inventory (6 tools)", page.load_seconds, pages["inventory"].stat().st_size)
+    shown = f"inventory ({len(modules)} tools)"
+    _record(shown, page.load_seconds, pages["inventory"].stat().st_size)
     assert (ARTIFACTS / "inventory.png").stat().st_size > 10_000
+
+
+def _texts(page: Any, selector: str) -> list[str]:
+    found: list[str] = page.evaluate(
+        f"[...document.querySelectorAll({selector!r})].map(e => e.textContent)"
+    )
+    return found
+
+
+def test_optional_objects_and_arrays_show_their_type_and_fields(
+    pages: dict[str, Path], browser: Browser
+) -> None:
+    page = browser.open(pages["inventory"].as_uri())
+    rows = page.evaluate(
+        "[...document.querySelectorAll('#tool-track_parcels table')[0].rows].slice(1)"
+        ".map(r => [r.cells[0].textContent, r.cells[1].textContent, r.cells[2].textContent])"
+    )
+    assert rows == [
+        ["order_number", "string", "pattern ^ORD-\\d{4}$"],
+        ["options", "object or null", ""],
+        ["options.insured_only", "boolean", ""],
+        ["options.max_weight_kg", "number", "minimum 0; maximum 100"],
+        ["carriers", "array or null", ""],
+        ["carriers[]", "string", 'one of "post", "courier"'],
+    ]
+
+
+def test_what_is_silenced_is_shown_with_its_reason(
+    pages: dict[str, Path], browser: Browser
+) -> None:
+    page = browser.open(pages["inventory"].as_uri())
+    (entry,) = _texts(page, "#tool-track_parcels .suppression")
+    assert "TG505" in entry
+    assert "Reason: There are two carriers; the enum bounds the list." in entry
+    (silenced,) = _texts(page, "#tool-track_parcels .suppression li.silenced")
+    assert "array parameter 'carriers' has no max_items" in silenced
+    # following_batch is a verb and a noun: its suppression of TG203 (from next_batch)
+    # silences nothing, as TG992 says on the same card
+    (stale,) = _texts(page, "#tool-following_batch .suppression")
+    assert "Reason: next_batch is the name the Agents SDK lesson uses" in stale
+    assert "Silences nothing now." in stale
+    assert len(_texts(page, ".suppression")) == 2
+    (off,) = _texts(page, "ul.turned-off > li[data-rule=TG302]")
+    assert off.startswith("TG302 ignored (TG302): keeps 1 finding off the report")
+    assert "tool 'track_parcels' has no use_when" in off
+    # the rules silenced are explained on the page, as the rules that fired are
+    for rule in ("TG203", "TG302", "TG505"):
+        assert page.evaluate(f"!!document.getElementById('rule-{rule}')"), rule
+
+
+def test_each_tool_says_whether_it_is_implemented(
+    pages: dict[str, Path], browser: Browser
+) -> None:
+    page = browser.open(pages["inventory"].as_uri())
+    states = page.evaluate(
+        "Object.fromEntries([...document.querySelectorAll('section.tool')].map(s => "
+        "[s.dataset.name, s.querySelector('[data-what=implementation]').dataset.state]))"
+    )
+    assert states.pop("find_customer") == "stub"  # as the build created it
+    assert states.pop("prepare_order") == "derived"
+    # renamed in the spec, so the build's stub of next_batch is not its implementation
+    assert states.pop("following_batch") == "missing"
+    assert states.pop("track_parcels") == "stub"
+    assert set(states.values()) == {"implemented"}
+    assert page.evaluate("document.getElementById('implemented').textContent") == (
+        "Implementations: 9 implemented, 2 still the stub, 1 without an implementation, "
+        "1 answered by the runtime."
+    )
+
+
+def test_a_prepare_and_confirm_pair_is_not_a_pair_to_confuse(
+    pages: dict[str, Path], browser: Browser
+) -> None:
+    page = browser.open(pages["inventory"].as_uri())
+    assert _texts(page, "#token-pairs li") == ["confirm_order · prepare_order 0.39"]
+    rows = _texts(page, "#pairs tr")
+    assert not any("confirm_order" in r and "prepare_order" in r for r in rows)
+    (cell,) = _texts(page, "#similarity rect.cell.pair title")
+    assert cell.startswith("confirm_order / prepare_order: 0.39")
+    assert "one token contract" in cell
 
 
 def test_a_200_tool_page_stays_usable(pages: dict[str, Path], browser: Browser) -> None:

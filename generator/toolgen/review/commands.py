@@ -124,7 +124,9 @@ def run_docs(
 ) -> int:
     """Write <catalogue>.md and <catalogue>.html per catalogue; exit 1 when a catalogue has
     breaking changes against `against` (the page is written all the same)."""
+    from toolgen.implcheck import implementation_state
     from toolgen.review import page
+    from toolgen.review.silenced import silenced
     from toolgen.review.similarity import similarity
 
     try:
@@ -144,14 +146,20 @@ def run_docs(
             except sources.SourceError as exc:
                 raise CommandError(str(exc)) from exc
             comparison, old = None, None
-        assert new.result.catalogue is not None
+        catalogue = new.result.catalogue
+        assert catalogue is not None
         model = page.page_model(
             new.snapshot,
             new.result.diagnostics,
-            similarity(new.result.catalogue),
+            similarity(catalogue),
             comparison,
             old,
             against,
+            implementations={
+                t.name: implementation_state(catalogue, t, target.root)
+                for t in catalogue.tools
+            },
+            silenced=silenced(catalogue, new.result.diagnostics),
         )
         out_dir.mkdir(parents=True, exist_ok=True)
         name = new.snapshot["catalogue"]

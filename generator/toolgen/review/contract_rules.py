@@ -1,4 +1,4 @@
-"""Diff rules of the contract: tools, parameters, return fields, error codes, token cost.
+"""Diff rules of the contract: parameters, return fields, error codes.
 
 Each rule sees one element pair (see `elements`) and yields what changed, with a one-line
 reason that names the old and the new value.
@@ -16,7 +16,6 @@ from toolgen.review.elements import (
     Node,
     ParamPair,
     ReturnPair,
-    ToolPair,
     parameters,
 )
 from toolgen.review.registry import Found, Group, Level, diff_rule
@@ -29,139 +28,6 @@ def _values(values: object) -> str:
 
 def _type(node: Node) -> str:
     return node.type + (f" ({node.format})" if node.format else "")
-
-
-# --- tools --------------------------------------------------------------------------------
-
-
-@diff_rule(
-    ToolPair, id="TD101", name="tool-removed", level=Level.BREAKING, group=Group.TOOLS
-)
-def tool_removed(pair: ToolPair) -> Iterator[Found]:
-    """A tool was removed.
-
-    ## Why breaking
-    A run in progress, an approval waiting in a saved RunState, a prompt or an evaluation
-    that calls the tool gets no tool of that name: the SDK fails the call.
-
-    ## Example
-    `tools/read_stock.yaml` deleted.
-    """
-    if pair.new is None and pair.old is not None:
-        yield Found(f"tool {pair.name!r} was removed", ("name",))
-
-
-@diff_rule(
-    ToolPair, id="TD102", name="tool-renamed", level=Level.BREAKING, group=Group.TOOLS
-)
-def tool_renamed(pair: ToolPair) -> Iterator[Found]:
-    """A tool was renamed (removed, and added under another name with the same parameters,
-    returns, effect and errors).
-
-    ## Why breaking
-    Calls under the old name fail as for a removed tool; the rename is reported once, not as
-    a removal and an addition.
-
-    ## Example
-    `name: read_stock` becomes `name: get_stock`, nothing else changes.
-    """
-    if pair.renamed_from is not None:
-        yield Found(
-            f"tool {pair.renamed_from!r} was renamed to {pair.name!r}", ("name",)
-        )
-
-
-@diff_rule(ToolPair, id="TD103", name="tool-added", level=Level.SAFE, group=Group.TOOLS)
-def tool_added(pair: ToolPair) -> Iterator[Found]:
-    """A tool was added.
-
-    ## Why safe
-    Nothing that worked stops working. The new tool still costs tokens on every turn and may
-    be a neighbour of an existing one: the review page shows both.
-    """
-    if pair.old is None and pair.new is not None:
-        yield Found(f"tool {pair.name!r} was added", ("name",))
-
-
-@diff_rule(
-    ToolPair,
-    id="TD104",
-    name="description-changed",
-    level=Level.SAFE,
-    group=Group.TOOLS,
-)
-def description_changed(pair: ToolPair) -> Iterator[Found]:
-    """The description the model reads changed.
-
-    ## Why safe
-    The model reads the new text on its next turn and nothing it sends becomes invalid; but
-    the description is a prompt, so the change is shown for review.
-
-    ## Example
-    `intent: List the customer's orders.` becomes `intent: List the customer's orders,
-    newest first.`
-    """
-    both = pair.both
-    if both is None:
-        return
-    old, new = (t.get("model", {}).get("description", "") for t in both)
-    if old != new:
-        yield Found(
-            f"the description of {pair.name!r} changed ({len(old)} -> {len(new)} "
-            "characters)",
-            ("intent",),
-        )
-
-
-@diff_rule(
-    ToolPair,
-    id="TD105",
-    name="definition-changed-by-toolgen",
-    level=Level.DANGEROUS,
-    group=Group.TOOLS,
-)
-def definition_changed_by_toolgen(pair: ToolPair) -> Iterator[Found]:
-    """What the model reads changed without a change of the contract: the old version's
-    lockfile holds another definition than this toolgen makes from the same contract.
-
-    ## Why dangerous
-    A new toolgen version composed the description or the schema differently. Nothing in
-    the spec diff shows it; the lockfile diff does, and this rule names it so a reviewer
-    reads the new text on purpose.
-    """
-    old, committed = pair.old, pair.committed
-    if old is None or committed is None:
-        return
-    if committed.get("source") == old.get("source") and committed.get(
-        "digest"
-    ) != old.get("digest"):
-        yield Found(
-            f"toolgen now gives the model another definition of {pair.name!r} from the same "
-            f"contract (digest {committed.get('digest')} in the committed lockfile, "
-            f"{old.get('digest')} now)",
-            ("name",),
-        )
-
-
-@diff_rule(
-    ToolPair, id="TD106", name="token-cost-changed", level=Level.SAFE, group=Group.TOOLS
-)
-def token_cost_changed(pair: ToolPair) -> Iterator[Found]:
-    """What the tool costs the model on every turn changed.
-
-    ## Why safe
-    Compatible, but paid on every turn of every run: the change is shown per tool, with the
-    catalogue's total and budget in the summary.
-    """
-    both = pair.both
-    if both is None:
-        return
-    old, new = (int(t.get("tokens", 0)) for t in both)
-    if old != new:
-        yield Found(
-            f"{pair.name!r} costs {new} tokens per turn, was {old} ({new - old:+d})",
-            ("name",),
-        )
 
 
 # --- parameters ---------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 Everything here reads catalogue snapshots (plain JSON data, see `toolgen.snapshot`). A schema
 node of the exposed parameters or of the returns is read into a `Node` that states its type,
 whether it takes null, its enum and its bounds once, so rules compare meanings rather than
-the strict-mode spelling (`"type": ["string", "null"]`, `null` in an enum).
+the strict-mode spelling (`"type": ["string", "null"]`, `null` in an enum, the `anyOf` of an
+optional object or array and null).
 
 Where a change is, is given as a path of keys in the tool's contract file: a parameter `sku`
 is `("params", "sku")`, a property of an object parameter `("params", "options",
@@ -97,10 +98,29 @@ class Node:
         return (self.type, self.format)
 
 
+def _is_null(schema: object) -> bool:
+    return isinstance(schema, Mapping) and schema.get("type") == "null"
+
+
+def value_schema(schema: Json) -> tuple[Json, bool]:
+    """The schema of a value without the strict-mode wrapper of an optional object or array
+    (`{"anyOf": [{...}, {"type": "null"}], "description": ...}`), and whether that wrapper
+    lets null through. The description written beside the wrapper stays with the value."""
+    branches = schema.get("anyOf")
+    if "type" in schema or not isinstance(branches, list):
+        return schema, False
+    values = [b for b in branches if not _is_null(b)]
+    if len(values) != 1 or len(branches) < 2 or not isinstance(values[0], Mapping):
+        return schema, False
+    outer = {k: v for k, v in schema.items() if k != "anyOf"}
+    return {**values[0], **outer}, True
+
+
 def read_node(schema: Json) -> Node:
+    schema, wrapped = value_schema(schema)
     raw_type = schema.get("type", "any")
     types = list(raw_type) if isinstance(raw_type, list) else [raw_type]
-    nullable = "null" in types
+    nullable = wrapped or "null" in types
     concrete = [t for t in types if t != "null"]
     enum = schema.get("enum")
     return Node(
@@ -163,10 +183,11 @@ def fields(schema: Json | None, root: str) -> dict[Where, Field]:
     while stack:
         where, sub = stack.pop()
         found[where] = Field(where, read_node(sub), sub)
-        items = sub.get("items")
+        value, _ = value_schema(sub)
+        items = value.get("items")
         if isinstance(items, Mapping):
             stack.append(((*where, "items"), items))
-        for name, prop in reversed(list(_properties(sub))):
+        for name, prop in reversed(list(_properties(value))):
             stack.append(((*where, "properties", name), prop))
     return found
 

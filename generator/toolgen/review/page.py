@@ -14,6 +14,7 @@ Geometry (cell positions, bar widths) is computed here, so the templates stay la
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
@@ -26,12 +27,14 @@ from toolgen.diagnostics import Diagnostic
 from toolgen.lint.registry import REGISTRY, all_rules
 from toolgen.report import docs_url
 from toolgen.review import elements
-from toolgen.review.diff import Comparison
+from toolgen.review.diff import Change, Comparison
 from toolgen.review.diff_report import DOCS_URL as DIFF_DOCS_URL
-from toolgen.text import json_document
+from toolgen.review.silenced import Silenced
+from toolgen.text import counted, json_document
 
 _EFFECT_TONE = {"read": "ok", "write": "warn", "destructive": "bad"}
 _LEVEL_TONE = {"breaking": "bad", "dangerous": "warn", "safe": "ok"}
+_TOKEN_PAIR = "one token contract: the confirm tool needs the prepare tool's token"
 
 
 @cache
@@ -158,10 +161,13 @@ def _matrix(sim: Mapping[str, Any], changed: set[str]) -> dict[str, Any]:
             if p["verdict"] and not p["separated"]
             else ("warn" if p["verdict"] else "")
         )
+        if p.get("token_pair"):
+            tone = "pair"
         title = (
             f"{names[p['a']]} / {names[p['b']]}: {p['score']:.2f} (names {p['name']:.0%}, "
             f"intents {p['intent']:.0%}, parameters {p['params']:.0%})"
             + (f" {p['verdict']}" if p["verdict"] else "")
+            + (f", {_TOKEN_PAIR}" if p.get("token_pair") else "")
             + (", told apart" if p["separated"] else "")
         )
         # one triangle: the matrix is symmetric, and half the cells keep a large
@@ -185,7 +191,11 @@ def _matrix(sim: Mapping[str, Any], changed: set[str]) -> dict[str, Any]:
         for e in sim["not_when"]
     ]
     confusable = sorted(
-        (p for p in sim["pairs"] if p["verdict"] or p["score"] >= 0.4),
+        (
+            p
+            for p in sim["pairs"]
+            if (p["verdict"] or p["score"] >= 0.4) and not p.get("token_pair")
+        ),
         key=lambda p: (-p["score"], names[p["a"]], names[p["b"]]),
     )
     return {
@@ -211,7 +221,148 @@ def _matrix(sim: Mapping[str, Any], changed: set[str]) -> dict[str, Any]:
             for p in confusable[:50]
         ],
         "more_pairs": max(0, len(confusable) - 50),
+        "token_pairs": _token_pairs(sim),
     }
+
+
+# what stands behind a tool (implcheck.implementation_state), as a badge
+_IMPLEMENTATION = {
+    "implemented": ("implemented", "ok"),
+    "stub": ("still the stub: a call stops the run", "bad"),
+    "missing": ("no implementation yet", "bad"),
+    "broken": ("implementation does not fit (see toolgen check)", "bad"),
+    "derived": ("answered by the runtime (made from its token contract)", "info"),
+}
+
+
+def _implementation(state: str | None) -> dict[str, str] | None:
+    if state not in _IMPLEMENTATION:
+        return None
+    text, tone = _IMPLEMENTATION[state]
+    return {"state": state, "text": text, "tone": tone}
+
+
+def _status(
+    comparison: Comparison | None, before: object, changes: Sequence[Change]
+) -> str:
+    if comparison is None:
+        return ""
+    if any(c.rule.id == "TD102" for c in changes):
+        return "renamed"
+    if before is None:
+        return "added"
+    return "changed" if changes else ""
+
+
+def _change(c: Change) -> dict[str, Any]:
+    return {
+        "rule": c.rule.id,
+        "name": c.rule.name,
+        "level": c.level.value,
+        "tone": _LEVEL_TONE[c.level.value],
+        "message": c.message,
+        "accepted": c.accepted,
+        "link": f"{DIFF_DOCS_URL}#{c.rule.id}",
+    }
+
+
+def _silenced(found: Sequence[Diagnostic]) -> list[dict[str, str]]:
+    return [{"message": d.message, "where": str(d.span)} for d in found]
+
+
+def _suppressions(quiet: Silenced, tool: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "rule": e.rule,
+            "link": _rule_link(e.rule),
+            "reason": e.reason,
+            "where": str(e.span),
+            "silenced": _silenced(e.silenced),
+        }
+        for e in quiet.suppressions
+        if e.tool == tool
+    ]
+
+
+def _turned_off(quiet: Silenced) -> list[dict[str, Any]]:
+    return [
+        {
+            "rule": o.rule,
+            "link": _rule_link(o.rule),
+            "how": o.how,
+            "count": counted(len(o.silenced), "finding"),
+            "silenced": _silenced(o.silenced),
+        }
+        for o in quiet.turned_off
+    ]
+
+
+def _contract(t: Mapping[str, Any]) -> dict[str, Any]:
+    """What a tool's contract says, as the card and the reference show it."""
+    return {
+        "name": t["name"],
+        "file": t["file"],
+        "description": t["model"]["description"],
+        "schema": _pretty(t["model"]["parameters"]),
+        "digest": t["digest"],
+        "badges": _badges(t),
+        "params": _fields(t["model"]["parameters"], "params"),
+        "returns": _fields(t.get("returns"), "returns"),
+        "errors": [
+            {
+                "code": code,
+                "how_to_fix": e.get("how_to_fix", ""),
+                "retryable": bool(e.get("retryable")),
+            }
+            for code, e in t.get("errors", {}).items()
+        ],
+        "examples": [
+            {
+                "args": json.dumps(e["args"], ensure_ascii=False),
+                "rejected_on": e.get("rejected_on"),
+                "note": e.get("note", ""),
+            }
+            for e in t.get("examples", [])
+        ],
+        "tokens": t["tokens"],
+    }
+
+
+def _cost(
+    t: Mapping[str, Any], before: Mapping[str, Any] | None, scale: float, limit: int
+) -> dict[str, Any]:
+    return {
+        "old_tokens": before["tokens"] if before else None,
+        "bar": min(100.0, round(100 * t["tokens"] / scale, 1)),
+        "old_bar": min(100.0, round(100 * before["tokens"] / scale, 1))
+        if before
+        else None,
+        "over": bool(limit and t["tokens"] > limit),
+    }
+
+
+def _rule_cards(codes: set[str]) -> list[dict[str, str]]:
+    rules = {r.id: r for r in all_rules()}
+    return [
+        {
+            "id": i,
+            "name": rules[i].name,
+            "summary": rules[i].summary,
+            "fix": rules[i].fix,
+            "url": docs_url(i),
+        }
+        for i in sorted(codes & set(rules))
+    ]
+
+
+def _token_pairs(sim: Mapping[str, Any]) -> list[dict[str, str]]:
+    """The prepare and confirm tools of each token contract, alike by design."""
+    names = sim["tools"]
+    return [
+        {"a": names[p["a"]], "b": names[p["b"]], "score": f"{p['score']:.2f}"}
+        for p in sim["pairs"]
+        if p.get("token_pair")
+    ]
 
 
 def page_model(
@@ -221,8 +372,14 @@ def page_model(
     comparison: Comparison | None = None,
     old: Mapping[str, Any] | None = None,
     against: str | None = None,
+    *,
+    implementations: Mapping[str, str] | None = None,
+    silenced: Silenced | None = None,
 ) -> dict[str, Any]:
-    """Everything the page and the Markdown reference show, as plain data."""
+    """Everything the page and the Markdown reference show, as plain data.
+    `implementations` gives each tool's implementation state (implcheck), `silenced` what
+    the catalogue keeps off its lint report (review.silenced); without them the page does
+    not say."""
     budget = shot.get("budget", {})
     total_budget = budget.get("tokens")
     tool_budget = budget.get("tool_tokens")
@@ -232,66 +389,21 @@ def page_model(
     by_file: dict[str, list[Diagnostic]] = {}
     for d in findings:
         by_file.setdefault(d.span.file, []).append(d)
+    quiet = silenced or Silenced((), ())
     tools = []
     for t in sorted(shot["tools"], key=lambda x: x["name"]):
         changes = by_tool.get(t["name"], [])
         before = old_tools.get(t["name"])
-        renamed = next((c for c in changes if c.rule.id == "TD102"), None)
-        status = ""
-        if comparison is not None:
-            if renamed is not None:
-                status = "renamed"
-            elif before is None:
-                status = "added"
-            elif changes:
-                status = "changed"
+        state = (implementations or {}).get(t["name"])
         tools.append(
             {
-                "name": t["name"],
-                "file": t["file"],
-                "status": status,
-                "description": t["model"]["description"],
-                "schema": _pretty(t["model"]["parameters"]),
-                "digest": t["digest"],
-                "badges": _badges(t),
-                "params": _fields(t["model"]["parameters"], "params"),
-                "returns": _fields(t.get("returns"), "returns"),
-                "errors": [
-                    {
-                        "code": code,
-                        "how_to_fix": e.get("how_to_fix", ""),
-                        "retryable": bool(e.get("retryable")),
-                    }
-                    for code, e in t.get("errors", {}).items()
-                ],
-                "examples": [
-                    {
-                        "args": json.dumps(e["args"], ensure_ascii=False),
-                        "rejected_on": e.get("rejected_on"),
-                        "note": e.get("note", ""),
-                    }
-                    for e in t.get("examples", [])
-                ],
-                "tokens": t["tokens"],
-                "old_tokens": before["tokens"] if before else None,
-                "bar": min(100.0, round(100 * t["tokens"] / scale, 1)),
-                "old_bar": min(100.0, round(100 * before["tokens"] / scale, 1))
-                if before
-                else None,
-                "over": bool(tool_budget and t["tokens"] > tool_budget),
+                **_contract(t),
+                **_cost(t, before, scale, tool_budget or 0),
+                "status": _status(comparison, before, changes),
+                "implementation": _implementation(state),
                 "findings": [_finding(d) for d in by_file.get(t["file"], [])],
-                "changes": [
-                    {
-                        "rule": c.rule.id,
-                        "name": c.rule.name,
-                        "level": c.level.value,
-                        "tone": _LEVEL_TONE[c.level.value],
-                        "message": c.message,
-                        "accepted": c.accepted,
-                        "link": f"{DIFF_DOCS_URL}#{c.rule.id}",
-                    }
-                    for c in changes
-                ],
+                "suppressions": _suppressions(quiet, t["name"]),
+                "changes": [_change(c) for c in changes],
             }
         )
     removed = [
@@ -299,8 +411,7 @@ def page_model(
     ]
     tool_files = {t["file"] for t in shot["tools"]}
     verdicts = {p["verdict"] for p in sim["pairs"] if p["verdict"]}
-    fired = sorted({d.code for d in findings if d.code in REGISTRY} | verdicts)
-    rules = {r.id: r for r in all_rules()}
+    quieted = {e.rule for e in quiet.suppressions} | {o.rule for o in quiet.turned_off}
     total = int(shot.get("tokens", 0))
     return {
         "version": __version__,
@@ -308,6 +419,7 @@ def page_model(
         "folder": shot.get("folder", ""),
         "description": shot.get("description", ""),
         "tools": tools,
+        "implemented": _implemented(implementations),
         "total": total,
         "budget": total_budget,
         "tool_budget": tool_budget,
@@ -326,18 +438,27 @@ def page_model(
             for d in ds
         ],
         "finding_count": len(findings),
-        "rules": [
-            {
-                "id": i,
-                "name": rules[i].name,
-                "summary": rules[i].summary,
-                "fix": rules[i].fix,
-                "url": docs_url(i),
-            }
-            for i in fired
-        ],
+        "turned_off": _turned_off(quiet),
+        "rules": _rule_cards({d.code for d in findings} | verdicts | quieted),
         "matrix": _matrix(sim, {t["name"] for t in tools if t["status"]}),
     }
+
+
+def _implemented(states: Mapping[str, str] | None) -> str:
+    """One line on what stands behind the tools: "10 implemented, 1 still the stub"."""
+    counts = Counter((states or {}).values())
+    return ", ".join(
+        f"{counts[state]} {words}" for state, words in _COUNTED.items() if counts[state]
+    )
+
+
+_COUNTED = {
+    "implemented": "implemented",
+    "stub": "still the stub",
+    "missing": "without an implementation",
+    "broken": "with an implementation that does not fit",
+    "derived": "answered by the runtime",
+}
 
 
 def render_html(model: Mapping[str, Any]) -> str:

@@ -132,7 +132,7 @@ def diff_rule(
 
 def all_diff_rules() -> list[DiffRule]:
     """Every registered diff rule, by id (importing the rule modules registers them)."""
-    from toolgen.review import contract_rules, safety_rules  # noqa: F401
+    from toolgen.review import contract_rules, safety_rules, tool_rules  # noqa: F401
 
     return [REGISTRY[k] for k in sorted(REGISTRY)]
 

@@ -4,7 +4,9 @@ and the `not_when` edges between them.
 This is the one part of review that reads the IR, because it must see exactly what the lint's
 pair rules see: the word profiles of `toolgen.lint.context` and the predicates of TG202
 (names equal but for case), TG206 (synonymous verbs on one object), TG401 (near twins) and
-TG303 (neighbours). What it returns is plain data, like a snapshot.
+TG303 (neighbours). What it returns is plain data, like a snapshot. The prepare and the
+confirm tool of one token contract are alike by construction and are marked as such: they are
+one contract, not two tools a model may confuse.
 
 A pair's `score` weighs name words most (the model reads the name first), then intent words,
 then parameter names: `0.5 * name + 0.35 * intent + 0.15 * params`, each a Jaccard index of
@@ -16,7 +18,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from toolgen.ir import Catalogue
+from toolgen.ir import Catalogue, Tool
 from toolgen.lint import words
 from toolgen.lint.context import CatalogueContext
 from toolgen.lint.descriptions import neighbours
@@ -42,11 +44,21 @@ def _verdict(first: Any, second: Any, ctx: CatalogueContext) -> str | None:
     return None
 
 
+def _one_contract(first: Tool, second: Tool) -> bool:
+    """The prepare and the confirm tool of one `confirmation: token` contract: alike by
+    construction (same parameters, same object), and told apart by their descriptions, which
+    say that one gives the token the other needs."""
+    pair = first.token_pair
+    return pair is not None and pair == second.token_pair
+
+
 def similarity(catalogue: Catalogue) -> dict[str, Any]:
-    """`tools` in name order, `pairs` (indices into tools, the three similarities, the score
-    and the pair rule's verdict), and `not_when` edges (from, to, when)."""
+    """`tools` in name order, `pairs` (indices into tools, the three similarities, the score,
+    the pair rule's verdict, whether a `not_when` or `requires` tells them apart, and whether
+    they are the two tools of one token contract), and `not_when` edges (from, to, when)."""
     ctx = CatalogueContext.of(catalogue)
     tools = sorted(ctx.tools(), key=lambda t: t.name)
+    full = {t.name: t for t in catalogue.tools}
     index = {t.name: i for i, t in enumerate(tools)}
     pairs = []
     for (i, first), (j, second) in combinations(enumerate(tools), 2):
@@ -58,9 +70,11 @@ def similarity(catalogue: Catalogue) -> dict[str, Any]:
             w * s for w, s in zip(WEIGHTS, (by_name, by_intent, by_params), strict=True)
         )
         verdict = _verdict(first, second, ctx)
-        if score >= SHOWN_FROM or verdict is not None:
+        token_pair = _one_contract(full[first.name], full[second.name])
+        if score >= SHOWN_FROM or verdict is not None or token_pair:
             separated = (
-                second.name in a.not_when_targets
+                token_pair
+                or second.name in a.not_when_targets
                 or first.name in b.not_when_targets
                 or second.name in first.required
                 or first.name in second.required
@@ -75,6 +89,7 @@ def similarity(catalogue: Catalogue) -> dict[str, Any]:
                     "score": round(score, 3),
                     "verdict": verdict,
                     "separated": separated,
+                    "token_pair": token_pair,
                 }
             )
     edges = [
