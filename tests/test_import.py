@@ -11,6 +11,7 @@ import pytest
 from toolgen import cli, load, pipeline
 from toolgen.importers import Refused, SourceError, import_file, read_source
 from toolgen.importers.draft import draft
+from toolgen.importers.source import Loss
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -140,13 +141,26 @@ def test_what_the_format_cannot_hold_is_reported_and_left_out() -> None:
 def test_import_refuses_to_overwrite_and_skips_unusable_names(tmp_path: Path) -> None:
     source = tmp_path / "tools.json"
     tools = [
-        {"name": "a.b", "inputSchema": {}},
+        {"name": "clock.get_time", "inputSchema": {}},  # renamed clock_get_time
+        {"name": "x" * 65, "inputSchema": {}},  # one word too long: no name to give
+        {"name": "context", "inputSchema": {}},  # the generated package's own module
+        {"name": "get/time", "inputSchema": {}},  # get_time, the next tool's name
         {"name": "get_time", "inputSchema": {}},
     ]
     source.write_text(json.dumps(tools), encoding="utf-8")
     report = import_file("mcp", source, tmp_path / "clock")
-    assert [d.name for d in report.drafts] == ["get_time"]
-    assert [name for name, _ in report.skipped] == ["a.b"]
+    assert [d.name for d in report.drafts] == ["clock_get_time", "get_time"]
+    assert report.drafts[0].losses[0] == Loss(
+        "the tool",
+        "name 'clock.get_time'",
+        "a tool name is 1 to 64 letters, digits, '_' or '-', so the draft is named "
+        "'clock_get_time'",
+    )
+    assert dict(report.skipped) == {
+        "x" * 65: "a tool name is 1 to 64 letters, digits, '_' or '-'",
+        "context": "the generated package uses this module name itself",
+        "get/time": "renamed, it would be 'get_time', the name of another tool",
+    }
     before = (tmp_path / "clock" / "tools" / "get_time.yaml").read_text(
         encoding="utf-8"
     )

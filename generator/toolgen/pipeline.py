@@ -92,6 +92,7 @@ def check_catalogue(
     reuse: bool = True,
     vouch: Vouch | None = None,
     outputs: bool = False,
+    lint_rules: bool = True,
 ) -> CheckResult:
     """Everything `toolgen check` does for one catalogue folder of the project at `root`.
 
@@ -106,7 +107,8 @@ def check_catalogue(
     as kept IR is; without `cache`, no cache file is read or written for it. `vouch` (the
     stamp's `Digests.vouched`) spares load reading the unchanged tool files the front cache
     holds. With `outputs` (the caller renders the result), the tools made ahead come with
-    their pieces of the catalogue-wide files too (`ahead.pieces_of`).
+    their pieces of the catalogue-wide files too (`ahead.pieces_of`). Without `lint_rules`,
+    the check stops before lint (what `import` asks of its drafts: whether they build).
     """
     shown = display_path(folder, root)
     front = FrontCache(root, shown) if cache else None
@@ -198,14 +200,15 @@ def check_catalogue(
         with progress.stage("layout"):
             placed = layout.check_layout(built.catalogue, root, others)
         diagnostics.extend(placed.diagnostics)
-        with progress.stage("lint", count):
-            linted = lint.run(
-                built.catalogue,
-                None if front is None else front.lint_records(),
-                pieces,
-            )
-        diagnostics.extend(linted.diagnostics)
-        if front is not None:
+        if lint_rules:
+            with progress.stage("lint", count):
+                linted = lint.run(
+                    built.catalogue,
+                    None if front is None else front.lint_records(),
+                    pieces,
+                )
+            diagnostics.extend(linted.diagnostics)
+        if front is not None and lint_rules:
             pending = PendingSave(
                 front, built.catalogue.tools, before_lint, linted.kept, pieces
             )

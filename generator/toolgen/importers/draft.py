@@ -50,10 +50,31 @@ class Draft:
     comments: dict[str, str] = field(default_factory=dict)
 
 
+NAME_RULE = "a tool name is 1 to 64 letters, digits, '_' or '-'"
+_NOT_NAME = re.compile(r"[^A-Za-z0-9]+")
+_NAMESPACE = re.compile(r"^[A-Za-z0-9_-]+[^A-Za-z0-9_-]+(?=[A-Za-z0-9])")
+
+
+def legal_name(name: str) -> str:
+    """The source's name as a tool name: kept when it is one, else made one by the same
+    steps every time (`repos/get-content` -> `repos_get_content`). Each run of other
+    characters becomes one `_`; a name still over 64 characters loses its namespace (what
+    precedes the first such run: `repos/`), then whole words from its end. "" when nothing
+    is left."""
+    if TOOL_NAME.fullmatch(name):
+        return name
+    snake = _NOT_NAME.sub("_", name).strip("_")
+    if len(snake) > 64 and _NAMESPACE.match(name):
+        snake = _NOT_NAME.sub("_", _NAMESPACE.sub("", name, count=1)).strip("_")
+    while len(snake) > 64 and "_" in snake[:65]:
+        snake = snake[:65].rsplit("_", 1)[0]
+    return snake if TOOL_NAME.fullmatch(snake) else ""
+
+
 def unusable_name(name: str) -> str | None:
     """Why a tool name cannot be a contract's, or None."""
     if not TOOL_NAME.fullmatch(name):
-        return "a tool name is 1 to 64 letters, digits, '_' or '-'"
+        return NAME_RULE
     if name.replace("-", "_").lower() in RESERVED_MODULES:
         return "the generated package uses this module name itself"
     return None
