@@ -205,6 +205,17 @@ def _body(
     if schema.get("type", "object") == "object" and isinstance(props, dict):
         listed = schema.get("required")
         needed = set(listed) if isinstance(listed, list) and body_required else set()
+        if isinstance(listed, list) and listed and not body_required:
+            losses.append(
+                Loss(
+                    "the request body",
+                    f"required {', '.join(map(str, listed))}",
+                    "requestBody.required is not true (OpenAPI's default is false), so "
+                    "the body may be left out and none of its properties is required; "
+                    "if the body is needed, set requestBody.required and import again, or "
+                    "drop optional from those parameters",
+                )
+            )
         for name, sub in props.items():
             if name in properties:
                 losses.append(
