@@ -37,7 +37,15 @@ from toolgen import tokens
 from toolgen.ir import Catalogue, Param, ReturnField, TextAt, Tool
 from toolgen.lint import targets, words
 from toolgen.lint.prose import Prose, tool_prose
-from toolgen.lint.registry import ErrorSite, ParamSite, ReturnSite, SpecText, ToolPair
+from toolgen.lint.registry import (
+    ErrorSite,
+    ParamSite,
+    ReturnSite,
+    SpecText,
+    ToolPair,
+    in_rejected_example,
+    rejected_examples,
+)
 from toolgen.load import PathKey, SourceMap
 from toolgen.pieces import ToolPieces
 from toolgen.tokens import TokenReport
@@ -489,8 +497,14 @@ class LintContext:
 
     def texts(self) -> Iterator[SpecText]:
         self.read_wide = True  # every tool's
+        rejected: dict[int, frozenset[int]] = {}
         for source, tool, path, text, is_key in self.text_items():
-            yield SpecText(source, path, text, is_key, tool)
+            if tool is None:
+                yield SpecText(source, path, text, is_key, None)
+                continue
+            places = rejected.setdefault(id(tool), rejected_examples(tool))
+            refused = in_rejected_example(path, places)
+            yield SpecText(source, path, text, is_key, tool, refused)
 
     def text_items(self) -> Iterator[tuple[SourceMap, Tool | None, PathKey, str, bool]]:
         """Every string of every spec file, without building an element for each."""

@@ -503,7 +503,13 @@ def shouting_or_threats(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 
 IMPLEMENTATION = Scanner(
-    ("select", r"\bselect\b[^.]{0,80}\bfrom\b"),
+    # SQL selects columns ("select name, price from"); prose selects a thing ("select an
+    # option from a list", chrome-devtools' fill)
+    (
+        "select",
+        r"\bselect\b(?!\s+(?:a|an|the|one|your|any|some|this|that|which)\b)"
+        r"[^.]{0,80}\bfrom\b",
+    ),
     ("insert into", r"\binsert into\b"),
     ("delete from", r"\bdelete from\b"),
     # "the orders table" is a store; "reserve a table", "a table for two" are the user's

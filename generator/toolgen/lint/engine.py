@@ -51,6 +51,8 @@ from toolgen.lint.registry import (
     SpecText,
     ToolPair,
     all_rules,
+    in_rejected_example,
+    rejected_examples,
 )
 from toolgen.pieces import ToolPieces
 from toolgen.tokens import TokenReport
@@ -358,9 +360,9 @@ class _ToolLinter:
         for r in rules:
             if r.kind in _PER_TOOL_KINDS and r.check is not None:
                 self.by_kind[r.kind].append(r)
-        # (text, is_key) -> per rule: its findings, whether it read the catalogue, and
-        # the facts it read
-        self._texts: dict[tuple[str, bool], list[_Checked]] = {}
+        # (text, is_key, refused) -> per rule: its findings, whether it read the catalogue,
+        # and the facts it read
+        self._texts: dict[tuple[str, bool, bool], list[_Checked]] = {}
 
     def lint(self, tool: Tool, only: frozenset[str] | None) -> _ToolHits:
         """The hits of the rules (all, or those in `only`) over `tool`'s elements."""
@@ -401,10 +403,14 @@ class _ToolLinter:
         self, tool: Tool, only: frozenset[str] | None, out: _ToolHits
     ) -> None:
         source = tool.origin.source
+        rejected = rejected_examples(tool)
         for item in tool.texts:
-            results = self._texts.get((item.text, item.is_key))
+            refused = bool(rejected) and in_rejected_example(item.path, rejected)
+            results = self._texts.get((item.text, item.is_key, refused))
             if results is None:
-                element = SpecText(source, item.path, item.text, item.is_key, tool)
+                element = SpecText(
+                    source, item.path, item.text, item.is_key, tool, refused
+                )
                 results = []
                 ctx = self.ctx
                 for r in self.by_kind[SpecText]:
@@ -417,7 +423,7 @@ class _ToolLinter:
                     if found or ctx.read_wide or read:
                         # the others add nothing, for any tool
                         results.append(_Checked(r, found, ctx.read_wide, read))
-                self._texts[(item.text, item.is_key)] = results
+                self._texts[(item.text, item.is_key, refused)] = results
             if not results:
                 continue
             span: Span | None = None
