@@ -208,15 +208,15 @@ def check_catalogue(
                     pieces,
                 )
             diagnostics.extend(linted.diagnostics)
-        if front is not None and lint_rules:
-            pending = PendingSave(
-                front, built.catalogue.tools, before_lint, linted.kept, pieces
-            )
-            if not defer_save:
-                note = pending.save()
-                pending = None
-                if note is not None:
-                    notes.append(note)
+            if front is not None:
+                pending = PendingSave(
+                    front, built.catalogue.tools, before_lint, linted.kept, pieces
+                )
+                if not defer_save:
+                    note = pending.save()
+                    pending = None
+                    if note is not None:
+                        notes.append(note)
         if implementations and placed.implementation_readable:
             with progress.stage("implementations", count):
                 found = implcheck.check_implementations(built.catalogue, root)
