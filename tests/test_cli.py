@@ -196,3 +196,27 @@ def test_errors_fail_whatever_the_warnings_allowed(project: Path) -> None:
 def test_max_warnings_takes_a_count(project: Path) -> None:
     assert main(["check", "--max-warnings", "-1"]) == 2
     assert main(["check", "--max-warnings", "many"]) == 2
+
+
+def test_check_takes_a_catalogue_no_project_holds_and_build_still_needs_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a folder of YAML alone, as a colleague sends it: no pyproject.toml, setup.cfg,
+    # setup.py or .git above it (ruff checks such a folder; so does toolgen check)
+    shutil.copytree(ROOT / "spec" / "inventory", tmp_path / "inventory")
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "inventory"]) == 0
+    out, err = capsys.readouterr()
+    assert "inventory: no project root above it" in err
+    assert "checked alone, without looking for its implementations" in err
+    assert "inventory: 12 tools, 0 errors, 0 warnings" in err
+    assert "TG151" not in out  # no project, so no implementation package to look in
+    tool = tmp_path / "inventory" / "tools" / "next_batch.yaml"
+    tool.write_text(tool.read_text().replace("effect: read", "effect: reed"))
+    assert main(["check", str(tool)]) == 1
+    out, _ = capsys.readouterr()
+    assert out.startswith("inventory/tools/next_batch.yaml:")
+    assert main(["build", "inventory"]) == 2
+    _, err = capsys.readouterr()
+    assert "no project root found" in err and "pass --root" in err
+    assert not (tmp_path / "generated").exists()

@@ -11,6 +11,7 @@ import pytest
 from toolgen import cli, load, pipeline
 from toolgen.importers import Refused, SourceError, import_file, read_source
 from toolgen.importers.draft import draft
+from toolgen.importers.source import Loss
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -140,13 +141,26 @@ def test_what_the_format_cannot_hold_is_reported_and_left_out() -> None:
 def test_import_refuses_to_overwrite_and_skips_unusable_names(tmp_path: Path) -> None:
     source = tmp_path / "tools.json"
     tools = [
-        {"name": "a.b", "inputSchema": {}},
+        {"name": "clock.get_time", "inputSchema": {}},  # renamed clock_get_time
+        {"name": "x" * 65, "inputSchema": {}},  # one word too long: no name to give
+        {"name": "context", "inputSchema": {}},  # the generated package's own module
+        {"name": "get/time", "inputSchema": {}},  # get_time, the next tool's name
         {"name": "get_time", "inputSchema": {}},
     ]
     source.write_text(json.dumps(tools), encoding="utf-8")
     report = import_file("mcp", source, tmp_path / "clock")
-    assert [d.name for d in report.drafts] == ["get_time"]
-    assert [name for name, _ in report.skipped] == ["a.b"]
+    assert [d.name for d in report.drafts] == ["clock_get_time", "get_time"]
+    assert report.drafts[0].losses[0] == Loss(
+        "the tool",
+        "name 'clock.get_time'",
+        "a tool name is 1 to 64 letters, digits, '_' or '-', so the draft is named "
+        "'clock_get_time'",
+    )
+    assert dict(report.skipped) == {
+        "x" * 65: "a tool name is 1 to 64 letters, digits, '_' or '-'",
+        "context": "the generated package uses this module name itself",
+        "get/time": "renamed, it would be 'get_time', the name of another tool",
+    }
     before = (tmp_path / "clock" / "tools" / "get_time.yaml").read_text(
         encoding="utf-8"
     )
@@ -172,3 +186,120 @@ def test_every_written_file_reads_back_as_its_data(tmp_path: Path) -> None:
     report = import_file("mcp", source, tmp_path / "fs")
     for d in report.drafts:
         assert _data(tmp_path / "fs" / "tools" / f"{d.name}.yaml") == d.document
+
+
+def _tg313_lines(out: Path, tool: str) -> list[int]:
+    result = pipeline.check_catalogue(out, out.parent, implementations=False)
+    return [
+        d.span.line
+        for d in result.diagnostics
+        if d.code == "TG313" and d.span.file.endswith(f"{tool}.yaml")
+    ]
+
+
+def test_an_unstated_effect_stays_reported_until_its_line_is_written(
+    tmp_path: Path,
+) -> None:
+    source = tmp_path / "functions.json"
+    function = {
+        "name": "get_delivery_date",
+        "description": "Get the delivery date of a customer's order.",
+        "parameters": {
+            "type": "object",
+            "properties": {"order_id": {"type": "string"}},
+            "required": ["order_id"],
+        },
+    }
+    source.write_text(json.dumps([function]), encoding="utf-8")
+    out = tmp_path / "orders"
+    import_file("openai", source, out)
+    path = out / "tools" / "get_delivery_date.yaml"
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    effect_line = lines.index(
+        "effect: write  # TODO(toolgen import): the source does not say; write read, "
+        "write or destructive"
+    )
+    # a person writes the use_when and a real example, and its note: the effect is still
+    # the importer's guess, and still reported, at its own line
+    text = re.sub(
+        r'use_when: ".*"', "use_when: The user asks when an order arrives.", text
+    )
+    text = re.sub(
+        r"examples:\n.*", "examples:\n  - args: {order_id: ORD-1}\n", text, flags=re.S
+    )
+    path.write_text(text, encoding="utf-8")
+    assert _tg313_lines(out, "get_delivery_date") == [effect_line + 1]
+    # writing the effect means editing its line: the marker goes with the edit
+    path.write_text(text.replace(lines[effect_line], "effect: read"), encoding="utf-8")
+    assert _tg313_lines(out, "get_delivery_date") == []
+
+
+def test_only_comments_carry_the_marker_that_comments_py_reads(tmp_path: Path) -> None:
+    path = tmp_path / "t.yaml"
+    path.write_text(
+        "# TODO(toolgen import): a comment of its own line, about the key below\n"
+        "name: x\n"
+        'intent: "# TODO(toolgen import): in a quoted string"\n'
+        "use_when: |-\n"
+        "  # TODO(toolgen import): in a block of text\n"
+        "effect: write  # TODO(toolgen import): beside the effect\n"
+        "params: {a: {type: string}}  # no marker\n"
+        "note: a#TODO(toolgen import):plain\n",
+        encoding="utf-8",
+    )
+    document, problems = load.load_document(path, "t.yaml")
+    assert document is not None and problems == []
+    assert document.import_todos == (
+        (
+            ("name",),
+            "TODO(toolgen import): a comment of its own line, about the key below",
+        ),
+        (("effect",), "TODO(toolgen import): beside the effect"),
+    )
+
+
+def test_a_body_whose_required_list_is_dropped_says_so() -> None:
+    document = {
+        "openapi": "3.0.3",
+        "paths": {
+            "/pets": {
+                "post": {
+                    "operationId": "add_pet",
+                    "requestBody": {  # no required: true, OpenAPI's default
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "type": "object",
+                                    "required": ["name", "species"],
+                                    "properties": {
+                                        "name": {"type": "string"},
+                                        "species": {"type": "string"},
+                                    },
+                                }
+                            }
+                        }
+                    },
+                    "responses": {"201": {"description": "Added."}},
+                }
+            }
+        },
+    }
+    [tool] = read_source("openapi", json.dumps(document)).tools
+    d = draft(tool)
+    assert d.document["params"] == {
+        "name": {"type": "string", "optional": True},
+        "species": {"type": "string", "optional": True},
+    }
+    [dropped] = [x for x in d.losses if x.what.startswith("required")]
+    assert dropped.where == "the request body"
+    assert dropped.what == "required name, species"
+    assert "OpenAPI's default is false" in dropped.reason
+    body = document["paths"]["/pets"]["post"]["requestBody"]  # type: ignore[index]
+    body["required"] = True
+    [tool] = read_source("openapi", json.dumps(document)).tools
+    assert not [x for x in draft(tool).losses if x.what.startswith("required")]
+    assert draft(tool).document["params"] == {
+        "name": {"type": "string"},
+        "species": {"type": "string"},
+    }

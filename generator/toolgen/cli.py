@@ -372,10 +372,10 @@ def _token_summary(result: pipeline.CheckResult, top: int = 5) -> str:
     return "\n".join(lines)
 
 
-def _targets(args: argparse.Namespace) -> list[project.Target]:
+def _targets(args: argparse.Namespace, *, alone: bool = False) -> list[project.Target]:
     root = args.root.resolve() if args.root is not None else None
     try:
-        return project.targets(args.paths, root)
+        return project.targets(args.paths, root, alone=alone)
     except project.ProjectError as exc:
         raise UsageError(str(exc)) from exc
 
@@ -422,9 +422,17 @@ def _only(
 
 
 def _run_check(args: argparse.Namespace) -> int:
-    chosen = _targets(args)
+    chosen = _targets(args, alone=True)
     others = _others(chosen)
-    results = [(t, _check_one(t, others)) for t in chosen]
+    for target in chosen:
+        if not target.in_project:
+            print(
+                f"toolgen: {target.shown}: no project root above it "
+                f"({', '.join(project.ROOT_MARKERS)}): checked alone, without looking "
+                "for its implementations (--root names the project)",
+                file=sys.stderr,
+            )
+    results = [(t, _check_one(t, others, implementations=t.in_project)) for t in chosen]
     diagnostics: list[Diagnostic] = []
     shown_by_target: list[list[Diagnostic]] = []
     hidden = 0
@@ -640,7 +648,9 @@ def _run_import(args: argparse.Namespace) -> int:
     for name, why in done.skipped:
         print(f"{args.file}: tool {name!r} not imported: {why}", file=sys.stderr)
     # what the format check says of the drafts: anything here is a contract that cannot build
-    checked = pipeline.check_catalogue(args.out, Path.cwd(), implementations=False)
+    checked = pipeline.check_catalogue(
+        args.out, Path.cwd(), implementations=False, lint_rules=False
+    )
     broken = [d for d in checked.diagnostics if d.code < "TG200"]
     _print_diagnostics(broken, "text")
     print(

@@ -27,6 +27,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import ReaderError
 
 from toolgen import limits
+from toolgen.comments import import_todos
 from toolgen.diagnostics import Diagnostic, Span, error
 from toolgen.paths import file_digest
 from toolgen.specfile import read_text
@@ -121,6 +122,8 @@ class Document:
     key_spans: Mapping[PathKey, Span]
     size: int = 0  # bytes of the source text (UTF-8, without a byte-order mark)
     digest: str = ""  # of the source text
+    # the comments holding the importer's TODO marker, by the value they stand beside
+    import_todos: tuple[tuple[PathKey, str], ...] = ()
 
     @property
     def source(self) -> SourceMap:
@@ -794,6 +797,7 @@ def _build(
         key_spans=_SpanTable(file, walker.key_places),
         size=len(encoded),
         digest=file_digest(encoded),
+        import_todos=import_todos(text, root, walker.value_places),
     )
     return document, diagnostics
 

@@ -119,12 +119,16 @@ def _compile_file(
     catalogue: Catalogue,
     linter: ToolLinter | None,
     render: Sequence[str] | None,
+    *,
+    tools_only: bool,
 ) -> _Fresh:
-    """A tool file's unit; its files too with `render` (the stubs to make, by tool name)."""
+    """A tool file's unit: `linter` lints it (None: no lint), and with `render` (the tools
+    whose stub to make) its files are rendered; with `tools_only`, the checks that read
+    catalogue.yaml are left out (it is broken)."""
     found = list(front.diagnostics)
     hits: list[Hit] = []
     for tool in front.tools:
-        found.extend(checks.check_tool(tool, catalogue, tools_only=linter is None))
+        found.extend(checks.check_tool(tool, catalogue, tools_only=tools_only))
         if linter is not None:
             hits.extend(linter.lint(tool))
     counts = {t.name: tokens.tool_tokens(t) for t in front.tools}
@@ -185,9 +189,9 @@ class _Run:
     kept: Mapping[str, ToolUnit]  # the build cache's units, by tool file
     render: bool
     progress: Progress
-    outputs: Mapping[
-        str, tuple[int, int, int]
-    ]  # the last build's files and their status
+    # the last build's files and their status
+    outputs: Mapping[str, tuple[int, int, int]]
+    lint: bool = True  # False: the lint rules do not run
 
     def units(self, full_ir: bool) -> tuple[list[ToolUnit], list[_Fresh], list[Tool]]:
         """Every tool file's unit: kept where the build cache holds it for the same
@@ -231,7 +235,7 @@ class _Run:
         )
         catalogue = replace(catalogue, broken_tools=names.broken)
         linter = None
-        if not self.settings.broken:
+        if self.lint and not self.settings.broken:
             linter = ToolLinter(LintContext(catalogue, names), enabled_rules(catalogue))
         units: list[ToolUnit] = []
         fresh: list[_Fresh] = []
@@ -247,7 +251,13 @@ class _Run:
                 else:
                     front = fronts.get(source.file) or _front(source, catalogue)
                     made = _compile_file(
-                        source, front, keys, catalogue, linter, self._stubs(front)
+                        source,
+                        front,
+                        keys,
+                        catalogue,
+                        linter,
+                        self._stubs(front),
+                        tools_only=self.settings.broken,
                     )
                     fresh.append(made)
                     units.append(made.unit)
@@ -377,6 +387,10 @@ def _whole(
     with run.progress.stage("layout"):
         placed = layout.check_layout(catalogue, tools, run.root, others)
     found.extend(placed.diagnostics)
+    if not run.lint:
+        return _Whole(
+            catalogue, tools, report, tuple(found), placed.implementation_readable
+        )
     with run.progress.stage("lint", len(tools)):
         ctx = CatalogueContext(catalogue, tools, counts, broken)
         hits = [h for u in units for h in u.hits]
@@ -449,12 +463,15 @@ def check_catalogue(
     implementations: bool = True,
     others: Sequence[Placement] = (),
     progress: Progress = QUIET,
+    lint_rules: bool = True,
 ) -> CheckResult:
     """Everything `toolgen check` does for one catalogue folder of the project at `root`:
     every stage but render and write, from the files alone (no cache). The result holds
     every tool's IR (`CheckResult.catalogue.tools`). `others` are the other catalogues of
-    the project, whose folders a build must not write into."""
+    the project, whose folders a build must not write into. Without `lint_rules`, no lint
+    rule runs (what `import` asks of its drafts: whether they build)."""
     run = _start(folder, root, progress, render=False)
+    run.lint = lint_rules
     if run.settings.catalogue is None:
         return _result(run, None)
     units, _, ir = run.units(full_ir=True)

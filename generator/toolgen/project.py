@@ -4,7 +4,10 @@ The root is found as git and ruff find theirs: the nearest folder at or above th
 the current folder) that holds `pyproject.toml`, `setup.cfg`, `setup.py` or `.git`; failing
 that, the folder that holds `spec/` when the catalogue is `spec/<name>`. A catalogue's
 `package` and `implementation` are dotted paths relative to that root, so `toolgen build PATH`
-writes into PATH's project wherever it is run from.
+writes into PATH's project wherever it is run from. `check` also takes a catalogue with no
+project around it (as ruff checks a file with no pyproject.toml): it is checked alone, its
+paths shown from the current folder when it lies inside it, and no implementation is looked
+for, since there is no project to hold one.
 """
 
 from __future__ import annotations
@@ -49,6 +52,8 @@ class Target:
     folder: Path
     root: Path
     only: str | None = None
+    # False: no project holds the catalogue; `root` only says where paths are shown from
+    in_project: bool = True
 
     @property
     def shown(self) -> str:
@@ -69,9 +74,19 @@ def _catalogue_of(path: Path) -> tuple[Path, Path | None]:
     )
 
 
-def targets(paths: Sequence[str], root: Path | None) -> list[Target]:
+def _alone(folder: Path) -> Path:
+    """Where a catalogue with no project is shown from: the current folder when it holds the
+    catalogue, else the catalogue's own parent."""
+    here = Path.cwd().resolve()
+    return here if folder.resolve().is_relative_to(here) else folder.resolve().parent
+
+
+def targets(
+    paths: Sequence[str], root: Path | None, *, alone: bool = False
+) -> list[Target]:
     """What the command line asks for. Without paths: every catalogue of the project the
-    current folder is in."""
+    current folder is in. With `alone` (check), a catalogue no project holds is checked
+    alone rather than refused."""
     if not paths:
         base = root or find_root(Path.cwd()) or Path.cwd()
         found = catalogues_under(base)
@@ -93,14 +108,14 @@ def targets(paths: Sequence[str], root: Path | None) -> list[Target]:
             project = (
                 folder.parent.parent
             )  # the layout toolgen documents: <root>/spec/<name>
-        if project is None:
+        if project is None and not alone:
             raise ProjectError(
                 f"{raw}: no project root found (no {', '.join(ROOT_MARKERS)} in "
                 f"{folder.parent} or above it); pass --root"
             )
-        project = project.resolve()
-        only = display_path(tool, project) if tool is not None else None
-        chosen.append(Target(folder, project, only))
+        shown_from = _alone(folder) if project is None else project.resolve()
+        only = display_path(tool, shown_from) if tool is not None else None
+        chosen.append(Target(folder, shown_from, only, in_project=project is not None))
     return chosen
 
 

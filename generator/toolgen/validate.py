@@ -260,6 +260,44 @@ def _unknown_key_hint(key: str, known: list[str]) -> str:
     return _did_you_mean(key, offered).capitalize() + listed
 
 
+def _split_by_comma(
+    document: Document, path: PathKey, mapping: dict[str, object], key: str
+) -> tuple[str, str] | None:
+    """Why an unknown key is the rest of the text before it, and how to quote it, when it
+    is: in a `{...}` mapping a comma ends a plain value, so `{description: The fee
+    charged, in euros}` holds description 'The fee charged' and a key 'in euros' with no
+    value. Such keys have no value and stand on the line of the text they continue."""
+    names = list(mapping)
+    spans = document.key_spans
+    line = spans[(*path, key)].line if (*path, key) in spans else 0
+
+    def continues(at: int) -> bool:  # a piece of text cut off by a comma
+        name = names[at]
+        place = spans.get((*path, name))
+        return mapping[name] is None and place is not None and place.line == line
+
+    at = names.index(key)
+    if not continues(at):
+        return None
+    start, end = at - 1, at
+    while start >= 0 and continues(start):
+        start -= 1
+    while end + 1 < len(names) and continues(end + 1):
+        end += 1
+    before = names[start] if start >= 0 else ""
+    value, place = mapping.get(before), spans.get((*path, before))
+    if not isinstance(value, str) or place is None or place.line != line:
+        return None
+    whole = json.dumps(
+        ", ".join([value, *names[start + 1 : end + 1]]), ensure_ascii=False
+    )
+    return (
+        f"a comma ended the value of {before!r} before it ({value!r}): in a {{...}} "
+        "mapping a comma ends a value that is not quoted",
+        f"Quote the whole text: {before}: {whole}.",
+    )
+
+
 def _diagnose(
     document: Document, err: jsonschema.ValidationError, kind: SchemaKind
 ) -> list[Diagnostic]:
@@ -277,16 +315,20 @@ def _diagnose(
             return [d for sub in inner for d in _diagnose(document, sub, kind)]
     if err.validator == "additionalProperties" and isinstance(err.instance, dict):
         known = sorted(schema.get("properties", {}))
-        return [
-            error(
-                "TG101",
-                f"unknown key {key!r} in {subject}",
-                span((*path, key), key=True),
-                _unknown_key_hint(key, known),
+        found = []
+        for key in err.instance:
+            if key in schema.get("properties", {}):
+                continue
+            message, hint = f"unknown key {key!r} in {subject}", ""
+            split = _split_by_comma(document, path, err.instance, key)
+            if split is not None:
+                message += f": {split[0]}"
+                hint = split[1]
+            place = span((*path, key), key=True)
+            found.append(
+                error("TG101", message, place, hint or _unknown_key_hint(key, known))
             )
-            for key in err.instance
-            if key not in schema.get("properties", {})
-        ]
+        return found
     if err.validator == "required" and isinstance(err.instance, dict):
         return [
             error(

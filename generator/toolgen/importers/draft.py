@@ -9,8 +9,9 @@ replaces it:
 - `use_when` (always: no source says when to pick a tool, in the user's words);
 - the intent, when the source has no description;
 - the example: its arguments are placeholders built from the schema, and its note says so;
-- the effect, when the source does not state it: the format requires one, so the draft holds
-  `write` and the example's note (and a comment beside it) says it is a placeholder.
+- the effect, when the source does not state it: the format requires one and takes no text,
+  so the draft holds `write` with a `# TODO(toolgen import): ...` comment beside it, which
+  load keeps (comments.py) and TG313 reports until a person edits that line.
 
 `not_when` needs another tool's name, so the importer cannot leave a TODO in it; TG303 reports
 neighbouring tools without one.
@@ -21,21 +22,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from toolgen.comments import IMPORT_TODO
 from toolgen.importers.schema import Converter, ParamDoc
 from toolgen.importers.source import Loss, SourceTool
 
-TODO = "TODO(toolgen import)"
+TODO = IMPORT_TODO.removesuffix(":")
 TODO_INTENT = f"{TODO}: what the tool does for the user, in one sentence."
 TODO_USE_WHEN = f"{TODO}: the user's request that should make the model pick this tool."
 TODO_EXAMPLE = (
     f"{TODO}: placeholder arguments built from the schema, not a real call; write an "
     "example the tool must accept."
 )
-TODO_EXAMPLE_AND_EFFECT = (
-    f"{TODO}: placeholder arguments built from the schema, and effect: write is a "
-    "placeholder too; the source states neither an example nor what a call does."
-)
 PLACEHOLDER_EFFECT = "write"
+# beside the placeholder effect: only a person's edit of that line removes it (comments.py)
+TODO_EFFECT = f"{TODO}: the source does not say; write read, write or destructive"
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 RESERVED_MODULES = frozenset({"context", "tests", "json", "datetime", "copy", "pytest"})
 
@@ -50,10 +50,31 @@ class Draft:
     comments: dict[str, str] = field(default_factory=dict)
 
 
+NAME_RULE = "a tool name is 1 to 64 letters, digits, '_' or '-'"
+_NOT_NAME = re.compile(r"[^A-Za-z0-9]+")
+_NAMESPACE = re.compile(r"^[A-Za-z0-9_-]+[^A-Za-z0-9_-]+(?=[A-Za-z0-9])")
+
+
+def legal_name(name: str) -> str:
+    """The source's name as a tool name: kept when it is one, else made one by the same
+    steps every time (`repos/get-content` -> `repos_get_content`). Each run of other
+    characters becomes one `_`; a name still over 64 characters loses its namespace (what
+    precedes the first such run: `repos/`), then whole words from its end. "" when nothing
+    is left."""
+    if TOOL_NAME.fullmatch(name):
+        return name
+    snake = _NOT_NAME.sub("_", name).strip("_")
+    if len(snake) > 64 and _NAMESPACE.match(name):
+        snake = _NOT_NAME.sub("_", _NAMESPACE.sub("", name, count=1)).strip("_")
+    while len(snake) > 64 and "_" in snake[:65]:
+        snake = snake[:65].rsplit("_", 1)[0]
+    return snake if TOOL_NAME.fullmatch(snake) else ""
+
+
 def unusable_name(name: str) -> str | None:
     """Why a tool name cannot be a contract's, or None."""
     if not TOOL_NAME.fullmatch(name):
-        return "a tool name is 1 to 64 letters, digits, '_' or '-'"
+        return NAME_RULE
     if name.replace("-", "_").lower() in RESERVED_MODULES:
         return "the generated package uses this module name itself"
     return None
@@ -171,7 +192,7 @@ def draft(tool: SourceTool) -> Draft:
     comments: dict[str, str] = {}
     if tool.effect is None:
         doc["effect"] = PLACEHOLDER_EFFECT
-        comments["effect"] = f"{TODO}: a placeholder; the source does not say"
+        comments["effect"] = TODO_EFFECT
         todos.append("effect")
     else:
         doc["effect"] = tool.effect
@@ -183,8 +204,7 @@ def draft(tool: SourceTool) -> Draft:
         doc["params"] = params
     if returns:
         doc["returns"] = returns
-    note = TODO_EXAMPLE if tool.effect is not None else TODO_EXAMPLE_AND_EFFECT
-    doc["examples"] = [{"args": _arguments(dict(params)), "note": note}]
+    doc["examples"] = [{"args": _arguments(dict(params)), "note": TODO_EXAMPLE}]
     todos.append("examples")
     return Draft(
         name=tool.name,

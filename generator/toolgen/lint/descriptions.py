@@ -501,7 +501,13 @@ def shouting_or_threats(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 
 IMPLEMENTATION = Scanner(
-    ("select", r"\bselect\b[^.]{0,80}\bfrom\b"),
+    # SQL selects columns ("select name, price from"); prose selects a thing ("select an
+    # option from a list", chrome-devtools' fill)
+    (
+        "select",
+        r"\bselect\b(?!\s+(?:a|an|the|one|your|any|some|this|that|which)\b)"
+        r"[^.]{0,80}\bfrom\b",
+    ),
     ("insert into", r"\binsert into\b"),
     ("delete from", r"\bdelete from\b"),
     # "the orders table" is a store; "reserve a table", "a table for two" are the user's
@@ -739,8 +745,10 @@ def todo_left_in_contract(text: SpecText, ctx: LintContext) -> Iterator[Finding]
     Reports every string of the spec that holds a `TODO:`, `FIXME:` or `TODO(...):` marker,
     such as the `TODO(toolgen import): ...` texts `toolgen import` writes where the source
     says nothing: the use_when, the intent of a tool without a description, the example
-    (its arguments are placeholders) and, when the source does not state what a call does,
-    the effect (the example's note says `effect: write` is a placeholder too).
+    (its arguments are placeholders). Where the source does not state what a call does, the
+    draft's `effect: write` is a placeholder with a `# TODO(toolgen import): ...` comment
+    beside it: that comment (a comment holding this marker, and no other) is reported at
+    the effect until a person edits the line, whatever else of the file they write.
 
     ## Why is this bad?
     An unfinished contract compiles into a tool whose description tells the model "TODO",

@@ -42,6 +42,8 @@ from toolgen.lint.registry import (
     SpecText,
     ToolPair,
     all_rules,
+    in_rejected_example,
+    rejected_examples,
 )
 from toolgen.tokens import TokenReport
 
@@ -90,7 +92,8 @@ class ToolLinter:
     def __init__(self, ctx: LintContext, enabled: Mapping[str, Severity]) -> None:
         self.ctx = ctx
         self._rules = _by_kind(enabled, TOOL_KINDS)
-        self._texts: dict[tuple[str, bool], list[tuple[str, Finding]]] = {}
+        # (text, is_key, refused) -> what the rules found in such a string
+        self._texts: dict[tuple[str, bool, bool], list[tuple[str, Finding]]] = {}
 
     def lint(self, tool: Tool) -> tuple[Hit, ...]:
         """What the enabled rules find in `tool`'s elements (none in a derived tool: a
@@ -110,11 +113,15 @@ class ToolLinter:
 
     def _text_hits(self, tool: Tool, rules: list[Rule]) -> Iterator[Hit]:
         source = tool.origin.source
+        rejected = rejected_examples(tool)
         for item in tool.texts:
-            key = (item.text, item.is_key)
+            refused = bool(rejected) and in_rejected_example(item.path, rejected)
+            key = (item.text, item.is_key, refused)
             checked = self._texts.get(key)
             if checked is None:
-                element = SpecText(source, item.path, item.text, item.is_key, tool)
+                element = SpecText(
+                    source, item.path, item.text, item.is_key, tool, refused
+                )
                 checked = self._texts[key] = [
                     (r.id, f)
                     for r in rules

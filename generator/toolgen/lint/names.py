@@ -142,24 +142,26 @@ def names_differ_only_in_case(
 def _not_a_verb(rest: tuple[str, ...], tool: Tool, ctx: LintContext) -> bool:
     """Whether the first word (after a namespace) is, on the evidence, not a verb.
 
-    The verb vocabulary is not English: calibrate, fork, star and takeoff are verbs it
-    lacks. So an unknown first word counts as a noun only with evidence: a known verb later
-    in the name (pull_request_read), a qualifier (next_batch), an intent that opens with
-    another verb and uses the word as its object ("Read the current stock" for
-    stock_level), or the word used as an object elsewhere in the catalogue (directory_tree
-    beside list_directory), unless the intent opens with it ("Request a review" makes
-    request_copilot_review a verb_noun name)."""
+    The verb vocabulary is not English: calibrate, fork, star, takeoff and waive are verbs it
+    lacks. So an unknown first word counts as a noun only with evidence. A qualifier
+    (next_batch) is one; past that the intent is heard first: one that opens with the word
+    ("Waive the fee", "Request a review") makes it a verb. Then a known verb ending the name
+    (pull_request_read, stock_level_get: the verb-last names the profile reads too), an
+    intent that opens with another verb and uses the word as its object ("Read the current
+    stock" for stock_level), or the word used as an object elsewhere in the catalogue
+    (directory_tree beside list_directory) make it a noun. A known verb inside the name is
+    no evidence: it is part of the object there (waive_no_show_fee, set_top_box_channel)."""
     first = rest[0]
     if first in words.VERB_CLASS:
         return False
     if first in words.QUALIFIERS:
         return True
-    if any(w in words.VERB_CLASS for w in rest[1:]):
-        return True
     opening = re.match(r"[A-Za-z]+", tool.intent)
     said = opening.group(0).lower() if opening else ""
     if said in (first, first + "s", first + "es"):
         return False
+    if len(rest) > 1 and rest[-1] in words.VERB_CLASS:
+        return True
     opens_with_verb = any(
         v in words.VERB_CLASS for v in (said, said[:-1], said[:-2]) if v
     )
@@ -185,11 +187,15 @@ def tool_name_not_verb_noun(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     Checks that a tool's name is lower-case words joined by `_`, the first word a verb
     (`read_stock`, `create_reorder`, `search_orders`). A prefix most of the catalogue's
     names share (`git_add`, `git_log`) is a namespace and is skipped. A first word the
-    verb vocabulary does not know counts as a noun only on evidence: a verb later in the
-    name (`stock_level_get`), a qualifier (`next_batch`), an intent that opens with another
-    verb and names the word as its object, or the word used as an object by other tools
-    of the catalogue (`directory_tree` beside `list_directory`), unless the intent opens
-    with the word itself.
+    verb vocabulary does not know counts as a noun only on evidence: a qualifier
+    (`next_batch`), or, unless the intent opens with the word itself ("Waive the no-show
+    fee ..." for `waive_no_show_fee`), a known verb ending the name (`stock_level_get`), an
+    intent that opens with another verb and names the word as its object, or the word used
+    as an object by other tools of the catalogue (`directory_tree` beside
+    `list_directory`). A known verb inside the name is part of its object (`no_show` in
+    `waive_no_show_fee`), never evidence. The message offers a name only where it adds a
+    verb (`get_` before a read tool's name that has none), never one made by moving the
+    name's own words about.
 
     ## Why is this bad?
     The name is the first thing the model matches against the user's request. A name that
@@ -209,28 +215,29 @@ def tool_name_not_verb_noun(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     if is_generic_name(tool.name):
         return  # TG204 says it better
     parts = words.name_words(tool.name)
-    snake = "_".join(parts)
     if not _SNAKE.fullmatch(tool.name) or len(parts) < 2:
+        # the same words in snake case; a single word needs an object no one can guess
+        such = f", such as {'_'.join(parts)!r}" if len(parts) > 1 else ""
         yield Finding(
-            f"tool name {tool.name!r} is not verb_noun snake case; expected lower-case words "
-            f"joined by '_', such as {snake if len(parts) > 1 else 'get_' + snake!r}"
+            f"tool name {tool.name!r} is not verb_noun snake case; expected lower-case "
+            f"words joined by '_', the action then what it acts on{such}"
         )
         return
     rest = parts[1:] if ctx.profile_of(tool).namespace else parts
     if not _not_a_verb(rest, tool, ctx):
         return
-    if True:
-        later = [w for w in rest[1:] if w in words.VERB_CLASS]
-        if later:
-            example = "_".join([later[0], *(w for w in parts if w != later[0])])
-        elif tool.effect == "read":
-            example = "get_" + tool.name
-        else:
-            example = "create_" + tool.name  # or update_, send_: the verb of the effect
-        yield Finding(
-            f"tool name {tool.name!r} does not start with a verb ({rest[0]!r}); expected "
-            f"verb_noun, such as {example!r}"
-        )
+    # an example only where it adds a word (a read's verb before a name with none): a name
+    # made by moving the name's own words about reads as nonsense as often as not
+    if len(rest) > 1 and rest[-1] in words.VERB_CLASS:
+        such = f"; {rest[-1]!r} ends the name"
+    elif tool.effect == "read":
+        such = f", such as {'get_' + tool.name!r}"
+    else:
+        such = ""  # the verb of a write says what it does: only a person knows it
+    yield Finding(
+        f"tool name {tool.name!r} does not start with a verb ({rest[0]!r}); expected "
+        f"verb_noun, the action first{such}"
+    )
 
 
 @rule(

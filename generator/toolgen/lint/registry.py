@@ -142,18 +142,32 @@ class ToolPair:
 @dataclass(frozen=True, slots=True)
 class SpecText:
     """One string of a spec file, a value or a mapping key; `tool` is None in catalogue.yaml.
-    A check over it must depend on the text and `is_key` only (the engine may reuse results
-    for repeated strings)."""
+    A check over it must depend on the text, `is_key` and `refused` only (the engine may
+    reuse results for repeated strings). `refused`: the string is part of a rejected example,
+    which shows the validator refusing it and never reaches an implementation or the model
+    (a hostile value belongs there: `/etc/passwd` for a path guard)."""
 
     source: SourceMap
     path: PathKey
     text: str
     is_key: bool
     tool: Tool | None
+    refused: bool = False
 
     @property
     def default_span(self) -> Span:
         return self.source.span(self.path, key=self.is_key)
+
+
+def rejected_examples(tool: Tool) -> frozenset[int]:
+    """The places in `examples` of a tool's rejected examples."""
+    return frozenset(
+        int(e.origin.path[1]) for e in tool.examples if e.rejected_on is not None
+    )
+
+
+def in_rejected_example(path: PathKey, rejected: frozenset[int]) -> bool:
+    return len(path) > 1 and path[0] == "examples" and path[1] in rejected
 
 
 Element = (

@@ -74,6 +74,10 @@ def hidden_instructions(text: SpecText, ctx: LintContext) -> Iterator[Finding]:
     `<important>` or `<system>`, "ignore previous instructions", "do not tell the user",
     "before using any tool", chat-template tokens.
 
+    A rejected example is not scanned: it shows the validator refusing such a value (a
+    path guard refusing `/etc/passwd`), and neither the model nor an implementation ever
+    receives it.
+
     ## Why is this bad?
     The model reads the description as instructions, with the authority of your system; this
     is exactly how a poisoned tool makes an agent read files or leak a conversation while the
@@ -91,6 +95,8 @@ def hidden_instructions(text: SpecText, ctx: LintContext) -> Iterator[Finding]:
     intent: Read the current stock and the reorder threshold of a product.
     ```
     """
+    if text.refused:
+        return
     found = HIDDEN_INSTRUCTIONS.first(text.text)
     if found:
         yield Finding(
@@ -136,6 +142,10 @@ def invisible_characters(text: SpecText, ctx: LintContext) -> Iterator[Finding]:
     characters, bidi overrides and isolates, Unicode tag characters, ANSI escapes and other
     C0/C1 controls (tab and newline are fine).
 
+    A rejected example is not scanned: it shows the validator refusing such a value (a
+    path guard refusing `/etc/passwd`), and neither the model nor an implementation ever
+    receives it.
+
     ## Why is this bad?
     The model reads them; the reviewer does not. Tag characters carry a whole hidden
     sentence, bidi overrides show a different text than the one stored, and ANSI codes hide
@@ -151,6 +161,8 @@ def invisible_characters(text: SpecText, ctx: LintContext) -> Iterator[Finding]:
     intent: Read the current stock and the reorder threshold of a product.
     ```
     """
+    if text.refused:
+        return
     value = text.text
     if value.isascii() and value.isprintable():
         return
@@ -268,6 +280,10 @@ def mixed_script_lookalike(text: SpecText, ctx: LintContext) -> Iterator[Finding
     look like nothing Latin (`\u0394`, `\u03bb`, `\u03bc`, `\u0436`) pass: a formula
     such as `\u0394x` hides no word.
 
+    A rejected example is not scanned: it shows the validator refusing such a value (a
+    path guard refusing `/etc/passwd`), and neither the model nor an implementation ever
+    receives it.
+
     ## Why is this bad?
     To a reviewer the word is the one they know; to the model and to every string comparison
     it is another. It is how a tool impersonates a trusted one, or how a forbidden word slips
@@ -285,6 +301,8 @@ def mixed_script_lookalike(text: SpecText, ctx: LintContext) -> Iterator[Finding
       - {when: The user wants to reorder., use: create_reorder}
     ```
     """
+    if text.refused:
+        return
     value = text.text
     if value.isascii():
         return
@@ -404,6 +422,10 @@ def sensitive_file_reference(text: SpecText, ctx: LintContext) -> Iterator[Findi
     Scans every string of the spec for paths of credentials and keys: `~/.ssh`, `id_rsa`,
     `.env`, `/etc/passwd`, `.aws/credentials`, `.netrc`, `mcp.json`, ...
 
+    A rejected example is not scanned: it shows the validator refusing such a value (a
+    path guard refusing `/etc/passwd`), and neither the model nor an implementation ever
+    receives it.
+
     ## Why is this bad?
     A tool contract has no reason to name them; a poisoned one names them so the model reads
     them and passes their content along as an argument.
@@ -419,6 +441,8 @@ def sensitive_file_reference(text: SpecText, ctx: LintContext) -> Iterator[Findi
     # no such parameter
     ```
     """
+    if text.refused:
+        return
     found = SENSITIVE_FILES.first(text.text)
     if found:
         yield Finding(

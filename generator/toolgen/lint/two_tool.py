@@ -18,6 +18,8 @@ NAME_SIMILARITY = 0.5
 INTENT_SIMILARITY = 0.5
 PARAM_SIMILARITY = 0.67
 OWN_PARAM_SIMILARITY = 0.5
+# tools under two verbs are variants of one action only when their intents say so too
+OTHER_VERB_INTENT_SIMILARITY = 0.25
 
 
 def twins(
@@ -37,6 +39,8 @@ def twins(
     a, b = ctx.profile(first.name), ctx.profile(second.name)
     if a.verb_class != b.verb_class or not (a.objects & b.objects or a.verb == b.verb):
         return None
+    if words.opposite_verbs(a.verb, b.verb):
+        return None  # deposit and withdraw: one action and its mirror are two tools
     if overlapping(first, second, ctx) or a.name_set == b.name_set:
         return None  # TG206 / TG202
     by_name = words.jaccard(a.name_set, b.name_set)
@@ -50,6 +54,10 @@ def twins(
         1.0 if own_a == own_b or not own_a or not own_b else words.jaccard(own_a, own_b)
     )
     alike = by_intent >= INTENT_SIMILARITY or by_params >= PARAM_SIMILARITY
+    if a.verb != b.verb and by_intent < OTHER_VERB_INTENT_SIMILARITY:
+        # two verbs, and intents that share almost nothing: the descriptions tell the two
+        # actions apart (MakePayment pays, RequestPayment asks to be paid; 9% alike)
+        return None
     if keyed or (own >= OWN_PARAM_SIMILARITY and alike):
         return by_name, by_intent, by_params
     return None
@@ -74,8 +82,10 @@ def near_twin_tools(pair: ToolPair, ctx: CatalogueContext) -> Iterator[Finding]:
     (`find_customer_by_name`, `find_customer_by_email`), or the intents are alike and the
     parameters that set the two apart (those most of the catalogue's tools do not share)
     are mostly the same. Tools that change different parts of one object
-    (`update_reservation_flights`, `update_reservation_passengers`) or do opposite things
-    are not twins.
+    (`update_reservation_flights`, `update_reservation_passengers`) are not twins, nor are
+    tools that do opposite things (`deposit_savings` and `withdraw_savings`; `un`-, `dis`-
+    and `de`- verbs too), nor tools under two verbs whose intents share less than a quarter
+    of their words (`MakePayment` pays, `RequestPayment` asks to be paid).
 
     ## Why is this bad?
     Each twin takes up context on every turn, and the model has to make a choice that adds no
@@ -106,6 +116,12 @@ def near_twin_tools(pair: ToolPair, ctx: CatalogueContext) -> Iterator[Finding]:
         )
 
 
+# the names of a parameter that picks what a tool does (manage_order(action: ...))
+ACTION_PARAMS = words.wordset(
+    "action actions operation operations op command mode verb"
+)
+
+
 @rule(
     ParamSite,
     id="TG402",
@@ -120,7 +136,12 @@ def action_spans_read_and_write(site: ParamSite, ctx: LintContext) -> Iterator[F
 
     ## What it does
     Reports an enum parameter whose values include both a read verb (`read`, `get`, `list`)
-    and a write verb (`cancel`, `update`, `delete`, `send`).
+    and a write verb (`cancel`, `update`, `delete`, `send`), when the parameter picks the
+    action: it takes one value (a list of values picks what to include, as a filter does:
+    chrome-devtools' `list_console_messages(types: [log, clear, issue, ...])` lists messages
+    of those kinds), and in a read tool it is named as an action (`action`, `operation`,
+    `mode`, ...): a read tool's contract says a call changes nothing, so its other values
+    are kinds of what it reads.
 
     ## Why is this bad?
     The model picks the action with the same lightness with which it fills in any field, and
@@ -140,6 +161,12 @@ def action_spans_read_and_write(site: ParamSite, ctx: LintContext) -> Iterator[F
     name: read_order
     ```
     """
+    if site.param.items is not None:
+        return  # a list of values is a filter: several kinds at once, not one action
+    if site.tool.effect == "read" and not ACTION_PARAMS & set(
+        words.name_words(site.param.name)
+    ):
+        return  # what a read tool reads: log and clear are kinds of console messages
     enum = site.scalar.constraints.enum or ()
     reads = [
         v for v in enum if isinstance(v, str) and words.VERB_CLASS.get(v) == "lookup"

@@ -185,12 +185,28 @@ def jaccard(first: frozenset[str], second: frozenset[str]) -> float:
     return len(first & second) / len(first | second)
 
 
+# Verbs whose actions mirror each other without a prefix that says so: money in and out,
+# a yes and a no, up and down. Pairs within one verb class matter most: the rules that read
+# them (TG401, TG303) already tell apart verbs of different classes.
+ANTONYMS: frozenset[frozenset[str]] = frozenset(
+    frozenset(pair.split())
+    for pair in (
+        "deposit withdraw", "pay refund", "charge refund", "capture refund", "buy sell",
+        "give take", "send receive", "push pull", "upload download", "import export",
+        "approve reject", "accept decline", "grant revoke", "add remove", "open close",
+        "start stop", "attach detach", "upgrade downgrade", "increase decrease",
+        "show hide", "lock unlock", "follow unfollow", "publish unpublish",
+    )
+)  # fmt: skip
+
+
 def opposite_verbs(first: str, second: str) -> bool:
-    """star and unstar, enable and disable, lock and unlock: one undoes the other."""
+    """star and unstar, enable and disable, lock and unlock, deposit and withdraw: one
+    undoes or mirrors the other."""
     for prefix in ("un", "dis", "de"):
         if first == prefix + second or second == prefix + first:
             return True
-    return False
+    return frozenset((first, second)) in ANTONYMS
 
 
 def participle(word: str) -> bool:

@@ -533,7 +533,7 @@ def _build_tool(
         py=py,
         origin=reader.origin(()),
         digest=document.digest,
-        texts=texts(document.data),
+        texts=texts(document),
         pagination=pagination,
     )
     if tool.confirmation == "token":
@@ -678,6 +678,6 @@ def build_settings(
         implementation_at=span(
             ("implementation" if "implementation" in c else "name",)
         ),
-        texts=texts(catalogue_doc.data),
+        texts=texts(catalogue_doc),
     )
     return catalogue, tuple(reader.diagnostics)

@@ -53,9 +53,18 @@ def duration_s(text: str) -> int | None:
     return int(match.group(1)) * _DURATION_UNITS[match.group(2)]
 
 
-def texts(data: object) -> tuple[TextAt, ...]:
+def texts(document: Document) -> tuple[TextAt, ...]:
     """Every string of a document, keys included, with its path (iterative: documents of
-    thousands of nodes make recursive generators slow)."""
+    thousands of nodes make recursive generators slow), then the importer's TODO comments
+    (comments.py), each at the value it stands beside."""
+    found = _data_texts(document.data)
+    return (
+        *found,
+        *(TextAt(path, text, False) for path, text in document.import_todos),
+    )
+
+
+def _data_texts(data: object) -> tuple[TextAt, ...]:
     found: list[TextAt] = []
     stack: list[tuple[PathKey, object]] = [((), data)]
     while stack:

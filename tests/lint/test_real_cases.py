@@ -1,0 +1,236 @@
+"""False positives met on real catalogues (issue 34), each on the tools it was met on.
+
+A new user's clinic catalogue, written from the docs alone, met TG203 on
+`waive_no_show_fee` and TG905 on the rejected example that shows its document tool's path
+guard refusing `/etc/passwd`; a payments catalogue met TG401 on `MakePayment` and
+`RequestPayment`. chrome-devtools-mcp's `list_console_messages` (TG402) is in the real-world
+corpus itself (realworld/catalogues/chrome_devtools_mcp), with every finding labelled.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lint_fixtures import check
+
+from toolgen.diagnostics import Diagnostic
+
+CLINIC = """\
+format: 1
+name: shop
+description: Book, change and bill the appointments of a small clinic.
+budget:
+  tokens: 20000
+"""
+
+WAIVE = """\
+name: waive_no_show_fee
+intent: {intent}
+use_when: A receptionist says the patient had a good reason to miss the appointment.
+effect: write
+idempotency: natural
+params:
+  appointment_id:
+    type: string
+    pattern: '^APT-\\d{{6}}$'
+    example: APT-000123
+    description: The missed appointment.
+returns:
+  fee_eur:
+    type: number
+    description: The fee charged now, in euros (0 once waived).
+examples:
+  - args: {{appointment_id: APT-000123}}
+"""
+
+READ_DOCUMENT = """\
+name: read_document
+intent: Read a clinic document, such as the price list or the privacy notice.
+use_when: The patient asks what a clinic document says.
+effect: read
+params:
+  name:
+    type: path
+    root: documents
+    suffixes: [.md, .txt]
+    example: prices.md
+    description: The document's file name in the clinic's documents folder.
+returns:
+  text:
+    type: string
+    max_length: 2000
+    description: The document's text.
+examples:
+  - args: {name: prices.md}
+  - args: {name: /etc/passwd}
+    rejected_on: name
+    note: The path guard refuses /etc/passwd, a file outside the documents folder.
+  - args: {name: ../../.ssh/id_rsa}
+    rejected_on: name
+"""
+
+
+def _findings(tmp_path: Path, files: dict[str, str], rule: str) -> list[Diagnostic]:
+    diagnostics, _ = check(tmp_path, {"catalogue.yaml": CLINIC, **files})
+    return [d for d in diagnostics if d.code == rule]
+
+
+def _tool(name: str, text: str) -> dict[str, str]:
+    return {f"tools/{name}.yaml": text}
+
+
+def test_tg203_hears_waive_as_the_verb_of_waive_no_show_fee(tmp_path: Path) -> None:
+    # 'show' inside the name is part of its object (a no-show), not a verb that makes
+    # 'waive' a noun; and the intent opens with the word
+    said = WAIVE.format(intent="Waive the no-show fee of a missed appointment.")
+    assert _findings(tmp_path, _tool("waive_no_show_fee", said), "TG203") == []
+    # the same when the intent says it otherwise: a verb inside a name is no evidence
+    other = WAIVE.format(intent="Cancel the fee charged for a missed appointment.")
+    assert _findings(tmp_path / "b", _tool("waive_no_show_fee", other), "TG203") == []
+
+
+def test_tg203_never_offers_a_name_made_by_moving_the_names_words(
+    tmp_path: Path,
+) -> None:
+    text = (
+        WAIVE.format(intent="The fee a patient owes for a missed appointment.")
+        .replace("waive_no_show_fee", "no_show_fee_get")
+        .replace("effect: write\nidempotency: natural\n", "effect: read\n")
+    )
+    [found] = _findings(tmp_path, _tool("no_show_fee_get", text), "TG203")
+    assert found.message == (
+        "tool name 'no_show_fee_get' does not start with a verb ('no'); expected "
+        "verb_noun, the action first; 'get' ends the name"
+    )
+    assert "get_no_show_fee" not in found.message + (found.hint or "")
+
+
+def test_tg905_leaves_the_rejected_example_of_a_path_guard_alone(
+    tmp_path: Path,
+) -> None:
+    files = _tool("read_document", READ_DOCUMENT)
+    assert _findings(tmp_path, files, "TG905") == []
+    # an accepted example with the same value runs through the implementation: reported
+    accepted = READ_DOCUMENT.replace(
+        "  - args: {name: prices.md}\n", "  - args: {name: prices.md}\n"
+    ).replace(
+        "examples:\n  - args: {name: prices.md}",
+        "examples:\n  - args: {name: prices.md}\n  - args: {name: notes/etc/passwd.md}",
+    )
+    [found] = _findings(tmp_path / "b", _tool("read_document", accepted), "TG905")
+    assert "/etc/passwd" in found.message
+    # and so is the same file named where the model reads it
+    described = READ_DOCUMENT.replace(
+        "The patient asks what a clinic document says.",
+        "The patient asks what a clinic document says, never /etc/passwd.",
+    )
+    assert _findings(tmp_path / "c", _tool("read_document", described), "TG905")
+
+
+PAYMENT = """\
+name: {name}
+intent: {intent}
+use_when: {use_when}
+effect: write
+idempotency: natural
+params:
+  counterpart:
+    type: string
+    max_length: 80
+    description: {counterpart}
+  amount_eur:
+    type: number
+    min: 0.01
+    max: 10000
+    description: The amount, in euros.
+  note:
+    type: string
+    max_length: 140
+    description: A note shown to the other member.
+examples:
+  - args: {{counterpart: Bob, amount_eur: 12.5, note: Dinner}}
+"""
+
+
+def test_tg401_does_not_call_opposite_actions_near_twins(tmp_path: Path) -> None:
+    make = PAYMENT.format(
+        name="MakePayment",
+        intent="Send money from the member's balance to another member.",
+        use_when="The member wants to pay someone.",
+        counterpart="Who receives the money.",
+    )
+    request = PAYMENT.format(
+        name="RequestPayment",
+        intent="Ask another member to settle what they owe.",
+        use_when="The member wants to be paid back.",
+        counterpart="Who is asked to pay.",
+    )
+    files = {**_tool("MakePayment", make), **_tool("RequestPayment", request)}
+    assert _findings(tmp_path, files, "TG401") == []
+    # the same pair under two verbs of one class, as deposit and withdraw are: the verbs
+    # mirror each other, and the intents share words (money, account, member)
+    deposit = PAYMENT.format(
+        name="deposit_member_money",
+        intent="Put money into the member's account from their card.",
+        use_when="The member wants to add money to the account.",
+        counterpart="The card the money comes from.",
+    )
+    withdraw = PAYMENT.format(
+        name="withdraw_member_money",
+        intent="Take money out of the member's account onto their card.",
+        use_when="The member wants money back from the account.",
+        counterpart="The card the money goes to.",
+    )
+    files = {
+        **_tool("deposit_member_money", deposit),
+        **_tool("withdraw_member_money", withdraw),
+    }
+    assert _findings(tmp_path / "b", files, "TG401") == []
+
+
+def test_tg401_still_reports_variants_of_one_action(tmp_path: Path) -> None:
+    by_email = PAYMENT.format(
+        name="find_member_by_email",
+        intent="Find a member of the club by their email address.",
+        use_when="The user knows the member's email.",
+        counterpart="The member's email.",
+    ).replace("effect: write\nidempotency: natural\n", "effect: read\n")
+    by_name = by_email.replace("find_member_by_email", "find_member_by_name").replace(
+        "email", "name"
+    )
+    files = {
+        **_tool("find_member_by_email", by_email),
+        **_tool("find_member_by_name", by_name),
+    }
+    assert len(_findings(tmp_path, files, "TG401")) == 1
+
+
+CONSOLE = """\
+name: list_console_messages
+intent: List the console messages of the page since it was last loaded.
+use_when: The user asks what the page logged.
+effect: read
+params:
+  {param}:
+    type: string
+    enum: [log, info, clear, issue, count]
+    optional: true
+    description: Only messages of this kind.
+returns:
+  total:
+    type: integer
+    description: How many messages there are.
+examples:
+  - args: {{{param}: null}}
+"""
+
+
+def test_tg402_reads_a_read_tools_verbs_as_kinds_unless_named_as_an_action(
+    tmp_path: Path,
+) -> None:
+    # chrome-devtools' types are a list (in the corpus); one kind at a time is a filter too
+    kinds = _tool("list_console_messages", CONSOLE.format(param="kind"))
+    assert _findings(tmp_path, kinds, "TG402") == []
+    # an action parameter picks what a call does, even where the effect says read
+    action = _tool("list_console_messages", CONSOLE.format(param="action"))
+    assert len(_findings(tmp_path / "b", action, "TG402")) == 1
