@@ -15,8 +15,10 @@ from agents.exceptions import AgentsException
 __all__ = [
     "ContractViolation",
     "DeclaredError",
+    "FileSystemFailed",
     "MissingContext",
     "NotImplementedYet",
+    "PathChanged",
     "ToolError",
     "ToolgenError",
     "UndeclaredError",
@@ -60,6 +62,16 @@ class ContractViolation(ToolgenError):
 
 class MissingContext(ToolgenError):
     """The run context is not the catalogue's context object."""
+
+
+class PathChanged(ToolgenError):
+    """The file changed between the check and the open, or during the check (a link or
+    another file took its place): someone is racing the check, and the run stops."""
+
+
+class FileSystemFailed(ToolgenError):
+    """The file system failed while a path was checked (an I/O error, a stale network
+    mount): not a problem of the path the model sent, so the run stops and it is seen."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,13 +23,8 @@ if TYPE_CHECKING:
         as_pydantic_error,
         problem_details,
     )
-    from toolgen_runtime.guards.paths import (
-        CheckedPath,
-        FileSystemFailed,
-        PathChanged,
-        PathGuard,
-        check_path,
-    )
+    from toolgen_runtime.errors import FileSystemFailed, PathChanged
+    from toolgen_runtime.guards.paths import CheckedPath, PathGuard, check_path
     from toolgen_runtime.guards.scope import (
         VALIDATION_KEY,
         Boundaries,
@@ -73,9 +68,9 @@ _HOMES = {
     "CheckedPath": "toolgen_runtime.guards.paths",
     "CheckedUrl": "toolgen_runtime.guards.urls",
     "Code": "toolgen_runtime.guards.codes",
-    "FileSystemFailed": "toolgen_runtime.guards.paths",
+    "FileSystemFailed": "toolgen_runtime.errors",
     "GuardFailure": "toolgen_runtime.guards.codes",
-    "PathChanged": "toolgen_runtime.guards.paths",
+    "PathChanged": "toolgen_runtime.errors",
     "PathGuard": "toolgen_runtime.guards.paths",
     "UrlGuard": "toolgen_runtime.guards.urls",
     "UrlPolicy": "toolgen_runtime.guards.urls",

@@ -27,21 +27,20 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from pydantic import GetCoreSchemaHandler
 from pydantic_core import CoreSchema, PydanticKnownError, core_schema
 
-from toolgen_runtime.errors import ToolgenError
 from toolgen_runtime.guards.codes import GuardFailure, as_pydantic_error
-from toolgen_runtime.guards.scope import scope_of
+
+if TYPE_CHECKING:
+    from toolgen_runtime.errors import FileSystemFailed, PathChanged
 
 __all__ = [
     "MAX_NAME_BYTES",
     "MAX_PATH_CHARS",
     "CheckedPath",
-    "FileSystemFailed",
-    "PathChanged",
     "PathGuard",
     "check_path",
     "check_path_text",
@@ -59,14 +58,18 @@ _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
 
-class PathChanged(ToolgenError):
-    """The file changed between the check and the open, or during the check (a link or
-    another file took its place): someone is racing the check, and the run stops."""
+def _changed(message: str) -> PathChanged:
+    # errors.py imports the Agents SDK, which only a run needs (toolgen, the compiler,
+    # checks a contract's examples with this module): loaded where the error is made
+    from toolgen_runtime.errors import PathChanged
+
+    return PathChanged(message)
 
 
-class FileSystemFailed(ToolgenError):
-    """The file system failed while a path was checked (an I/O error, a stale network
-    mount): not a problem of the path the model sent, so the run stops and it is seen."""
+def _failed(message: str) -> FileSystemFailed:
+    from toolgen_runtime.errors import FileSystemFailed
+
+    return _failed(message)
 
 
 def _shown(text: str) -> str:
@@ -148,7 +151,7 @@ class CheckedPath:
                 fd = next_fd
         except OSError as exc:
             os.close(fd)
-            raise PathChanged(
+            raise _changed(
                 f"{self.relative}: a folder on the way changed after the check ({exc.strerror})"
             ) from exc
         return fd
@@ -163,7 +166,7 @@ class CheckedPath:
                 dir_fd=parent,
             )
         except OSError as exc:
-            raise PathChanged(
+            raise _changed(
                 f"{self.relative}: the file changed after the check ({exc.strerror})"
             ) from exc
         finally:
@@ -173,7 +176,7 @@ class CheckedPath:
             self.file_id is not None and (found.st_dev, found.st_ino) != self.file_id
         ):
             os.close(fd)
-            raise PathChanged(
+            raise _changed(
                 f"{self.relative}: another file took its place after the check"
             )
         os.set_blocking(fd, True)
@@ -190,7 +193,7 @@ class CheckedPath:
                 dir_fd=parent,
             )
         except FileExistsError as exc:
-            raise PathChanged(
+            raise _changed(
                 f"{self.relative}: a file appeared after the check"
             ) from exc
         finally:
@@ -339,7 +342,7 @@ def _disk_problem(
             f"{shown} is not open to this tool (permission denied)",
         )
     # the server's side, not the model's: said to the operator, never to the model
-    return FileSystemFailed(
+    return _failed(
         f"checking {shown} failed: {exc.strerror} (errno {exc.errno})"
     )
 
@@ -353,7 +356,7 @@ def _resolve(text: str, joined: Path, limits: dict[str, int]) -> Path:
         # realpath lets only readlink's errors out, and readlink fails on what lstat has
         # just called a link only if it was replaced or removed in between
         if exc.errno in (errno.EINVAL, errno.ENOENT, errno.ENOTDIR):
-            raise PathChanged(
+            raise _changed(
                 f"{_shown(text)}: a link changed while the path was checked"
             ) from exc
         raise _disk_problem(exc, text, limits) from exc
@@ -443,6 +446,8 @@ class PathGuard:
     max_chars: int = MAX_PATH_CHARS
 
     def check(self, value: object, context: Any) -> CheckedPath:
+        from toolgen_runtime.guards.scope import scope_of  # a run's: it loads the SDK
+
         scope = scope_of(context, f"the path guard of root {self.root!r}")
         root = scope.boundaries.root(self.root)
         if not isinstance(value, str):

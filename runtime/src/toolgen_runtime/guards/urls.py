@@ -31,7 +31,6 @@ from pydantic import GetCoreSchemaHandler
 from pydantic_core import CoreSchema, PydanticKnownError, core_schema
 
 from toolgen_runtime.guards.codes import GuardFailure, as_pydantic_error
-from toolgen_runtime.guards.scope import BoundariesMissing, scope_of
 
 __all__ = [
     "DEFAULT_PORTS",
@@ -604,6 +603,10 @@ class UrlGuard:
     def check(self, value: object, context: Any) -> CheckedUrl:
         policy = self.policy
         if self.hosts_from is not None:
+            # a run's: it loads the Agents SDK, which the compiler (checking a contract's
+            # URLs with this module) never needs
+            from toolgen_runtime.guards.scope import BoundariesMissing, scope_of
+
             scope = scope_of(
                 context, f"the URL guard with hosts_from={self.hosts_from!r}"
             )
