@@ -102,7 +102,8 @@ def mcp_server_module(catalogue: Catalogue) -> McpServer:
         ),
         "from typing import Final\n\n",
         "from toolgen_runtime.mcp import Contract, context_from_environment, serve_stdio\n\n",
-        f"from {catalogue.package} import {catalogue.context_class}, tools\n\n",
+        f"from {catalogue.package} import {catalogue.context_class}, check_services, "
+        "tools\n\n",
         f"NAME: Final = {catalogue.name!r}\n",
         "CONTRACTS: Final[dict[str, Contract]] = {\n",
         *(f"    {t['name']!r}: {_contract(t)},\n" for t in contracts),
@@ -113,6 +114,7 @@ def mcp_server_module(catalogue: Catalogue) -> McpServer:
         f"    return context_from_environment({catalogue.context_class}, "
         f"prefix={catalogue.name.upper() + '_'!r})\n\n\n",
         "def main() -> None:\n",
+        "    check_services(*CONTRACTS)  # a missing store or secret stops the start\n",
         "    serve_stdio(NAME, tools(*CONTRACTS), CONTRACTS, run_context)\n\n\n",
         'if __name__ == "__main__":\n',
         "    main()\n",

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
         null_means,
     )
     from toolgen_runtime.calls import run_call
-    from toolgen_runtime.cards import Card, lazy_tool
+    from toolgen_runtime.cards import Card, lazy_tool, require_services
     from toolgen_runtime.errors import (
         ContractViolation,
         DeclaredError,
@@ -73,6 +73,7 @@ __all__ = [
     "make_tool",
     "not_a_bool",
     "null_means",
+    "require_services",
     "result_class",
     "run_call",
 ]
@@ -95,6 +96,7 @@ _HOMES = {
     "make_tool": "toolgen_runtime.invoke",
     "not_a_bool": "toolgen_runtime.arguments",
     "null_means": "toolgen_runtime.arguments",
+    "require_services": "toolgen_runtime.cards",
     "result_class": "toolgen_runtime.results",
     "run_call": "toolgen_runtime.calls",
 }

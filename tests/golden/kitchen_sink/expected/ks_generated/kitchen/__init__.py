@@ -10,12 +10,18 @@ implementation with it.
 from typing import Final
 
 from agents import FunctionTool
-from toolgen_runtime import lazy_tool
+from toolgen_runtime import lazy_tool, require_services
 
 from ._cards import CARDS
 from .context import KitchenContext
 
-__all__ = ["TOOL_NAMES", "KitchenContext", "all_tools", "tools"]
+__all__ = [
+    "TOOL_NAMES",
+    "KitchenContext",
+    "all_tools",
+    "check_services",
+    "tools",
+]
 
 TOOL_NAMES: Final[tuple[str, ...]] = ("count_parcels", "plan_shipment")
 _MODULES: Final[dict[str, str]] = {
@@ -42,3 +48,12 @@ def tools(*names: str) -> list[FunctionTool]:
 def all_tools() -> list[FunctionTool]:
     """Every tool of the catalogue, in TOOL_NAMES order."""
     return tools(*TOOL_NAMES)
+
+
+def check_services(*names: str) -> None:
+    """Raise now when a tool (the named ones; without names, every tool) needs a store or
+    a signing secret that the environment does not set (`StoreNotConfigured`,
+    `MissingSecret`, saying what to set): call it at start-up, or such a tool raises at
+    its first call. Importing the package and making its tools need neither.
+    """
+    require_services(CARDS[name] for name in names or TOOL_NAMES)
