@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import subprocess
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -35,7 +36,7 @@ from toolgen import cli, pipeline, snapshot
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = ROOT / "spec" / "inventory"
 ENV = {"INVENTORY_CUSTOMER_ID": "1", "INVENTORY_RUN_ID": "mcp-test"}
-# the store and secret the write tools need at start-up (the project's conftest.py sets them)
+# the store and secret the write tools need (toolgen-runtime's pytest plugin sets them)
 SERVICES = {k: os.environ[k] for k in ("TOOLGEN_STORE_URL", "TOOLGEN_SECRET")}
 
 
@@ -247,3 +248,27 @@ def test_a_token_pair_works_over_mcp(server_module: Path) -> None:
     assert placed.structured_content["order_number"]
     assert again.is_error is True  # a token acts once
     assert json.loads(again.content[0].text)["error"] == "token_used"
+
+
+@pytest.mark.parametrize(
+    ("missing", "error"),
+    [("TOOLGEN_SECRET", "MissingSecret"), ("TOOLGEN_STORE_URL", "StoreNotConfigured")],
+)
+def test_the_server_does_not_start_without_the_store_or_the_secret(
+    server_module: Path, missing: str, error: str
+) -> None:
+    """Importing the tools needs neither; the server's main() checks them first."""
+    env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT), **ENV, **SERVICES}
+    del env[missing]
+    done = subprocess.run(
+        [sys.executable, str(server_module)],
+        env=env,
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert f"{error}: {missing} is not set" in done.stderr
