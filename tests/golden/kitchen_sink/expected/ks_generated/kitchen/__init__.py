@@ -36,13 +36,9 @@ def tools(*names: str) -> list[FunctionTool]:
 
     An agent usually holds a few tools of a catalogue: `tools("find_customer")`.
     """
-    unknown = [name for name in names if name not in _MODULES]
-    if unknown:
-        raise KeyError(
-            f"no tool named {', '.join(unknown)} in this catalogue; "
-            f"its tools are {', '.join(TOOL_NAMES)}"
-        )
-    return [lazy_tool(CARDS[name], f"{__name__}.{_MODULES[name]}") for name in names]
+    return [
+        lazy_tool(CARDS[name], f"{__name__}.{_MODULES[name]}") for name in _known(names)
+    ]
 
 
 def all_tools() -> list[FunctionTool]:
@@ -56,4 +52,14 @@ def check_services(*names: str) -> None:
     `MissingSecret`, saying what to set): call it at start-up, or such a tool raises at
     its first call. Importing the package and making its tools need neither.
     """
-    require_services(CARDS[name] for name in names or TOOL_NAMES)
+    require_services(CARDS[name] for name in _known(names) or TOOL_NAMES)
+
+
+def _known(names: tuple[str, ...]) -> tuple[str, ...]:
+    unknown = [name for name in names if name not in _MODULES]
+    if unknown:
+        raise KeyError(
+            f"no tool named {', '.join(unknown)} in this catalogue; "
+            f"its tools are {', '.join(TOOL_NAMES)}"
+        )
+    return names
