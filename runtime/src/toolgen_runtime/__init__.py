@@ -18,7 +18,8 @@ arguments), `duplicates` (repeated JSON keys), `envelope` (the texts of failed c
 `invoke` (`Invoker`, `make_tool`), `calls` (`run_call`: one call a model API returned, run
 outside the Runner), `mcp` (serving generated tools over MCP), `cards` (what the model sees
 of a tool, and tools made from it that import their module on the first call), `errors`,
-`signing`, `testing`, `fuzz`; and for
+`signing`, `testing` (the suites of the generated tests), `pytest_plugin` (a test session's
+store and secret), `fuzz`; and for
 the contracts that declare them: `guards` (paths, URLs), `pagination`, `output`, `store`
 (idempotency), `confirm` (confirmation tokens).
 """
