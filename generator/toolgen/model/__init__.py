@@ -295,6 +295,27 @@ class _Reader(ReturnsReader):
 
     # -- the rest of a tool ---------------------------------------------------------------
 
+    def reserved_keys(self, d: Mapping[str, object]) -> None:
+        for key, meanwhile in reserved.TOOL_KEYS.items():
+            if key in d:
+                self.report(
+                    "TG127",
+                    f"{key} is reserved for a later format version",
+                    self.span((key,), key=True),
+                    meanwhile,
+                )
+
+    def count_params(self, params: tuple[Param, ...]) -> None:
+        counted = sum(1 for top in params for _ in walk(top))
+        if counted > limits.MAX_PARAMETERS:
+            self.report(
+                "TG011",
+                f"the tool has {counted:,} parameters (nested ones included), more than "
+                f"the {limits.MAX_PARAMETERS:,} a tool may have",
+                self.span(("params",), key=True),
+                "Split the tool: the model reads every parameter on every turn.",
+            )
+
     # -- writes: idempotency and confirmation (issue 9) ------------------------------------
 
     def idempotency(self, value: object) -> Idempotency:
@@ -384,26 +405,11 @@ def _build_tool(
         py = replace(py, result_class=py.prefix + "Item")
     idempotency = reader.idempotency(d.get("idempotency", "none"))
     confirmation = reader.confirmation(d.get("confirmation", "none"))
-    for key, meanwhile in reserved.TOOL_KEYS.items():
-        if key in d:
-            reader.report(
-                "TG127",
-                f"{key} is reserved for a later format version",
-                reader.span((key,), key=True),
-                meanwhile,
-            )
+    reader.reserved_keys(d)
     params = reader.params(mapping_value(d.get("params")), ("params",), py.prefix)
     context_names = tuple(str(item) for item in sequence_value(d.get("context")))
     pagination, params = reader.pagination(d.get("pagination"), params, context_names)
-    counted = sum(1 for top in params for _ in walk(top))
-    if counted > limits.MAX_PARAMETERS:
-        reader.report(
-            "TG011",
-            f"the tool has {counted:,} parameters (nested ones included), more than the "
-            f"{limits.MAX_PARAMETERS:,} a tool may have",
-            reader.span(("params",), key=True),
-            "Split the tool: the model reads every parameter on every turn.",
-        )
+    reader.count_params(params)
     # a declared name that is not an identifier has no Python field (TG116 says so)
     resolved = dict.fromkeys(
         context_fields[n]
