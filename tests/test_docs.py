@@ -398,6 +398,7 @@ KEY_TABLES = {
     ),
     "Budget keys": lambda: _at(_schema("catalogue"), "properties", "budget"),
     "Lint keys": lambda: _at(_schema("catalogue"), "properties", "lint"),
+    "Tests keys": lambda: _at(_schema("catalogue"), "properties", "tests"),
     "Tool keys": lambda: _at(_schema("tool")),
     "not_when keys": lambda: _at(_schema("tool"), "properties", "not_when", "items"),
     "Param keys": lambda: _at(_schema("tool"), "$defs", "param"),

@@ -91,8 +91,8 @@ def test_wheel_installs_and_builds_the_example(
     assert (
         project / "generated/inventory/create_reorder.py"
     ).read_text() == same.read_text()
-    # the write tools resolve their store and secret at start-up: the example project's
-    # conftest gives the test session a temporary store and a random secret
+    # the store and secret come from the runtime's pytest plugin; the example's conftest
+    # gives its implementation tests their database and portal
     shutil.copy(ROOT / "conftest.py", project / "conftest.py")
     tests = _run(
         python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "generated", cwd=project
@@ -128,7 +128,7 @@ _MCP_CLIENT = """
 import anyio, json, os, sys, tempfile
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
-# the store and secret of the write tools: the test session's (the project's conftest.py);
+# the store and secret of the write tools: the test session's (the runtime's pytest plugin);
 # and the folder of read_document's root, without which the server does not start
 services = {k: os.environ[k] for k in ("TOOLGEN_STORE_URL", "TOOLGEN_SECRET")}
 services["TOOLGEN_ROOT_ARCHIVE"] = tempfile.mkdtemp()
@@ -173,6 +173,8 @@ def test_the_runtime_alone_runs_a_generated_catalogue(
             project / folder,
             ignore=shutil.ignore_patterns("__pycache__"),
         )
+    # the fixtures of the example's implementation tests
+    shutil.copy(ROOT / "conftest.py", project / "conftest.py")
     # the MCP server module is written by the compiler, here, and runs there
     done = subprocess.run(
         [sys.executable, "-m", "toolgen.cli", "export", "--to", "mcp",

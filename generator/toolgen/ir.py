@@ -279,6 +279,17 @@ class Idempotency:
     origin: Origin | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class ImplementationTests:
+    """`tests:` of a catalogue or of a tool: whether the generated tests also run each
+    accepted example through the real implementation (`run`), and with which pytest
+    fixtures of the project. A tool's None keys are its catalogue's (`Catalogue.tests_of`);
+    a catalogue's are explicit: off, no fixtures."""
+
+    run: bool | None = None
+    fixtures: tuple[str, ...] | None = None
+
+
 # --- writes: idempotency by key, confirmation (issue 9) ------------------------------------
 
 TOKEN_PARAM = "token"
@@ -355,6 +366,8 @@ class Tool:
     # the contract itself; both carry the pair
     role: Role = "tool"
     token_pair: TokenPair | None = None
+    # `tests:` of the tool file: what its keys say, None where it says nothing
+    tests: ImplementationTests = ImplementationTests()
 
     @property
     def file(self) -> str:
@@ -536,6 +549,15 @@ class Catalogue:
     # diff); a build's catalogue-wide stages read the tools through their summaries instead
     # (`ToolSummary`), and its catalogue holds none
     tools: tuple[Tool, ...] = ()
+    tests: ImplementationTests = ImplementationTests(run=False, fixtures=())
+
+    def tests_of(self, tool: Tool) -> tuple[bool, tuple[str, ...]]:
+        """Whether a tool's generated tests run its implementation, and with which
+        fixtures: the tool's own `tests` keys, else the catalogue's."""
+        own, default = tool.tests, self.tests
+        run = own.run if own.run is not None else default.run
+        fixtures = own.fixtures if own.fixtures is not None else default.fixtures
+        return bool(run), fixtures or ()
 
     def tool(self, name: str) -> Tool | None:
         for tool in self.tools:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -76,3 +79,236 @@ def test_the_howto_lists_what_init_writes(tmp_path: Path) -> None:
     made = scaffold(tmp_path / "order_desk")
     written = [str(p.relative_to(tmp_path / "order_desk")) for p in made.written]
     assert written == listed
+
+
+# --- a new project is green out of the box (issue 34) ---------------------------------------
+#
+# As a user would: `toolgen init` outside this repository, a key-idempotent write tool and a
+# token-confirmed one written as docs/spec.md says, `toolgen build`, then pytest and the
+# generated workflow's commands in subprocesses with nothing of toolgen's in the environment.
+
+RUN_ID = """\
+  run_id:
+    type: string
+    description: The identifier of the current agent run, set by the application.
+"""
+
+BOOK_APPOINTMENT = """\
+# yaml-language-server: $schema=../../tool.v1.json
+name: book_appointment
+intent: Book a visit of the current customer with a doctor.
+use_when: The user asks to book a visit.
+effect: write
+idempotency:
+  key: [booking_ref]
+  context: [run_id]
+context: [run_id, customer_id]
+params:
+  booking_ref:
+    type: string
+    pattern: '^[A-Z0-9-]{1,20}$'
+    example: B-1
+    description: Your reference for this booking, new for each distinct booking.
+  doctor: {type: string, enum: [smith, jones], description: The doctor to see.}
+returns:
+  appointment_id: {type: string, description: The new appointment's id.}
+errors:
+  fully_booked:
+    when: The doctor has no free slot.
+    how_to_fix: Call book_appointment again with the other doctor and a new booking_ref.
+examples:
+  - args: {booking_ref: B-1, doctor: smith}
+  - args: {booking_ref: B-2, doctor: jones}
+  - args: {booking_ref: b-1, doctor: smith}
+    rejected_on: booking_ref
+"""
+
+CANCEL_APPOINTMENT = """\
+# yaml-language-server: $schema=../../tool.v1.json
+name: confirm_cancel_appointment
+intent: Cancel one of the current customer's appointments.
+use_when: The user asks to cancel an appointment.
+effect: destructive
+confirmation: token
+context: [customer_id]
+params:
+  appointment_id:
+    type: string
+    pattern: '^APT-\\d{1,8}$'
+    example: APT-1
+    description: The appointment to cancel.
+returns:
+  cancelled: {type: boolean, description: True when the appointment was cancelled now.}
+examples:
+  - args: {appointment_id: APT-1}
+  - args: {appointment_id: APT-2}
+  - args: {appointment_id: apt-1}
+    rejected_on: appointment_id
+"""
+
+
+def _user_env(tmp: Path) -> dict[str, str]:
+    """A user's shell: this virtual environment first on PATH, nothing of toolgen's set
+    (this session's own plugin put TOOLGEN_* into os.environ), and a system temporary
+    folder of its own, to see what a run leaves there."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("TOOLGEN_") and k != "PYTHONPATH"
+    }
+    env["PATH"] = os.pathsep.join((str(Path(sys.executable).parent), env["PATH"]))
+    tmp.mkdir(exist_ok=True)
+    env["TMPDIR"] = str(tmp)
+    return env
+
+
+def _sh(
+    command: str | list[str], cwd: Path, env: dict[str, str]
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        command,
+        cwd=cwd,
+        env=env,
+        shell=isinstance(command, str),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def _clinic(tmp_path: Path, env: dict[str, str]) -> Path:
+    """`toolgen init clinic`, with a run_id in the context and the two write tools."""
+    done = _sh(["toolgen", "init", "clinic"], tmp_path, env)
+    assert done.returncode == 0, done.stderr
+    project = tmp_path / "clinic"
+    catalogue = project / "spec/clinic/catalogue.yaml"
+    text = catalogue.read_text()
+    marker = "    description: The authenticated customer, set by the application.\n"
+    catalogue.write_text(text.replace(marker, marker + RUN_ID, 1))
+    tools = project / "spec/clinic/tools"
+    (tools / "book_appointment.yaml").write_text(BOOK_APPOINTMENT)
+    (tools / "confirm_cancel_appointment.yaml").write_text(CANCEL_APPOINTMENT)
+    built = _sh(["toolgen", "build"], project, env)
+    assert built.returncode == 0, built.stdout + built.stderr
+    return project
+
+
+def test_a_new_project_with_write_tools_is_green_out_of_the_box(
+    tmp_path: Path,
+) -> None:
+    env = _user_env(tmp_path / "system-tmp")
+    project = _clinic(tmp_path, env)
+    # importing the tools and making them needs no configuration; the start-up check
+    # says what is missing
+    probe = _sh(
+        [
+            "python",
+            "-c",
+            "import generated.clinic.book_appointment, "
+            "generated.clinic.confirm_cancel_appointment, "
+            "generated.clinic.prepare_cancel_appointment\n"
+            "from generated.clinic import all_tools, check_services\n"
+            "print(len(all_tools()))\n"
+            "check_services()",
+        ],
+        project,
+        env,
+    )
+    assert probe.stdout == "4\n", probe.stderr
+    assert probe.returncode == 1
+    assert "StoreNotConfigured: TOOLGEN_STORE_URL is not set" in probe.stderr
+    tests = _sh(
+        ["python", "-m", "pytest", "-p", "no:cacheprovider", "-rs"], project, env
+    )
+    assert tests.returncode == 0, tests.stdout + tests.stderr
+    assert " passed" in tests.stdout and "failed" not in tests.stdout
+    # the generated tests say plainly that no implementation was run
+    untested = "is untested: tests.implementation is off"
+    assert tests.stdout.count(untested) >= 3, tests.stdout
+    assert list((tmp_path / "system-tmp").iterdir()) == []
+    # every command of the generated workflow but the installation (a download); its diff
+    # compares with origin/main, which a repository of the project provides
+    for git in (
+        "git init -q -b main",
+        "git add -A",
+        "git -c user.name=t -c user.email=t@t commit -q -m init",
+        "git update-ref refs/remotes/origin/main HEAD",
+    ):
+        assert _sh(git, project, env).returncode == 0, git
+    workflow = yaml.safe_load((project / ".github/workflows/toolgen.yml").read_text())
+    runs = [s["run"] for s in workflow["jobs"]["toolgen"]["steps"] if "run" in s]
+    assert runs[0].startswith("python -m pip install")
+    for command in runs[1:]:
+        done = _sh(command, project, env)
+        assert done.returncode == 0, (command, done.stdout, done.stderr)
+    assert list((tmp_path / "system-tmp").iterdir()) == []
+
+
+CALENDAR_FIXTURE = """\
+import pytest
+
+from impl.clinic import calendar
+
+
+@pytest.fixture
+def clinic_calendar():
+    calendar.FREE[:] = ["smith"]
+    yield calendar.FREE
+    calendar.FREE.clear()
+"""
+
+BOOK_IMPLEMENTATION = """\
+from generated.clinic.book_appointment import (
+    BookAppointmentArgs,
+    BookAppointmentContext,
+    BookAppointmentError,
+    BookAppointmentResult,
+)
+
+from . import calendar
+
+
+def book_appointment(
+    args: BookAppointmentArgs, context: BookAppointmentContext
+) -> BookAppointmentResult:
+    if not calendar.FREE:
+        raise RuntimeError("the calendar is not open")  # the fixture opens it
+    if args.doctor not in calendar.FREE:
+        raise BookAppointmentError("fully_booked")
+    return BookAppointmentResult(appointment_id=f"{context.run_id}/{args.booking_ref}")
+"""
+
+
+def test_implementation_tests_fail_on_a_stub_and_pass_once_it_is_written(
+    tmp_path: Path,
+) -> None:
+    env = _user_env(tmp_path / "system-tmp")
+    project = _clinic(tmp_path, env)
+    # turned on for one tool: its two accepted examples run through the stub
+    tool = project / "spec/clinic/tools/book_appointment.yaml"
+    tool.write_text(tool.read_text() + "tests: {implementation: true}\n")
+    assert _sh(["toolgen", "build"], project, env).returncode == 0
+    selected = ["-k", "keeps_the_contract", "-p", "no:cacheprovider", "-rs"]
+    stub = _sh(["python", "-m", "pytest", *selected], project, env)
+    assert stub.returncode == 1
+    assert "2 failed" in stub.stdout, stub.stdout
+    assert "NotImplementedYet: book_appointment is not implemented yet" in stub.stdout
+    # written, with the fixture the catalogue names for every tool's implementation tests
+    catalogue = project / "spec/clinic/catalogue.yaml"
+    catalogue.write_text(
+        catalogue.read_text().replace(
+            "  implementation: false\n",
+            "  implementation: false\n  fixtures: [clinic_calendar]\n",
+        )
+    )
+    assert _sh(["toolgen", "build"], project, env).returncode == 0
+    (project / "impl/clinic/calendar.py").write_text("FREE: list[str] = []\n")
+    (project / "impl/clinic/book_appointment.py").write_text(BOOK_IMPLEMENTATION)
+    (project / "conftest.py").write_text(CALENDAR_FIXTURE)
+    written = _sh(["python", "-m", "pytest", *selected], project, env)
+    assert written.returncode == 0, written.stdout
+    # one example books, the other meets the declared error: both keep the contract; the
+    # other tools' implementations are not run, and say so
+    assert "2 passed" in written.stdout and "skipped" in written.stdout
+    assert written.stdout.count("is untested") >= 2

@@ -39,7 +39,7 @@ from toolgen.export.mcpmodule import environment_variables
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = ROOT / "spec" / "inventory"
 ENV = {"INVENTORY_CUSTOMER_ID": "1", "INVENTORY_RUN_ID": "mcp-test"}
-# the store and secret the write tools need at start-up (the project's conftest.py sets them)
+# the store and secret the write tools need (toolgen-runtime's pytest plugin sets them)
 SERVICES = {k: os.environ[k] for k in ("TOOLGEN_STORE_URL", "TOOLGEN_SECRET")}
 
 

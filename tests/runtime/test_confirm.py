@@ -17,7 +17,9 @@ from pathlib import Path
 import pytest
 from store_workers import effects_of, redeem, run_together
 from toolgen_runtime.confirm import (
+    TOKEN_CHARS,
     TOKEN_ERROR_CODES,
+    Accepted,
     ConfirmationGate,
     TokenRejection,
     token_errors,
@@ -184,7 +186,66 @@ def test_the_token_carries_digests_not_the_arguments(store: Store) -> None:
     body = token.partition(".")[0]
     payload = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)).decode()
     assert "mario" not in payload and "example.com" not in payload
-    assert len(token) < 200
+    assert len(token) == TOKEN_CHARS < 200
+
+
+# a confirm tool's name is a model API's tool name: 1 to 64 characters
+NAMES = ["c", "confirm_cancel_appointment", "confirm_" + "x" * 56]
+
+
+@pytest.mark.parametrize("name", NAMES, ids=[f"{len(n)} characters" for n in NAMES])
+def test_a_token_is_as_long_whatever_the_name_arguments_and_identity(
+    store: Store, name: str
+) -> None:
+    gate = ConfirmationGate(
+        tool=name,
+        prepare_tool="prepare_" + name,
+        signer=Signer([SECRET], "confirm"),
+        store=store,
+    )
+    for args, identity in (
+        (ORDER, MARIO),
+        ({"note": "x" * 5000, "lines": list(range(300))}, {"session": "s" * 300}),
+    ):
+        token = gate.issue(args, identity)
+        assert len(token) == TOKEN_CHARS, name
+        assert isinstance(gate.check(token, args, identity), Accepted)
+
+
+def test_a_token_names_its_tool_even_past_a_long_common_prefix(store: Store) -> None:
+    def gate_for(name: str) -> ConfirmationGate:
+        return ConfirmationGate(
+            tool=name,
+            prepare_tool="prepare_x",
+            signer=Signer([SECRET], "confirm"),
+            store=store,
+        )
+
+    one, other = gate_for("confirm_" + "x" * 56), gate_for("confirm_" + "x" * 55 + "y")
+    checked = other.check(one.issue(ORDER, MARIO), ORDER, MARIO)
+    assert isinstance(checked, TokenRejection) and checked.code == "token_other_tool"
+
+
+def test_no_altered_token_is_accepted(store: Store) -> None:
+    """Every one-character change of a token (its payload, the dot, its MAC) and every
+    shortening or lengthening is refused; the token itself still passes."""
+    gate = ConfirmationGate(
+        tool="confirm_" + "x" * 56,
+        prepare_tool="prepare_" + "x" * 56,
+        signer=Signer([SECRET], "confirm"),
+        store=store,
+    )
+    token = gate.issue(ORDER, MARIO)
+    assert isinstance(gate.check(token, ORDER, MARIO), Accepted)
+    altered = [
+        token[:i] + other + token[i + 1 :]
+        for i in range(len(token))
+        for other in "AaQg_-.0="
+        if other != token[i]
+    ]
+    altered += [token[:i] for i in range(len(token))] + [token + "A", token + "=="]
+    accepted = [t for t in altered if isinstance(gate.check(t, ORDER, MARIO), Accepted)]
+    assert len(altered) > 1700 and accepted == []
 
 
 def test_a_store_that_is_down_sends_nothing(tmp_path: Path) -> None:

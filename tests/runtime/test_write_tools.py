@@ -50,6 +50,7 @@ from generated.inventory import (
     cancel_order,
     confirm_order,
     prepare_order,
+    send_order,
 )
 from impl.inventory.db import close_database, use_database
 
@@ -279,18 +280,34 @@ def test_one_token_sent_by_ten_processes_places_one_order(
     assert placed(db_path) == 1
 
 
-def test_a_missing_secret_is_an_error_at_start_up(
-    monkeypatch: pytest.MonkeyPatch,
+def test_a_missing_secret_or_store_is_an_error_at_start_up_or_the_first_call(
+    monkeypatch: pytest.MonkeyPatch, db_path: str
 ) -> None:
+    """Making the tools needs no configuration; the package's check_services() at
+    start-up, or else the tool's first call, says what is missing."""
     from toolgen_runtime.signing import MissingSecret
+    from toolgen_runtime.store import StoreNotConfigured
+
+    from generated.inventory import all_tools, check_services, tools
 
     monkeypatch.delenv("TOOLGEN_SECRET")
+    confirm, prepare = confirm_order.build_tool(), prepare_order.build_tool()
+    assert [t.name for t in tools("prepare_order")] == ["prepare_order"]
+    assert len(all_tools()) == 12
+    check_services("read_stock", "send_order")  # neither signs anything
     with pytest.raises(MissingSecret, match="TOOLGEN_SECRET is not set"):
-        confirm_order.build_tool()
-    from generated.inventory import tools
-
-    with pytest.raises(MissingSecret):
-        tools("prepare_order")
+        check_services()
+    with pytest.raises(MissingSecret, match="TOOLGEN_SECRET is not set"):
+        call(prepare, ORDER)
+    with pytest.raises(MissingSecret, match="TOOLGEN_SECRET is not set"):
+        call(confirm, {**ORDER, "token": "x"})
+    # a call the validator refuses needs neither
+    assert call(confirm, {"sku": 1})["error"] == "invalid_arguments"
+    monkeypatch.delenv("TOOLGEN_STORE_URL")
+    with pytest.raises(StoreNotConfigured, match="TOOLGEN_STORE_URL is not set"):
+        check_services("send_order")
+    with pytest.raises(StoreNotConfigured, match="TOOLGEN_STORE_URL is not set"):
+        call(send_order.build_tool(), json.loads(RAW_SEND_ORDER))
 
 
 # --- cancel_order: approval through the Runner ------------------------------------------

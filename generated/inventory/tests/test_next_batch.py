@@ -2,7 +2,8 @@
 spec/inventory/tools/next_batch.yaml.
 
 Do not edit. The cases are data; toolgen_runtime.testing.ToolContract runs them against
-the generated module, with a recording fake in place of the implementation.
+the generated module, with a recording fake in place of the implementation, and runs the
+accepted examples through the real implementation too (tests.implementation).
 """
 
 from typing import Any, ClassVar
@@ -43,3 +44,5 @@ class TestNextBatch(ToolContract):
         "required": ["batch"],
         "additionalProperties": False,
     }
+    implementation_tested = True
+    fixtures = ("inventory_db",)

@@ -2,7 +2,8 @@
 spec/inventory/tools/confirm_order.yaml.
 
 Do not edit. The cases are data; toolgen_runtime.testing.ToolContract runs them against
-the generated module, with a recording fake in place of the implementation.
+the generated module, with a recording fake in place of the implementation, and runs the
+accepted examples through the real implementation too (tests.implementation).
 """
 
 from typing import Any, ClassVar
@@ -59,3 +60,5 @@ class TestPrepareOrder(PrepareToolContract):
         "required": ["sku", "quantity"],
         "additionalProperties": False,
     }
+    implementation_tested = True
+    fixtures = ("inventory_db",)

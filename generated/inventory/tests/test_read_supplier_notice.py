@@ -2,7 +2,8 @@
 spec/inventory/tools/read_supplier_notice.yaml.
 
 Do not edit. The cases are data; toolgen_runtime.testing.ToolContract runs them against
-the generated module, with a recording fake in place of the implementation.
+the generated module, with a recording fake in place of the implementation, and runs the
+accepted examples through the real implementation too (tests.implementation).
 """
 
 import datetime
@@ -87,3 +88,5 @@ class TestReadSupplierNotice(ToolContract):
         "required": ["url"],
         "additionalProperties": False,
     }
+    implementation_tested = True
+    fixtures = ("supplier_portal",)

@@ -2,7 +2,8 @@
 spec/inventory/tools/search_orders.yaml.
 
 Do not edit. The cases are data; toolgen_runtime.testing.ToolContract runs them against
-the generated module, with a recording fake in place of the implementation.
+the generated module, with a recording fake in place of the implementation, and runs the
+accepted examples through the real implementation too (tests.implementation).
 """
 
 import datetime
@@ -117,3 +118,5 @@ class TestSearchOrders(ToolContract):
         "required": ["status", "since", "cursor", "page_size"],
         "additionalProperties": False,
     }
+    implementation_tested = True
+    fixtures = ("inventory_db",)

@@ -2,7 +2,8 @@
 spec/inventory/tools/search_returns.yaml.
 
 Do not edit. The cases are data; toolgen_runtime.testing.ToolContract runs them against
-the generated module, with a recording fake in place of the implementation.
+the generated module, with a recording fake in place of the implementation, and runs the
+accepted examples through the real implementation too (tests.implementation).
 """
 
 import datetime
@@ -89,3 +90,5 @@ class TestSearchReturns(ToolContract):
         "required": ["since", "max_results"],
         "additionalProperties": False,
     }
+    implementation_tested = True
+    fixtures = ("inventory_db",)

@@ -2,7 +2,8 @@
 spec/inventory/tools/send_order.yaml.
 
 Do not edit. The cases are data; toolgen_runtime.testing.ToolContract runs them against
-the generated module, with a recording fake in place of the implementation.
+the generated module, with a recording fake in place of the implementation, and runs the
+accepted examples through the real implementation too (tests.implementation).
 """
 
 from typing import Any, ClassVar
@@ -87,3 +88,5 @@ class TestSendOrder(IdempotentToolContract):
         "sku": "SKU-11",
         "quantity": 40,
     }
+    implementation_tested = True
+    fixtures = ("inventory_db",)

@@ -39,17 +39,16 @@ from toolgen.ir import (
     NotWhen,
     Param,
     ParamType,
-    ReturnField,
     Suppression,
     Tool,
     walk,
 )
 from toolgen.load import Document, PathKey
-from toolgen.model.boundaries import BoundaryReader
 from toolgen.model.derived import parameters, prepare_tool, token_pair
 from toolgen.model.reading import (
     duration_s,
     enum_fits,
+    implementation_tests,
     is_number,
     mapping_value,
     sequence_value,
@@ -57,8 +56,8 @@ from toolgen.model.reading import (
     texts,
     tool_names,
 )
+from toolgen.model.returns import ReturnsReader
 from toolgen.names import (
-    ENVELOPE_KEYS,
     is_identifier,
     item_class,
     pascal,
@@ -93,7 +92,7 @@ def default_package(catalogue_name: str) -> tuple[str, str]:
     return f"generated.{catalogue_name}", f"impl.{catalogue_name}"
 
 
-class _Reader(BoundaryReader):
+class _Reader(ReturnsReader):
     """Reads one document into IR elements, reporting what cannot be read as written."""
 
     # -- parameters -----------------------------------------------------------------------
@@ -294,93 +293,28 @@ class _Reader(BoundaryReader):
             max_items=count("max_items"),
         )
 
-    # -- returns --------------------------------------------------------------------------
-
-    def returns(
-        self, raw: Mapping[str, object], path: PathKey, stem: str
-    ) -> tuple[ReturnField, ...]:
-        built = []
-        siblings = frozenset(raw)
-        for name, spec in raw.items():
-            if name in ENVELOPE_KEYS:
-                self.report(
-                    "TG141",
-                    f"return field name {name!r} is a key of the envelope every result "
-                    "comes in",
-                    self.span((*path, name), key=True),
-                    f"Rename it ({', '.join(sorted(ENVELOPE_KEYS))} are taken): a "
-                    "successful result already says ok: true.",
-                )
-                continue
-            built.append(
-                self.return_field(
-                    name,
-                    mapping_value(spec),
-                    (*path, name),
-                    stem + pascal(name),
-                    item_class(stem, name, siblings),
-                )
-            )
-        return tuple(built)
-
-    def return_field(
-        self,
-        name: str,
-        d: Mapping[str, object],
-        path: PathKey,
-        class_name: str,
-        items_class: str,
-    ) -> ReturnField:
-        ftype = cast(ParamType, str(d.get("type")))
-        items = None
-        if ftype == "array":
-            if "items" not in d:
-                self.report(
-                    "TG126",
-                    f"array field {name!r} does not say the type of its items",
-                    self.span(path, key=True),
-                    "Add items: {type: string} (or the items' type).",
-                )
-            else:
-                items = self.return_field(
-                    name,
-                    mapping_value(d["items"]),
-                    (*path, "items"),
-                    items_class,
-                    items_class + "Item",
-                )
-        properties: tuple[ReturnField, ...] = ()
-        if ftype == "object":
-            properties = self.returns(
-                mapping_value(d.get("properties")), (*path, "properties"), class_name
-            )
-            if not properties:
-                self.report(
-                    "TG126",
-                    f"the object items of array field {name!r} have no properties"
-                    if path[-1] == "items"
-                    else f"object field {name!r} has no properties",
-                    self.span(path, key=True),
-                    "List its fields under properties.",
-                )
-        enum = d.get("enum")
-        max_length, sensitive = self.output_contract(name, ftype, d, path)
-        return ReturnField(
-            name=name,
-            py_name=python_name(name),
-            type=ftype,
-            description=text_value(d, "description"),
-            enum=tuple(cast(list[JsonValue], enum)) if isinstance(enum, list) else None,
-            optional=bool(d.get("optional", False)),
-            items=items,
-            properties=properties,
-            class_name=class_name,
-            origin=self.origin(path),
-            max_length=max_length,
-            sensitive=sensitive,
-        )
-
     # -- the rest of a tool ---------------------------------------------------------------
+
+    def reserved_keys(self, d: Mapping[str, object]) -> None:
+        for key, meanwhile in reserved.TOOL_KEYS.items():
+            if key in d:
+                self.report(
+                    "TG127",
+                    f"{key} is reserved for a later format version",
+                    self.span((key,), key=True),
+                    meanwhile,
+                )
+
+    def count_params(self, params: tuple[Param, ...]) -> None:
+        counted = sum(1 for top in params for _ in walk(top))
+        if counted > limits.MAX_PARAMETERS:
+            self.report(
+                "TG011",
+                f"the tool has {counted:,} parameters (nested ones included), more than "
+                f"the {limits.MAX_PARAMETERS:,} a tool may have",
+                self.span(("params",), key=True),
+                "Split the tool: the model reads every parameter on every turn.",
+            )
 
     # -- writes: idempotency and confirmation (issue 9) ------------------------------------
 
@@ -471,26 +405,11 @@ def _build_tool(
         py = replace(py, result_class=py.prefix + "Item")
     idempotency = reader.idempotency(d.get("idempotency", "none"))
     confirmation = reader.confirmation(d.get("confirmation", "none"))
-    for key, meanwhile in reserved.TOOL_KEYS.items():
-        if key in d:
-            reader.report(
-                "TG127",
-                f"{key} is reserved for a later format version",
-                reader.span((key,), key=True),
-                meanwhile,
-            )
+    reader.reserved_keys(d)
     params = reader.params(mapping_value(d.get("params")), ("params",), py.prefix)
     context_names = tuple(str(item) for item in sequence_value(d.get("context")))
     pagination, params = reader.pagination(d.get("pagination"), params, context_names)
-    counted = sum(1 for top in params for _ in walk(top))
-    if counted > limits.MAX_PARAMETERS:
-        reader.report(
-            "TG011",
-            f"the tool has {counted:,} parameters (nested ones included), more than the "
-            f"{limits.MAX_PARAMETERS:,} a tool may have",
-            reader.span(("params",), key=True),
-            "Split the tool: the model reads every parameter on every turn.",
-        )
+    reader.count_params(params)
     # a declared name that is not an identifier has no Python field (TG116 says so)
     resolved = dict.fromkeys(
         context_fields[n]
@@ -535,6 +454,7 @@ def _build_tool(
         digest=document.digest,
         texts=texts(document),
         pagination=pagination,
+        tests=implementation_tests(d.get("tests")),
     )
     if tool.confirmation == "token":
         tool = replace(tool, role="confirm", token_pair=token_pair(tool))
@@ -679,5 +599,6 @@ def build_settings(
             ("implementation" if "implementation" in c else "name",)
         ),
         texts=texts(catalogue_doc),
+        tests=implementation_tests(c.get("tests"), explicit=True),
     )
     return catalogue, tuple(reader.diagnostics)

@@ -138,6 +138,7 @@ def prepare_tool(confirm: Tool) -> Tool:
         texts=(),
         role="prepare",
         token_pair=pair,
+        tests=confirm.tests,
     )
     return replace(
         tool,

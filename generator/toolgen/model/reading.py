@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import cast
 
 from toolgen.diagnostics import Diagnostic, Span, error
-from toolgen.ir import Origin, PyNames, TextAt
+from toolgen.ir import ImplementationTests, Origin, PyNames, TextAt
 from toolgen.load import Document, PathKey
 from toolgen.names import module_name, pascal
 
@@ -118,3 +118,24 @@ def tool_names(name: str, stem: str) -> PyNames:
         result_class=prefix + "Result",
         error_class=prefix + "Error",
     )
+
+
+def implementation_tests(
+    value: object, *, explicit: bool = False
+) -> ImplementationTests:
+    """`tests:` as written (the format check made sure of its types): None for a key it
+    leaves out, or, `explicit` (a catalogue's), the default written out."""
+    d = mapping_value(value)
+    run = d.get("implementation")
+    fixtures = d.get("fixtures")
+    read = ImplementationTests(
+        run=bool(run) if run is not None else None,
+        fixtures=(
+            tuple(str(f) for f in sequence_value(fixtures))
+            if fixtures is not None
+            else None
+        ),
+    )
+    if not explicit:
+        return read
+    return ImplementationTests(run=bool(read.run), fixtures=read.fixtures or ())

@@ -18,7 +18,8 @@ arguments), `duplicates` (repeated JSON keys), `envelope` (the texts of failed c
 `invoke` (`Invoker`, `make_tool`), `calls` (`run_call`: one call a model API returned, run
 outside the Runner), `mcp` (serving generated tools over MCP), `cards` (what the model sees
 of a tool, and tools made from it that import their module on the first call), `errors`,
-`signing`, `testing`, `fuzz`; and for
+`signing`, `testing` (the suites of the generated tests), `pytest_plugin` (a test session's
+store and secret), `fuzz`; and for
 the contracts that declare them: `guards` (paths, URLs), `pagination`, `output`, `store`
 (idempotency), `confirm` (confirmation tokens).
 """
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
         null_means,
     )
     from toolgen_runtime.calls import run_call
-    from toolgen_runtime.cards import Card, lazy_tool
+    from toolgen_runtime.cards import Card, lazy_tool, require_services
     from toolgen_runtime.errors import (
         ContractViolation,
         DeclaredError,
@@ -73,6 +74,7 @@ __all__ = [
     "make_tool",
     "not_a_bool",
     "null_means",
+    "require_services",
     "result_class",
     "run_call",
 ]
@@ -95,6 +97,7 @@ _HOMES = {
     "make_tool": "toolgen_runtime.invoke",
     "not_a_bool": "toolgen_runtime.arguments",
     "null_means": "toolgen_runtime.arguments",
+    "require_services": "toolgen_runtime.cards",
     "result_class": "toolgen_runtime.results",
     "run_call": "toolgen_runtime.calls",
 }

@@ -10,7 +10,7 @@ the tool's module reads its name, description and schema from the same card.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +22,7 @@ from agents.tool_guardrails import (
     ToolInputGuardrailData,
 )
 
-__all__ = ["Card", "lazy_tool"]
+__all__ = ["Card", "lazy_tool", "require_services"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +31,7 @@ class Card:
     description: str
     parameters: dict[str, Any] = field(hash=False)
     # writes (issue 9): a person approves each valid call; the tool needs a store (a key or
-    # a token) and a signing secret (a token) -- checked when the tool is made, at start-up
+    # a token) and a signing secret (a token), which `require_services` checks
     approval: bool = False
     needs_store: bool = False
     needs_secret: bool = False
@@ -78,16 +78,20 @@ class _FirstGuardrail:
         return ToolGuardrailFunctionOutput.allow()
 
 
-def _check_services(card: Card) -> None:
-    """A tool that cannot run without its store or secret says so when it is made."""
-    if card.needs_store:
-        from toolgen_runtime.store import default_store
+def require_services(cards: Iterable[Card]) -> None:
+    """Raise now when a tool of `cards` needs a store (TOOLGEN_STORE_URL) or a signing secret
+    (TOOLGEN_SECRET) that the environment does not configure: `StoreNotConfigured` or
+    `MissingSecret`, saying what to set. What an application calls at start-up (a generated
+    package's `check_services()`); without it, such a tool raises at its first call."""
+    for card in cards:
+        if card.needs_store:
+            from toolgen_runtime.store import default_store
 
-        default_store()
-    if card.needs_secret:
-        from toolgen_runtime.signing import secret_from_environment
+            default_store()
+        if card.needs_secret:
+            from toolgen_runtime.signing import secret_from_environment
 
-        secret_from_environment()
+            secret_from_environment()
 
 
 class _FirstCall:
@@ -112,9 +116,9 @@ def lazy_tool(card: Card, module: str, **options: Any) -> FunctionTool:
     """The SDK tool of a card; `module` is the dotted name of the tool's generated module,
     imported on the first call. `options` go to FunctionTool (such as `needs_approval`).
 
-    A card's tool that needs a store or a secret raises now when one is not configured
-    (`StoreNotConfigured`, `MissingSecret`); one a person approves asks them, validate first."""
-    _check_services(card)
+    Making the tool needs no configuration: one that needs a store or a secret resolves
+    them at its first call (`require_services` checks them at start-up); one a person approves
+    asks them, validate first."""
     if card.approval and "needs_approval" not in options:
         options["needs_approval"] = _FirstApproval(module)
         options.setdefault(

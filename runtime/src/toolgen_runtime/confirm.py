@@ -3,14 +3,15 @@
 The model cannot skip the prepare step, because only `prepare` can make a token: each is
 signed (`Signer`, purpose "confirm", secret from TOOLGEN_SECRET) and bound to
 
-- the tool that may redeem it (the confirm tool),
+- the tool that may redeem it (the confirm tool, by a digest of its name),
 - the arguments it confirms (a digest: the confirm call must carry the same arguments),
 - the identity from the run context (a digest: another user or session cannot use it),
 - an expiry (`ttl_s`, default 10 minutes),
 
 and is single use: redeeming it records its random id in the store under a unique constraint,
 so a replay fails in any process that shares the store. The payload holds digests only,
-never the arguments themselves (it is signed, not encrypted).
+never the arguments themselves (it is signed, not encrypted), so every token has
+`TOKEN_CHARS` characters, whatever the tool's name, arguments and identity.
 
     gate = ConfirmationGate.from_environment(tool="send_order", prepare_tool="prepare_order")
     token = gate.issue(args, identity={"customer_id": 7})          # in prepare_order
@@ -45,6 +46,7 @@ from toolgen_runtime.store import Store, default_store
 __all__ = [
     "CONFIRM_PURPOSE",
     "DEFAULT_TTL_S",
+    "TOKEN_CHARS",
     "TOKEN_ERROR_CODES",
     "TOKEN_EXPIRED",
     "TOKEN_INVALID",
@@ -155,9 +157,11 @@ class Accepted:
 
 
 # The model copies the token from one call into the next: every character costs tokens and
-# is a chance to miscopy one. 12-byte digests (96 bits against a second preimage) and a
-# 12-byte nonce keep a token under 200 characters.
+# is a chance to miscopy one. 12-byte digests (96 bits against a second preimage) of the
+# tool, the arguments and the identity, a 12-byte nonce and the expiry in milliseconds make
+# every token this long (until the year 2286), under 200 characters.
 _DIGEST_BYTES = 12
+TOKEN_CHARS = 192
 
 
 def _digest_of(value: Mapping[str, object]) -> str:
@@ -168,7 +172,15 @@ def _digest_of(value: Mapping[str, object]) -> str:
 class ConfirmationGate:
     """Issues and redeems the tokens of one prepare/confirm pair of tools."""
 
-    __slots__ = ("_errors", "_signer", "_store", "prepare_tool", "tool", "ttl_s")
+    __slots__ = (
+        "_errors",
+        "_signer",
+        "_store",
+        "_tool_digest",
+        "prepare_tool",
+        "tool",
+        "ttl_s",
+    )
 
     def __init__(
         self,
@@ -187,6 +199,8 @@ class ConfirmationGate:
         if not ttl_s > 0:
             raise ValueError(f"ttl_s must be positive, got {ttl_s!r}")
         self.tool = tool
+        # the token names its tool by a digest: its length does not grow with the name
+        self._tool_digest = _digest_of({"tool": tool})
         self.prepare_tool = prepare_tool
         self.ttl_s = ttl_s
         self._signer = signer
@@ -222,7 +236,7 @@ class ConfirmationGate:
     def issue(self, args: Mapping[str, object], identity: Mapping[str, object]) -> str:
         """A token confirming `args` for `identity`, valid for `ttl_s`, usable once."""
         payload = {
-            "t": self.tool,
+            "t": self._tool_digest,
             "a": _digest_of(args),
             "i": _digest_of(identity),
             "x": math.ceil((time.time() + self.ttl_s) * 1000),
@@ -254,7 +268,7 @@ class ConfirmationGate:
             and isinstance(nonce, str)
         ):
             return self._reject(TOKEN_INVALID)
-        if tool != self.tool:
+        if tool != self._tool_digest:
             return self._reject(TOKEN_OTHER_TOOL)
         if bound_identity != _digest_of(identity):
             return self._reject(TOKEN_OTHER_IDENTITY)

@@ -135,6 +135,7 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         "_parse",
         "_schema",
         "_serialize",
+        "_signer",
         "_store",
         "_writes",
         "approval",
@@ -179,8 +180,10 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
 
         A tool that writes declares `idempotency` (by key), `confirmation` (one of a token
         pair) and `approval` (`needs_approval`, validate first). Its `store` and `signer`
-        default to TOOLGEN_STORE_URL's and TOOLGEN_SECRET's, resolved here, at start-up:
-        a missing one raises now (`StoreNotConfigured`, `MissingSecret`)."""
+        default to TOOLGEN_STORE_URL's and TOOLGEN_SECRET's, resolved at its first call
+        that needs them, so making the tool needs no configuration: a missing one raises
+        then (`StoreNotConfigured`, `MissingSecret`), or at start-up through
+        `cards.require_services`."""
         self.tool_name = tool_name
         self.args_model = args_model
         self.result_type = result_type
@@ -216,27 +219,34 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         self.confirmation = confirmation
         self.approval = ValidFirst(self.may_run, self.rejection) if approval else None
         self._writes = idempotency is not None or confirmation is not None
-        self._store: Store | None = None
+        # the environment's store and secret are resolved at the first call that needs them
+        # (`_writes_store`, `gate`): importing a tool needs no configuration
+        self._store = store
+        self._signer = signer
         self._gate: ConfirmationGate | None = None
-        if not self._writes:
-            return
-        self._store = store if store is not None else default_store()
-        if confirmation is not None:
-            self._gate = ConfirmationGate(
-                tool=confirmation.confirm_tool,
-                prepare_tool=confirmation.prepare_tool,
-                signer=(
-                    signer
-                    if signer is not None
-                    else Signer.from_environment(CONFIRM_PURPOSE)
-                ),
-                store=self._store,
-                ttl_s=confirmation.ttl_s,
-            )
+
+    def _writes_store(self) -> Store:
+        if self._store is None:
+            self._store = default_store()
+        return self._store
 
     @property
     def gate(self) -> ConfirmationGate | None:
         """The token gate of a prepare or confirm tool (tests issue tokens with it)."""
+        confirmation = self.confirmation
+        if confirmation is None or self._gate is not None:
+            return self._gate
+        self._gate = ConfirmationGate(
+            tool=confirmation.confirm_tool,
+            prepare_tool=confirmation.prepare_tool,
+            signer=(
+                self._signer
+                if self._signer is not None
+                else Signer.from_environment(CONFIRM_PURPOSE)
+            ),
+            store=self._writes_store(),
+            ttl_s=confirmation.ttl_s,
+        )
         return self._gate
 
     def rejection(self, raw_json: str, run_context: object = None) -> str | None:
@@ -285,7 +295,7 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
         assert isinstance(args, BaseModel)
         confirmation = self.confirmation
         if confirmation is not None:
-            gate = self._gate
+            gate = self.gate
             assert gate is not None
             wire = wire_arguments(args, without=_NO_TOKEN)
             identity = self.identity(ctx)
@@ -313,7 +323,7 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
     async def _run_once(
         self, ctx: ToolContext[Any], args: BaseModel, idempotency: KeyIdempotency
     ) -> str:
-        assert self._store is not None
+        store = self._writes_store()
         self.implementation()  # resolved now: whether it is async decides the lease
         wire = wire_arguments(args, without=_NO_TOKEN)
         by_context = (
@@ -333,7 +343,7 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
             return self._answer(outcome)
 
         once = await run_once(
-            self._store,
+            store,
             scope=self.tool_name,
             key=idempotency_key(
                 self.tool_name,

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 # Loaded on first use (PEP 562): the compiler reads the pure checks (codes, the text of a
 # path, a URL) at build time, and the scope module's exceptions load the Agents SDK.
 if TYPE_CHECKING:
+    from toolgen_runtime.errors import FileSystemFailed, PathChanged
     from toolgen_runtime.guards.codes import (
         CODES,
         Code,
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
         as_pydantic_error,
         problem_details,
     )
-    from toolgen_runtime.errors import FileSystemFailed, PathChanged
     from toolgen_runtime.guards.paths import CheckedPath, PathGuard, check_path
     from toolgen_runtime.guards.scope import (
         VALIDATION_KEY,

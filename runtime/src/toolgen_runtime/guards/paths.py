@@ -67,7 +67,6 @@ def _changed(message: str) -> PathChanged:
 
 
 def _failed(message: str) -> FileSystemFailed:
-    from toolgen_runtime.errors import FileSystemFailed
 
     return _failed(message)
 
@@ -193,9 +192,7 @@ class CheckedPath:
                 dir_fd=parent,
             )
         except FileExistsError as exc:
-            raise _changed(
-                f"{self.relative}: a file appeared after the check"
-            ) from exc
+            raise _changed(f"{self.relative}: a file appeared after the check") from exc
         finally:
             os.close(parent)
         return os.fdopen(fd, "wb")
@@ -342,9 +339,7 @@ def _disk_problem(
             f"{shown} is not open to this tool (permission denied)",
         )
     # the server's side, not the model's: said to the operator, never to the model
-    return _failed(
-        f"checking {shown} failed: {exc.strerror} (errno {exc.errno})"
-    )
+    return _failed(f"checking {shown} failed: {exc.strerror} (errno {exc.errno})")
 
 
 def _resolve(text: str, joined: Path, limits: dict[str, int]) -> Path:

@@ -10,12 +10,18 @@ implementation with it.
 from typing import Final
 
 from agents import FunctionTool
-from toolgen_runtime import lazy_tool
+from toolgen_runtime import lazy_tool, require_services
 
 from ._cards import CARDS
 from .context import KitchenContext
 
-__all__ = ["TOOL_NAMES", "KitchenContext", "all_tools", "tools"]
+__all__ = [
+    "TOOL_NAMES",
+    "KitchenContext",
+    "all_tools",
+    "check_services",
+    "tools",
+]
 
 TOOL_NAMES: Final[tuple[str, ...]] = ("count_parcels", "plan_shipment")
 _MODULES: Final[dict[str, str]] = {
@@ -30,15 +36,30 @@ def tools(*names: str) -> list[FunctionTool]:
 
     An agent usually holds a few tools of a catalogue: `tools("find_customer")`.
     """
+    return [
+        lazy_tool(CARDS[name], f"{__name__}.{_MODULES[name]}") for name in _known(names)
+    ]
+
+
+def all_tools() -> list[FunctionTool]:
+    """Every tool of the catalogue, in TOOL_NAMES order."""
+    return tools(*TOOL_NAMES)
+
+
+def check_services(*names: str) -> None:
+    """Raise now when a tool (the named ones; without names, every tool) needs a store or
+    a signing secret that the environment does not set (`StoreNotConfigured`,
+    `MissingSecret`, saying what to set): call it at start-up, or such a tool raises at
+    its first call. Importing the package and making its tools need neither.
+    """
+    require_services(CARDS[name] for name in _known(names) or TOOL_NAMES)
+
+
+def _known(names: tuple[str, ...]) -> tuple[str, ...]:
     unknown = [name for name in names if name not in _MODULES]
     if unknown:
         raise KeyError(
             f"no tool named {', '.join(unknown)} in this catalogue; "
             f"its tools are {', '.join(TOOL_NAMES)}"
         )
-    return [lazy_tool(CARDS[name], f"{__name__}.{_MODULES[name]}") for name in names]
-
-
-def all_tools() -> list[FunctionTool]:
-    """Every tool of the catalogue, in TOOL_NAMES order."""
-    return tools(*TOOL_NAMES)
+    return names

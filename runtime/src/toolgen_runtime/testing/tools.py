@@ -1,225 +1,44 @@
-"""The suites that run every generated catalogue's tests, and the helpers they use.
-
-A generated test file holds its tool's cases as data, in a subclass of `ToolContract` (and one
-of `CatalogueContract` per catalogue); the suites here run them, parametrized by pytest with the
-case's label, so a failure names the tool (the class), the case and the field. A fix to a suite
-fixes the tests of every catalogue at once. The helpers (a recording fake implementation,
-direct invocation) serve hand-written tests as well.
-
-pytest collects the suites through the subclasses; this module does not import pytest.
-"""
+"""The suites of one generated tool: `ToolContract`, which every tool's test class
+subclasses, and one more per protocol a tool keeps (idempotency by key, confirmation by token,
+a prepare tool, approval)."""
 
 from __future__ import annotations
 
-import asyncio
 import copy
-import dataclasses
-import importlib
 import json
-import secrets
-import tempfile
-import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from pathlib import Path
 from types import ModuleType
-from typing import Any, ClassVar, NoReturn, Protocol
+from typing import Any, ClassVar
 
-from agents import Agent, FunctionTool, RunConfig, Runner, Tool
+from agents import Agent, FunctionTool, RunConfig, Runner
 from agents.items import ToolCallOutputItem
 from agents.strict_schema import ensure_strict_json_schema
 from agents.testing import ScriptedModel, assistant_message, function_call
-from agents.tool_context import ToolContext
 
+from toolgen_runtime.confirm import TOKEN_CHARS
 from toolgen_runtime.errors import ToolError
 from toolgen_runtime.guards.scope import Boundaries
+from toolgen_runtime.output import TRUNCATED_KEY
 from toolgen_runtime.pagination import Page
-from toolgen_runtime.signing import Signer
-from toolgen_runtime.store import open_store
-
-
-@dataclass(frozen=True, slots=True)
-class Call:
-    args: Any
-    context: Any
-
-
-class Recorder:
-    """A fake implementation: records each call, then returns `result` or raises `error`."""
-
-    def __init__(
-        self, result: object = None, *, error: BaseException | None = None
-    ) -> None:
-        self.result = result
-        self.error = error
-        self.calls: list[Call] = []
-
-    def __call__(self, args: Any, context: Any = None) -> Any:
-        self.calls.append(Call(args, context))
-        if self.error is not None:
-            raise self.error
-        return self.result
-
-
-def invoke_raw(tool: FunctionTool, raw_json: str, context: object) -> Any:
-    """Call a tool the way the SDK does, with raw argument text; returns the parsed output."""
-    ctx = ToolContext(
-        context=context,
-        tool_name=tool.name,
-        tool_call_id="call-test",
-        tool_arguments=raw_json,
-    )
-
-    async def call() -> Any:
-        return await tool.on_invoke_tool(ctx, raw_json)
-
-    return json.loads(asyncio.run(call()))
-
-
-def invoke(tool: FunctionTool, args: object, context: object) -> Any:
-    return invoke_raw(tool, json.dumps(args), context)
-
-
-def problem_fields(output: dict[str, Any]) -> list[str]:
-    return [str(problem["field"]) for problem in output.get("problems", [])]
-
-
-def schema_keywords(schema: object) -> set[str]:
-    """Every keyword used anywhere in a JSON Schema (property names are not keywords)."""
-    found: set[str] = set()
-    stack = [schema]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            for key, value in node.items():
-                found.add(key)
-                if key == "properties" and isinstance(value, dict):
-                    stack.extend(value.values())
-                else:
-                    stack.append(value)
-        elif isinstance(node, list):
-            stack.extend(node)
-    return found
-
-
-class _Metafunc(Protocol):
-    """The part of pytest's Metafunc the suites use."""
-
-    @property
-    def fixturenames(self) -> list[str]: ...
-    @property
-    def cls(self) -> type | None: ...
-    def parametrize(
-        self, argnames: str, argvalues: Sequence[object], *, ids: Sequence[str]
-    ) -> None: ...
-
-
-Case = tuple[
-    str, dict[str, Any], str
-]  # label, arguments, the field that must be blamed
-ErrorCase = tuple[str, str, bool]  # code, how_to_fix, retryable
-# label, the dotted path of the one field changed in the first accepted example, its value
-Boundary = tuple[str, str, object]
-
-
-class _Missing:
-    def __repr__(self) -> str:
-        return "MISSING"
-
-
-MISSING: Any = _Missing()
-"""A boundary case's value for a field left out of the arguments."""
-
-
-def changed(base: dict[str, Any], path: str, value: object) -> dict[str, Any]:
-    """A deep copy of `base` with the field at the dotted `path` set to `value` (or left
-    out, for `MISSING`); a number in the path is an index into an array (`lines.0.sku`), and
-    the index one past its end adds an item (`tags.0` of an empty `tags`)."""
-    result = copy.deepcopy(base)
-    node: Any = result
-    *parents, last = path.split(".")
-    for key in parents:
-        node = node[int(key)] if isinstance(node, list) else node[key]
-    if value is MISSING:
-        node.pop(last, None)
-    elif isinstance(node, list):
-        index = int(last)
-        # one past the end of an (empty) array adds the item
-        node[index : index + 1] = [value]
-    else:
-        node[last] = value
-    return result
-
-
-def boundaries_for_tests(files: Mapping[str, Sequence[str]]) -> Boundaries:
-    """Boundaries for tests: a new folder per root holding the named files (each a line of
-    text), and a cursor signer with a random secret of this process."""
-    roots: dict[str, Path] = {}
-    for root, names in files.items():
-        folder = Path(tempfile.mkdtemp(prefix=f"toolgen-{root}-"))
-        for name in names:
-            target = folder.joinpath(*name.split("/"))
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(f"sample {name}\n", encoding="utf-8")
-        roots[root] = folder
-    signer = Signer([secrets.token_bytes(32)], "cursor")
-    return Boundaries(roots=roots, cursor_signer=signer)
-
-
-# --- writes: the services a write tool is built with in tests (issue 9) --------------------
-
-_STORES = tempfile.TemporaryDirectory(prefix="toolgen-contract-")
-
-
-def services_for(module: ModuleType) -> dict[str, Any]:
-    """A fresh store (an empty SQLite file) and a signer with a random secret, for a tool
-    idempotent by key or confirmed by token; nothing for any other tool."""
-    if not (hasattr(module, "IDEMPOTENCY") or hasattr(module, "CONFIRMATION")):
-        return {}
-    url = f"sqlite:///{Path(_STORES.name) / uuid.uuid4().hex}.db"
-    return {
-        "store": open_store(url),
-        "signer": Signer([secrets.token_bytes(32)], "confirm"),
-    }
-
-
-def build(
-    module: ModuleType, implementation: object, services: dict[str, Any]
-) -> FunctionTool:
-    """A tool of `module` with a fake implementation (none for a prepare tool)."""
-    confirmation = getattr(module, "CONFIRMATION", None)
-    if confirmation is not None and confirmation.role == "prepare":
-        tool: FunctionTool = module.build_tool(**services)
-    else:
-        tool = module.build_tool(implementation, **services)
-    return tool
-
-
-def prepare_module(module: ModuleType) -> ModuleType:
-    """The prepare tool's module of a confirm tool's module (a sibling in its package)."""
-    name = module.CONFIRMATION.prepare_tool
-    return importlib.import_module(f"{module.__package__}.{name}")
-
-
-def with_token(
-    module: ModuleType, args: dict[str, Any], context: object, services: dict[str, Any]
-) -> dict[str, Any]:
-    """`args` of a confirm tool with the token its prepare tool returns for them, through
-    the prepare tool itself (same store and signer); other tools' args unchanged."""
-    confirmation = getattr(module, "CONFIRMATION", None)
-    if confirmation is None or confirmation.role != "confirm":
-        return args
-    prepared = invoke(prepare_module(module).build_tool(**services), args, context)
-    assert prepared["ok"] is True, prepared
-    return {**args, "token": prepared["token"]}
-
-
-def other_identity(context: object, fields: Sequence[tuple[str, str]]) -> object:
-    """The run context with its first identity field changed: another user or session."""
-    _, attribute = fields[0]
-    value = getattr(context, attribute)
-    other = value + 1 if isinstance(value, int) else f"{value}-other"
-    return dataclasses.replace(context, **{attribute: other})  # type: ignore[type-var]
+from toolgen_runtime.testing.helpers import (
+    PAGE_KEYS,
+    Boundary,
+    Case,
+    ErrorCase,
+    FixtureRequest,
+    Metafunc,
+    Recorder,
+    boundaries_for_tests,
+    build,
+    changed,
+    invoke,
+    other_identity,
+    problem_fields,
+    schema_keywords,
+    services_for,
+    skip,
+    with_token,
+)
 
 
 class ToolContract:
@@ -256,6 +75,10 @@ class ToolContract:
     files: ClassVar[Mapping[str, Sequence[str]]] = {}
     paginated: ClassVar[bool] = False
     _boundaries: ClassVar[Boundaries | None] = None
+    # `tests: {implementation: true}` of the spec: the accepted examples also run through
+    # the real implementation, with these pytest fixtures (the project's own)
+    implementation_tested: ClassVar[bool] = False
+    fixtures: ClassVar[Sequence[str]] = ()
 
     @classmethod
     def boundaries(cls) -> Boundaries:
@@ -296,7 +119,7 @@ class ToolContract:
     # writes (issue 9): an accepted call with the same key and other arguments
     conflicting: ClassVar[dict[str, Any] | None] = None
 
-    def pytest_generate_tests(self, metafunc: _Metafunc) -> None:
+    def pytest_generate_tests(self, metafunc: Metafunc) -> None:
         suite = metafunc.cls
         assert suite is not None and issubclass(suite, ToolContract)
         if "accepted_args" in metafunc.fixturenames:
@@ -392,6 +215,48 @@ class ToolContract:
                 "detail": "sample",
             }, code
 
+    def test_the_implementation_keeps_the_contract(
+        self, accepted_args: dict[str, Any], request: FixtureRequest
+    ) -> None:
+        """The accepted example through the real implementation, with the fixtures the spec
+        names: the answer keeps the contract. A stub fails (`NotImplementedYet`); with
+        `tests.implementation` off the test is skipped, saying that nothing ran it."""
+        if not self.implementation_tested:
+            skip(
+                f"{self.module.NAME} is untested: tests.implementation is off, so no "
+                "generated test runs its implementation, written or still the stub; turn "
+                "it on in the spec (docs/spec.md#generated-tests)"
+            )
+        for name in self.fixtures:
+            request.getfixturevalue(name)
+        services = services_for(self.module)
+        args = with_token(self.module, accepted_args, self.context, services)
+        self.assert_keeps_contract(
+            invoke(self.build(None, services), args, self.context)
+        )
+
+    def assert_keeps_contract(self, out: dict[str, Any]) -> None:
+        """`out` is what the contract allows: `ok` with exactly the declared fields (for a
+        page, each item has exactly them), or a declared error with its how-to-fix; a text
+        the output contract cut is listed in `truncated`."""
+        fields = set(self.sample_json)
+        if out.get("ok") is True:
+            keys = set(out) - {TRUNCATED_KEY}
+            if self.paginated:
+                assert keys == PAGE_KEYS, f"the page has {sorted(keys)}: {out}"
+                for item in out["items"]:
+                    assert set(item) == fields, f"an item has {sorted(item)}: {out}"
+            else:
+                assert keys == {"ok", *fields}, f"the answer has {sorted(keys)}: {out}"
+            return
+        assert out.get("ok") is False, out
+        declared = self.module.ERRORS.get(out.get("error"))
+        assert declared is not None, (
+            f"not a declared error of {self.module.NAME}: {out}"
+        )
+        assert out["how_to_fix"] == declared.how_to_fix, out
+        assert out["retryable"] is declared.retryable, out
+
     def test_fuzzing_finds_no_broken_promise(self) -> None:
         """A short property-based fuzz (`toolgen_runtime.fuzz`; TOOLGEN_FUZZ_EXAMPLES sets
         the budget): every answer is the envelope, the implementation never sees arguments
@@ -401,7 +266,7 @@ class ToolContract:
 
             reason = unmodelled(self.module)
             if reason is not None:
-                _skip(reason)
+                skip(reason)
             fuzz_module(
                 self.module,
                 context=self.context,
@@ -411,14 +276,6 @@ class ToolContract:
             import pytest
 
             pytest.skip(str(missing))
-
-
-def _skip(reason: str) -> NoReturn:
-    """Skip the running test, saying what the contract lacks (pytest is imported only here:
-    this module does not need it otherwise)."""
-    import pytest
-
-    pytest.skip(reason)
 
 
 class IdempotentToolContract(ToolContract):
@@ -437,7 +294,7 @@ class IdempotentToolContract(ToolContract):
 
     def test_the_same_key_with_other_arguments_is_refused(self) -> None:
         if self.conflicting is None:
-            _skip(
+            skip(
                 "no two accepted examples differ in an argument outside the idempotency "
                 "key: add one to test that the same key with other arguments is refused"
             )
@@ -503,7 +360,7 @@ class ConfirmToolContract(ToolContract):
     def test_a_token_for_other_arguments_is_refused(self) -> None:
         others = [a for a in self.accepted if a != self.accepted[0]]
         if not others:
-            _skip(
+            skip(
                 "the contract has one accepted example: add a second one to test that a "
                 "token for other arguments is refused"
             )
@@ -534,7 +391,8 @@ class PrepareToolContract(ToolContract):
         assert sorted(out) == ["expires_in_s", "ok", "summary", "token"]
         assert out["summary"].startswith(confirmation.confirm_tool)
         assert out["expires_in_s"] == confirmation.ttl_s
-        assert isinstance(out["token"], str) and len(out["token"]) < 200
+        # a token's length does not depend on the tool's name or the arguments
+        assert isinstance(out["token"], str) and len(out["token"]) == TOKEN_CHARS
 
 
 class ApprovalToolContract(ToolContract):
@@ -592,7 +450,7 @@ class ApprovalToolContract(ToolContract):
 
     def test_invalid_arguments_are_answered_without_asking(self) -> None:
         if not self.rejected:
-            _skip(
+            skip(
                 "the contract has no rejected example: add one to test that invalid "
                 "arguments are answered without asking for approval"
             )
@@ -608,106 +466,3 @@ class ApprovalToolContract(ToolContract):
         assert outputs[0]["error"] == "invalid_arguments", outputs
         assert field in problem_fields(outputs[0]), outputs
         assert recorder.calls == []
-
-
-class CatalogueContract:
-    """The claims every generated catalogue keeps: every tool listed once and found by name,
-    cheap tools made from the cards answer as the tools' own modules do, and one run of the
-    real Agents SDK Runner calls every tool (with recording fakes) through a scripted model.
-    """
-
-    package: ModuleType  # not a ClassVar, as ToolContract.module
-    context: ClassVar[object]
-    names: ClassVar[Sequence[str]]
-    # the ToolContract of each tool: its module, a sample result, its accepted examples
-    tools: ClassVar[Sequence[type[ToolContract]]]
-
-    @property
-    def calls(self) -> list[tuple[ModuleType, object, dict[str, Any]]]:
-        return [(t.module, t.sample, t.accepted[0]) for t in self.tools]
-
-    def test_the_catalogue_lists_every_tool_once(self) -> None:
-        assert sorted(self.package.TOOL_NAMES) == list(self.names)
-        assert [tool.name for tool in self.package.all_tools()] == list(
-            self.package.TOOL_NAMES
-        )
-
-    def test_tools_are_found_by_name(self) -> None:
-        wanted = list(reversed(self.package.TOOL_NAMES))
-        assert [tool.name for tool in self.package.tools(*wanted)] == wanted
-        try:
-            self.package.tools("not_a_tool")
-        except KeyError as exc:
-            assert "no tool named not_a_tool" in str(exc)
-        else:
-            raise AssertionError("tools() accepted an unknown name")
-
-    def test_a_tool_from_its_card_is_its_module_tool(self) -> None:
-        for module, _, _ in self.calls:
-            [light] = self.package.tools(module.NAME)
-            own = module.TOOL
-            assert (light.name, light.description, light.params_json_schema) == (
-                own.name,
-                own.description,
-                own.params_json_schema,
-            )
-            # a call the contract refuses: answered by the tool's module, loaded now
-            out = invoke(light, {"not_a_parameter": 1}, self.context)
-            assert out["error"] == "invalid_arguments", out
-
-    def test_one_run_calls_every_tool_through_the_runner(self) -> None:
-        # one store and signer for the run, so a confirm call can use its prepare's token;
-        # every approval asked for is granted
-        services: dict[str, Any] = {}
-        for module, _, _ in self.calls:
-            services = services or services_for(module)
-        fakes = [Recorder(sample) for _, sample, _ in self.calls]
-        tools: list[Tool] = [
-            suite.build(fake, services if services_for_needed(suite.module) else {})
-            for suite, fake in zip(self.tools, fakes, strict=True)
-        ]
-        script = [
-            function_call(
-                module.NAME,
-                with_token(module, args, self.context, services),
-                call_id=f"call-{index}",
-            )
-            for index, (module, _, args) in enumerate(self.calls)
-        ]
-        model = ScriptedModel([script, [assistant_message("done")]])
-        agent: Agent[Any] = Agent(
-            name=self.package.__name__.rsplit(".", 1)[-1],
-            instructions="Use the tools.",
-            tools=tools,
-            model=model,
-        )
-        config = RunConfig(tracing_disabled=True)
-        result = Runner.run_sync(
-            agent, "Exercise every tool once.", context=self.context, run_config=config
-        )
-        while result.interruptions:
-            state = result.to_state()
-            for item in result.interruptions:
-                state.approve(item)
-            result = Runner.run_sync(agent, state, run_config=config)
-        outputs = [
-            json.loads(str(item.output))
-            for item in result.new_items
-            if isinstance(item, ToolCallOutputItem)
-        ]
-        assert len(outputs) == len(script)
-        assert all(out["ok"] is True for out in outputs), outputs
-        assert all(
-            len(fake.calls) == (0 if is_prepare(module) else 1)
-            for (module, _, _), fake in zip(self.calls, fakes, strict=True)
-        )
-        assert result.final_output == "done"
-
-
-def services_for_needed(module: ModuleType) -> bool:
-    return hasattr(module, "IDEMPOTENCY") or hasattr(module, "CONFIRMATION")
-
-
-def is_prepare(module: ModuleType) -> bool:
-    confirmation = getattr(module, "CONFIRMATION", None)
-    return confirmation is not None and confirmation.role == "prepare"
