@@ -67,8 +67,9 @@ def _changed(message: str) -> PathChanged:
 
 
 def _failed(message: str) -> FileSystemFailed:
+    from toolgen_runtime.errors import FileSystemFailed
 
-    return _failed(message)
+    return FileSystemFailed(message)
 
 
 def _shown(text: str) -> str:
