@@ -85,7 +85,7 @@ class ImportFigures:
 
 def _prepare(count: int, root: Path) -> None:
     """A project with the generated package of `count` tools and the decorated module."""
-    from toolgen import pipeline
+    from toolgen.build import pipeline
 
     shutil.rmtree(root, ignore_errors=True)
     folder = catalogue.write_catalogue(root, count)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolgen import load
+from toolgen.spec import load
 
 
 @pytest.fixture

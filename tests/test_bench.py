@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from toolgen import pipeline
+from toolgen.build import pipeline
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"

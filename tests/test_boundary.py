@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from toolgen import pipeline, toolschema
-from toolgen.ir import Catalogue
+from toolgen.build import pipeline
 from toolgen.render import cases as boundary
+from toolgen.spec import toolschema
+from toolgen.spec.ir import Catalogue
 
 ROOT = Path(__file__).parent.parent
 GOLDEN = ROOT / "tests/golden/kitchen_sink"
@@ -35,7 +36,7 @@ TOOLS = [(c, t) for c in CATALOGUES for t in c.tools]
 @pytest.mark.parametrize(("cat", "tool"), TOOLS, ids=[t.name for _, t in TOOLS])
 def test_every_case_is_rejected_on_its_field(cat: Catalogue, tool: object) -> None:
     from toolgen.checks.examples import guard_problems
-    from toolgen.ir import Tool
+    from toolgen.spec.ir import Tool
 
     assert isinstance(tool, Tool)
     schema = toolschema.parameters_schema(tool.params, full=True)

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from toolgen import formatting, pipeline, templating
-from toolgen.ir import Catalogue
-from toolgen.render import modules
+from toolgen import templating
+from toolgen.render import formatting, modules, pipeline
+from toolgen.spec.ir import Catalogue
 
 TESTS = Path(__file__).parent
 sys.path.insert(0, str(TESTS.parent / "bench"))

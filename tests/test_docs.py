@@ -52,13 +52,13 @@ from typing import Any
 
 import pytest
 
-from toolgen import pipeline
+from toolgen.build import pipeline
+from toolgen.build.write import RenderedFiles
 from toolgen.codes import CODES
 from toolgen.diagnostics import Diagnostic
-from toolgen.ir import Tool
 from toolgen.lint.registry import all_rules
-from toolgen.load import load_document
-from toolgen.write import RenderedFiles
+from toolgen.spec.ir import Tool
+from toolgen.spec.load import load_document
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

@@ -20,13 +20,14 @@ from pathlib import Path
 
 import pytest
 
-from toolgen import pipeline, reserved, validate
+from toolgen.build import pipeline
+from toolgen.build.manifest import MANIFEST_NAME
+from toolgen.build.write import check_outputs, write_outputs
 from toolgen.cli import main
 from toolgen.diagnostics import has_errors
-from toolgen.ir import Param, ReturnField
-from toolgen.manifest import MANIFEST_NAME
-from toolgen.review.lockfile import LOCK_NAME
-from toolgen.write import check_outputs, write_outputs
+from toolgen.render.lockfile import LOCK_NAME
+from toolgen.spec import reserved, validate
+from toolgen.spec.ir import Param, ReturnField
 
 HERE = Path(__file__).parent / "golden"
 ROOT = Path(__file__).parent.parent

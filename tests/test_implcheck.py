@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from toolgen import pipeline
+from toolgen.build import pipeline
 
 ROOT = Path(__file__).parent.parent
 

@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from toolgen import cli, load, pipeline
-from toolgen.importers import Refused, SourceError, import_file, read_source
-from toolgen.importers.draft import draft
-from toolgen.importers.source import Loss
+from toolgen import cli
+from toolgen.build import pipeline
+from toolgen.interop.importers import Refused, SourceError, import_file, read_source
+from toolgen.interop.importers.draft import draft
+from toolgen.interop.importers.source import Loss
+from toolgen.spec import load
 
 ROOT = Path(__file__).resolve().parents[1]
 

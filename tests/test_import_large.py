@@ -17,8 +17,9 @@ from typing import Any
 
 import pytest
 
-from toolgen import cli, load
-from toolgen.importers.draft import legal_name
+from toolgen import cli
+from toolgen.interop.importers.draft import legal_name
+from toolgen.spec import load
 
 NAMESPACES = (
     "repos", "issues", "pulls", "orgs", "users", "actions", "gists", "teams", "checks",

@@ -14,8 +14,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from toolgen import checks, load, model, pipeline, validate
-from toolgen.write import write_outputs
+from toolgen import checks
+from toolgen.build import pipeline
+from toolgen.build.write import write_outputs
+from toolgen.spec import load, model, validate
 
 PAYLOAD = (
     'x"""\'\'\'"); import os; os.system("touch PWNED")  # \\ {{ 7*7 }} {% raw %}'

@@ -1,4 +1,4 @@
-"""Tests for toolgen.load: safe YAML reading with exact places for every node."""
+"""Tests for toolgen.spec.load: safe YAML reading with exact places for every node."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from toolgen import load as load_module
 from toolgen.diagnostics import Diagnostic, Severity, Span
-from toolgen.load import Document, load_catalogue, load_document
+from toolgen.spec import load as load_module
+from toolgen.spec.load import Document, load_catalogue, load_document
 
 FIXTURES = Path(__file__).parent / "fixtures" / "load"
 NAME = "spec.yaml"

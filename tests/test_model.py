@@ -12,14 +12,15 @@ from typing import Any, cast
 
 import pytest
 
-from toolgen import checks, model, toolschema
+from toolgen import checks
 from toolgen.diagnostics import Diagnostic
-from toolgen.ir import Param, PyNames, Tool
-from toolgen.load import load_catalogue
-from toolgen.model import ModelResult
 from toolgen.names import MODULE_NAMES, module_name, pascal, python_name
 from toolgen.render.modules import render_tool_module
-from toolgen.validate import validate
+from toolgen.spec import model, toolschema
+from toolgen.spec.ir import Param, PyNames, Tool
+from toolgen.spec.load import load_catalogue
+from toolgen.spec.model import ModelResult
+from toolgen.spec.validate import validate
 
 CATALOGUE = """\
 format: 1

@@ -6,7 +6,7 @@ import re
 import shutil
 from pathlib import Path
 
-from toolgen import pipeline
+from toolgen.build import pipeline
 from toolgen.diagnostics import Severity
 
 ROOT = Path(__file__).parent.parent

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import jsonschema
 
-from toolgen import pipeline, snapshot, tokens
+from toolgen.build import pipeline
 from toolgen.render import cases as boundary
+from toolgen.spec import snapshot, tokens
 
 ROOT = Path(__file__).parent.parent
 

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from toolgen import reserved
-from toolgen import validate as validate_module
 from toolgen.diagnostics import Span
-from toolgen.load import PathKey, load_catalogue, load_document
-from toolgen.validate import SchemaKind, check_document, validate
+from toolgen.spec import reserved
+from toolgen.spec import validate as validate_module
+from toolgen.spec.load import PathKey, load_catalogue, load_document
+from toolgen.spec.validate import SchemaKind, check_document, validate
 
 NAME = "spec.yaml"
 TOOL_HEAD = """\
@@ -428,7 +428,7 @@ def test_documents_with_format_errors_go_no_further(tmp_path: Path) -> None:
 
 
 def test_suggestions_never_offer_a_reserved_word(tmp_path: Path) -> None:
-    """The reserved keys and types (toolgen.reserved) are refused where they are written
+    """The reserved keys and types (toolgen.spec.reserved) are refused where they are written
     (TG127), so no list of known keys or types offers them."""
     text = TOOL_HEAD + "params:\n  sku:\n    type: strng\n    hots: [a]\n"
     found = check(tmp_path, text)

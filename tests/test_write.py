@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from toolgen import write
-from toolgen.manifest import MANIFEST_NAME, read_package
-from toolgen.write import RenderedFiles, WriteError
+from toolgen.build import write
+from toolgen.build.manifest import MANIFEST_NAME, read_package
+from toolgen.build.write import RenderedFiles, WriteError
 
 OWNED = '"""The x tool."""\n'
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from toolgen import pipeline
-from toolgen.ir import Catalogue, Tool
+from toolgen.build import pipeline
+from toolgen.spec.ir import Catalogue, Tool
 
 ROOT = Path(__file__).resolve().parent.parent
 

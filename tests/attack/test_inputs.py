@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from toolgen import limits, load
 from toolgen.cli import main
+from toolgen.spec import limits, load
 
 ROOT = Path(__file__).parent.parent.parent
 TOOLGEN = str(Path(sys.executable).parent / "toolgen")

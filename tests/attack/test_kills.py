@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from toolgen import write
+from toolgen.build import write
 from toolgen.cli import main
 
 ROOT = Path(__file__).parent.parent.parent

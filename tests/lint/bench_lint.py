@@ -16,9 +16,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from synthetic import write_catalogue
 
-from toolgen import load, model, tokens, validate
 from toolgen.lint import engine
 from toolgen.lint.context import LintContext
+from toolgen.spec import load, model, tokens, validate
 
 
 def main(count: int) -> None:

@@ -11,7 +11,7 @@ import textwrap
 from collections.abc import Mapping
 from pathlib import Path
 
-from toolgen import pipeline
+from toolgen.build import pipeline
 from toolgen.diagnostics import Diagnostic
 from toolgen.lint.registry import REGISTRY
 

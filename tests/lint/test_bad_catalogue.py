@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from toolgen import pipeline
+from toolgen.build import pipeline
 from toolgen.lint.registry import REGISTRY, all_rules
 
 ROOT = Path(__file__).resolve().parents[2]

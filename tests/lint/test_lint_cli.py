@@ -9,9 +9,11 @@ import pytest
 from lint_cases import catalogue
 from lint_fixtures import block, files, tool, write
 
-from toolgen import cli, pipeline, refdocs, tokens
+from toolgen import cli, refdocs
+from toolgen.build import pipeline
 from toolgen.lint import docs
 from toolgen.lint.registry import all_rules
+from toolgen.spec import tokens
 
 ROOT = Path(__file__).resolve().parents[2]
 VAGUE = tool(

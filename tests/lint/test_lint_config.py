@@ -9,9 +9,9 @@ from lint_cases import _cancel_order, _find, catalogue, swap
 from lint_fixtures import MARK, block, check, files, spots_of, tool
 
 from toolgen.diagnostics import Severity
-from toolgen.ir import LintConfig
 from toolgen.lint import config
 from toolgen.lint.registry import REGISTRY, Lifecycle, all_rules
+from toolgen.spec.ir import LintConfig
 
 VAGUE = tool(
     intent="Reads stock.",

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from toolgen import lint, pipeline
-from toolgen.ir import Catalogue, LintConfig
+from toolgen import lint
+from toolgen.build import pipeline
+from toolgen.spec.ir import Catalogue, LintConfig
 
 ROOT = Path(__file__).resolve().parents[2]
 

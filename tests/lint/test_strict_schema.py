@@ -16,8 +16,8 @@ import pytest
 from lint_cases import CASES, Case
 from lint_fixtures import write
 
-from toolgen import pipeline
-from toolgen.ir import Tool
+from toolgen.build import pipeline
+from toolgen.spec.ir import Tool
 
 ROOT = Path(__file__).resolve().parents[2]
 SUPPORTED = {

@@ -12,9 +12,10 @@ import pytest
 from agents.models.openai_responses import Converter
 from synthetic import write_catalogue
 
-from toolgen import pipeline, tokens
-from toolgen.ir import Catalogue
+from toolgen.build import pipeline
 from toolgen.lint import engine
+from toolgen.spec import tokens
+from toolgen.spec.ir import Catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,7 +30,7 @@ def _inventory() -> Catalogue:
 
 @pytest.mark.parametrize("tool", _inventory().tools, ids=lambda t: t.name)
 def test_the_payload_is_what_the_sdk_sends_to_the_responses_api(tool: object) -> None:
-    from toolgen.ir import Tool
+    from toolgen.spec.ir import Tool
 
     assert isinstance(tool, Tool)
     module = importlib.import_module(f"generated.inventory.{tool.py.module}")

@@ -11,9 +11,12 @@ from typing import Any
 
 import pytest
 
-from toolgen import cli, export, pipeline, snapshot
+from toolgen import cli
+from toolgen.build import pipeline
+from toolgen.interop import export
 from toolgen.lint import targets
 from toolgen.lint.registry import all_rules
+from toolgen.spec import snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = ROOT / "spec" / "inventory"
@@ -39,7 +42,7 @@ def test_target_rules_are_every_rule_that_reads_the_targets() -> None:
 
 def test_the_format_accepts_every_target() -> None:
     schema = json.loads(
-        (ROOT / "generator/toolgen/schemas/catalogue.v1.json").read_text()
+        (ROOT / "generator/toolgen/spec/schemas/catalogue.v1.json").read_text()
     )
     assert schema["properties"]["targets"]["items"]["enum"] == list(targets.TARGETS)
 
@@ -170,6 +173,7 @@ def test_keywords_outside_a_subset_are_named_by_parameter() -> None:
 
 
 def test_the_cli_offers_every_export_target() -> None:
-    from toolgen import cli, export
+    from toolgen import cli
+    from toolgen.interop import export
 
     assert sorted(cli.EXPORT_TARGETS) == sorted([*export.APIS, export.MCP])

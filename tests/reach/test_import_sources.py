@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from toolgen import cli, pipeline
-from toolgen.importers import SourceError, read_path, read_source
-from toolgen.importers.draft import draft
+from toolgen import cli
+from toolgen.build import pipeline
+from toolgen.interop.importers import SourceError, read_path, read_source
+from toolgen.interop.importers.draft import draft
 
 ROOT = Path(__file__).resolve().parents[2]
 

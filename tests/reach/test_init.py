@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from toolgen import __version__, cli, pipeline, validate
-from toolgen.init import HOOKS_REPOSITORY, InitRefused, scaffold
+from toolgen import __version__, cli
+from toolgen.build import pipeline
+from toolgen.interop.init import HOOKS_REPOSITORY, InitRefused, scaffold
+from toolgen.spec import validate
 
 
 def test_a_new_project_checks_clean(tmp_path: Path) -> None:

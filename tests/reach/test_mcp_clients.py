@@ -43,9 +43,11 @@ from mcp.shared.exceptions import MCPError
 from toolgen_runtime.confirm import TOKEN_ERROR_CODES
 from toolgen_runtime.output import REDACTED
 
-from toolgen import cli, pipeline, snapshot
-from toolgen.export.mcpmodule import environment_variables
-from toolgen.ir import Catalogue, prepare_name
+from toolgen import cli
+from toolgen.build import pipeline
+from toolgen.interop.export.mcpmodule import environment_variables
+from toolgen.spec import snapshot
+from toolgen.spec.ir import Catalogue, prepare_name
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden"

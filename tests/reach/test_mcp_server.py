@@ -33,8 +33,10 @@ from toolgen_runtime.testing import invoke
 
 import toolgen
 from generated.inventory import InventoryContext, all_tools
-from toolgen import cli, pipeline, snapshot
-from toolgen.export.mcpmodule import environment_variables
+from toolgen import cli
+from toolgen.build import pipeline
+from toolgen.interop.export.mcpmodule import environment_variables
+from toolgen.spec import snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = ROOT / "spec" / "inventory"

@@ -1,6 +1,6 @@
 """TD104 on real contracts: each key a description is composed from, edited alone in a copy of
 the example's send_order, is the cause the change names and the line it is placed on. A key
-missing from `toolgen.describe.description_keys` would show here as a change with no cause."""
+missing from `toolgen.spec.describe.description_keys` would show here as a change with no cause."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from toolgen.review import diff, diff_report, sources
+from toolgen.commands import versions as sources
+from toolgen.review import diff, diff_report
 
 ROOT = Path(__file__).resolve().parents[2]
 SEND = "spec/inventory/tools/send_order.yaml"

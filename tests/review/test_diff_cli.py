@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from toolgen import pipeline, snapshot
+from toolgen.build import pipeline
 from toolgen.cli import main
-from toolgen.review import lockfile
+from toolgen.render import lockfile
+from toolgen.spec import snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 REORDER = "spec/inventory/tools/create_reorder.yaml"

@@ -21,9 +21,10 @@ from typing import Any
 
 import pytest
 
-from toolgen import pipeline, snapshot
+from toolgen.build import pipeline
 from toolgen.cli import main
 from toolgen.review import page as review_page
+from toolgen.spec import snapshot
 
 from .browser import Browser, find_chromium
 

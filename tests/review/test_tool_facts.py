@@ -10,14 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from toolgen import lint, pipeline
+from toolgen import lint
+from toolgen.build import pipeline
+from toolgen.checks.implementations import implementation_state
 from toolgen.cli import main
-from toolgen.implcheck import implementation_state
-from toolgen.ir import Catalogue
 from toolgen.review import page
 from toolgen.review.silenced import Silenced, silenced
 from toolgen.review.similarity import similarity
-from toolgen.snapshot import catalogue_snapshot
+from toolgen.spec.ir import Catalogue
+from toolgen.spec.snapshot import catalogue_snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -18,9 +18,9 @@ import pytest
 from toolgen_runtime.fuzz import FuzzFailure, fuzz_module, unmodelled
 
 from generated.inventory import InventoryContext
-from toolgen import pipeline
-from toolgen.model import Catalogue
-from toolgen.toolschema import parameters_schema
+from toolgen.build import pipeline
+from toolgen.spec.model import Catalogue
+from toolgen.spec.toolschema import parameters_schema
 
 ROOT = Path(__file__).resolve().parents[2]
 KITCHEN = ROOT / "tests" / "golden" / "kitchen_sink"

@@ -23,8 +23,8 @@ from toolgen_runtime import Invoker, make_tool, null_means
 from toolgen_runtime.fuzz import FuzzFailure, fuzz_tool
 
 from generated.inventory import InventoryContext, create_reorder
-from toolgen import pipeline
-from toolgen.toolschema import parameters_schema
+from toolgen.build import pipeline
+from toolgen.spec.toolschema import parameters_schema
 
 ROOT = Path(__file__).resolve().parents[2]
 CONTEXT = InventoryContext(customer_id=1, run_id="run-1")

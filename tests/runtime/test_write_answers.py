@@ -108,9 +108,9 @@ SENT_AT = datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.UTC)
 
 @pytest.fixture(scope="module")
 def notes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from toolgen import pipeline
+    from toolgen.build import pipeline
+    from toolgen.build.write import write_outputs
     from toolgen.diagnostics import has_errors
-    from toolgen.write import write_outputs
 
     root = tmp_path_factory.mktemp("notes")
     (root / "pyproject.toml").write_text('[project]\nname = "notes"\n')

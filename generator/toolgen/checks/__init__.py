@@ -24,7 +24,7 @@ from typing import TypeVar
 
 from toolgen.codes import known
 from toolgen.diagnostics import Diagnostic
-from toolgen.ir import Catalogue, Tool, ToolSummary, summary
+from toolgen.spec.ir import Catalogue, Tool, ToolSummary, summary
 
 ToolCheck = Callable[[Tool, Catalogue], Iterable[Diagnostic]]
 CatalogueCheck = Callable[[Catalogue, tuple[ToolSummary, ...]], Iterable[Diagnostic]]

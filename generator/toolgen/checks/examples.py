@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from toolgen import toolschema
 from toolgen.checks import check
 from toolgen.diagnostics import Diagnostic, error
-from toolgen.ir import Catalogue, Param, Tool
+from toolgen.spec import toolschema
+from toolgen.spec.ir import Catalogue, Param, Tool
 
 _MAX_TOLD = 8
 

@@ -6,8 +6,6 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from toolgen.checks import check
 from toolgen.diagnostics import Diagnostic, error
-from toolgen.ir import Catalogue, Param, ReturnField, Tool, ToolSummary
-from toolgen.load import PathKey
 from toolgen.names import (
     MODEL_NAME_RE,
     MODULE_NAMES,
@@ -15,6 +13,8 @@ from toolgen.names import (
     is_module_path,
     python_name,
 )
+from toolgen.spec.ir import Catalogue, Param, ReturnField, Tool, ToolSummary
+from toolgen.spec.load import PathKey
 
 
 @check(Tool, "TG110", "TG111")

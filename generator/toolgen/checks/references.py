@@ -8,8 +8,8 @@ from functools import partial
 
 from toolgen.checks import check
 from toolgen.diagnostics import Diagnostic, Span, error
-from toolgen.ir import Catalogue, Tool, ToolSummary
 from toolgen.names import is_identifier
+from toolgen.spec.ir import Catalogue, Tool, ToolSummary
 
 
 @check(Catalogue, "TG112")

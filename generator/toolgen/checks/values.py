@@ -6,9 +6,9 @@ from collections.abc import Iterator
 
 from toolgen.checks import check
 from toolgen.diagnostics import Diagnostic, error
-from toolgen.ir import Catalogue, Tool
+from toolgen.spec.ir import Catalogue, Tool
+from toolgen.spec.toolschema import first_problem
 from toolgen.text import json_text
-from toolgen.toolschema import first_problem
 
 
 @check(Tool, "TG124", "TG125")

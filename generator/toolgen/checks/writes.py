@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from toolgen.checks import check
 from toolgen.diagnostics import Diagnostic, error
-from toolgen.ir import CONFIRM_PREFIX, TOKEN_PARAM, Catalogue, Tool, prepare_name
+from toolgen.spec.ir import CONFIRM_PREFIX, TOKEN_PARAM, Catalogue, Tool, prepare_name
 from toolgen.text import listing
 
 MIN_RETENTION_S = 60

@@ -9,7 +9,6 @@ in `registry.REGISTRY`; `docs.rules_markdown()` renders docs/rules.md from them.
 from __future__ import annotations
 
 from toolgen.diagnostics import Diagnostic, Hit
-from toolgen.ir import Catalogue
 from toolgen.lint.engine import (
     LintResult,
     ToolLinter,
@@ -17,6 +16,7 @@ from toolgen.lint.engine import (
     lint_catalogue,
     run,
 )
+from toolgen.spec.ir import Catalogue
 
 __all__ = [
     "Hit",

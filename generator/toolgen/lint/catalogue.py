@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from toolgen import tokens
 from toolgen.diagnostics import Severity
-from toolgen.ir import Catalogue, Tool
 from toolgen.lint.context import CatalogueContext, LintContext
 from toolgen.lint.registry import Category, Finding, rule
+from toolgen.spec import tokens
+from toolgen.spec.ir import Catalogue, Tool
 
 _LESSON = (
     "toolgen seeds: Tools lesson, 'Trade-offs': each description is sent at every turn"

@@ -19,7 +19,6 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 
 from toolgen.diagnostics import Severity
-from toolgen.ir import Catalogue, LintConfig, Tool
 from toolgen.lint.context import CatalogueContext, LintContext
 from toolgen.lint.registry import (
     REGISTRY,
@@ -30,6 +29,7 @@ from toolgen.lint.registry import (
     engine_rule,
     rule,
 )
+from toolgen.spec.ir import Catalogue, LintConfig, Tool
 
 _PREFIX = re.compile(r"^TG\d{1,3}$", re.IGNORECASE)
 _CATEGORIES = {c.value: c for c in Category}

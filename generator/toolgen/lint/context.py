@@ -27,8 +27,11 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Protocol
 
-from toolgen import tokens
-from toolgen.ir import (
+from toolgen.lint import targets, words
+from toolgen.lint.prose import Prose, tool_prose
+from toolgen.lint.registry import ParamSite, ReturnSite, ToolPair
+from toolgen.spec import tokens
+from toolgen.spec.ir import (
     Catalogue,
     Param,
     ReturnField,
@@ -37,11 +40,8 @@ from toolgen.ir import (
     ToolSummary,
     summary,
 )
-from toolgen.lint import targets, words
-from toolgen.lint.prose import Prose, tool_prose
-from toolgen.lint.registry import ParamSite, ReturnSite, ToolPair
-from toolgen.load import SourceMap
-from toolgen.tokens import TokenReport, ToolTokens
+from toolgen.spec.load import SourceMap
+from toolgen.spec.tokens import TokenReport, ToolTokens
 
 
 @dataclass(frozen=True, slots=True)

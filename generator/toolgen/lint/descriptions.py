@@ -6,7 +6,6 @@ import re
 from collections.abc import Iterator
 
 from toolgen.diagnostics import Severity
-from toolgen.ir import Tool, ToolSummary
 from toolgen.lint import words
 from toolgen.lint.context import CatalogueContext, LintContext, ToolProfile
 from toolgen.lint.names import overlapping
@@ -21,6 +20,7 @@ from toolgen.lint.registry import (
     rule,
 )
 from toolgen.lint.two_tool import twins
+from toolgen.spec.ir import Tool, ToolSummary
 
 _LESSON = "toolgen seeds: Tools lesson"
 _SEEDS = f"{_LESSON}, 'Why the docstring is production code'"

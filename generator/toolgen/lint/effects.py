@@ -10,10 +10,10 @@ import re
 from collections.abc import Iterator
 
 from toolgen.diagnostics import Severity
-from toolgen.ir import Tool
 from toolgen.lint import words
 from toolgen.lint.context import LintContext
 from toolgen.lint.registry import Category, Finding, rule
+from toolgen.spec.ir import Tool
 
 _LESSON = "toolgen seeds: Tools lesson"
 

@@ -21,7 +21,6 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from toolgen.diagnostics import Diagnostic, Hit, Severity, Span
-from toolgen.ir import Catalogue, Tool, ToolSummary
 from toolgen.lint import config
 from toolgen.lint.context import (
     CatalogueContext,
@@ -45,7 +44,8 @@ from toolgen.lint.registry import (
     in_rejected_example,
     rejected_examples,
 )
-from toolgen.tokens import TokenReport
+from toolgen.spec.ir import Catalogue, Tool, ToolSummary
+from toolgen.spec.tokens import TokenReport
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,10 +6,10 @@ import re
 from collections.abc import Iterator
 
 from toolgen.diagnostics import Severity
-from toolgen.ir import Tool, ToolSummary
 from toolgen.lint import words
 from toolgen.lint.context import CatalogueContext, LintContext
 from toolgen.lint.registry import Category, Finding, ParamSite, ToolPair, rule
+from toolgen.spec.ir import Tool, ToolSummary
 
 _SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 _SEEDS = "toolgen seeds: Tools lesson"

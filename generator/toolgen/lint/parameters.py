@@ -6,10 +6,10 @@ import re
 from collections.abc import Iterator
 
 from toolgen.diagnostics import Severity
-from toolgen.ir import Param, Tool
 from toolgen.lint import words
 from toolgen.lint.context import LintContext
 from toolgen.lint.registry import Category, Finding, Lifecycle, ParamSite, rule
+from toolgen.spec.ir import Param, Tool
 
 _LESSON = "toolgen seeds: Tools lesson"
 _STRICT = "OpenAI structured outputs: supported schemas and limits (strict mode)"

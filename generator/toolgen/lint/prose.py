@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from toolgen.diagnostics import Span
-from toolgen.ir import Origin, Param, Tool
+from toolgen.spec.ir import Origin, Param, Tool
 
 
 @dataclass(frozen=True, slots=True)

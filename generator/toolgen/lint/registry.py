@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from toolgen import codes
 from toolgen.diagnostics import Severity, Span
-from toolgen.ir import Catalogue, ErrorCode, Param, ReturnField, Tool, ToolSummary
-from toolgen.load import PathKey, SourceMap
+from toolgen.spec.ir import Catalogue, ErrorCode, Param, ReturnField, Tool, ToolSummary
+from toolgen.spec.load import PathKey, SourceMap
 
 if TYPE_CHECKING:
     from toolgen.lint.context import LintContext

@@ -7,7 +7,6 @@ import re
 from collections.abc import Iterator
 
 from toolgen.diagnostics import Severity, Span
-from toolgen.ir import ReturnField, Tool
 from toolgen.lint import words
 from toolgen.lint.context import LintContext
 from toolgen.lint.registry import (
@@ -18,6 +17,7 @@ from toolgen.lint.registry import (
     ReturnSite,
     rule,
 )
+from toolgen.spec.ir import ReturnField, Tool
 
 _LESSON = "toolgen seeds: Tools lesson"
 _CONTEXT = f"{_LESSON}, 'The return value is context, and context is paid n times'"

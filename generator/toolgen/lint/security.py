@@ -13,11 +13,11 @@ import unicodedata
 from collections.abc import Iterator
 
 from toolgen.diagnostics import Severity
-from toolgen.ir import Tool
 from toolgen.lint import words
 from toolgen.lint.context import LintContext
 from toolgen.lint.prose import Scanner
 from toolgen.lint.registry import Category, Finding, ParamSite, SpecText, rule
+from toolgen.spec.ir import Tool
 
 _SCANNERS = (
     "Invariant Labs, 'MCP Security Notification: Tool Poisoning Attacks' (MCP-Scan)"

@@ -109,7 +109,7 @@ GEMINI = Target(
     description_chars=None,
     tools_recommended=None,
     tools_max=None,
-    strict=None,  # no strict flag per function declaration (see toolgen.export.apis)
+    strict=None,  # no strict flag per function declaration (see toolgen.interop.export.apis)
     source=(
         "Gemini API reference, FunctionDeclaration (name: a-z, A-Z, 0-9, underscores, "
         "colons, dots and dashes, at most 64; parametersJsonSchema, exclusive with "

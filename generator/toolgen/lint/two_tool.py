@@ -7,11 +7,11 @@ import re
 from collections.abc import Iterator
 
 from toolgen.diagnostics import Severity
-from toolgen.ir import Tool, ToolSummary
 from toolgen.lint import words
 from toolgen.lint.context import CatalogueContext, LintContext
 from toolgen.lint.names import overlapping
 from toolgen.lint.registry import Category, Finding, ParamSite, ToolPair, rule
+from toolgen.spec.ir import Tool, ToolSummary
 
 _TEST = "toolgen seeds: Tools lesson, 'Designing the catalogue: the two-tool test'"
 NAME_SIMILARITY = 0.5

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from toolgen import templating
-from toolgen.ir import Catalogue, Tool, ToolSummary
 from toolgen.paths import package_dir
+from toolgen.render import lockfile
 from toolgen.render.modules import (
     card_entry,
     cards_head,
@@ -28,7 +28,7 @@ from toolgen.render.modules import (
 )
 from toolgen.render.source import docstring
 from toolgen.render.tests import render_catalogue_tests, render_tool_tests
-from toolgen.review import lockfile
+from toolgen.spec.ir import Catalogue, Tool, ToolSummary
 
 __all__ = ["CARDS_PATH", "ToolFiles", "render_catalogue", "render_tool", "stub_path"]
 

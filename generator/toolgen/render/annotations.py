@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from toolgen.ir import JsonValue, Param, ReturnField, Tool
 from toolgen.render.imports import Imports
 from toolgen.render.source import py_literal, py_str
-from toolgen.toolschema import python_pattern
+from toolgen.spec.ir import JsonValue, Param, ReturnField, Tool
+from toolgen.spec.toolschema import python_pattern
 
 SCALAR = {
     "string": "str",

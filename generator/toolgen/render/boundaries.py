@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from toolgen.ir import CURSOR_PARAM, PAGE_SIZE_PARAM, ReturnField, Tool
 from toolgen.render.imports import Imports
 from toolgen.render.source import py_literal, py_str
+from toolgen.spec.ir import CURSOR_PARAM, PAGE_SIZE_PARAM, ReturnField, Tool
 
 
 @dataclass(frozen=True, slots=True)

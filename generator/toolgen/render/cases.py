@@ -18,9 +18,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from toolgen.ir import Catalogue, ContextField, JsonValue, Param, ReturnField, Tool
 from toolgen.render.source import py_literal, py_str
-from toolgen.toolschema import compiled
+from toolgen.spec.ir import Catalogue, ContextField, JsonValue, Param, ReturnField, Tool
+from toolgen.spec.toolschema import compiled
 
 
 @dataclass(frozen=True, slots=True)

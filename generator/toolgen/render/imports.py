@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 
-from toolgen.ir import Catalogue
+from toolgen.spec.ir import Catalogue
 
 
 def _member_key(name: str) -> tuple[int, str]:

@@ -9,17 +9,9 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from toolgen import formatting, templating
-from toolgen.ir import (
-    TOKEN_PARAM,
-    Catalogue,
-    ContextField,
-    Param,
-    Tool,
-    ToolSummary,
-    walk,
-)
+from toolgen import templating
 from toolgen.paths import package_dir
+from toolgen.render import formatting
 from toolgen.render.annotations import (
     SCALAR,
     ClassView,
@@ -36,6 +28,15 @@ from toolgen.render.source import (
     py_literal,
     py_str,
     text_expression,
+)
+from toolgen.spec.ir import (
+    TOKEN_PARAM,
+    Catalogue,
+    ContextField,
+    Param,
+    Tool,
+    ToolSummary,
+    walk,
 )
 from toolgen.text import listing
 

@@ -12,7 +12,7 @@ import math
 import re
 from typing import cast
 
-from toolgen.formatting import LINE_LENGTH
+from toolgen.render.formatting import LINE_LENGTH
 
 _NAMED_ESCAPES = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 

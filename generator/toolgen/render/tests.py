@@ -10,12 +10,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolgen import templating
-from toolgen.ir import Catalogue, JsonValue, Tool, ToolSummary
 from toolgen.names import pascal
 from toolgen.render import cases as boundary
 from toolgen.render.imports import Imports
 from toolgen.render.source import assignment, docstring, py_literal, py_str
-from toolgen.toolschema import parameters_schema
+from toolgen.spec.ir import Catalogue, JsonValue, Tool, ToolSummary
+from toolgen.spec.toolschema import parameters_schema
 
 Case = tuple[str, dict[str, Any], str]
 

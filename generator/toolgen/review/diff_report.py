@@ -14,9 +14,9 @@ from pathlib import Path
 
 from toolgen import report
 from toolgen.diagnostics import Diagnostic, Severity, Span
-from toolgen.load import Document, load_document
 from toolgen.review import diff as diffing
 from toolgen.review.registry import DiffRule, Group, Level, all_diff_rules
+from toolgen.spec.load import Document, load_document
 from toolgen.text import json_document
 
 DOCS_PATH = "docs/diff-rules.md"

@@ -1,6 +1,6 @@
 """The element pairs diff rules see: one thing of a catalogue in its old and its new version.
 
-Everything here reads catalogue snapshots (plain JSON data, see `toolgen.snapshot`). A schema
+Everything here reads catalogue snapshots (plain JSON data, see `toolgen.spec.snapshot`). A schema
 node of the exposed parameters or of the returns is read into a `Node` that states its type,
 whether it takes null, its enum and its bounds once, so rules compare meanings rather than
 the strict-mode spelling (`"type": ["string", "null"]`, `null` in an enum, the `anyOf` of an
@@ -298,7 +298,7 @@ def _without_descriptions(value: object) -> object:
 def accepts_same(first: Field, second: Field) -> bool:
     """The two fields, nested fields included, accept the same values (descriptions
     aside): what a rename keeps."""
-    from toolgen.snapshot import canonical_json
+    from toolgen.spec.snapshot import canonical_json
 
     return canonical_json(_without_descriptions(first.schema)) == canonical_json(
         _without_descriptions(second.schema)
@@ -369,7 +369,7 @@ def _under_any(where: Where, others: Sequence[Field]) -> bool:
 
 
 def _tool_signature(tool: Json) -> str:
-    from toolgen.snapshot import canonical_json
+    from toolgen.spec.snapshot import canonical_json
 
     return canonical_json(
         [parameters(tool), tool.get("returns"), tool.get("effect"), tool.get("errors")]

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 from toolgen import lint
 from toolgen.diagnostics import Diagnostic, Span
-from toolgen.ir import Catalogue, LintConfig, Tool
 from toolgen.lint import config
 from toolgen.lint.registry import REGISTRY, Category, Rule, all_rules
+from toolgen.spec.ir import Catalogue, LintConfig, Tool
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,12 +18,12 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from toolgen.ir import Catalogue, Tool
 from toolgen.lint import words
 from toolgen.lint.context import CatalogueContext
 from toolgen.lint.descriptions import neighbours
 from toolgen.lint.names import overlapping
 from toolgen.lint.two_tool import twins
+from toolgen.spec.ir import Catalogue, Tool
 
 WEIGHTS = (0.5, 0.35, 0.15)
 # pairs below this are not drawn: they keep the picture readable and the page small

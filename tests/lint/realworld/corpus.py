@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from toolgen import pipeline
+from toolgen.build import pipeline
 from toolgen.lint.registry import REGISTRY, Lifecycle, all_rules
 
 HERE = Path(__file__).resolve().parent

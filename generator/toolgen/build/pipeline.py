@@ -1,0 +1,684 @@
+"""The pipeline in one place.
+
+Each tool file goes load -> validate -> model -> checks -> lint (-> render) on its own, in
+catalogue.yaml's settings and knowing the catalogue's tool names: a `ToolUnit`. Then the
+catalogue as a whole, each tool seen through its summary: the checks and lint rules over the
+catalogue and over pairs of tools, the layout, the package's own files, the write, and the
+implementation check.
+
+Each stage is its own module, a function of its inputs; this module runs them in order and
+gathers their diagnostics. A stage that cannot go on (no catalogue file, format errors) stops
+the later stages for that document, never the report: every problem found so far is returned.
+
+A build keeps each unit in the build cache (cache.py) under the key of everything it is a
+function of, and takes it from there the next time instead of compiling the file again; a
+build whose inputs and outputs are as the last one left them replays its report. `check` and
+`build --check` read no cache. No stage knows whether its input came from the cache.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from toolgen import checks
+from toolgen.checks import implementations as implcheck
+from toolgen.build import layout, write
+from toolgen.spec import load, model, tokens, validate
+from toolgen.build.cache import BuildCache, Stamp, ToolUnit, digest, inputs, status_of
+from toolgen.diagnostics import Diagnostic, has_errors
+from toolgen.render.formatting import FormattingError, format_sources
+from toolgen.spec.ir import Catalogue, Tool, ToolSummary, summary
+from toolgen.lint import Hit, ToolLinter, enabled_rules, lint_catalogue
+from toolgen.lint.context import CatalogueContext, LintContext, Names
+from toolgen.build.manifest import content_digest
+from toolgen.paths import CACHE_DIR, display_path, package_dir
+from toolgen.build.progress import QUIET, Progress
+from toolgen.build.project import Placement
+from toolgen.render import CARDS_PATH, render_catalogue, render_tool, stub_path
+from toolgen.render.modules import cards_entries, cards_module, cards_source
+from toolgen.render import lockfile
+from toolgen.spec.tokens import TokenReport, ToolTokens
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    folder: str
+    # catalogue.yaml's settings; with every tool's IR (`tools`) from `check_catalogue` only
+    catalogue: Catalogue | None
+    diagnostics: tuple[Diagnostic, ...]
+    # about the environment, not the spec (a cache that could not be written)
+    notes: tuple[str, ...] = ()
+    tool_files: int = 0  # in tools/, those that could not be read included
+    # catalogue.yaml has format errors: the tool files were checked one by one, no lint ran
+    catalogue_broken: bool = False
+    tools: tuple[ToolSummary, ...] = ()  # every tool, in name order
+    tokens: TokenReport | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.catalogue is not None and not has_errors(self.diagnostics)
+
+
+@dataclass(frozen=True, slots=True)
+class BuildResult:
+    """One catalogue's build: its check, what was written (None when nothing could be),
+    the one-line reason when writing failed, and whether the last build's report was
+    replayed (nothing changed since)."""
+
+    check: CheckResult
+    report: write.WriteReport | None
+    failure: str | None = None
+    replayed: bool = False
+
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]:
+        return self.check.diagnostics
+
+
+# --- one tool file ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Front:
+    """A tool file through load, the format check and the model."""
+
+    tools: tuple[Tool, ...]
+    broken: str | None
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def _front(source: load.SourceFile, catalogue: Catalogue) -> _Front:
+    document, found = load.parse(source)
+    if document is None:
+        return _Front((), validate.stem(source.file), tuple(found))
+    # a value load already reported (a foreign tag, an alias) is read as null; saying so
+    # again here would blame the reader for a null they never wrote
+    problems = validate.check_document(document, "tool")
+    if problems:
+        reported = {d.span for d in found}
+        found.extend(d for d in problems if d.span not in reported)
+        return _Front((), validate.broken_name(document), tuple(found))
+    made, more = model.build_tools(document, catalogue)
+    return _Front(made, None, (*found, *more))
+
+
+@dataclass(slots=True)
+class _Fresh:
+    """A tool file compiled in this build: its unit but for what formatting gives."""
+
+    unit: ToolUnit
+    files: dict[str, str]  # owned, by root-relative path, as rendered
+    cards: dict[str, str]  # entries of the cards module, by tool name, as rendered
+    stubs: dict[str, str]  # implementation stubs to create, by root-relative path
+
+
+def _compile_file(
+    source: load.SourceFile,
+    front: _Front,
+    keys: tuple[str, str],
+    catalogue: Catalogue,
+    linter: ToolLinter | None,
+    render: Sequence[str] | None,
+    *,
+    tools_only: bool,
+) -> _Fresh:
+    """A tool file's unit: `linter` lints it (None: no lint), and with `render` (the tools
+    whose stub to make) its files are rendered; with `tools_only`, the checks that read
+    catalogue.yaml are left out (it is broken)."""
+    found = list(front.diagnostics)
+    hits: list[Hit] = []
+    for tool in front.tools:
+        found.extend(checks.check_tool(tool, catalogue, tools_only=tools_only))
+        if linter is not None:
+            hits.extend(linter.lint(tool))
+    counts = {t.name: tokens.tool_tokens(t) for t in front.tools}
+    unit = ToolUnit(
+        file=source.file,
+        front=keys[0],
+        key=keys[1],
+        broken=front.broken,
+        tools=tuple(summary(t) for t in front.tools),
+        diagnostics=tuple(found),
+        hits=tuple(hits),
+        tokens=counts,
+        locks={t.name: lockfile.lock_piece(t, counts[t.name]) for t in front.tools},
+    )
+    fresh = _Fresh(unit, {}, {}, {})
+    for tool in front.tools if render is not None else ():
+        made = render_tool(catalogue, tool, stub=tool.name in (render or ()))
+        fresh.files.update(made.files)
+        fresh.cards[tool.name] = made.card
+        if made.stub is not None:
+            fresh.stubs[stub_path(catalogue, tool)] = made.stub
+    return fresh
+
+
+# --- the catalogue ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Settings:
+    """catalogue.yaml through load, the format check and the model: the catalogue without
+    its tools, or the stand-in the tools are checked in when catalogue.yaml is broken."""
+
+    catalogue: Catalogue | None
+    broken: bool
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def _settings(sources: load.Sources) -> _Settings:
+    if sources.catalogue is None:
+        return _Settings(None, False, ())
+    document, found = load.parse(sources.catalogue)
+    if document is None:
+        return _Settings(None, False, tuple(found))
+    problems = validate.check_document(document, "catalogue")
+    reported = {d.span for d in found}
+    found.extend(d for d in problems if d.span not in reported)
+    made, more = model.build_settings(document, sources.folder, trusted=not problems)
+    return _Settings(made, bool(problems), (*found, *more))
+
+
+@dataclass(slots=True)
+class _Run:
+    """One catalogue going through the pipeline: what it needs and what it found."""
+
+    root: Path
+    sources: load.Sources
+    settings: _Settings
+    kept: Mapping[str, ToolUnit]  # the build cache's units, by tool file
+    render: bool
+    progress: Progress
+    # the last build's files and their status
+    outputs: Mapping[str, tuple[int, int, int]]
+    lint: bool = True  # False: the lint rules do not run
+
+    def units(self, full_ir: bool) -> tuple[list[ToolUnit], list[_Fresh], list[Tool]]:
+        """Every tool file's unit: kept where the build cache holds it for the same
+        inputs (and its files are as the last build left them), else compiled; which were
+        compiled, and the IR of every tool when `full_ir`."""
+        catalogue = self.settings.catalogue
+        assert catalogue is not None
+        sources = self.sources.tools
+        fronts: dict[str, _Front] = {}
+        front_keys = {
+            s.file: digest([catalogue.digest, s.file, s.digest]) for s in sources
+        }
+        with (
+            load.collector_paused(),
+            self.progress.stage("model", len(sources), "tool files") as step,
+        ):
+            for source in sources:
+                old = self.kept.get(source.file)
+                if full_ir or old is None or old.front != front_keys[source.file]:
+                    fronts[source.file] = _front(source, catalogue)
+                step()
+        names = Names.of(
+            (
+                n
+                for s in sources
+                for n in (
+                    (t.name for t in fronts[s.file].tools)
+                    if s.file in fronts
+                    else self.kept[s.file].names
+                )
+            ),
+            (
+                broken
+                for s in sources
+                if (
+                    broken := fronts[s.file].broken
+                    if s.file in fronts
+                    else self.kept[s.file].broken
+                )
+            ),
+        )
+        catalogue = replace(catalogue, broken_tools=names.broken)
+        linter = None
+        if self.lint and not self.settings.broken:
+            linter = ToolLinter(LintContext(catalogue, names), enabled_rules(catalogue))
+        units: list[ToolUnit] = []
+        fresh: list[_Fresh] = []
+        with self.progress.stage("compile", len(sources), "tool files") as step:
+            for source in sources:
+                keys = (
+                    front_keys[source.file],
+                    digest([front_keys[source.file], names.digest]),
+                )
+                old = self.kept.get(source.file)
+                if not full_ir and old is not None and self._still(old, keys[1]):
+                    units.append(old)
+                else:
+                    front = fronts.get(source.file) or _front(source, catalogue)
+                    made = _compile_file(
+                        source,
+                        front,
+                        keys,
+                        catalogue,
+                        linter,
+                        self._stubs(front),
+                        tools_only=self.settings.broken,
+                    )
+                    fresh.append(made)
+                    units.append(made.unit)
+                step()
+        ir = [t for front in fronts.values() for t in front.tools] if full_ir else []
+        return units, fresh, ir
+
+    def _stubs(self, front: _Front) -> Sequence[str] | None:
+        """The tools whose stub to render (those without an implementation file), or None
+        when nothing is rendered."""
+        if not self.render or self.settings.catalogue is None:
+            return None
+        catalogue = self.settings.catalogue
+        return [
+            t.name
+            for t in front.tools
+            if not t.derived and not _exists(self.root / stub_path(catalogue, t))
+        ]
+
+    def _still(self, unit: ToolUnit, key: str) -> bool:
+        """Whether a kept unit serves this build: made of the same inputs, and, when files
+        are rendered, with every file it made as the last build left it and every stub in
+        place."""
+        if unit.key != key:
+            return False
+        if not self.render:
+            return True
+        catalogue = self.settings.catalogue
+        assert catalogue is not None
+        return all(
+            _unchanged(self.root / rel, self.outputs.get(rel), wanted)
+            for rel, wanted in unit.outputs.items()
+        ) and all(
+            _exists(self.root / stub_path(catalogue, t))
+            for t in unit.tools
+            if not t.derived
+        )
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.is_file() or path.is_symlink()
+    except OSError:
+        return False
+
+
+def _unchanged(path: Path, status: tuple[int, int, int] | None, wanted: str) -> bool:
+    """Whether the file holds the text of digest `wanted`: known by its status when it is
+    the one the last build recorded, else read."""
+    if status is not None and status_of(path) == status:
+        return True
+    try:
+        return content_digest(path.read_text(encoding="utf-8")) == wanted
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def _formatted(
+    catalogue: Catalogue,
+    fresh: Sequence[_Fresh],
+    own: Mapping[str, str],
+    markers: Mapping[str, str],
+    workdir: Path | None,
+) -> tuple[dict[str, str], dict[str, str]]:
+    """Format in one run of ruff everything this build rendered: the fresh units' files
+    and stubs (each unit's `outputs` and `cards` are set), the package's own files and the
+    markers. Returns the owned files and the create-once files, formatted."""
+    entries = [(name, text) for f in fresh for name, text in f.cards.items()]
+    cards_key = f"{package_dir(catalogue.package)}/{CARDS_PATH}.entries.py"
+    sources = {
+        **{rel: text for f in fresh for rel, text in f.files.items()},
+        **{rel: text for f in fresh for rel, text in f.stubs.items()},
+        **own,
+        **markers,
+        cards_key: cards_source([text for _, text in entries]),
+    }
+    done = format_sources(sources, workdir)
+    formatted = cards_entries(done.pop(cards_key), [name for name, _ in entries])
+    by_name = dict(zip((name for name, _ in entries), formatted, strict=True))
+    for f in fresh:
+        f.unit = replace(
+            f.unit,
+            cards={name: by_name[name] for name in f.cards},
+            outputs={rel: content_digest(done[rel]) for rel in f.files},
+        )
+    owned = {rel: done[rel] for f in fresh for rel in f.files}
+    owned.update((rel, done[rel]) for rel in own)
+    created = {rel: done[rel] for f in fresh for rel in f.stubs}
+    created.update((rel, done[rel]) for rel in markers)
+    return owned, created
+
+
+# --- the catalogue as a whole -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Whole:
+    """The catalogue-wide results of a run over its units."""
+
+    catalogue: Catalogue
+    tools: tuple[ToolSummary, ...]
+    tokens: TokenReport
+    diagnostics: tuple[Diagnostic, ...]
+    implementation_readable: bool
+
+
+def _whole(
+    run: _Run,
+    units: Sequence[ToolUnit],
+    others: Sequence[Placement],
+) -> _Whole:
+    """The checks and lint of the catalogue as a whole, over every unit's summaries."""
+    settings = run.settings.catalogue
+    assert settings is not None
+    tools = tuple(sorted((t for u in units for t in u.tools), key=lambda t: t.name))
+    broken = tuple(sorted({u.broken for u in units if u.broken is not None}))
+    catalogue = replace(settings, broken_tools=broken)
+    counts = {name: n for u in units for name, n in u.tokens.items()}
+    report = TokenReport(
+        tokens.ENCODING, tuple(ToolTokens(t.name, counts[t.name]) for t in tools)
+    )
+    found: list[Diagnostic] = [d for u in units for d in u.diagnostics]
+    tools_only = run.settings.broken
+    found.extend(checks.check_catalogue(catalogue, tools, tools_only=tools_only))
+    if tools_only:
+        return _Whole(catalogue, tools, report, tuple(found), False)
+    with run.progress.stage("layout"):
+        placed = layout.check_layout(catalogue, tools, run.root, others)
+    found.extend(placed.diagnostics)
+    if not run.lint:
+        return _Whole(
+            catalogue, tools, report, tuple(found), placed.implementation_readable
+        )
+    with run.progress.stage("lint", len(tools)):
+        ctx = CatalogueContext(catalogue, tools, counts, broken)
+        hits = [h for u in units for h in u.hits]
+        found.extend(lint_catalogue(ctx, hits, enabled_rules(catalogue)))
+    return _Whole(
+        catalogue, tools, report, tuple(found), placed.implementation_readable
+    )
+
+
+def _sorted(diagnostics: Sequence[Diagnostic]) -> tuple[Diagnostic, ...]:
+    return tuple(sorted(set(diagnostics), key=lambda d: d.sort_key))
+
+
+def _result(
+    run: _Run,
+    whole: _Whole | None,
+    extra: Sequence[Diagnostic] = (),
+    notes: Sequence[str] = (),
+    full_ir: Sequence[Tool] = (),
+) -> CheckResult:
+    found = [*run.sources.diagnostics, *run.settings.diagnostics, *extra]
+    if whole is None:
+        return CheckResult(
+            run.sources.folder,
+            None,
+            _sorted(found),
+            tuple(notes),
+            tool_files=len(run.sources.tools),
+        )
+    found.extend(whole.diagnostics)
+    catalogue = whole.catalogue
+    if full_ir:
+        catalogue = replace(
+            catalogue, tools=tuple(sorted(full_ir, key=lambda t: t.name))
+        )
+    return CheckResult(
+        run.sources.folder,
+        None if run.settings.broken else catalogue,
+        _sorted(found),
+        tuple(notes),
+        tool_files=len(run.sources.tools),
+        catalogue_broken=run.settings.broken,
+        tools=whole.tools,
+        tokens=whole.tokens,
+    )
+
+
+def _start(
+    folder: Path,
+    root: Path,
+    progress: Progress,
+    *,
+    render: bool,
+    cache: BuildCache | None = None,
+    stamp: Stamp | None = None,
+) -> _Run:
+    shown = display_path(folder, root)
+    with progress.stage("read"):
+        sources = load.read_sources(folder, shown, root)
+        settings = _settings(sources)
+    kept = cache.units() if cache is not None and not settings.broken else {}
+    outputs = stamp.outputs if stamp is not None else {}
+    return _Run(root, sources, settings, kept, render, progress, outputs)
+
+
+def check_catalogue(
+    folder: Path,
+    root: Path,
+    *,
+    implementations: bool = True,
+    others: Sequence[Placement] = (),
+    progress: Progress = QUIET,
+    lint_rules: bool = True,
+) -> CheckResult:
+    """Everything `toolgen check` does for one catalogue folder of the project at `root`:
+    every stage but render and write, from the files alone (no cache). The result holds
+    every tool's IR (`CheckResult.catalogue.tools`). `others` are the other catalogues of
+    the project, whose folders a build must not write into. Without `lint_rules`, no lint
+    rule runs (what `import` asks of its drafts: whether they build)."""
+    run = _start(folder, root, progress, render=False)
+    run.lint = lint_rules
+    if run.settings.catalogue is None:
+        return _result(run, None)
+    units, _, ir = run.units(full_ir=True)
+    whole = _whole(run, units, others)
+    found: list[Diagnostic] = []
+    if implementations and whole.implementation_readable:
+        with progress.stage("implementations", len(whole.tools)):
+            found = implcheck.check_implementations(whole.catalogue, root, whole.tools)
+    return _result(run, whole, found, full_ir=ir)
+
+
+# --- a build ------------------------------------------------------------------------------
+
+
+def _files(
+    whole: _Whole,
+    units: list[ToolUnit],
+    fresh: Sequence[_Fresh],
+    workdir: Path | None,
+    progress: Progress,
+) -> write.RenderedFiles:
+    """What the build writes: the fresh units' files and the package's own, formatted,
+    and the files of the kept units as they are. Sets the fresh units' formatted parts
+    in `units`."""
+    catalogue = whole.catalogue
+    locks = [piece for u in units for piece in u.locks.values()]
+    own, markers = render_catalogue(catalogue, whole.tools, locks, whole.tokens.total)
+    with progress.stage("format"):
+        owned, created = _formatted(catalogue, fresh, own, markers, workdir)
+    made = {f.unit.file: f.unit for f in fresh}
+    units[:] = [made.get(u.file, u) for u in units]
+    entries = {name: text for u in units for name, text in u.cards.items()}
+    cards = f"{package_dir(catalogue.package)}/{CARDS_PATH}"
+    owned[cards] = cards_module(owned[cards], [entries[t.name] for t in whole.tools])
+    return write.RenderedFiles(
+        package=package_dir(catalogue.package),
+        catalogue=catalogue.folder,
+        owned=owned,
+        create_once=created,
+        kept={
+            rel: d for u in units if u.file not in made for rel, d in u.outputs.items()
+        },
+    )
+
+
+def _build(
+    run: _Run, others: Sequence[Placement], check_only: bool
+) -> tuple[BuildResult, list[ToolUnit]]:
+    if run.settings.catalogue is None:
+        return BuildResult(_result(run, None), None), []
+    units, fresh, _ = run.units(full_ir=False)
+    whole = _whole(run, units, others)
+    checked = _result(run, whole)
+    if not checked.ok:
+        return BuildResult(checked, None), units
+    found: list[Diagnostic] = []
+    try:
+        # a build formats in the project's cache folder: its disk, not the system's
+        workdir = None if check_only else run.root / CACHE_DIR
+        files = _files(whole, units, fresh, workdir, run.progress)
+        if check_only:
+            found = implcheck.check_implementations(
+                whole.catalogue, run.root, whole.tools
+            )
+            with run.progress.stage("compare"):
+                report = write.check_outputs(files, run.root)
+        else:
+            with run.progress.stage("write"):
+                report = write.write_outputs(files, run.root)
+            # after the write, which creates the missing stubs
+            with run.progress.stage("implementations", len(whole.tools)):
+                found = implcheck.check_implementations(
+                    whole.catalogue, run.root, whole.tools
+                )
+    except (FormattingError, write.WriteError) as exc:
+        return BuildResult(checked, None, str(exc)), units
+    merged = replace(checked, diagnostics=_sorted([*checked.diagnostics, *found]))
+    return BuildResult(merged, report), units
+
+
+def build_catalogue(
+    folder: Path,
+    root: Path,
+    *,
+    check_only: bool = False,
+    others: Sequence[Placement] = (),
+    progress: Progress = QUIET,
+    catalogues: Sequence[Path] = (),
+) -> BuildResult:
+    """Check, render and write one catalogue (with `check_only`, compare instead of write).
+
+    A catalogue with errors is not rendered and nothing is written. A build takes from the
+    build cache the units of the tool files that did not change and keeps its own for the
+    next one, with a stamp of what it read and left (`catalogues`, the project's catalogue
+    folders, are part of what it read: where each writes); `check_only` uses no cache."""
+    if check_only:
+        run = _start(folder, root, progress, render=True)
+        return _build(run, others, check_only=True)[0]
+    cache = BuildCache(root, display_path(folder, root))
+    stamp = cache.stamp()
+    run = _start(folder, root, progress, render=True, cache=cache, stamp=stamp)
+    try:
+        built, units = _build(run, others, check_only=False)
+    except write.KeptChanged:
+        # a file the cache vouched for is not what the manifest says: render everything
+        run = _start(folder, root, progress, render=True)
+        built, units = _build(run, others, check_only=False)
+    with progress.stage("cache"):
+        note = cache.save(_stamp(cache, run, built, catalogues), units)
+    if note is None:
+        return built
+    return replace(built, check=replace(built.check, notes=(*built.check.notes, note)))
+
+
+def _stamp(
+    cache: BuildCache, run: _Run, built: BuildResult, catalogues: Sequence[Path]
+) -> Stamp | None:
+    """The stamp of a build that wrote without trouble, else None (the next build does
+    everything again)."""
+    catalogue = built.check.catalogue
+    report = built.report
+    if catalogue is None or report is None or built.failure or report.warnings:
+        return None
+    package = package_dir(catalogue.package)
+    implementation = package_dir(catalogue.implementation)
+    listed = write.manifest_files(run.root / package)
+    outputs = {}
+    for rel in listed:
+        status = status_of(run.root / package / rel)
+        if status is None:
+            return None
+        outputs[f"{package}/{rel}"] = status
+    return Stamp(
+        inputs=cache_inputs(cache, run, package, implementation, catalogues),
+        package=package,
+        implementation=implementation,
+        outputs=outputs,
+        diagnostics=built.check.diagnostics,
+        unchanged=len(listed) - 1,  # the manifest is not an output
+        max_warnings=catalogue.lint.max_warnings,
+    )
+
+
+def cache_inputs(
+    cache: BuildCache,
+    run: _Run,
+    package: str,
+    implementation: str,
+    catalogues: Sequence[Path],
+) -> str:
+    return inputs(
+        cache.code, run.sources, run.root, package, implementation, catalogues
+    )
+
+
+def render(result: CheckResult, root: Path | None = None) -> write.RenderedFiles | None:
+    """Every file of the build of a checked catalogue (`check_catalogue`'s result), in
+    memory and formatted; None when there is no catalogue to render. It renders whatever
+    the catalogue's findings (a build renders nothing when they hold an error: `ok`). With
+    `root`, the stubs of the implementations missing there only, else every stub."""
+    catalogue = result.catalogue
+    if catalogue is None or result.tokens is None:
+        return None
+    counts = result.tokens.by_name()
+    by_file: dict[str, list[Tool]] = {}
+    for tool in catalogue.tools:
+        by_file.setdefault(tool.file, []).append(tool)
+    fresh = []
+    for file, tools in by_file.items():
+        unit = ToolUnit(
+            file,
+            "",
+            "",
+            None,
+            tuple(summary(t) for t in tools),
+            (),
+            tokens={t.name: counts[t.name] for t in tools},
+            locks={t.name: lockfile.lock_piece(t, counts[t.name]) for t in tools},
+        )
+        made = _Fresh(unit, {}, {}, {})
+        for tool in tools:
+            path = stub_path(catalogue, tool)
+            stub = root is None or not _exists(root / path)
+            parts = render_tool(catalogue, tool, stub=stub)
+            made.files.update(parts.files)
+            made.cards[tool.name] = parts.card
+            if parts.stub is not None:
+                made.stubs[path] = parts.stub
+        fresh.append(made)
+    whole = _Whole(catalogue, result.tools, result.tokens, (), True)
+    return _files(whole, [f.unit for f in fresh], fresh, None, QUIET)
+
+
+@contextmanager
+def building(root: Path) -> Iterator[list[str]]:
+    """Hold the project's build lock, after cleaning up what an interrupted build left
+    (yielded: the paths removed)."""
+    with write.build_lock(root):
+        yield write.recover(root)
+
+
+def replayed(stamp: Stamp, folder: Path, root: Path) -> BuildResult:
+    """The result of a build that had nothing to do: the last one's, with nothing written."""
+    shown = display_path(folder, root)
+    result = CheckResult(shown, None, stamp.diagnostics)
+    report = write.WriteReport((), (), (), stamp.unchanged, "")
+    return BuildResult(result, report, replayed=True)

@@ -1,0 +1,652 @@
+"""Write: put a catalogue's rendered files on disk, changing only what differs, all at once.
+
+What a build guarantees (docs/ownership.md says it for users):
+
+- **Only its own files.** A file is toolgen's when the package's manifest lists it
+  (`manifest.py`). Anything else in the generated package stops the build before it writes
+  (the layout check reports it as TG163, and this stage checks again); create-once files
+  (implementation stubs, package markers) are written only where nothing exists, never over
+  anything, links included.
+- **All or nothing.** The new package is staged complete in a sibling folder (files that did not
+  change are hard links to the current ones, so their inodes and times stay), then switched in
+  with one atomic exchange of the two folders (`renameat2(RENAME_EXCHANGE)` on Linux). After an
+  interruption at any point the package is the old tree or the new one, never a mix. Where the
+  exchange is not available, two renames are used and a kill between them leaves the old tree
+  aside, which the next build puts back. The replaced tree is removed after the switch.
+- **Only what changed is rendered.** A build may leave out the text of an owned file it did
+  not render (`RenderedFiles.kept`, with the digest the last build wrote it with, which the
+  build cache vouches the file still has); the file is then linked into the stage as it is.
+- **Nothing left behind.** Every temporary path is recorded in a journal under
+  `.toolgen-cache/` before it is created; the next build removes what an interrupted one left
+  (a kept tree taken as a stage is such a path from the moment it is taken). Builds of one
+  project take a lock, so they never interleave.
+- **Nothing changed on failure.** A full disk or a read-only folder aborts the build before the
+  switch: the temporary paths are removed and the error names the path and the cause.
+- With `check=True` nothing is written or removed: the report carries a unified diff.
+
+Durability against power loss is not promised: files are not fsynced (a build is repeatable).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import difflib
+import errno
+import json
+import os
+import secrets
+import shutil
+import sys
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from toolgen.render.formatting import FORMAT_PREFIX
+from toolgen.build.manifest import MANIFEST_NAME, PYTHON_CACHES, Manifest, ManifestError, content_digest, owned_text, parse_manifest, read_package
+from toolgen.paths import CACHE_DIR
+
+JOURNAL = f"{CACHE_DIR}/journal.json"
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedFiles:
+    """What a build of one catalogue produces, by path relative to the project root.
+
+    `owned` files make up the generated package (`package`, a folder): they are rewritten when
+    they change and removed when their tool goes. `kept` are owned files the build did not
+    render, with the manifest digest of the text the last build wrote and the build cache
+    vouches they still hold: they stay as they are. `create_once` files belong to people once
+    created (implementation stubs, package markers): written only when missing.
+    """
+
+    package: str
+    catalogue: str
+    owned: Mapping[str, str]
+    create_once: Mapping[str, str]
+    kept: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class WriteReport:
+    written: tuple[str, ...]  # owned files created or changed
+    created: tuple[str, ...]  # create-once files that were missing
+    removed: tuple[str, ...]  # owned files whose tool is gone
+    unchanged: int
+    diff: str  # check mode: what a build would change
+    warnings: tuple[str, ...] = field(default=())
+    manifest: str = ""  # the manifest's text the build wrote (or would write)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.written or self.created or self.removed)
+
+
+class KeptChanged(Exception):
+    """A file the build left unrendered (`RenderedFiles.kept`) is not what the manifest
+    says the last build wrote: render it again."""
+
+
+class WriteError(Exception):
+    """The build could not write; nothing was changed. One line for the user."""
+
+    def __init__(self, path: str, cause: str) -> None:
+        super().__init__(f"cannot write {path}: {cause}; nothing was changed")
+        self.path = path
+
+
+def _cause(exc: OSError) -> str:
+    if exc.errno == errno.ENOSPC:
+        return "no space left on the device"
+    if exc.errno == errno.EROFS:
+        return "the file system is read-only"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied"
+    return (exc.strerror or type(exc).__name__).lower()
+
+
+# --- the file system, as the few operations a build makes ---------------------------------
+
+
+_RENAME_NOREPLACE = 1
+_RENAME_EXCHANGE = 2
+
+
+def _renameat2() -> object | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        function = ctypes.CDLL(None, use_errno=True).renameat2
+    except (AttributeError, OSError):
+        return None
+    function.argtypes = [
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_uint,
+    ]
+    function.restype = ctypes.c_int
+    return function
+
+
+class FileSystem:
+    """Every change a build makes to the disk goes through one of these methods, so the
+    tests can interrupt a build at each of them."""
+
+    _AT_FDCWD = -100
+
+    def __init__(self) -> None:
+        self._renameat2 = _renameat2()
+
+    def mkdir(self, path: Path) -> None:
+        path.mkdir(parents=True, exist_ok=True)
+
+    def write_new(self, path: Path, text: str) -> None:
+        """Create a file that must not exist yet."""
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n", closefd=False) as f:
+                f.write(text)
+        finally:
+            os.close(fd)
+
+    def link(self, source: Path, target: Path) -> None:
+        """`target` becomes the same file as `source` (a copy where links are refused)."""
+        try:
+            os.link(source, target, follow_symlinks=False)
+        except OSError as exc:
+            if exc.errno not in (errno.EPERM, errno.EMLINK, errno.EXDEV, errno.ENOTSUP):
+                raise
+            shutil.copy2(source, target, follow_symlinks=False)
+
+    def link_new(self, source: Path, target: Path) -> bool:
+        """Give `source` the name `target` unless something has it: False when taken."""
+        try:
+            os.link(source, target, follow_symlinks=False)
+        except FileExistsError:
+            return False
+        return True
+
+    def _rename2(self, source: Path, target: Path, flags: int) -> bool:
+        if self._renameat2 is None:
+            return False
+        done = self._renameat2(  # type: ignore[operator]
+            self._AT_FDCWD,
+            os.fsencode(source),
+            self._AT_FDCWD,
+            os.fsencode(target),
+            flags,
+        )
+        if done == 0:
+            return True
+        code = ctypes.get_errno()
+        if code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
+            return False  # not offered by this file system: the caller falls back
+        raise OSError(code, os.strerror(code), str(target))
+
+    def exchange(self, first: Path, second: Path) -> bool:
+        """Swap two folders atomically; False where the system cannot."""
+        return self._rename2(first, second, _RENAME_EXCHANGE)
+
+    def rename(self, source: Path, target: Path) -> None:
+        """Rename onto a name that must be free."""
+        if not self._rename2(source, target, _RENAME_NOREPLACE):
+            if os.path.lexists(target):
+                raise FileExistsError(errno.EEXIST, "exists", str(target))
+            os.rename(source, target)
+
+    def replace(self, source: Path, target: Path) -> None:
+        """Rename over a file toolgen owns (the journal, the caches)."""
+        os.replace(source, target)
+
+    def unlink(self, path: Path) -> None:
+        path.unlink(missing_ok=True)
+
+    def rmtree(self, path: Path) -> None:
+        shutil.rmtree(path, ignore_errors=False)
+
+
+FS = FileSystem()
+
+
+# --- what changes ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    package: Path
+    exists: bool
+    files: Mapping[str, str | None]  # inside the package -> text (None: kept as it is)
+    unchanged: frozenset[str]  # inside the package: same text on disk
+    # inside the package: the files of it the plan found toolgen's (the manifest included)
+    ours: frozenset[str]
+    written: tuple[str, ...]  # root-relative
+    removed: tuple[str, ...]  # root-relative
+    create: dict[str, str]  # root-relative -> text
+    diffs: tuple[str, ...]
+    manifest: str
+
+
+def _diff(rel: str, old: str | None, new: str | None) -> str:
+    lines = difflib.unified_diff(
+        (old or "").splitlines(keepends=True),
+        (new or "").splitlines(keepends=True),
+        fromfile=f"a/{rel}" if old is not None else "/dev/null",
+        tofile=f"b/{rel}" if new is not None else "/dev/null",
+    )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+def manifest_files(package: Path) -> list[str]:
+    """The files of a generated package the manifest lists, and the manifest (paths inside
+    the package); none when it has no readable manifest."""
+    text = owned_text(package / MANIFEST_NAME)
+    if text is None:
+        return []
+    try:
+        return [*parse_manifest(text).files, MANIFEST_NAME]
+    except ManifestError:
+        return []
+
+
+def manifest_text(files: RenderedFiles) -> str:
+    """The manifest a build of `files` writes into the package."""
+    return _manifest(files).text()
+
+
+def _manifest(files: RenderedFiles) -> Manifest:
+    prefix = files.package + "/"
+    digests = {rel: content_digest(text) for rel, text in files.owned.items()}
+    digests.update(files.kept)
+    return Manifest(
+        files.catalogue, {rel.removeprefix(prefix): d for rel, d in digests.items()}
+    )
+
+
+def _plan(files: RenderedFiles, root: Path, *, check: bool) -> _Plan:
+    package = root / files.package
+    try:
+        state = read_package(package, contents=check)
+    except OSError as exc:
+        raise WriteError(files.package, _cause(exc)) from exc
+    if state.unknown or state.manifest_problem is not None:
+        # the layout check reports these with locations; here the build only refuses
+        first = state.unknown[0] if state.unknown else MANIFEST_NAME
+        raise WriteError(
+            f"{files.package}/{first}" if first != "." else files.package,
+            "it was not written by toolgen (it is not in the package's manifest)",
+        )
+    prefix = files.package + "/"
+    wanted = _manifest(files)
+    manifest = wanted.text()
+    listed = state.manifest.files if state.manifest is not None else {}
+    inside: dict[str, str | None] = {
+        **{rel.removeprefix(prefix): text for rel, text in files.owned.items()},
+        **{rel.removeprefix(prefix): None for rel in files.kept},
+        MANIFEST_NAME: manifest,
+    }
+    unchanged: set[str] = set()
+    written: list[str] = []
+    diffs: list[str] = []
+    for rel, text in sorted(inside.items()):
+        if text is None:
+            if rel not in state.owned or listed.get(rel) != wanted.files[rel]:
+                raise KeptChanged(prefix + rel)
+            unchanged.add(rel)
+            continue
+        if rel == MANIFEST_NAME:
+            old = state.manifest.text() if state.manifest is not None else None
+        elif rel not in state.owned:
+            old = None
+        elif check:
+            old = state.owned[rel]
+        elif listed.get(rel) != wanted.files[rel]:
+            # the last build left other text here, its manifest says: it is written without
+            # being read (the cards module and the lockfile of 1,000 tools are 5 MB)
+            old = None
+        else:
+            old = owned_text(package / rel)
+        if old == text:
+            unchanged.add(rel)
+            continue
+        if rel != MANIFEST_NAME:
+            written.append(prefix + rel)
+        if check:
+            diffs.append(_diff(prefix + rel, old, text))
+    removed = sorted(prefix + rel for rel in state.owned if rel not in inside)
+    if check:
+        diffs.extend(
+            _diff(rel, state.owned[rel.removeprefix(prefix)], None) for rel in removed
+        )
+    create: dict[str, str] = {}
+    for rel, text in sorted(files.create_once.items()):
+        if not os.path.lexists(root / rel):
+            create[rel] = text
+            if check:
+                diffs.append(_diff(rel, None, text))
+    return _Plan(
+        package=package,
+        exists=state.exists,
+        files=inside,
+        unchanged=frozenset(unchanged),
+        ours=frozenset([*state.owned, MANIFEST_NAME] if state.exists else []),
+        written=tuple(written),
+        removed=tuple(removed),
+        create=create,
+        diffs=tuple(diffs),
+        manifest=manifest,
+    )
+
+
+def _report(
+    plan: _Plan, created: tuple[str, ...] | None = None, warnings: tuple[str, ...] = ()
+) -> WriteReport:
+    return WriteReport(
+        plan.written,
+        tuple(plan.create) if created is None else created,
+        plan.removed,
+        len(plan.unchanged - {MANIFEST_NAME}),
+        "".join(plan.diffs),
+        warnings,
+        plan.manifest,
+    )
+
+
+def check_outputs(files: RenderedFiles, root: Path) -> WriteReport:
+    """What a build would change, as a report with a diff; nothing is written."""
+    return _report(_plan(files, root, check=True))
+
+
+# --- the journal of temporary paths ---------------------------------------------------------
+
+
+class _Journal:
+    """The temporary paths of the build in progress, on disk before they exist."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.path = root / JOURNAL
+        self.paths: list[str] = []
+        self.aside: tuple[str, str] | None = (
+            None  # (package, old) during a two-rename switch
+        )
+        self.usable = True
+
+    def record(self, *paths: Path, aside: tuple[Path, Path] | None = None) -> None:
+        self.paths.extend(p.relative_to(self.root).as_posix() for p in paths)
+        if aside is not None:
+            package, old = aside
+            self.aside = (
+                package.relative_to(self.root).as_posix(),
+                old.relative_to(self.root).as_posix(),
+            )
+        if not self.usable:
+            return
+        payload = {"leftovers": self.paths, "aside": self.aside}
+        temp = self.path.with_name(f"journal-{os.getpid()}.tmp")
+        try:
+            FS.mkdir(self.path.parent)
+            FS.unlink(temp)
+            FS.write_new(temp, json.dumps(payload) + "\n")
+            FS.replace(temp, self.path)
+        except OSError:
+            # a cache that cannot be written only costs the clean-up of an interrupted build
+            self.usable = False
+            with contextlib.suppress(OSError):
+                FS.unlink(temp)
+
+    def close(self) -> None:
+        if self.usable:
+            with contextlib.suppress(OSError):
+                FS.unlink(self.path)
+
+
+def _under(root: Path, rel: object) -> Path | None:
+    """A journal entry as a path inside the project, or None for anything else."""
+    if (
+        not isinstance(rel, str)
+        or not rel
+        or rel.startswith("/")
+        or ".." in rel.split("/")
+    ):
+        return None
+    return root / rel
+
+
+def recover(root: Path) -> list[str]:
+    """Undo what an interrupted build left; returns what was removed. Call it under the
+    build lock: every temporary path then belongs to a build that is no longer running."""
+    removed = _cache_leftovers(root)
+    path = root / JOURNAL
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return removed
+    if not isinstance(data, dict):
+        return removed
+    aside = data.get("aside")
+    if isinstance(aside, list) and len(aside) == 2:
+        package, old = (_under(root, p) for p in aside)
+        if (
+            package is not None
+            and old is not None
+            and not os.path.lexists(package)
+            and old.is_dir()
+        ):
+            FS.rename(old, package)  # killed between the two renames: the old tree back
+    for rel in data.get("leftovers", []):
+        leftover = _under(root, rel)
+        if leftover is None or not os.path.lexists(leftover):
+            continue
+        if leftover.is_dir() and not leftover.is_symlink():
+            FS.rmtree(leftover)
+        else:
+            FS.unlink(leftover)
+        removed.append(str(rel))
+    FS.unlink(path)
+    return removed
+
+
+def _cache_leftovers(root: Path) -> list[str]:
+    """What a killed build left in toolgen's own cache folder: the folders ruff formats in
+    (formatting.py) and half-written `*.tmp` files (the journal's, the caches'). Under the
+    build lock no other build is running, so every one of them is a leftover."""
+    cache = root / CACHE_DIR
+    if not cache.is_dir():
+        return []
+    found = []
+    for entry in sorted(cache.iterdir()):
+        if entry.is_symlink():
+            continue
+        if entry.name.startswith(FORMAT_PREFIX) and entry.is_dir():
+            FS.rmtree(entry)
+        elif entry.name.endswith(".tmp") and entry.is_file():
+            FS.unlink(entry)
+        else:
+            continue
+        found.append(entry.relative_to(root).as_posix())
+    return found
+
+
+@contextlib.contextmanager
+def build_lock(root: Path) -> Iterator[None]:
+    """Builds of one project, one at a time: an exclusive lock on the root folder itself
+    (it needs no write permission), released when the build ends or its process dies."""
+    try:
+        import fcntl
+    except ImportError:  # not on POSIX: builds are not serialised
+        yield
+        return
+    fd = os.open(root, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+# --- writing --------------------------------------------------------------------------------
+
+
+def _sibling(package: Path, role: str, nonce: str) -> Path:
+    return package.with_name(f".{package.name}.toolgen-{role}-{nonce}")
+
+
+def _stage(plan: _Plan, stage: Path) -> None:
+    """Stage the new package in the empty folder `stage`: a hard link to the package's file
+    where it is unchanged, else the new text."""
+    made = {stage}
+    FS.mkdir(stage)
+    for rel, text in plan.files.items():
+        target = stage / rel
+        if target.parent not in made:
+            FS.mkdir(target.parent)
+            made.add(target.parent)
+        if rel in plan.unchanged and rel != MANIFEST_NAME:
+            FS.link(plan.package / rel, target)
+        else:
+            assert text is not None  # a kept file is unchanged, or the plan refused it
+            FS.write_new(target, text)
+
+
+def _temporary(target: Path, nonce: str) -> Path:
+    return target.with_name(f".{target.name}.toolgen-{nonce}.tmp")
+
+
+def _stage_create_once(plan: _Plan, root: Path, journal: _Journal, nonce: str) -> None:
+    """Put each missing create-once file as a temporary sibling (the part that needs
+    space); `_place_create_once` gives them their names after the switch. The journal
+    lists them all before the first is made."""
+    temps = {rel: _temporary(root / rel, nonce) for rel in plan.create}
+    if temps:
+        journal.record(*temps.values())
+    made: set[Path] = set()
+    for rel, text in plan.create.items():
+        temp = temps[rel]
+        if temp.parent not in made:
+            FS.mkdir(temp.parent)
+            made.add(temp.parent)
+        FS.write_new(temp, text)
+
+
+def _place_create_once(plan: _Plan, root: Path, nonce: str) -> tuple[str, ...]:
+    created = []
+    for rel in plan.create:
+        target = root / rel
+        temp = _temporary(target, nonce)
+        if FS.link_new(temp, target):  # never over anything, even a file made meanwhile
+            created.append(rel)
+        FS.unlink(temp)
+    return tuple(created)
+
+
+def _switch(plan: _Plan, stage: Path, old: Path, journal: _Journal) -> Path | None:
+    """Put the staged tree in place; returns where the replaced tree now is."""
+    if not plan.exists:
+        FS.rename(stage, plan.package)
+        return None
+    if FS.exchange(stage, plan.package):
+        return stage  # the two folders swapped names: the old tree is at the stage path
+    journal.record(aside=(plan.package, old))
+    FS.rename(plan.package, old)
+    FS.rename(stage, plan.package)
+    return old
+
+
+def _discard(replaced: Path, ours: frozenset[str]) -> tuple[str, ...]:
+    """Remove the replaced tree, unless something appeared in it that toolgen did not write
+    (a file saved into the package during the build): then leave it where it is and say so."""
+    unknown = _foreign(replaced, ours)
+    if unknown:
+        shown = ", ".join(unknown[:3])
+        return (
+            f"{replaced} was kept: it holds files toolgen did not write ({shown}); move "
+            "them back into the package if they are yours",
+        )
+    FS.rmtree(replaced)
+    return ()
+
+
+def _foreign(tree: Path, ours: frozenset[str]) -> list[str]:
+    """The entries of the replaced tree that are not the files the plan found toolgen's
+    (`read_package`'s unknown ones, and any the manifest lists that were not there): a
+    listing without a status of each, the entry's type as the folder gives it."""
+    found = []
+    stack = [""]
+    while stack:
+        base = stack.pop()
+        with os.scandir(tree / base if base else tree) as entries:
+            for entry in entries:
+                rel = f"{base}/{entry.name}" if base else entry.name
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name not in PYTHON_CACHES:
+                        stack.append(rel)
+                elif rel not in ours or not entry.is_file(follow_symlinks=False):
+                    found.append(rel)
+    return sorted(found)
+
+
+def write_outputs(files: RenderedFiles, root: Path) -> WriteReport:
+    """Bring the disk to `files`, as described in the module docstring. Call it under
+    `build_lock(root)`, after `recover(root)`. Raises `KeptChanged` (nothing written) when
+    a kept file is not what the manifest says."""
+    plan = _plan(files, root, check=False)
+    warnings: list[str] = []
+    created: tuple[str, ...] = ()
+    if not (
+        plan.written
+        or plan.removed
+        or plan.create
+        or MANIFEST_NAME not in plan.unchanged
+    ):
+        return _report(plan, created)
+    journal = _Journal(root)
+    nonce = f"{os.getpid()}-{secrets.token_hex(4)}"
+    stage = _sibling(plan.package, "new", nonce)
+    old = _sibling(plan.package, "old", nonce)
+    try:
+        FS.mkdir(plan.package.parent)
+        journal.record(stage, old)
+        if not journal.usable:
+            warnings.append(
+                f"cannot keep a journal in {CACHE_DIR}/: an interrupted build may "
+                f"leave {_shown(stage, root)} behind"
+            )
+        _stage(plan, stage)
+        _stage_create_once(plan, root, journal, nonce)
+        replaced = _switch(plan, stage, old, journal)
+    except OSError as exc:
+        _clean_up(journal)
+        where = Path(exc.filename) if isinstance(exc.filename, str) else plan.package
+        if where.is_relative_to(stage):  # say where it was going, not the staging name
+            where = plan.package / where.relative_to(stage)
+        raise WriteError(_shown(where, root), _cause(exc)) from exc
+    try:
+        created = _place_create_once(plan, root, nonce)
+        if replaced is not None:
+            warnings.extend(_discard(replaced, plan.ours))
+    except OSError as exc:
+        warnings.append(f"the build is complete, but cleaning up failed: {_cause(exc)}")
+    else:
+        journal.close()
+    return _report(plan, created, tuple(warnings))
+
+
+def _clean_up(journal: _Journal) -> None:
+    """After a failure before the switch: remove every temporary path recorded so far."""
+    for rel in journal.paths:
+        path = journal.root / rel
+        with contextlib.suppress(OSError):
+            if path.is_dir() and not path.is_symlink():
+                FS.rmtree(path)
+            elif os.path.lexists(path):
+                FS.unlink(path)
+    journal.close()
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)

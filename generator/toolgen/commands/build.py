@@ -1,0 +1,163 @@
+"""`toolgen build`: check, render and write every catalogue asked for, under each project's
+build lock; a catalogue whose inputs and files are as the last build left them replays its
+report (build/cache.py); with `--check`, write nothing and say what is stale."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from toolgen.build import cache, pipeline, project, write
+from toolgen.build.progress import Progress
+from toolgen.commands import (
+    EXIT_CLEAN,
+    EXIT_FINDINGS,
+    allowed_warnings,
+    exit_status,
+    print_diagnostics,
+    targets,
+    warn,
+)
+from toolgen.diagnostics import Diagnostic
+
+
+def run(args: argparse.Namespace) -> int:
+    chosen = targets(args)
+    progress = Progress.for_stderr(verbose=args.verbose)
+    status = EXIT_CLEAN
+    all_diagnostics: list[Diagnostic] = []
+    messages: list[str] = []
+    try:
+        for root in dict.fromkeys(t.root for t in chosen):
+            mine = [t for t in chosen if t.root == root]
+            status = max(
+                status,
+                _build_root(root, mine, args, progress, all_diagnostics, messages),
+            )
+    finally:
+        progress.clear()
+    print_diagnostics(all_diagnostics, args.format)
+    if args.format == "text":
+        for message in messages:
+            print(message, file=sys.stderr)
+    return status
+
+
+def _build_root(
+    root: Path,
+    mine: list[project.Target],
+    args: argparse.Namespace,
+    progress: Progress,
+    all_diagnostics: list[Diagnostic],
+    messages: list[str],
+) -> int:
+    """Build the chosen catalogues of one project, under its build lock."""
+    from toolgen.build import cache
+
+    status = EXIT_CLEAN
+    placements: list[project.Placement] | None = None
+    catalogues = [*project.catalogues_under(root), *(t.folder for t in mine)]
+    with contextlib.ExitStack() as held:
+        if not args.check:
+            held.enter_context(write.build_lock(root))
+            for leftover in write.recover(root):
+                warn(f"removed {leftover}, left by an interrupted build")
+        for target in mine:
+            progress.label = target.shown
+            if not args.check:
+                with progress.stage("stamp"):
+                    stamp = cache.replay(root, target.folder, target.shown, catalogues)
+                if stamp is not None:
+                    status = max(status, _report_replay(stamp, target, args, messages))
+                    all_diagnostics.extend(stamp.diagnostics)
+                    continue
+            if placements is None:
+                placements = project.placements(root, [t.folder for t in mine])
+            built = _full_build(target, args, placements, progress, catalogues)
+            status = max(status, _report_build(built, args, all_diagnostics, messages))
+    return status
+
+
+def _report_replay(
+    stamp: cache.Stamp,
+    target: project.Target,
+    args: argparse.Namespace,
+    messages: list[str],
+) -> int:
+    """What a build with nothing to do says: the last build's findings and its files."""
+    allowed = args.max_warnings if args.max_warnings is not None else stamp.max_warnings
+    code, why = exit_status(stamp.diagnostics, allowed, target.shown)
+    if why:
+        messages.append(why)
+    messages.append(
+        f"{target.shown}: 0 written, 0 created, 0 removed, {stamp.unchanged} unchanged "
+        "(nothing changed since the last build)"
+    )
+    return code
+
+
+def _full_build(
+    target: project.Target,
+    args: argparse.Namespace,
+    placements: list[project.Placement],
+    progress: Progress,
+    catalogues: Sequence[Path],
+) -> pipeline.BuildResult:
+    from toolgen.build import pipeline
+
+    return pipeline.build_catalogue(
+        target.folder,
+        target.root,
+        check_only=args.check,
+        others=placements,
+        progress=progress,
+        catalogues=catalogues,
+    )
+
+
+def _report_build(
+    built: pipeline.BuildResult,
+    args: argparse.Namespace,
+    all_diagnostics: list[Diagnostic],
+    messages: list[str],
+) -> int:
+    result = built.check
+    for note in result.notes:
+        warn(note)
+    all_diagnostics.extend(result.diagnostics)
+    # warnings never stop a build from writing; past the number allowed, it exits 1
+    status, why = exit_status(
+        result.diagnostics, allowed_warnings(result, args), result.folder
+    )
+    if why:
+        messages.append(why)
+    written = built.report
+    if built.failure is not None:
+        print(f"toolgen: error: {built.failure}", file=sys.stderr)
+        messages.append(f"{result.folder}: not built")
+        return EXIT_FINDINGS
+    if written is None:
+        messages.append(f"{result.folder}: not built, fix the errors above")
+        return status
+    for warning in written.warnings:
+        warn(warning)
+    if args.check:
+        if written.changed:
+            # the diff goes to stdout in text mode only: other formats are machine-read
+            (sys.stdout if args.format == "text" else sys.stderr).write(written.diff)
+            messages.append(
+                f"{result.folder}: generated code is stale ({len(written.written)} "
+                f"changed, {len(written.created)} missing, {len(written.removed)} to "
+                "remove); run toolgen build"
+            )
+            return EXIT_FINDINGS
+        messages.append(f"{result.folder}: generated code is up to date")
+        return status
+    messages.append(
+        f"{result.folder}: {len(written.written)} written, {len(written.created)} "
+        f"created, {len(written.removed)} removed, {written.unchanged} unchanged"
+    )
+    return status

@@ -1,0 +1,44 @@
+"""`toolgen import`: draft a catalogue from existing tool definitions, and check the drafts."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from toolgen.build import pipeline
+from toolgen.commands import (
+    EXIT_CLEAN,
+    EXIT_FINDINGS,
+    UsageError,
+    print_diagnostics,
+)
+from toolgen.interop import importers
+
+
+def run(args: argparse.Namespace) -> int:
+    """Exit 0 when everything the source states was carried, 1 when something was not."""
+
+    try:
+        done = importers.import_file(args.source_kind, args.file, args.out)
+    except (OSError, importers.SourceError, importers.Refused) as exc:
+        raise UsageError(f"import {args.file}: {exc}") from exc
+    for d in done.drafts:
+        lost = "; ".join(f"{x.where}: {x.what} ({x.reason})" for x in d.losses)
+        line = f"{args.out / 'tools' / (d.name + '.yaml')}: TODO {', '.join(d.todos)}"
+        print(line + (f"; not carried: {lost}" if lost else ""), file=sys.stderr)
+    for name, why in done.skipped:
+        print(f"{args.file}: tool {name!r} not imported: {why}", file=sys.stderr)
+    # what the format check says of the drafts: anything here is a contract that cannot build
+    checked = pipeline.check_catalogue(
+        args.out, Path.cwd(), implementations=False, lint_rules=False
+    )
+    broken = [d for d in checked.diagnostics if d.code < "TG200"]
+    print_diagnostics(broken, "text")
+    print(
+        f"{args.out}: {len(done.drafts)} tools imported, {len(done.skipped)} skipped, "
+        f"{done.losses} source features not carried, {len(broken)} format errors, "
+        f"{done.todos} TODOs to write (toolgen check lists them)",
+        file=sys.stderr,
+    )
+    return EXIT_FINDINGS if done.losses or done.skipped or broken else EXIT_CLEAN

@@ -1,0 +1,139 @@
+"""The versions of a catalogue that review compares: the one on disk, and the one at `--against
+REF`, a folder or a git ref.
+
+A git ref is read with `git archive` into a temporary folder (the work tree, the index and the
+refs are never touched), then built with the same pipeline as the catalogue on disk, so both
+snapshots come from one toolgen and differ only where the contracts differ. The old version's
+lockfile, when it has one, comes along: it shows what the toolgen of that version gave the
+model.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import subprocess
+import tarfile
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from toolgen.build import pipeline
+from toolgen.paths import package_dir
+from toolgen.render import lockfile
+from toolgen.spec import snapshot
+
+
+class SourceError(Exception):
+    """The version asked for cannot be read (an unknown ref, a folder without the catalogue,
+    a catalogue that does not build)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """One version of a catalogue: its snapshot, what checking it found, and its lockfile."""
+
+    label: str  # what the user named: the folder, or the ref
+    snapshot: dict[str, Any]
+    result: pipeline.CheckResult
+    committed: dict[str, Any] | None  # the lockfile of the generated package, if any
+
+
+def build(folder: Path, root: Path, label: str) -> Version:
+    """The catalogue in `folder` of the project at `root`, checked and snapshotted."""
+    result = pipeline.check_catalogue(folder, root, implementations=False)
+    if result.catalogue is None:
+        problems = "; ".join(
+            d.format_text().splitlines()[0] for d in result.diagnostics[:3]
+        )
+        raise SourceError(f"{label}: the catalogue does not build: {problems}")
+    shot = snapshot.catalogue_snapshot(result.catalogue)
+    lock_path = root / package_dir(result.catalogue.package) / lockfile.LOCK_NAME
+    committed = None
+    if lock_path.is_file():
+        committed = lockfile.read(lock_path.read_text(encoding="utf-8"))
+    return Version(label, shot, result, committed)
+
+
+def _git(root: Path, *args: str) -> bytes:
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(root), *args], capture_output=True, check=False
+        )
+    except OSError as exc:
+        raise SourceError(f"cannot run git: {exc.strerror or exc}") from exc
+    if done.returncode != 0:
+        message = done.stderr.decode(errors="replace").strip().splitlines()
+        raise SourceError(
+            f"git {' '.join(args)}: {message[-1] if message else 'failed'}"
+        )
+    return done.stdout
+
+
+def _extract(archive: bytes, into: Path) -> None:
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        # the "data" filter refuses links out of the folder, absolute names and devices
+        tar.extractall(into, filter="data")
+
+
+@contextlib.contextmanager
+def against(ref: str, folder: Path, root: Path) -> Iterator[Version | None]:
+    """The catalogue at `ref`: a folder holding that catalogue (a copy of the project, or
+    the catalogue folder itself), or a git ref of the repository `root` is in. None when
+    the catalogue does not exist in that version (every tool of it is then new)."""
+    given = Path(ref)
+    if given.is_dir():
+        yield _from_folder(given, folder, root, ref)
+        return
+    top = Path(_git(root, "rev-parse", "--show-toplevel").decode().strip())
+    try:
+        commit = _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
+    except SourceError as exc:
+        raise SourceError(
+            f"{ref!r} is neither a folder nor a commit of the repository at {top}"
+        ) from exc
+    try:
+        inside = folder.resolve().relative_to(top.resolve()).as_posix()
+        project = root.resolve().relative_to(top.resolve()).as_posix()
+    except ValueError as exc:
+        raise SourceError(
+            f"{folder} is not inside the git repository at {top}"
+        ) from exc
+    with tempfile.TemporaryDirectory(prefix="toolgen-against-") as tmp:
+        base = Path(tmp)
+        listed = _git(top, "ls-tree", "--name-only", commit.decode().strip(), inside)
+        if not listed.strip():
+            yield None
+            return
+        _extract(_git(top, "archive", "--format=tar", ref, inside), base)
+        old_root = base / project
+        old_root.mkdir(parents=True, exist_ok=True)
+        version = build(base / inside, old_root, ref)
+        yield _with_lock(version, top, ref, project)
+
+
+def _with_lock(version: Version, top: Path, ref: str, project: str) -> Version:
+    """The lockfile committed at `ref` beside the old version's generated code."""
+    catalogue = version.result.catalogue
+    assert catalogue is not None
+    path = f"{project}/" if project != "." else ""
+    path += f"{package_dir(catalogue.package)}/{lockfile.LOCK_NAME}"
+    try:
+        text = _git(top, "show", f"{ref}:{path}").decode("utf-8")
+    except (SourceError, UnicodeDecodeError):
+        return version
+    return Version(version.label, version.snapshot, version.result, lockfile.read(text))
+
+
+def _from_folder(given: Path, folder: Path, root: Path, label: str) -> Version | None:
+    """A folder is the old catalogue itself (it holds catalogue.yaml), or a copy of the
+    project, where the catalogue is at the same place as on disk."""
+    if (given / "catalogue.yaml").is_file():
+        return build(given, given, label)
+    relative = folder.resolve().relative_to(root.resolve())
+    candidate = given / relative
+    if not (candidate / "catalogue.yaml").is_file():
+        return None
+    return build(candidate, given, label)

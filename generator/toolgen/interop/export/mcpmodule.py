@@ -1,0 +1,253 @@
+"""The MCP server module of a catalogue: `toolgen export --to mcp` writes its source.
+
+The module imports the generated package and `toolgen_runtime.mcp`, and holds, as literals,
+what MCP needs of each contract beyond the generated `FunctionTool` (effect, open world,
+idempotency, confirmation, and the schema of every success answer, `answers`), taken from
+the catalogue snapshot, and what its tools need of the server's environment (`SETTINGS`: the
+store, the signing secret, the roots of path parameters, the host lists of URL guards).
+Spec text reaches the source only through `repr`, so no contract can become code. The run
+context is read from the server's environment (`<CATALOGUE>_<FIELD>` per context field); a
+server that authenticates its clients replaces `run_context` (docs/howto-mcp.md). The
+module's docstring, which `--help` prints, names every setting it reads, and the server does
+not start without any it needs.
+
+A tool whose contract asks a person to approve each call (`confirmation: approval`) is left
+out: MCP has no approval a server can require of its client (`toolgen_runtime.mcp`), and a
+tool served without the approval its contract promises would be worse than no tool. The
+module's docstring names what was left out, and `toolgen export` says it as a note.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from toolgen.interop.export.answers import answer_schema
+from toolgen.render.formatting import format_sources
+from toolgen.spec import snapshot
+from toolgen.spec.ir import Catalogue, Tool
+
+_HEADER = '''"""The MCP server of the {name} catalogue, written by `toolgen export --to mcp` from
+{folder}.
+
+{usage}
+"""
+
+'''
+
+
+def _contract(tool: dict[str, Any]) -> str:
+    idempotent = tool["idempotency"]["kind"] != "none"
+    return (
+        f"Contract(effect={tool['effect']!r}, open_world={tool['open_world']!r}, "
+        f"idempotent={idempotent!r}, confirmation={tool['confirmation']!r}, "
+        f"output={answer_schema(tool)!r})"
+    )
+
+
+WHY_LEFT_OUT = (
+    "a person approves each of its calls (confirmation: approval), which an MCP server "
+    "cannot require of its client"
+)
+LEFT_OUT_REASON = (
+    f"left out of the MCP server: {WHY_LEFT_OUT}; serve it from an Agents SDK "
+    "application"
+)
+
+
+def served(catalogue: Catalogue) -> tuple[Tool, ...]:
+    """The tools an MCP server can serve as their contracts say: all but those a person
+    approves, since MCP has no approval a server can require of its client."""
+    return tuple(t for t in catalogue.tools if t.confirmation != "approval")
+
+
+@dataclass(frozen=True, slots=True)
+class Needs:
+    """What the served tools need of the server's environment, each with the tools that
+    need it: `toolgen_runtime.mcp.Settings`, and the host lists a deployment may set."""
+
+    store: tuple[str, ...]
+    secret: tuple[str, ...]
+    roots: Mapping[str, tuple[str, ...]]
+    hosts: Mapping[str, tuple[str, ...]]  # lists a URL guard takes all its hosts from
+    more_hosts: Mapping[str, tuple[str, ...]]  # lists that add to a guard's own hosts
+
+    def settings(self) -> str:
+        """The `Settings(...)` literal of the module."""
+        given = {
+            "store": self.store,
+            "secret": self.secret,
+            "roots": dict(self.roots),
+            "hosts": dict(self.hosts),
+        }
+        keywords = ", ".join(f"{k}={v!r}" for k, v in given.items() if v)
+        return f"Settings({keywords})"
+
+
+def needs(catalogue: Catalogue) -> Needs:
+    tools = served(catalogue)
+    roots: dict[str, list[str]] = {}
+    hosts: dict[str, list[str]] = {}
+    more_hosts: dict[str, list[str]] = {}
+    for tool in tools:
+        for param in tool.all_params():
+            if param.path is not None:
+                _add(roots, param.path.root, tool.name)
+            if param.url is not None and param.url.hosts_from is not None:
+                lists = more_hosts if param.url.hosts else hosts
+                _add(lists, param.url.hosts_from, tool.name)
+    return Needs(
+        store=tuple(t.name for t in tools if t.needs_store),
+        secret=tuple(
+            t.name
+            for t in tools
+            if t.token_pair is not None or t.pagination is not None
+        ),
+        roots=_frozen(roots),
+        hosts=_frozen(hosts),
+        more_hosts=_frozen(more_hosts),
+    )
+
+
+def _add(found: dict[str, list[str]], name: str, tool: str) -> None:
+    names = found.setdefault(name, [])
+    if tool not in names:
+        names.append(tool)
+
+
+def _frozen(found: Mapping[str, list[str]]) -> dict[str, tuple[str, ...]]:
+    return {name: tuple(tools) for name, tools in sorted(found.items())}
+
+
+def _and(names: Iterable[str]) -> str:
+    listed = list(names)
+    return (
+        listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + " and " + listed[-1]
+    )
+
+
+def environment_variables(catalogue: Catalogue) -> list[tuple[str, str]]:
+    """Every setting the server reads from its environment, with what it is for: the run
+    context's fields, then what the served tools need (`needs`)."""
+    prefix = catalogue.name.upper() + "_"
+    found = [
+        (prefix + f.py_name.upper(), f"the run context's {f.name} ({f.type})")
+        for f in catalogue.context
+    ]
+    need = needs(catalogue)
+    if need.store:
+        found.append(
+            (
+                "TOOLGEN_STORE_URL",
+                f"the store where {_and(need.store)} record their calls",
+            )
+        )
+    if need.secret:
+        found.append(
+            (
+                "TOOLGEN_SECRET",
+                f"signs the tokens and cursors of {_and(need.secret)}; random, the "
+                "same in every worker",
+            )
+        )
+    for root, tools in need.roots.items():
+        found.append(
+            (
+                f"TOOLGEN_ROOT_{root.upper()}",
+                f"the folder the paths of {_and(tools)} are relative to (root {root})",
+            )
+        )
+    for name, tools in need.hosts.items():
+        found.append(
+            (
+                f"TOOLGEN_HOSTS_{name.upper()}",
+                f"the hosts the URLs of {_and(tools)} may name, as a.example.com,"
+                "b.example.com",
+            )
+        )
+    return found
+
+
+def _usage(catalogue: Catalogue, left_out: tuple[str, ...]) -> str:
+    variables = environment_variables(catalogue)
+    paragraphs = [
+        "Do not edit: export again when the catalogue changes (`toolgen export --to mcp "
+        "--check` tells when this file is stale). Run it from the project root, as `python "
+        "<this file>` (`--help` prints this text)"
+        + (
+            ". It reads these settings from its environment and does not start without "
+            "each of them:"
+            if variables
+            else "; it needs no setting."
+        )
+    ]
+    text = textwrap.fill(paragraphs[0], 88) + ("\n" if variables else "")
+    for variable, purpose in variables:
+        text += "\n" + textwrap.fill(
+            f"- {variable}: {purpose}.", 88, subsequent_indent="  "
+        )
+    need = needs(catalogue)
+    for name, tools in need.more_hosts.items():
+        more = (
+            f"It also reads TOOLGEN_HOSTS_{name.upper()}, when set: more hosts the URLs "
+            f"of {_and(tools)} may name."
+        )
+        text += "\n\n" + textwrap.fill(more, 88)
+    if left_out:
+        text += "\n\n" + textwrap.fill(
+            f"Left out: {', '.join(left_out)}, since {WHY_LEFT_OUT}.", 88
+        )
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class McpServer:
+    """The server module's source, and the tools it leaves out (each with why)."""
+
+    source: str
+    left_out: tuple[str, ...]
+
+
+def mcp_server_module(catalogue: Catalogue) -> McpServer:
+    """The source of the server module, formatted as `ruff format` keeps it."""
+    data = snapshot.catalogue_snapshot(catalogue)
+    names = {t.name for t in served(catalogue)}
+    contracts = [t for t in data["tools"] if t["name"] in names]
+    left_out = tuple(t["name"] for t in data["tools"] if t["name"] not in names)
+    lines = [
+        _HEADER.format(
+            name=catalogue.name,
+            folder=catalogue.folder,
+            usage=_usage(catalogue, left_out),
+        ),
+        "import argparse\n",
+        "from typing import Final\n\n",
+        "from toolgen_runtime.mcp import (\n",
+        "    Contract,\n    Settings,\n    context_from_environment,\n    serve_stdio,\n",
+        ")\n\n",
+        f"from {catalogue.package} import {catalogue.context_class}, tools\n\n",
+        f"NAME: Final = {catalogue.name!r}\n",
+        f"SETTINGS: Final = {needs(catalogue).settings()}\n",
+        "CONTRACTS: Final[dict[str, Contract]] = {\n",
+        *(f"    {t['name']!r}: {_contract(t)},\n" for t in contracts),
+        "}\n\n\n",
+        f"def run_context() -> {catalogue.context_class}:\n",
+        '    """The run context from the server\'s configuration, never from the '
+        'client\'s arguments."""\n',
+        f"    return context_from_environment({catalogue.context_class}, "
+        f"prefix={catalogue.name.upper() + '_'!r})\n\n\n",
+        "def main() -> None:\n",
+        '    """Serve the catalogue over stdio, once every setting it needs is read."""\n',
+        "    argparse.ArgumentParser(\n",
+        "        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter\n",
+        "    ).parse_args()\n",
+        "    serve_stdio(\n",
+        "        NAME, lambda: tools(*CONTRACTS), CONTRACTS, run_context, settings=SETTINGS\n",
+        "    )\n\n\n",
+        'if __name__ == "__main__":\n',
+        "    main()\n",
+    ]
+    source = "".join(lines)
+    return McpServer(format_sources({"server.py": source})["server.py"], left_out)

@@ -1,0 +1,216 @@
+"""A Python module of `@function_tool` functions (OpenAI Agents SDK).
+
+The module is imported in a subprocess and each module-level `FunctionTool` is read: its
+name, description and `params_json_schema`, exactly what the SDK sends to the model. Reading
+the source with `ast` instead would execute nothing, but would have to redo what the SDK does
+(types to JSON Schema with pydantic, the docstring's argument descriptions with griffe): a
+second implementation that drifts from the first, for a schema the model never sees. So the
+module is run, as an application that uses it would run it; its imports must be installed
+where toolgen runs, and importing it must have no side effect you mind. The subprocess keeps
+the module's globals, prints and crashes out of toolgen's own process and has a time limit.
+
+What the SDK's schema states is carried, with two readings of its conventions: in strict
+mode the SDK lists every parameter as required, so a parameter with a default (a Python
+default) is optional; and the titles pydantic derives from names (`Max Results` for
+`max_results`, a model's class name, `<tool>_args`) are noise, not the author's words, and are
+dropped (any other title is reported). `needs_approval`, a disabled tool, a timeout and a
+non-strict schema are reported per tool: the draft holds none of them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from toolgen.interop.importers.source import Loss, SourceError, SourceFile, SourceTool
+
+KIND = "pyfunctions"
+LABEL = "Agents SDK @function_tool module"
+TIMEOUT_SECONDS = 60
+
+# Runs in the subprocess: import the file as a module, list its FunctionTools as JSON.
+_READER = r"""
+import importlib.util, json, sys
+from agents import FunctionTool
+
+path, out = sys.argv[1], sys.argv[2]
+spec = importlib.util.spec_from_file_location("_toolgen_import_source", path)
+module = importlib.util.module_from_spec(spec)
+sys.modules[spec.name] = module
+spec.loader.exec_module(module)
+
+def flag(value):
+    return value if isinstance(value, bool) else "callable"
+
+found = []
+for attribute, value in vars(module).items():
+    if isinstance(value, FunctionTool):
+        output = getattr(value, "output_json_schema", None)
+        found.append({
+            "attribute": attribute,
+            "name": value.name,
+            "description": value.description,
+            "parameters": value.params_json_schema,
+            "strict": value.strict_json_schema,
+            "needs_approval": flag(value.needs_approval),
+            "is_enabled": flag(value.is_enabled),
+            "timeout_seconds": value.timeout_seconds,
+            "output_schema": output if isinstance(output, dict) else None,
+        })
+with open(out, "w", encoding="utf-8") as handle:
+    json.dump({"module": path, "tools": found}, handle)
+"""
+
+
+def run_module(path: Path) -> object:
+    """Import `path` in a subprocess and return what it defines, as JSON data."""
+    with tempfile.TemporaryDirectory() as scratch:
+        out = Path(scratch) / "tools.json"
+        env = dict(os.environ)
+        # the module's folder and the current folder, as `python -m` would see them
+        env["PYTHONPATH"] = os.pathsep.join(
+            [str(path.resolve().parent), os.getcwd(), env.get("PYTHONPATH", "")]
+        )
+        try:
+            done = subprocess.run(
+                [sys.executable, "-c", _READER, str(path), str(out)],
+                capture_output=True,
+                text=True,
+                timeout=TIMEOUT_SECONDS,
+                env=env,
+                check=False,
+            )
+        except subprocess.TimeoutExpired as exc:
+            raise SourceError(
+                f"importing {path} took more than {TIMEOUT_SECONDS} s"
+            ) from exc
+        if done.returncode != 0 or not out.is_file():
+            last = (done.stderr.strip().splitlines() or ["no error output"])[-1]
+            raise SourceError(f"importing {path} failed: {last}")
+        data: object = json.loads(out.read_text(encoding="utf-8"))
+        return data
+
+
+def _pydantic_title(name: str) -> str:
+    return name.title().replace("_", " ")
+
+
+def _without_derived_titles(node: object, name: str | None = None) -> object:
+    """The schema without the titles pydantic derives from names."""
+    if isinstance(node, list):
+        return [_without_derived_titles(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "title" and name is not None and value == _pydantic_title(name):
+            continue
+        if key == "properties" and isinstance(value, dict):
+            out[key] = {k: _without_derived_titles(v, k) for k, v in value.items()}
+        elif key == "$defs" and isinstance(value, dict):
+            out[key] = {
+                k: _without_class_title(_without_derived_titles(v), k)
+                for k, v in value.items()
+            }
+        else:
+            out[key] = _without_derived_titles(value)
+    return out
+
+
+def _without_class_title(node: object, class_name: str) -> object:
+    if isinstance(node, dict) and node.get("title") == class_name:
+        return {k: v for k, v in node.items() if k != "title"}
+    return node
+
+
+def _parameters(entry: Mapping[str, Any]) -> Mapping[str, object] | None:
+    schema = entry.get("parameters")
+    if not isinstance(schema, dict):
+        return None
+    cleaned = _without_derived_titles(schema)
+    assert isinstance(cleaned, dict)
+    if cleaned.get("title") == f"{entry['name']}_args":
+        del cleaned["title"]
+    properties = cleaned.get("properties")
+    required = cleaned.get("required")
+    if (
+        entry.get("strict")
+        and isinstance(properties, dict)
+        and isinstance(required, list)
+    ):
+        # strict mode lists every parameter; a Python default still makes one optional
+        cleaned["required"] = [
+            n
+            for n in required
+            if not (isinstance(properties.get(n), dict) and "default" in properties[n])
+        ]
+    return cleaned
+
+
+def _losses(entry: Mapping[str, Any]) -> list[Loss]:
+    losses: list[Loss] = []
+    approval = entry.get("needs_approval")
+    if approval is not False:
+        losses.append(
+            Loss(
+                "the tool",
+                f"needs_approval {approval!r}",
+                "the format has no approval yet: decide how this tool is confirmed "
+                "before it is built without one",
+            )
+        )
+    if entry.get("is_enabled") is not True:
+        losses.append(
+            Loss(
+                "the tool",
+                f"is_enabled {entry.get('is_enabled')!r}",
+                "a contract's tool is always offered; choose the tools per agent instead",
+            )
+        )
+    if entry.get("timeout_seconds") is not None:
+        losses.append(
+            Loss(
+                "the tool",
+                f"timeout_seconds {entry['timeout_seconds']!r}",
+                "the format has no timeout",
+            )
+        )
+    if entry.get("strict") is False:
+        losses.append(
+            Loss(
+                "the tool",
+                "strict_json_schema False",
+                "every generated tool is strict: the model must send every parameter "
+                "(null for an optional one)",
+            )
+        )
+    return losses
+
+
+def read(data: object) -> SourceFile:
+    if not isinstance(data, dict) or not isinstance(data.get("tools"), list):
+        raise SourceError("expected the tools of a module")
+    tools: list[SourceTool] = []
+    for entry in data["tools"]:
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            raise SourceError("a tool of the module has no name")
+        description = entry.get("description")
+        output = entry.get("output_schema")
+        tools.append(
+            SourceTool(
+                name=entry["name"],
+                description=description if isinstance(description, str) else None,
+                input_schema=_parameters(entry),
+                output_schema=output if isinstance(output, dict) else None,
+                losses=tuple(_losses(entry)),
+            )
+        )
+    if not tools:
+        raise SourceError(f"{data.get('module', 'the module')} defines no FunctionTool")
+    return SourceFile(KIND, LABEL, tuple(tools))

@@ -1,0 +1,622 @@
+"""JSON Schema, as tool sources write it, into the parameters and returns of a contract.
+
+What the format can say is carried over exactly: types (a `date` or `date-time` format
+becomes `date` or `datetime`), descriptions, enums and consts, patterns, bounds, lengths,
+item counts, required or optional (a `null` type or an `anyOf` with null is optional too),
+defaults of optional parameters and examples. Local `$ref`s into `$defs` are inlined. Anything
+else is a `Loss`, named with its place and the reason, and a parameter the format cannot
+hold at all (a free-form object, a union of types) is left out with its reason: the importer
+reports it rather than write a contract that says something else.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from collections.abc import Mapping
+from typing import cast
+
+from toolgen.interop.importers.source import Loss
+from toolgen.names import ENVELOPE_KEYS
+
+Node = Mapping[str, object]
+ParamDoc = dict[str, object]
+
+MODEL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+_MAX_DEPTH = 32
+# Keywords that say nothing the model or the validator acts on: dropping them loses nothing.
+_SILENT = frozenset({"$schema", "$id", "$comment", "$defs", "definitions"})
+_SCALARS = {"string": str, "integer": int, "number": float, "boolean": bool}
+_ANNOTATION_ONLY = frozenset({"title", "deprecated", "readOnly", "writeOnly"})
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def fits_type(kind: str, value: object) -> bool:
+    if kind in ("string", "date", "datetime"):
+        return isinstance(value, str)
+    if kind == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "number":
+        return _is_number(value)
+    if kind == "boolean":
+        return isinstance(value, bool)
+    if kind == "array":
+        return isinstance(value, list)
+    if kind == "object":
+        return isinstance(value, dict)
+    return False
+
+
+def satisfies(doc: ParamDoc, value: object) -> bool:
+    """Whether a value passes the scalar constraints of a converted parameter."""
+    kind = str(doc["type"])
+    if not fits_type(kind, value):
+        return False
+    enum = doc.get("enum")
+    if isinstance(enum, list) and value not in enum:
+        return False
+    if _is_number(value):
+        number = cast(float, value)
+        low, high = doc.get("min"), doc.get("max")
+        if _is_number(low) and number < cast(float, low):
+            return False
+        if _is_number(high) and number > cast(float, high):
+            return False
+    if isinstance(value, str):
+        shortest, longest = doc.get("min_length"), doc.get("max_length")
+        if isinstance(shortest, int) and len(value) < shortest:
+            return False
+        if isinstance(longest, int) and len(value) > longest:
+            return False
+        pattern = doc.get("pattern")
+        if isinstance(pattern, str):
+            try:
+                if re.search(pattern, value) is None:
+                    return False
+            except re.error:
+                return False
+    if isinstance(value, list):
+        fewest, most = doc.get("min_items"), doc.get("max_items")
+        if isinstance(fewest, int) and len(value) < fewest:
+            return False
+        if isinstance(most, int) and len(value) > most:
+            return False
+    return True
+
+
+class Converter:
+    """Converts the schemas of one tool, collecting what it cannot carry."""
+
+    def __init__(self, root: Node) -> None:
+        self.losses: list[Loss] = []
+        defs: dict[str, object] = {}
+        for key in ("$defs", "definitions"):
+            found = root.get(key)
+            if isinstance(found, dict):
+                defs.update({f"#/{key}/{name}": sub for name, sub in found.items()})
+        self._defs = defs
+
+    def lose(self, where: str, what: str, reason: str) -> None:
+        self.losses.append(Loss(where, what, reason))
+
+    # -- shared steps ------------------------------------------------------------------------
+
+    def _resolve(self, node: object, where: str, depth: int = 0) -> Node | None:
+        if not isinstance(node, dict):
+            self.lose(where, "its schema", "the schema is not an object")
+            return None
+        ref = node.get("$ref")
+        if ref is None:
+            return node
+        target = self._defs.get(ref) if isinstance(ref, str) else None
+        if target is None or depth > _MAX_DEPTH:
+            self.lose(
+                where, f"$ref {ref!r}", "only local references into $defs are read"
+            )
+            return None
+        resolved = self._resolve(target, where, depth + 1)
+        if resolved is None:
+            return None
+        # keywords beside $ref (a description) win over the referenced schema's
+        return {**resolved, **{k: v for k, v in node.items() if k != "$ref"}}
+
+    def _unwrap(self, node: Node, where: str) -> tuple[Node | None, bool]:
+        """The schema without its null alternative, and whether null is allowed."""
+        nullable = False
+        kind = node.get("type")
+        if isinstance(kind, list):
+            others = [k for k in kind if k != "null"]
+            nullable = len(others) < len(kind)
+            if len(others) != 1:
+                self.lose(where, f"type {kind!r}", "a parameter has exactly one type")
+                return None, nullable
+            node = {**node, "type": others[0]}
+        for key in ("anyOf", "oneOf"):
+            branches = node.get(key)
+            if not isinstance(branches, list):
+                continue
+            real = [
+                b
+                for b in branches
+                if not (isinstance(b, dict) and b.get("type") == "null")
+            ]
+            nullable = nullable or len(real) < len(branches)
+            if len(real) != 1:
+                self.lose(where, key, "a union of several types cannot be written")
+                return None, nullable
+            branch = self._resolve(real[0], where)
+            if branch is None:
+                return None, nullable
+            outer = {k: v for k, v in node.items() if k != key}
+            merged, inner_null = self._unwrap({**branch, **outer}, where)
+            return merged, nullable or inner_null
+        all_of = node.get("allOf")
+        if isinstance(all_of, list):
+            if len(all_of) != 1:
+                self.lose(where, "allOf", "only an allOf of one schema can be read")
+                return None, nullable
+            branch = self._resolve(all_of[0], where)
+            if branch is None:
+                return None, nullable
+            outer = {k: v for k, v in node.items() if k != "allOf"}
+            return self._unwrap({**branch, **outer}, where)
+        return node, nullable
+
+    def _type(self, node: Node, where: str) -> str | None:
+        kind = node.get("type")
+        if kind is None:
+            values = node.get("enum")
+            if "const" in node:
+                values = [node["const"]]
+            if isinstance(values, list) and values:
+                for name, python in _SCALARS.items():
+                    if name != "number" and all(
+                        isinstance(v, python)
+                        and not (name == "integer" and isinstance(v, bool))
+                        for v in values
+                        if v is not None
+                    ):
+                        return name
+            self.lose(where, "its type", "the schema does not say the type")
+            return None
+        if kind not in ("string", "integer", "number", "boolean", "array", "object"):
+            self.lose(where, f"type {kind!r}", "the format has no such type")
+            return None
+        if kind == "string":
+            fmt = node.get("format")
+            if fmt == "date":
+                return "date"
+            if fmt == "date-time":
+                return "datetime"
+            if fmt is not None:
+                self.lose(
+                    where,
+                    f"format {fmt!r}",
+                    "only date and date-time formats exist; the value stays a plain string",
+                )
+        return str(kind)
+
+    def _leftovers(self, node: Node, used: set[str], where: str) -> None:
+        for key in sorted(set(node) - used - _SILENT):
+            value = node[key]
+            if key == "additionalProperties" and value is False:
+                continue  # every object of the format is closed
+            if key == "format" and node.get("type") == "string":
+                continue  # reported with the type
+            if key in _ANNOTATION_ONLY:
+                self.lose(
+                    where, f"{key} {value!r}", "the format has no such annotation"
+                )
+            else:
+                self.lose(
+                    where, f"{key} {_short(value)}", "the format cannot express it"
+                )
+
+    # -- parameters --------------------------------------------------------------------------
+
+    def params(self, schema: Node | None, where: str = "") -> dict[str, ParamDoc]:
+        """The top-level parameters of an input schema (an object)."""
+        if schema is None:
+            return {}
+        root = self._resolve(schema, where or "the arguments")
+        if root is None:
+            return {}
+        if root.get("type", "object") != "object":
+            self.lose(
+                "the arguments", f"type {root.get('type')!r}", "arguments are an object"
+            )
+            return {}
+        self._leftovers(
+            root,
+            {"type", "properties", "required", "additionalProperties"},
+            "the arguments",
+        )
+        extra = root.get("additionalProperties")
+        if extra not in (None, False):
+            self.lose(
+                "the arguments",
+                "additionalProperties",
+                "the model may send only the declared arguments",
+            )
+        return self._properties(root, "")
+
+    def _properties(self, node: Node, prefix: str) -> dict[str, ParamDoc]:
+        properties = node.get("properties")
+        required_raw = node.get("required")
+        required = set(required_raw) if isinstance(required_raw, list) else set()
+        found: dict[str, ParamDoc] = {}
+        if not isinstance(properties, dict):
+            return found
+        for name, sub in properties.items():
+            dotted = prefix + str(name)
+            where = f"parameter {dotted!r}"
+            if not MODEL_NAME.fullmatch(str(name)):
+                self.lose(
+                    where, "the name", "a name is 1 to 64 letters, digits, '_' or '-'"
+                )
+                continue
+            doc = self.param(sub, where, required=name in required, depth=len(prefix))
+            if doc is not None:
+                found[str(name)] = doc
+        return found
+
+    def param(
+        self,
+        raw: object,
+        where: str,
+        *,
+        required: bool,
+        depth: int = 0,
+        item: bool = False,
+    ) -> ParamDoc | None:
+        if depth > _MAX_DEPTH:
+            self.lose(where, "its nesting", "nested too deep")
+            return None
+        resolved = self._resolve(raw, where)
+        if resolved is None:
+            return None
+        node, nullable = self._unwrap(resolved, where)
+        if node is None:
+            return None
+        kind = self._type(node, where)
+        if kind is None:
+            return None
+        doc: ParamDoc = {"type": kind}
+        used = {
+            "type",
+            "description",
+            "default",
+            "examples",
+            "example",
+            "anyOf",
+            "oneOf",
+        }
+        used |= {"allOf", "format"}
+        enum = self._enum(node, kind, where)
+        if enum is not None:
+            if None in enum:
+                nullable = True
+                enum = [v for v in enum if v is not None]
+            if enum:
+                doc["enum"] = enum
+        used |= {"enum", "const"}
+        if kind == "string":
+            self._string_keys(node, doc)
+            used |= {"pattern", "minLength", "maxLength"}
+        elif kind in ("integer", "number"):
+            used |= self._bounds(node, kind, doc, where)
+        elif kind == "array":
+            items = node.get("items")
+            if not isinstance(items, dict):
+                self.lose(where, "its items", "an array must say the type of its items")
+                return None
+            inner = self.param(
+                items, f"items of {where}", required=True, depth=depth + 1, item=True
+            )
+            if inner is None:
+                self.lose(
+                    where,
+                    "the parameter",
+                    "its items cannot be written, so it is left out",
+                )
+                return None
+            for key, name in (("minItems", "min_items"), ("maxItems", "max_items")):
+                if isinstance(node.get(key), int):
+                    doc[name] = node[key]
+            used |= {"items", "minItems", "maxItems"}
+            doc["items"] = inner
+        elif kind == "object":
+            extra = node.get("additionalProperties")
+            if extra not in (None, False):
+                self.lose(
+                    where,
+                    "additionalProperties",
+                    "an object holds only declared fields",
+                )
+            props = self._properties(node, where_prefix(where))
+            if not props:
+                self.lose(
+                    where,
+                    "the parameter",
+                    "an object without properties cannot be validated, so it is left out",
+                )
+                return None
+            doc["properties"] = props
+            used |= {"properties", "required", "additionalProperties"}
+        if kind in ("date", "datetime"):
+            for key in ("pattern", "minLength", "maxLength", "enum", "const"):
+                if key in node:
+                    self.lose(where, key, f"a {kind} parameter takes no {key}")
+        self._leftovers(node, used, where)
+        if item:
+            if nullable:
+                self.lose(where, "null", "array items cannot be null")
+            if "default" in node:
+                self.lose(where, "default", "array items have no default")
+        else:
+            self._optional(node, doc, where, required=required, nullable=nullable)
+        self._example(node, doc, where)
+        description = node.get("description")
+        if isinstance(description, str) and description.strip():
+            doc["description"] = description
+        return _ordered(doc)
+
+    def _enum(self, node: Node, kind: str, where: str) -> list[object] | None:
+        values: object = node.get("enum")
+        if "const" in node:
+            values = [node["const"]]
+        if values is None:
+            return None
+        if not isinstance(values, list) or not values:
+            self.lose(where, f"enum {_short(values)}", "an enum is a non-empty list")
+            return None
+        if kind == "number":
+            self.lose(
+                where, f"enum {_short(values)}", "the format has no enum of numbers"
+            )
+            return None
+        if kind not in ("string", "integer"):
+            self.lose(
+                where, f"enum {_short(values)}", f"a {kind} parameter takes no enum"
+            )
+            return None
+        kept = [v for v in values if v is None or fits_type(kind, v)]
+        if len(kept) < len(values) or len(set(map(repr, kept))) < len(kept):
+            self.lose(
+                where, f"enum {_short(values)}", "values of another type or repeated"
+            )
+            return None
+        return kept
+
+    def _string_keys(self, node: Node, doc: ParamDoc) -> None:
+        if isinstance(node.get("pattern"), str):
+            doc["pattern"] = node["pattern"]
+        for key, name in (("minLength", "min_length"), ("maxLength", "max_length")):
+            if isinstance(node.get(key), int) and not isinstance(node.get(key), bool):
+                doc[name] = node[key]
+
+    def _bounds(self, node: Node, kind: str, doc: ParamDoc, where: str) -> set[str]:
+        for key, name in (("minimum", "min"), ("maximum", "max")):
+            value = node.get(key)
+            if _is_number(value):
+                if (
+                    kind == "integer"
+                    and isinstance(value, float)
+                    and not value.is_integer()
+                ):
+                    self.lose(
+                        where, f"{key} {value}", "an integer bound is a whole number"
+                    )
+                    continue
+                doc[name] = int(cast(float, value)) if kind == "integer" else value
+        for key, name, step in (
+            ("exclusiveMinimum", "min", 1),
+            ("exclusiveMaximum", "max", -1),
+        ):
+            value = node.get(key)
+            if not _is_number(value):
+                if key in node:
+                    self.lose(
+                        where, f"{key} {node[key]!r}", "only numeric bounds are read"
+                    )
+                continue
+            number = cast(float, value)
+            if kind == "integer" and float(number).is_integer():
+                # the same integers: above 0 exclusive is from 1 inclusive
+                bound = int(number) + step
+                current = doc.get(name)
+                if (
+                    current is None
+                    or (step > 0 and bound > cast(int, current))
+                    or (step < 0 and bound < cast(int, current))
+                ):
+                    doc[name] = bound
+            else:
+                self.lose(
+                    where, f"{key} {number}", "the format's bounds include the bound"
+                )
+        return {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}
+
+    def _optional(
+        self, node: Node, doc: ParamDoc, where: str, *, required: bool, nullable: bool
+    ) -> None:
+        has_default = "default" in node
+        default = node.get("default")
+        if not required or nullable:
+            doc["optional"] = True
+        if not has_default or default is None:
+            return
+        if required and not nullable:
+            self.lose(
+                where,
+                f"default {_short(default)}",
+                "the parameter is required, and in the format a default makes it optional",
+            )
+            return
+        if doc["type"] in ("array", "object") or not satisfies(doc, default):
+            self.lose(
+                where, f"default {_short(default)}", "it does not fit the parameter"
+            )
+            return
+        doc.pop("optional", None)  # a default says it already
+        doc["default"] = default
+
+    def _example(self, node: Node, doc: ParamDoc, where: str) -> None:
+        candidates: list[object] = []
+        examples = node.get("examples")
+        if isinstance(examples, list):
+            candidates.extend(examples)
+        if "example" in node:
+            candidates.append(node["example"])
+        scalar = doc["type"] not in ("array", "object")
+        for value in candidates:
+            if scalar and value is not None and satisfies(doc, value):
+                doc["example"] = value
+                break
+        rest = len(candidates) - (1 if "example" in doc else 0)
+        if rest:
+            self.lose(
+                where,
+                f"{rest} example value(s)",
+                "a parameter has one example that fits it",
+            )
+
+    # -- returns -----------------------------------------------------------------------------
+
+    def returns(self, schema: Node | None) -> dict[str, ParamDoc]:
+        if schema is None:
+            return {}
+        root = self._resolve(schema, "the result")
+        if root is None:
+            return {}
+        if root.get("type", "object") != "object" or not isinstance(
+            root.get("properties"), dict
+        ):
+            self.lose(
+                "the result",
+                "outputSchema",
+                "only a result object with properties is read",
+            )
+            return {}
+        self._leftovers(
+            root,
+            {"type", "properties", "required", "additionalProperties"},
+            "the result",
+        )
+        return self._fields(root, "")
+
+    def _fields(self, node: Node, prefix: str) -> dict[str, ParamDoc]:
+        properties = cast(Mapping[str, object], node.get("properties") or {})
+        required_raw = node.get("required")
+        required = set(required_raw) if isinstance(required_raw, list) else set()
+        found: dict[str, ParamDoc] = {}
+        for name, sub in properties.items():
+            where = f"return field {prefix + name!r}"
+            if (
+                not name.isidentifier()
+                or keyword.iskeyword(name)
+                or (not prefix and name in ENVELOPE_KEYS)
+            ):
+                self.lose(
+                    where,
+                    "the name",
+                    "a return field is a Python identifier, not a keyword or an envelope key",
+                )
+                continue
+            field = self.field(
+                sub, where, prefix + name + ".", required=name in required
+            )
+            if field is not None:
+                found[name] = field
+        return found
+
+    def field(
+        self,
+        raw: object,
+        where: str,
+        prefix: str,
+        *,
+        required: bool,
+        item: bool = False,
+    ) -> ParamDoc | None:
+        if prefix.count(".") > _MAX_DEPTH:
+            self.lose(where, "its nesting", "nested too deep")
+            return None
+        resolved = self._resolve(raw, where)
+        if resolved is None:
+            return None
+        node, nullable = self._unwrap(resolved, where)
+        if node is None:
+            return None
+        kind = self._type(node, where)
+        if kind is None:
+            return None
+        doc: ParamDoc = {"type": kind}
+        used = {
+            "type",
+            "description",
+            "enum",
+            "const",
+            "format",
+            "anyOf",
+            "oneOf",
+            "allOf",
+        }
+        enum = self._enum(node, kind, where) if kind in ("string", "integer") else None
+        if enum is not None:
+            nullable = nullable or None in enum
+            enum = [v for v in enum if v is not None]
+            if enum:
+                doc["enum"] = enum
+        if kind == "array":
+            inner = self.field(
+                node.get("items"), f"items of {where}", prefix, required=True, item=True
+            )
+            if inner is None:
+                return None
+            doc["items"] = inner
+            used.add("items")
+        elif kind == "object":
+            fields = (
+                self._fields(node, prefix)
+                if isinstance(node.get("properties"), dict)
+                else {}
+            )
+            if not fields:
+                self.lose(
+                    where, "the field", "an object without properties is left out"
+                )
+                return None
+            doc["properties"] = fields
+            used |= {"properties", "required", "additionalProperties"}
+        self._leftovers(node, used, where)
+        if (nullable or not required) and not item:
+            doc["optional"] = True
+        description = node.get("description")
+        if isinstance(description, str) and description.strip():
+            doc["description"] = description
+        return _ordered(doc)
+
+
+def where_prefix(where: str) -> str:
+    """ "parameter 'deliver_to'" -> "deliver_to." (the dotted path of nested names)."""
+    found = re.search(r"'([^']*)'", where)
+    return (found.group(1) + ".") if found else ""
+
+
+_ORDER = (
+    "type", "enum", "pattern", "min", "max", "min_length", "max_length", "min_items",
+    "max_items", "optional", "default", "example", "description", "items", "properties",
+)  # fmt: skip
+
+
+def _ordered(doc: ParamDoc) -> ParamDoc:
+    return {key: doc[key] for key in _ORDER if key in doc}
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

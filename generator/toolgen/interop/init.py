@@ -1,0 +1,122 @@
+"""`toolgen init PATH`: a project that uses toolgen, ready to build, in one command.
+
+It writes the catalogue file, one commented example tool, the JSON Schemas the YAML files
+reference (so editors check them as you type), the `.gitignore` entries for toolgen's caches,
+a pre-commit configuration that runs toolgen's hooks and a GitHub Actions workflow that runs
+`toolgen check`, `toolgen build --check`, `toolgen diff` and the generated tests; and a
+`pyproject.toml` when the folder has none (a project marker, and the pytest path).
+
+It never overwrites a file: if one it would write exists, it stops before writing anything
+and names it. Two files are shared with the rest of a project, so they are treated apart: an
+existing `.gitignore` gets only the entries it lacks, appended; an existing `pyproject.toml`
+is left alone (the summary says what to add to it).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from toolgen import __version__
+from toolgen.names import IDENTIFIER_RE
+from toolgen.spec import validate
+from toolgen.templating import render
+
+__all__ = ["HOOKS_REPOSITORY", "InitRefused", "Scaffold", "scaffold"]
+
+# where `.pre-commit-config.yaml` finds toolgen's hooks (its .pre-commit-hooks.yaml)
+HOOKS_REPOSITORY = "https://github.com/toolgen/toolgen"
+EXAMPLE_TOOL = "read_order_status"
+
+
+class InitRefused(Exception):
+    """A file init would write exists, or the name cannot be a catalogue's; nothing written."""
+
+
+@dataclass(frozen=True, slots=True)
+class Scaffold:
+    root: Path
+    written: tuple[Path, ...]
+    gitignore_added: tuple[str, ...]  # entries appended to an existing .gitignore
+    pyproject_kept: bool  # an existing pyproject.toml was left as it was
+
+
+def default_name(root: Path) -> str:
+    return re.sub(r"[^A-Za-z0-9_]", "_", root.resolve().name).lower() or "tools"
+
+
+def _files(root: Path, name: str) -> dict[Path, str]:
+    catalogue = root / "spec" / name
+    values = {
+        "name": name,
+        "version": __version__,
+        "hooks_repository": HOOKS_REPOSITORY,
+        "project": name.replace("_", "-"),
+    }
+    return {
+        catalogue / "catalogue.yaml": render("init/catalogue.yaml.jinja", **values),
+        catalogue / "tools" / f"{EXAMPLE_TOOL}.yaml": render(
+            "init/example_tool.yaml.jinja", **values
+        ),
+        root / "spec" / "catalogue.v1.json": validate.schema_text("catalogue"),
+        root / "spec" / "tool.v1.json": validate.schema_text("tool"),
+        root / ".pre-commit-config.yaml": render(
+            "init/pre-commit-config.yaml.jinja", **values
+        ),
+        root / ".github" / "workflows" / "toolgen.yml": render(
+            "init/workflow.yml.jinja", **values
+        ),
+    }
+
+
+def scaffold(root: Path, name: str | None = None) -> Scaffold:
+    """Write a new project at `root` (created if missing) with one catalogue `name`."""
+    chosen = name if name is not None else default_name(root)
+    if not IDENTIFIER_RE.fullmatch(chosen):
+        raise InitRefused(
+            f"the catalogue name {chosen!r} must be a Python identifier; pass --name"
+        )
+    files = _files(root, chosen)
+    pyproject = root / "pyproject.toml"
+    kept = pyproject.exists()
+    if not kept:
+        files[pyproject] = render(
+            "init/pyproject.toml.jinja",
+            project=chosen.replace("_", "-"),
+            version=__version__,
+        )
+    in_the_way = sorted(str(p) for p in files if p.exists() or p.is_symlink())
+    if in_the_way:
+        raise InitRefused(
+            "these files exist and are never overwritten: " + ", ".join(in_the_way)
+        )
+    entries = [
+        line
+        for line in render("init/gitignore.jinja").splitlines()
+        if line and not line.startswith("#")
+    ]
+    gitignore = root / ".gitignore"
+    present = (
+        set(gitignore.read_text(encoding="utf-8").splitlines())
+        if gitignore.is_file()
+        else set()
+    )
+    for path, text in files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("x", encoding="utf-8") as handle:  # "x": never an existing file
+            handle.write(text)
+    added: tuple[str, ...] = ()
+    if not gitignore.exists():
+        gitignore.write_text(render("init/gitignore.jinja"), encoding="utf-8")
+        files[gitignore] = ""
+    else:
+        added = tuple(e for e in entries if e not in present)
+        if added:
+            before = gitignore.read_text(encoding="utf-8")
+            joiner = "" if before.endswith("\n") or not before else "\n"
+            gitignore.write_text(
+                before + joiner + "# toolgen\n" + "\n".join(added) + "\n",
+                encoding="utf-8",
+            )
+    return Scaffold(root, tuple(files), added, kept)

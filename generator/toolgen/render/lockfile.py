@@ -1,0 +1,103 @@
+"""The lockfile: what the model reads from a catalogue, committed beside the generated code.
+
+`toolgen build` writes it into the generated package (`toolgen.lock.json`) and
+`build --check` verifies it like every other output, so a pull request diff shows every change
+to a tool definition the model reads, whatever caused it. Each tool keeps two digests:
+`digest`, of the definition itself, and `source`, of its contract file's content. A definition
+that changed while its `source` did not came from toolgen (a new version composing
+descriptions differently), not from a spec edit, and a reviewer sees that in the diff.
+
+The file is small on purpose: exact definitions and digests, no effects or guards (the
+contract files say those and `toolgen diff` compares them). One tool per key, in name order,
+indented, so a change is a few lines of diff.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from toolgen.spec import snapshot, tokens
+from toolgen.spec.ir import Tool
+from toolgen.text import json_document
+
+LOCK_NAME = "toolgen.lock.json"
+LOCK_FORMAT = 1
+
+
+def lock_data(shot: Mapping[str, Any]) -> dict[str, Any]:
+    """The lockfile's content for a catalogue snapshot."""
+    tools = sorted(shot["tools"], key=lambda t: t["name"])
+    return {
+        "lock_format": LOCK_FORMAT,
+        "catalogue": shot["catalogue"],
+        "encoding": tokens.ENCODING,
+        "tokens": shot["tokens"],
+        # one digest for the whole catalogue: equal digests, equal definitions
+        "digest": snapshot.digest([[t["name"], t["digest"]] for t in tools]),
+        "tools": {
+            t["name"]: {
+                "digest": t["digest"],
+                "source": t["source"],
+                "tokens": t["tokens"],
+                "definition": t["model"],
+            }
+            for t in tools
+        },
+    }
+
+
+def text(shot: Mapping[str, Any]) -> str:
+    """The lockfile's text: stable bytes for the same snapshot on every machine."""
+    return json_document(lock_data(shot)) + "\n"
+
+
+# a tool's part of the lockfile: its name, its definition's digest, and its entry as the
+# lockfile's text holds it (indented for its place under "tools")
+LockPiece = tuple[str, str, str]
+
+
+def lock_piece(tool: Tool, cost: int) -> LockPiece:
+    """A tool's entry of the lockfile (its piece), its definition costing `cost` tokens."""
+    model = tokens.tool_payload(tool)
+    definition_digest = snapshot.digest(model)
+    entry = {
+        "digest": definition_digest,
+        "source": tool.digest,
+        "tokens": cost,
+        "definition": model,
+    }
+    shown = json_document(entry).replace("\n", "\n    ")
+    name = json.dumps(tool.name, ensure_ascii=False)
+    return tool.name, definition_digest, f"    {name}: {shown}"
+
+
+def catalogue_text(name: str, pieces: Sequence[LockPiece], total_tokens: int) -> str:
+    """The lockfile's text for the catalogue `name`: what `text(snapshot.catalogue_snapshot
+    (...))` gives, assembled from each tool's piece (`lock_piece`); the tools' definitions
+    cost `total_tokens`."""
+    made = sorted(pieces, key=lambda piece: piece[0])
+    head = {
+        "lock_format": LOCK_FORMAT,
+        "catalogue": name,
+        "encoding": tokens.ENCODING,
+        "tokens": total_tokens,
+        "digest": snapshot.digest([[name, digest] for name, digest, _ in made]),
+    }
+    if not made:
+        return json_document({**head, "tools": {}}) + "\n"
+    shown = json_document(head).removesuffix("\n}")
+    body = ",\n".join(entry for _, _, entry in made)
+    return f'{shown},\n  "tools": {{\n{body}\n  }}\n}}\n'
+
+
+def read(text_: str) -> dict[str, Any] | None:
+    """A lockfile's content, or None when the text is not a lockfile this toolgen reads."""
+    try:
+        data = json.loads(text_)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or data.get("lock_format") != LOCK_FORMAT:
+        return None
+    return data

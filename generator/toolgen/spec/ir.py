@@ -1,0 +1,566 @@
+"""The intermediate representation: a catalogue with every reference resolved, every default
+explicit, and every declared value kept.
+
+The model stage (`model/`) builds it from the documents that passed the format check, and the
+semantic checks (`checks/`) run over it; every later stage (lint, render, snapshot) reads it and
+nothing else: no stage after the model sees the YAML. What the IR keeps of the files is where
+each value was written (`Origin`, a place in a `SourceMap`), every string of a spec with its
+place (`texts`, for the lint rules over spec text) and a digest of each file's content (what the
+build caches key on).
+
+The types are frozen and hashable. Values that are JSON (defaults, examples, computed schemas)
+take no part in hashing; the computed fields (`description`, `parameters`) take no part in
+comparison either, since they follow from the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Literal, Protocol, TypeAlias, TypeVar
+
+from toolgen.diagnostics import Span
+from toolgen.spec.load import PathKey, SourceMap
+
+JsonValue: TypeAlias = (
+    "bool | int | float | str | list[JsonValue] | dict[str, JsonValue] | None"
+)
+ParamType = Literal[
+    "string",
+    "integer",
+    "number",
+    "boolean",
+    "date",
+    "datetime",
+    "array",
+    "object",
+    "path",
+    "url",
+]
+Effect = Literal["read", "write", "destructive"]
+Confirmation = Literal["none", "approval", "token"]
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where an element was written: a file's places and the path of the element's value."""
+
+    source: SourceMap = field(repr=False, compare=False, hash=False)
+    path: PathKey
+
+    @property
+    def file(self) -> str:
+        return self.source.file
+
+    def span(self, *sub: str | int, key: bool = False) -> Span:
+        """The span of this element, or of a sub-key of it (`origin.span("pattern")`)."""
+        return self.source.span((*self.path, *sub), key=key)
+
+    @property
+    def key_span(self) -> Span:
+        return self.source.span(self.path, key=True)
+
+    def has(self, *sub: str | int) -> bool:
+        """Whether the spec wrote a value at this sub-path (`origin.has("examples")`)."""
+        return self.source.has((*self.path, *sub))
+
+
+@dataclass(frozen=True, slots=True)
+class TextAt:
+    """One string of a spec file, a value or a mapping key, at its path."""
+
+    path: PathKey
+    text: str
+    is_key: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Constraints:
+    """The constraints of a value that apply to its type; None where the spec says nothing."""
+
+    enum: tuple[JsonValue, ...] | None = None
+    pattern: str | None = None
+    minimum: int | float | None = None
+    maximum: int | float | None = None
+    min_length: int | None = None
+    max_length: int | None = None
+    min_items: int | None = None
+    max_items: int | None = None
+
+
+class FieldNode(Protocol):
+    """What parameters and return fields share: a name, a type, nested fields."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def type(self) -> ParamType: ...
+    @property
+    def items(self) -> FieldNode | None: ...
+    @property
+    def properties(self) -> tuple[FieldNode, ...]: ...
+
+
+N = TypeVar("N", "Param", "ReturnField")
+
+
+def walk(node: N) -> Iterator[N]:
+    """A parameter or return field and every field nested in it (items, properties), depth
+    first: the one walker of both trees."""
+    yield node
+    if node.items is not None:
+        yield from walk(node.items)
+    for prop in node.properties:
+        yield from walk(prop)
+
+
+def innermost(node: N) -> N:
+    """The value the model writes: the field itself, or its innermost array items."""
+    while node.items is not None:
+        node = node.items
+    return node
+
+
+# --- boundaries: guarded parameters, pagination, output contracts --------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PathSpec:
+    """A `path` parameter's guard: the name of its root (the deployment says which folder:
+    `TOOLGEN_ROOT_<ROOT>`), the suffixes a file may end with (empty: any), and whether the
+    file must exist. `root_declared` is False when the spec names no root and the
+    parameter's own name stands for it."""
+
+    root: str
+    root_declared: bool
+    suffixes: tuple[str, ...]
+    must_exist: bool
+
+
+@dataclass(frozen=True, slots=True)
+class UrlSpec:
+    """A `url` parameter's guard: the allowed hosts, the deployment's list of more hosts
+    (`hosts_from`, `TOOLGEN_HOSTS_<NAME>`), the schemes (https unless the spec says
+    otherwise) and the ports allowed besides each scheme's default."""
+
+    hosts: tuple[str, ...]
+    hosts_from: str | None
+    schemes: tuple[str, ...]
+    ports: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PaginationSpec:
+    """A paginated tool: its `returns` are the fields of one item, the runtime builds the
+    page envelope. The model sends `cursor` (null for the first page) and `page_size` (null
+    for `default_page_size`, at most `max_page_size`); a cursor is bound to the other
+    arguments and to the context fields in `identity`."""
+
+    max_page_size: int
+    default_page_size: int
+    total: Literal["counted", "unknown", "expensive"]
+    noun: str
+    identity: tuple[str, ...]
+    ttl_s: int | None
+    origin: Origin
+
+
+CURSOR_PARAM = "cursor"
+PAGE_SIZE_PARAM = "page_size"
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """One argument the model fills in (or one property of an object argument)."""
+
+    name: str  # as the model sees it
+    py_name: str  # the Python attribute; differs for keywords and reserved names
+    type: ParamType
+    description: str
+    constraints: Constraints
+    optional: bool  # nullable in the schema; null means "leave it out" or the default
+    has_default: bool
+    default: JsonValue = field(hash=False)
+    has_example: bool
+    example: JsonValue = field(hash=False)
+    items: Param | None
+    properties: tuple[Param, ...]
+    class_name: str  # for objects (and arrays of objects): the generated model's name
+    origin: Origin
+    path: PathSpec | None = None  # for type path
+    url: UrlSpec | None = None  # for type url
+    is_cursor: bool = False  # the cursor a paginated tool adds
+
+    @property
+    def aliased(self) -> bool:
+        return self.py_name != self.name
+
+    def walk(self) -> list[Param]:
+        return list(walk(self))
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnField:
+    """One field of a successful result."""
+
+    name: str  # as the model reads it
+    py_name: str  # the attribute of the result class; differs for names Python reserves
+    type: ParamType
+    description: str
+    enum: tuple[JsonValue, ...] | None
+    optional: bool
+    items: ReturnField | None
+    properties: tuple[ReturnField, ...]
+    class_name: str  # for objects and arrays of objects: the generated dataclass
+    origin: Origin
+    max_length: int | None = (
+        None  # a text cut to this many characters, flagged truncated
+    )
+    sensitive: bool = False  # redacted: never reaches the model
+
+    def walk(self) -> list[ReturnField]:
+        return list(walk(self))
+
+
+@dataclass(frozen=True, slots=True)
+class ContextField:
+    name: str  # as the catalogue declares it
+    py_name: str  # the attribute of the context classes; differs for reserved names
+    type: ParamType
+    description: str
+    origin: Origin
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorCode:
+    code: str
+    when: str
+    how_to_fix: str
+    retryable: bool
+    origin: Origin
+
+
+@dataclass(frozen=True, slots=True)
+class NotWhen:
+    when: str
+    use: str
+    origin: Origin
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    args: Mapping[str, JsonValue] = field(hash=False)
+    rejected_on: str | None
+    note: str
+    origin: Origin
+
+    @property
+    def accepted(self) -> bool:
+        return self.rejected_on is None
+
+
+@dataclass(frozen=True, slots=True)
+class Suppression:
+    rule: str
+    reason: str
+    origin: Origin
+
+
+@dataclass(frozen=True, slots=True)
+class Idempotency:
+    """What repeating a call does, as declared: `none`; `natural` (the implementation makes
+    repeats harmless); or `key` (a repeat with the same key returns the first outcome), the key
+    made of named arguments and named context fields, kept for `retention_s` seconds."""
+
+    kind: Literal["none", "natural", "key"]
+    arguments: tuple[str, ...] = ()
+    context: tuple[str, ...] = ()
+    retention_s: int | None = None
+    origin: Origin | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ImplementationTests:
+    """`tests:` of a catalogue or of a tool: whether the generated tests also run each
+    accepted example through the real implementation (`run`), and with which pytest
+    fixtures of the project. A tool's None keys are its catalogue's (`Catalogue.tests_of`);
+    a catalogue's are explicit: off, no fixtures."""
+
+    run: bool | None = None
+    fixtures: tuple[str, ...] | None = None
+
+
+# --- writes: idempotency by key, confirmation (issue 9) ------------------------------------
+
+TOKEN_PARAM = "token"
+"""The parameter a confirm tool takes beside its contract's own: the prepare tool's token."""
+CONFIRM_PREFIX = "confirm_"
+PREPARE_PREFIX = "prepare_"
+DEFAULT_RETENTION_S = 24 * 3600
+DEFAULT_TOKEN_TTL_S = 600
+
+Role = Literal["tool", "prepare", "confirm"]
+
+
+@dataclass(frozen=True, slots=True)
+class TokenPair:
+    """The two tools one `confirmation: token` contract becomes: `confirm` (the contract,
+    named `confirm_<x>`, which acts) and `prepare` (`prepare_<x>`, derived: it validates,
+    summarises and returns a token, and does nothing). The token is bound to the tool, the
+    arguments and the `identity` context fields, and expires after `ttl_s`."""
+
+    prepare: str
+    confirm: str
+    identity: tuple[str, ...]
+    ttl_s: int = DEFAULT_TOKEN_TTL_S
+
+
+def prepare_name(confirm: str) -> str:
+    """The derived prepare tool of a token contract: confirm_order -> prepare_order."""
+    return PREPARE_PREFIX + confirm.removeprefix(CONFIRM_PREFIX)
+
+
+@dataclass(frozen=True, slots=True)
+class PyNames:
+    """The Python names of one tool's generated code."""
+
+    module: str  # module name inside the generated package (find_customer)
+    prefix: str  # PascalCase stem (FindCustomer)
+    args_class: str
+    context_class: str
+    result_class: str
+    error_class: str
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    name: str
+    intent: str
+    use_when: str
+    not_when: tuple[NotWhen, ...]
+    requires: tuple[str, ...]
+    effect: Effect
+    open_world: bool
+    idempotency: Idempotency
+    confirmation: Confirmation
+    params: tuple[Param, ...]
+    context_names: tuple[str, ...]  # as listed, in order (unknown ones included)
+    context: tuple[ContextField, ...]  # the catalogue's fields those names resolve to
+    returns: tuple[ReturnField, ...]
+    errors: tuple[ErrorCode, ...]
+    examples: tuple[Example, ...]
+    suppressions: tuple[Suppression, ...]
+    py: PyNames
+    origin: Origin
+    digest: str  # of the tool file's content
+    texts: tuple[TextAt, ...] = field(repr=False, compare=False, hash=False)
+    # what the model reads, composed by templates/description.txt.jinja
+    description: str = field(default="", compare=False)
+    # the exact schema the model sees
+    parameters: Mapping[str, object] = field(
+        default_factory=dict, repr=False, compare=False, hash=False
+    )
+    # None: the result is the declared fields; else `returns` are one item of a page
+    pagination: PaginationSpec | None = None
+    # writes (issue 9): "prepare" for the tool derived from a token contract, "confirm" for
+    # the contract itself; both carry the pair
+    role: Role = "tool"
+    token_pair: TokenPair | None = None
+    # `tests:` of the tool file: what its keys say, None where it says nothing
+    tests: ImplementationTests = ImplementationTests()
+
+    @property
+    def file(self) -> str:
+        return self.origin.file
+
+    @property
+    def derived(self) -> bool:
+        """Made by the compiler from another tool's contract (a prepare tool): it has no
+        file, implementation or spec text of its own."""
+        return self.role == "prepare"
+
+    @property
+    def not_when_uses(self) -> tuple[str, ...]:
+        """The tools its not_when entries name, in order.
+
+        This and the other properties of names read the IR without its places: a tool the
+        front cache kept holds them without reading its IR back (frontcache.KeptTool)."""
+        return tuple(item.use for item in self.not_when)
+
+    @property
+    def param_names(self) -> tuple[str, ...]:
+        """The names of its top-level parameters, in order."""
+        return tuple(param.name for param in self.params)
+
+    @property
+    def suppressed_rules(self) -> tuple[str, ...]:
+        """The lint rules its suppressions name, in order."""
+        return tuple(item.rule for item in self.suppressions)
+
+    @property
+    def needs_store(self) -> bool:
+        """Whether the runtime keeps state for its calls (TOOLGEN_STORE_URL): the outcomes
+        of an idempotency key, or which tokens were used."""
+        return self.idempotency.kind == "key" or self.token_pair is not None
+
+    @property
+    def accepted_examples(self) -> tuple[Example, ...]:
+        return tuple(e for e in self.examples if e.accepted)
+
+    def all_params(self) -> list[Param]:
+        return [p for top in self.params for p in walk(top)]
+
+    @property
+    def returns_annotation(self) -> str:
+        """What the implementation returns: the result, or a page of items."""
+        if self.pagination is not None:
+            return f"Page[{self.py.result_class}]"
+        return self.py.result_class
+
+    @property
+    def guarded(self) -> bool:
+        """Whether a call needs the deployment's boundaries (roots, hosts, the cursor
+        signer) to validate its arguments."""
+        return self.pagination is not None or any(
+            p.path is not None or p.url is not None for p in self.all_params()
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """Something a tool file names, where it names it: another tool (`requires`, a
+    not_when's `use`, with its `when`), or a lint rule it silences (with its reason)."""
+
+    name: str
+    at: Span
+    text: str = ""  # the not_when's case, or the suppression's reason
+    text_at: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSummary:
+    """A tool as the catalogue-wide stages read it: the checks and lint rules over the
+    whole catalogue or a pair of tools, the catalogue's own files (package, cards, lockfile)
+    and the implementation check. Plain data, so a build keeps it with the tool file's other
+    results and a rebuild reads no unchanged tool's IR (build/cache.py)."""
+
+    name: str
+    file: str
+    role: Role
+    py: PyNames
+    intent: str
+    use_when: str
+    effect: Effect
+    param_names: tuple[str, ...]
+    has_context: bool
+    returns_annotation: str
+    name_at: Span
+    requires: tuple[Reference, ...]
+    not_when: tuple[Reference, ...]
+    suppressions: tuple[Reference, ...]
+
+    @property
+    def derived(self) -> bool:
+        return self.role == "prepare"
+
+    @property
+    def required(self) -> tuple[str, ...]:
+        """The tools it `requires`, by name."""
+        return tuple(item.name for item in self.requires)
+
+    @property
+    def not_when_uses(self) -> tuple[str, ...]:
+        return tuple(item.name for item in self.not_when)
+
+    @property
+    def suppressed_rules(self) -> tuple[str, ...]:
+        return tuple(item.name for item in self.suppressions)
+
+
+def summary(tool: Tool) -> ToolSummary:
+    """What the catalogue-wide stages read of `tool`."""
+    return ToolSummary(
+        name=tool.name,
+        file=tool.file,
+        role=tool.role,
+        py=tool.py,
+        intent=tool.intent,
+        use_when=tool.use_when,
+        effect=tool.effect,
+        param_names=tool.param_names,
+        has_context=bool(tool.context),
+        returns_annotation=tool.returns_annotation,
+        name_at=tool.origin.span("name"),
+        requires=tuple(
+            Reference(name, tool.origin.span("requires", index))
+            for index, name in enumerate(tool.requires)
+        ),
+        not_when=tuple(
+            Reference(
+                item.use, item.origin.span("use"), item.when, item.origin.span("when")
+            )
+            for item in tool.not_when
+        ),
+        suppressions=tuple(
+            Reference(item.rule, item.origin.span("rule"), item.reason)
+            for item in tool.suppressions
+        ),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    tokens: int | None = None
+    tool_tokens: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LintConfig:
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    severity: Mapping[str, str] = field(default_factory=dict, hash=False)
+    preview: bool = False
+    # more warnings than this fail check and build; None: warnings never fail
+    max_warnings: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Catalogue:
+    name: str
+    description: str
+    folder: str
+    package: str  # dotted module of the generated package
+    implementation: str  # dotted module of the hand-written implementations
+    context: tuple[ContextField, ...]
+    context_class: str
+    targets: tuple[str, ...]
+    budget: Budget
+    lint: LintConfig
+    # names of the tool files that did not make it into the model (for a file that could
+    # not be read at all, its name without suffix): known, but broken
+    broken_tools: tuple[str, ...]
+    origin: Origin
+    digest: str  # of catalogue.yaml's content
+    # where the catalogue says (or, for a default, where its name is) where the build writes
+    package_at: Span
+    implementation_at: Span
+    texts: tuple[TextAt, ...] = field(repr=False, compare=False, hash=False)
+    # every tool, in name order, where a command needs the whole IR (check, docs, export,
+    # diff); a build's catalogue-wide stages read the tools through their summaries instead
+    # (`ToolSummary`), and its catalogue holds none
+    tools: tuple[Tool, ...] = ()
+    tests: ImplementationTests = ImplementationTests(run=False, fixtures=())
+
+    def tests_of(self, tool: Tool) -> tuple[bool, tuple[str, ...]]:
+        """Whether a tool's generated tests run its implementation, and with which
+        fixtures: the tool's own `tests` keys, else the catalogue's."""
+        own, default = tool.tests, self.tests
+        run = own.run if own.run is not None else default.run
+        fixtures = own.fixtures if own.fixtures is not None else default.fixtures
+        return bool(run), fixtures or ()
+
+    def tool(self, name: str) -> Tool | None:
+        for tool in self.tools:
+            if tool.name == name:
+                return tool
+        return None

@@ -1,0 +1,604 @@
+"""The model stage: documents that passed the format check become the IR (`ir.py`).
+
+Building is interpreting: what a key means depends on the keys beside it (a `pattern` applies to
+a string, `items` to an array), so the problems found while reading a value are reported here,
+at the value (TG120-TG123, TG126, TG127, TG141, TG142, TG170-TG173, TG011). A
+`confirmation: token` contract becomes two tools here: itself (the confirm tool) and its derived
+prepare tool. Everything the IR then says is checked by the semantic checks (`checks/`), which
+the pipeline runs on the result: names, references, context fields, defaults and examples.
+Nothing here raises for a problem in a spec.
+
+The package: `reading` (what every reader shares), `boundaries` (guards, pagination, output
+contracts), `derived` (the prepare tool of a token contract), and here the parameters,
+returns, writes, errors, examples and the catalogue.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal, cast
+
+from toolgen.diagnostics import Diagnostic
+from toolgen.names import (
+    is_identifier,
+    item_class,
+    pascal,
+    python_name,
+)
+from toolgen.spec import describe, limits, reserved
+from toolgen.spec.ir import (
+    CONFIRM_PREFIX,
+    DEFAULT_RETENTION_S,
+    Budget,
+    Catalogue,
+    Confirmation,
+    Constraints,
+    ContextField,
+    Effect,
+    ErrorCode,
+    Example,
+    Idempotency,
+    JsonValue,
+    LintConfig,
+    NotWhen,
+    Param,
+    ParamType,
+    Suppression,
+    Tool,
+    walk,
+)
+from toolgen.spec.load import Document, PathKey
+from toolgen.spec.model.derived import parameters, prepare_tool, token_pair
+from toolgen.spec.model.reading import (
+    duration_s,
+    enum_fits,
+    implementation_tests,
+    is_number,
+    mapping_value,
+    sequence_value,
+    text_value,
+    texts,
+    tool_names,
+)
+from toolgen.spec.model.returns import ReturnsReader
+from toolgen.text import article, listing, shown
+
+__all__ = [
+    "ModelResult",
+    "build_model",
+    "default_package",
+]
+
+_TYPE_KEYS: Mapping[str, frozenset[str]] = {
+    "string": frozenset({"enum", "pattern", "min_length", "max_length"}),
+    "integer": frozenset({"enum", "min", "max"}),
+    "number": frozenset({"enum", "min", "max"}),
+    "boolean": frozenset(),
+    "date": frozenset(),
+    "datetime": frozenset(),
+    "array": frozenset({"items", "min_items", "max_items"}),
+    "object": frozenset({"properties"}),
+    "path": frozenset(),
+    "url": frozenset(),
+}
+_CONSTRAINT_KEYS = frozenset().union(*_TYPE_KEYS.values())
+_PAIRS = (("min", "max"), ("min_length", "max_length"), ("min_items", "max_items"))
+
+
+def default_package(catalogue_name: str) -> tuple[str, str]:
+    """Where a catalogue's build writes when it does not say: (package, implementation)."""
+    return f"generated.{catalogue_name}", f"impl.{catalogue_name}"
+
+
+class _Reader(ReturnsReader):
+    """Reads one document into IR elements, reporting what cannot be read as written."""
+
+    # -- parameters -----------------------------------------------------------------------
+
+    def params(
+        self, raw: Mapping[str, object], path: PathKey, stem: str
+    ) -> tuple[Param, ...]:
+        built = []
+        siblings = frozenset(raw)
+        for name, spec in raw.items():
+            param = self.param(
+                name,
+                mapping_value(spec),
+                (*path, name),
+                stem + pascal(name),
+                item_class(stem, name, siblings),
+            )
+            if param is not None:
+                built.append(param)
+        return tuple(built)
+
+    def param(
+        self,
+        name: str,
+        d: Mapping[str, object],
+        path: PathKey,
+        class_name: str,
+        items_class: str,
+    ) -> Param | None:
+        ptype = str(d.get("type"))
+        path_spec, url_spec = self.guard_specs(name, ptype, d, path)
+        allowed = _TYPE_KEYS[ptype]
+        for key in sorted(_CONSTRAINT_KEYS & set(d) - allowed):
+            fits = sorted(t for t, keys in _TYPE_KEYS.items() if key in keys)
+            self.report(
+                "TG120",
+                f"{key!r} does not apply to {article(ptype)} parameter",
+                self.span((*path, key), key=True),
+                f"{key!r} applies to {listing(fits)} parameters; remove it or change "
+                "the type.",
+            )
+        constraints = self.constraints(ptype, d, path, allowed)
+        items = None
+        if ptype == "array":
+            if "items" not in d:
+                self.report(
+                    "TG126",
+                    f"array parameter {name!r} does not say the type of its items",
+                    self.span(path, key=True),
+                    "Add items: {type: string} (or the items' type).",
+                )
+            else:
+                item_d = mapping_value(d["items"])
+                for key in ("optional", "default"):
+                    if key in item_d:
+                        self.report(
+                            "TG120",
+                            f"{key!r} does not apply to the items of an array",
+                            self.span((*path, "items", key), key=True),
+                            "Make the array itself optional instead.",
+                        )
+                items = self.param(
+                    name, item_d, (*path, "items"), items_class, items_class + "Item"
+                )
+        properties: tuple[Param, ...] = ()
+        if ptype == "object":
+            props = mapping_value(d.get("properties"))
+            if not props:
+                self.report(
+                    "TG126",
+                    f"the object items of array parameter {name!r} have no properties"
+                    if path[-1] == "items"
+                    else f"object parameter {name!r} has no properties",
+                    self.span(path, key=True),
+                    "List its fields under properties (a free-form object cannot be "
+                    "validated).",
+                )
+            properties = self.params(props, (*path, "properties"), class_name)
+        has_default = "default" in d and d["default"] is not None
+        if has_default and d.get("optional") is False:
+            self.report(
+                "TG120",
+                f"parameter {name!r} has a default but says optional: false",
+                self.span((*path, "optional"), key=True),
+                "A default is what null means, so the parameter is optional: remove "
+                "optional: false, or remove the default.",
+            )
+        return Param(
+            name=name,
+            py_name=python_name(name),
+            type=cast(ParamType, ptype),
+            description=text_value(d, "description"),
+            constraints=constraints,
+            optional=bool(d.get("optional", False)) or "default" in d,
+            has_default=has_default,
+            default=cast(JsonValue, d.get("default")),
+            has_example="example" in d,
+            example=cast(JsonValue, d.get("example")),
+            items=items,
+            properties=properties,
+            class_name=class_name,
+            origin=self.origin(path),
+            path=path_spec,
+            url=url_spec,
+        )
+
+    def constraints(
+        self,
+        ptype: str,
+        d: Mapping[str, object],
+        path: PathKey,
+        allowed: frozenset[str],
+    ) -> Constraints:
+        """The constraints that apply to `ptype` (TG120 reports the others)."""
+        for low, high in _PAIRS:
+            lo, hi = d.get(low), d.get(high)
+            if low not in allowed:
+                continue
+            if is_number(lo) and is_number(hi) and cast(float, lo) > cast(float, hi):
+                self.report(
+                    "TG121",
+                    f"{low} ({lo}) is greater than {high} ({hi})",
+                    self.span((*path, low)),
+                    f"Make {low} at most {high}.",
+                )
+        if ptype == "integer":
+            for key in ("min", "max"):
+                value = d.get(key)
+                if isinstance(value, float) and not value.is_integer():
+                    self.report(
+                        "TG123",
+                        f"{key} of an integer parameter must be a whole number, got {value}",
+                        self.span((*path, key)),
+                        f"Use {int(value)} or {int(value) + 1}.",
+                    )
+        pattern = d.get("pattern")
+        if isinstance(pattern, str):
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                self.report(
+                    "TG122",
+                    # as written in the spec: repr would double every backslash
+                    f"pattern '{pattern}' is not a valid regular expression: {exc.msg}",
+                    self.span((*path, "pattern")),
+                    "Fix the expression; remember to anchor it with ^ and $.",
+                )
+                pattern = None
+        enum = d.get("enum")
+        if isinstance(enum, list) and ptype == "number":
+            self.report(
+                "TG123",
+                "enum is not supported on number parameters",
+                self.span((*path, "enum"), key=True),
+                "List whole numbers with type: integer, or words with type: string.",
+            )
+            enum = None
+        if isinstance(enum, list) and "enum" in allowed:
+            seen: list[object] = []
+            for index, value in enumerate(enum):
+                if not enum_fits(ptype, value):
+                    self.report(
+                        "TG123",
+                        f"enum value {shown(value)} is not {article(ptype)}",
+                        self.span((*path, "enum", index)),
+                        f"Every value of {article(ptype)} parameter's enum must be "
+                        f"{article(ptype)}.",
+                    )
+                elif value in seen:
+                    self.report(
+                        "TG123",
+                        f"enum value {shown(value)} is listed twice",
+                        self.span((*path, "enum", index)),
+                        "Remove the repeated value.",
+                    )
+                seen.append(value)
+
+        def number(key: str) -> int | float | None:
+            value = d.get(key)
+            return value if is_number(value) else None  # type: ignore[return-value]
+
+        def count(key: str) -> int | None:
+            value = d.get(key)
+            return (
+                value
+                if isinstance(value, int) and not isinstance(value, bool)
+                else None
+            )
+
+        return Constraints(
+            enum=tuple(cast(list[JsonValue], enum)) if isinstance(enum, list) else None,
+            pattern=pattern if isinstance(pattern, str) else None,
+            minimum=number("min"),
+            maximum=number("max"),
+            min_length=count("min_length"),
+            max_length=count("max_length"),
+            min_items=count("min_items"),
+            max_items=count("max_items"),
+        )
+
+    # -- the rest of a tool ---------------------------------------------------------------
+
+    def reserved_keys(self, d: Mapping[str, object]) -> None:
+        for key, meanwhile in reserved.TOOL_KEYS.items():
+            if key in d:
+                self.report(
+                    "TG127",
+                    f"{key} is reserved for a later format version",
+                    self.span((key,), key=True),
+                    meanwhile,
+                )
+
+    def count_params(self, params: tuple[Param, ...]) -> None:
+        counted = sum(1 for top in params for _ in walk(top))
+        if counted > limits.MAX_PARAMETERS:
+            self.report(
+                "TG011",
+                f"the tool has {counted:,} parameters (nested ones included), more than "
+                f"the {limits.MAX_PARAMETERS:,} a tool may have",
+                self.span(("params",), key=True),
+                "Split the tool: the model reads every parameter on every turn.",
+            )
+
+    # -- writes: idempotency and confirmation (issue 9) ------------------------------------
+
+    def idempotency(self, value: object) -> Idempotency:
+        """`none`, `natural`, or a key of named arguments and context fields with a
+        retention; what the names refer to is checked in checks/writes.py."""
+        origin = self.origin(("idempotency",))
+        if isinstance(value, dict):
+            d = mapping_value(value)
+            retention = d.get("retention")
+            seconds = (
+                duration_s(retention)
+                if isinstance(retention, str)
+                else DEFAULT_RETENTION_S
+            )
+            return Idempotency(
+                "key",
+                tuple(str(a) for a in sequence_value(d.get("key"))),
+                tuple(str(c) for c in sequence_value(d.get("context"))),
+                retention_s=seconds,
+                origin=origin,
+            )
+        kind = value if value in ("none", "natural") else "none"
+        return Idempotency(cast(Literal["none", "natural"], kind), origin=origin)
+
+    def confirmation(self, value: object) -> Confirmation:
+        if value == "approval" or value == "token":
+            return value
+        return "none"
+
+    def errors(self, raw: Mapping[str, object]) -> tuple[ErrorCode, ...]:
+        built = []
+        for code, spec in raw.items():
+            e = mapping_value(spec)
+            if code == "invalid_arguments":
+                self.report(
+                    "TG142",
+                    "error code 'invalid_arguments' is reserved for rejected arguments",
+                    self.span(("errors", code), key=True),
+                    "toolgen reports invalid arguments itself; name the data error after "
+                    "its cause.",
+                )
+                continue
+            built.append(
+                ErrorCode(
+                    code=code,
+                    when=text_value(e, "when"),
+                    how_to_fix=text_value(e, "how_to_fix"),
+                    retryable=bool(e.get("retryable", False)),
+                    origin=self.origin(("errors", code)),
+                )
+            )
+        return tuple(built)
+
+    def examples(self, raw: Sequence[object]) -> tuple[Example, ...]:
+        if len(raw) > limits.MAX_EXAMPLES:
+            self.report(
+                "TG011",
+                f"the tool has {len(raw):,} examples, more than the "
+                f"{limits.MAX_EXAMPLES} a tool may have; only the first ones are checked",
+                self.span(("examples",), key=True),
+                "Keep the examples that each show something new: every one becomes tests.",
+            )
+        return tuple(
+            Example(
+                args=cast(
+                    Mapping[str, JsonValue],
+                    mapping_value(mapping_value(item).get("args")),
+                ),
+                rejected_on=cast("str | None", mapping_value(item).get("rejected_on")),
+                note=text_value(mapping_value(item), "note"),
+                origin=self.origin(("examples", i)),
+            )
+            for i, item in enumerate(raw[: limits.MAX_EXAMPLES])
+        )
+
+
+def _build_tool(
+    document: Document, context_fields: Mapping[str, ContextField]
+) -> tuple[Tool, list[Diagnostic]]:
+    d = mapping_value(document.data)
+    reader = _Reader(document)
+    name = str(d.get("name", ""))
+    stem = document.file.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    py = tool_names(name, stem)
+    if isinstance(d.get("pagination"), dict):
+        # the implementation returns a page of these: one item, not the whole result
+        py = replace(py, result_class=py.prefix + "Item")
+    idempotency = reader.idempotency(d.get("idempotency", "none"))
+    confirmation = reader.confirmation(d.get("confirmation", "none"))
+    reader.reserved_keys(d)
+    params = reader.params(mapping_value(d.get("params")), ("params",), py.prefix)
+    context_names = tuple(str(item) for item in sequence_value(d.get("context")))
+    pagination, params = reader.pagination(d.get("pagination"), params, context_names)
+    reader.count_params(params)
+    # a declared name that is not an identifier has no Python field (TG116 says so)
+    resolved = dict.fromkeys(
+        context_fields[n]
+        for n in context_names
+        if n in context_fields and is_identifier(n)
+    )
+    tool = Tool(
+        name=name,
+        intent=text_value(d, "intent"),
+        use_when=text_value(d, "use_when"),
+        not_when=tuple(
+            NotWhen(
+                text_value(mapping_value(item), "when"),
+                str(mapping_value(item).get("use", "")),
+                reader.origin(("not_when", i)),
+            )
+            for i, item in enumerate(sequence_value(d.get("not_when")))
+        ),
+        requires=tuple(str(r) for r in sequence_value(d.get("requires"))),
+        effect=cast(Effect, d.get("effect", "read")),
+        open_world=bool(d.get("open_world", False)),
+        idempotency=idempotency,
+        confirmation=confirmation,
+        params=params,
+        context_names=context_names,
+        context=tuple(resolved),
+        returns=reader.returns(
+            mapping_value(d.get("returns")), ("returns",), py.prefix
+        ),
+        errors=reader.errors(mapping_value(d.get("errors"))),
+        examples=reader.examples(sequence_value(d.get("examples"))),
+        suppressions=tuple(
+            Suppression(
+                str(mapping_value(item).get("rule", "")),
+                text_value(mapping_value(item), "reason"),
+                reader.origin(("suppress", i)),
+            )
+            for i, item in enumerate(sequence_value(d.get("suppress")))
+        ),
+        py=py,
+        origin=reader.origin(()),
+        digest=document.digest,
+        texts=texts(document),
+        pagination=pagination,
+        tests=implementation_tests(d.get("tests")),
+    )
+    if tool.confirmation == "token":
+        tool = replace(tool, role="confirm", token_pair=token_pair(tool))
+    tool = replace(
+        tool,
+        description=describe.tool_description(tool),
+        parameters=parameters(tool),
+    )
+    return tool, reader.diagnostics
+
+
+# --- the catalogue -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ModelResult:
+    catalogue: Catalogue | None
+    diagnostics: tuple[Diagnostic, ...]
+    # when catalogue.yaml has format errors: its tools, in a catalogue that stands in for
+    # it (no context, default settings), for the checks that read the tool files alone
+    stand_in: Catalogue | None = None
+
+
+def _context_fields(c: Mapping[str, object], reader: _Reader) -> Iterator[ContextField]:
+    for field_name, spec in mapping_value(c.get("context")).items():
+        f = mapping_value(spec)
+        yield ContextField(
+            name=field_name,
+            py_name=python_name(field_name),
+            type=cast(ParamType, f.get("type")),
+            description=text_value(f, "description"),
+            origin=reader.origin(("context", field_name)),
+        )
+
+
+def build_tools(
+    document: Document, catalogue: Catalogue
+) -> tuple[tuple[Tool, ...], list[Diagnostic]]:
+    """The tools one tool file that passed the format check makes, in catalogue.yaml's
+    settings: its contract and, for a token contract, the derived prepare tool."""
+    by_name = {f.name: f for f in catalogue.context}
+    tool, found = _build_tool(document, by_name)
+    if tool.role == "confirm" and tool.name.startswith(CONFIRM_PREFIX):
+        return (tool, prepare_tool(tool)), found
+    return (tool,), found
+
+
+def build_model(
+    catalogue_doc: Document | None,
+    tool_docs: Sequence[Document],
+    *,
+    folder: str,
+    broken_tools: Sequence[str] = (),
+    broken_catalogue: Document | None = None,
+) -> ModelResult:
+    """The IR of a catalogue, from the documents that passed the format check.
+
+    `broken_tools` are the tool names (or, for a file that could not be read, its name
+    without suffix) of the tool files that did not pass: the IR keeps them so that nothing
+    derived from their absence is said (a reference to one is not an unknown tool).
+
+    `broken_catalogue` is catalogue.yaml when it failed the format check: there is then no
+    catalogue, but the tools are built in a stand-in for it (`ModelResult.stand_in`), so
+    their own problems are reported too.
+    """
+    if catalogue_doc is None:
+        if broken_catalogue is None:
+            return ModelResult(None, ())
+        settings, found = build_settings(
+            broken_catalogue, folder, broken_tools, trusted=False
+        )
+        stand_in, more = _with_tools(settings, tool_docs)
+        return ModelResult(None, (*found, *more), stand_in=stand_in)
+    settings, found = build_settings(catalogue_doc, folder, broken_tools)
+    catalogue, more = _with_tools(settings, tool_docs)
+    return ModelResult(catalogue, (*found, *more))
+
+
+def _with_tools(
+    settings: Catalogue, tool_docs: Sequence[Document]
+) -> tuple[Catalogue, list[Diagnostic]]:
+    diagnostics: list[Diagnostic] = []
+    tools: list[Tool] = []
+    for document in tool_docs:
+        made, found = build_tools(document, settings)
+        diagnostics.extend(found)
+        tools.extend(made)
+    return replace(
+        settings, tools=tuple(sorted(tools, key=lambda t: t.name))
+    ), diagnostics
+
+
+def build_settings(
+    catalogue_doc: Document,
+    folder: str,
+    broken_tools: Sequence[str] = (),
+    *,
+    trusted: bool = True,
+) -> tuple[Catalogue, tuple[Diagnostic, ...]]:
+    """catalogue.yaml's settings as a catalogue without tools, and what building it found;
+    untrusted (a catalogue file with format errors), nothing of the catalogue file is read
+    but its name."""
+    c = (
+        mapping_value(catalogue_doc.data)
+        if trusted
+        else {"name": text_value(mapping_value(catalogue_doc.data), "name")}
+    )
+    reader = _Reader(catalogue_doc)
+    span = catalogue_doc.span
+    name = str(c.get("name", ""))
+    default, default_impl = default_package(name)
+    context = tuple(_context_fields(c, reader))
+    budget = mapping_value(c.get("budget"))
+    lint = mapping_value(c.get("lint"))
+    catalogue = Catalogue(
+        name=name,
+        description=text_value(c, "description"),
+        folder=folder,
+        package=str(c.get("package", default)),
+        implementation=str(c.get("implementation", default_impl)),
+        context=context,
+        context_class=pascal(name) + "Context",
+        targets=tuple(str(t) for t in sequence_value(c.get("targets"))) or ("openai",),
+        budget=Budget(
+            tokens=cast("int | None", budget.get("tokens")),
+            tool_tokens=cast("int | None", budget.get("tool_tokens")),
+        ),
+        lint=LintConfig(
+            select=tuple(str(s) for s in sequence_value(lint.get("select"))),
+            ignore=tuple(str(s) for s in sequence_value(lint.get("ignore"))),
+            severity={
+                str(k): str(v) for k, v in mapping_value(lint.get("severity")).items()
+            },
+            preview=bool(lint.get("preview", False)),
+            max_warnings=cast("int | None", lint.get("max_warnings")),
+        ),
+        broken_tools=tuple(sorted(set(broken_tools))),
+        origin=reader.origin(()),
+        digest=catalogue_doc.digest,
+        package_at=span(("package" if "package" in c else "name",)),
+        implementation_at=span(
+            ("implementation" if "implementation" in c else "name",)
+        ),
+        texts=texts(catalogue_doc),
+        tests=implementation_tests(c.get("tests"), explicit=True),
+    )
+    return catalogue, tuple(reader.diagnostics)

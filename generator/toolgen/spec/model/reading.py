@@ -1,0 +1,141 @@
+"""What every reader of the model stage shares: plain views of loaded values, the strings of a
+document, a tool's Python names, and the reader's base (reporting at a place of the document).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import cast
+
+from toolgen.diagnostics import Diagnostic, Span, error
+from toolgen.names import module_name, pascal
+from toolgen.spec.ir import ImplementationTests, Origin, PyNames, TextAt
+from toolgen.spec.load import Document, PathKey
+
+
+def text_value(data: Mapping[str, object], key: str) -> str:
+    value = data.get(key, "")
+    return value.strip() if isinstance(value, str) else ""
+
+
+def mapping_value(value: object) -> Mapping[str, object]:
+    return cast(Mapping[str, object], value) if isinstance(value, dict) else {}
+
+
+def sequence_value(value: object) -> Sequence[object]:
+    return cast(Sequence[object], value) if isinstance(value, list) else ()
+
+
+def is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def enum_fits(param_type: str, value: object) -> bool:
+    if param_type == "string":
+        return isinstance(value, str)
+    if param_type == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if param_type == "number":
+        return is_number(value)
+    return False
+
+
+_DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def duration_s(text: str) -> int | None:
+    """Seconds of a duration as the format writes it (24h, 7d, 90s); None if unreadable
+    (the format check has reported it)."""
+    match = re.fullmatch(r"([1-9][0-9]{0,9})([smhd])", text.strip())
+    if match is None:
+        return None
+    return int(match.group(1)) * _DURATION_UNITS[match.group(2)]
+
+
+def texts(document: Document) -> tuple[TextAt, ...]:
+    """Every string of a document, keys included, with its path (iterative: documents of
+    thousands of nodes make recursive generators slow), then the importer's TODO comments
+    (comments.py), each at the value it stands beside."""
+    found = _data_texts(document.data)
+    return (
+        *found,
+        *(TextAt(path, text, False) for path, text in document.import_todos),
+    )
+
+
+def _data_texts(data: object) -> tuple[TextAt, ...]:
+    found: list[TextAt] = []
+    stack: list[tuple[PathKey, object]] = [((), data)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, str):
+            found.append(TextAt(path, node, False))
+        elif isinstance(node, dict):
+            for key, value in node.items():
+                here = (*path, key)
+                if isinstance(key, str):
+                    found.append(TextAt(here, key, True))
+                if isinstance(value, str):
+                    found.append(TextAt(here, value, False))
+                elif isinstance(value, dict | list):
+                    stack.append((here, value))
+        elif isinstance(node, list):
+            for index, value in enumerate(node):
+                if isinstance(value, str):
+                    found.append(TextAt((*path, index), value, False))
+                elif isinstance(value, dict | list):
+                    stack.append(((*path, index), value))
+    return tuple(found)
+
+
+class Reader:
+    """Reads one document, reporting what cannot be read as written (the model's readers
+    share this)."""
+
+    def __init__(self, document: Document) -> None:
+        self.document = document
+        self.source = document.source
+        self.diagnostics: list[Diagnostic] = []
+
+    def report(self, code: str, message: str, span: Span, hint: str = "") -> None:
+        self.diagnostics.append(error(code, message, span, hint))
+
+    def origin(self, path: PathKey) -> Origin:
+        return Origin(self.source, path)
+
+    def span(self, path: PathKey, *, key: bool = False) -> Span:
+        return self.source.span(path, key=key)
+
+
+def tool_names(name: str, stem: str) -> PyNames:
+    prefix = pascal(name) or "Tool"
+    return PyNames(
+        module=module_name(name or stem),
+        prefix=prefix,
+        args_class=prefix + "Args",
+        context_class=prefix + "Context",
+        result_class=prefix + "Result",
+        error_class=prefix + "Error",
+    )
+
+
+def implementation_tests(
+    value: object, *, explicit: bool = False
+) -> ImplementationTests:
+    """`tests:` as written (the format check made sure of its types): None for a key it
+    leaves out, or, `explicit` (a catalogue's), the default written out."""
+    d = mapping_value(value)
+    run = d.get("implementation")
+    fixtures = d.get("fixtures")
+    read = ImplementationTests(
+        run=bool(run) if run is not None else None,
+        fixtures=(
+            tuple(str(f) for f in sequence_value(fixtures))
+            if fixtures is not None
+            else None
+        ),
+    )
+    if not explicit:
+        return read
+    return ImplementationTests(run=bool(read.run), fixtures=read.fixtures or ())

@@ -1,0 +1,207 @@
+"""A catalogue as plain, stable data: what each tool's contract says, and what the model sees.
+
+One view of a built catalogue serves every consumer that must not depend on the IR's Python
+shape: the lockfile a build commits (what the model reads, with digests), the review page, the
+breaking-change check (`toolgen diff`, which compares two snapshots), and `toolgen export`. Its
+keys are part of toolgen's interface: adding a key is fine, renaming one is a breaking change of
+format `SNAPSHOT_FORMAT`.
+
+Per tool:
+
+- `model`: exactly what the Responses API receives (`type`, `name`, `description`,
+  `parameters`, `strict`), and `digest`, a digest of that;
+- `description_keys`: what each key of the contract gives the description
+  (`toolgen.spec.describe.description_keys`), so a changed description names its cause;
+- `effect`, `open_world`, `idempotency` (`{"kind": "none" | "natural" | "key", ...}`),
+  `confirmation` (`"none" | "approval" | "token"`);
+- `context`: the run-context fields the tool reads (never in its schema);
+- `returns`: the JSON Schema of a successful answer's fields; `errors`: each declared code with
+  its how-to-fix and whether it is retryable;
+- `guards`: per parameter path, what guards it (`{"kind": "path" | "url", ...}`); `pagination`
+  and `output` (text limits and sensitive fields) when the contract declares them;
+- `tokens`: what the tool costs the model on every turn (o200k_base);
+- `examples`: the contract's examples of arguments (`args`, `rejected_on`: the field a
+  rejected one is refused on, or null, `note`), as the review page shows them;
+- `source`: a digest of the contract file's content, so a change of `digest` with the same
+  `source` is a change that came from toolgen, not from the spec.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from toolgen.spec import describe, tokens
+from toolgen.spec.ir import (
+    CURSOR_PARAM,
+    PAGE_SIZE_PARAM,
+    Catalogue,
+    Param,
+    ReturnField,
+    Tool,
+)
+from toolgen.spec.toolschema import returns_schema
+
+SNAPSHOT_FORMAT = 1
+
+
+def canonical_json(value: object) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def digest(value: object) -> str:
+    return hashlib.sha256(canonical_json(value).encode()).hexdigest()[:32]
+
+
+def _idempotency(tool: Tool) -> dict[str, Any]:
+    declared = tool.idempotency
+    if declared.kind != "key":
+        return {"kind": declared.kind}
+    return {
+        "kind": "key",
+        "arguments": list(declared.arguments),
+        "context": list(declared.context),
+        "retention_s": declared.retention_s,
+    }
+
+
+# --- boundaries: guards, pagination, output contracts (shape: toolgen/review/elements.py) ---
+
+
+def _guard_limits() -> tuple[int, int]:
+    """The runtime's longest path and URL texts. Imported when a contract guards one:
+    toolgen_runtime imports the Agents SDK (over a second), which no other build needs."""
+    from toolgen_runtime.guards.paths import MAX_PATH_CHARS
+    from toolgen_runtime.guards.urls import MAX_URL_CHARS
+
+    return MAX_PATH_CHARS, MAX_URL_CHARS
+
+
+def guards_snapshot(tool: Tool) -> dict[str, Any]:
+    """The guard of each `path` and `url` parameter, by dotted parameter path."""
+    found: dict[str, Any] = {}
+
+    def visit(params: tuple[Param, ...], prefix: str) -> None:
+        for param in params:
+            path = prefix + param.name
+            if param.path is not None:
+                found[path] = {
+                    "kind": "path",
+                    "root": param.path.root,
+                    "suffixes": list(param.path.suffixes),
+                    "must_exist": param.path.must_exist,
+                    "allow_hidden": False,
+                    "max_chars": _guard_limits()[0],
+                }
+            elif param.url is not None:
+                found[path] = {
+                    "kind": "url",
+                    "hosts": list(param.url.hosts),
+                    "schemes": list(param.url.schemes),
+                    "ports": list(param.url.ports),
+                    "allow_userinfo": False,
+                    "allow_trailing_dot": False,
+                    "hosts_from": param.url.hosts_from,
+                    "max_chars": _guard_limits()[1],
+                }
+            node = param.items if param.items is not None else param
+            visit(node.properties, path + ".")
+
+    visit(tool.params, "")
+    return found
+
+
+def _output_rules(
+    fields: tuple[ReturnField, ...],
+    prefix: str,
+    limits: dict[str, int],
+    hidden: list[str],
+) -> None:
+    for f in fields:
+        path = prefix + f.name
+        if f.max_length is not None:
+            limits[path] = f.max_length
+        if f.sensitive:
+            hidden.append(path)
+        node = f.items if f.items is not None else f
+        _output_rules(node.properties, path + ".", limits, hidden)
+
+
+def boundaries_snapshot(tool: Tool) -> dict[str, Any]:
+    """`pagination` and `output`, when the contract declares them."""
+    found: dict[str, Any] = {}
+    page = tool.pagination
+    if page is not None:
+        found["pagination"] = {
+            "max_page_size": page.max_page_size,
+            "default_page_size": page.default_page_size,
+            "cursor_field": CURSOR_PARAM,
+            "size_field": PAGE_SIZE_PARAM,
+            "unbound": [],
+            "ttl_seconds": page.ttl_s,
+            "total": page.total,
+            "noun": page.noun,
+            "identity": list(page.identity),
+        }
+    limits: dict[str, int] = {}
+    hidden: list[str] = []
+    _output_rules(tool.returns, "items." if page is not None else "", limits, hidden)
+    if limits or hidden:
+        found["output"] = {"max_chars": limits, "sensitive": sorted(hidden)}
+    return found
+
+
+def tool_snapshot(tool: Tool, cost: int | None = None) -> dict[str, Any]:
+    model = tokens.tool_payload(tool)
+    return {
+        "name": tool.name,
+        "file": tool.file,
+        "model": model,
+        "digest": digest(model),
+        "description_keys": describe.description_keys(tool),
+        "effect": tool.effect,
+        "open_world": tool.open_world,
+        "idempotency": _idempotency(tool),
+        "confirmation": tool.confirmation,
+        "context": [f.name for f in tool.context],
+        "returns": returns_schema(tool.returns),
+        "errors": {
+            e.code: {"how_to_fix": e.how_to_fix, "retryable": e.retryable}
+            for e in tool.errors
+        },
+        "guards": guards_snapshot(tool),
+        **boundaries_snapshot(tool),
+        "tokens": cost
+        if cost is not None
+        else tokens.count(tokens.payload_text(model)),
+        "examples": [
+            {"args": dict(e.args), "rejected_on": e.rejected_on, "note": e.note}
+            for e in tool.examples
+        ],
+        "source": tool.digest,
+    }
+
+
+def catalogue_snapshot(catalogue: Catalogue) -> dict[str, Any]:
+    measured: Mapping[str, int] = tokens.measure(catalogue).by_name()
+    tools = [tool_snapshot(t, measured.get(t.name)) for t in catalogue.tools]
+    return {
+        "snapshot_format": SNAPSHOT_FORMAT,
+        "catalogue": catalogue.name,
+        "folder": catalogue.folder,
+        "description": catalogue.description,
+        "package": catalogue.package,
+        "context": {
+            f.name: {"type": f.type, "description": f.description}
+            for f in catalogue.context
+        },
+        "budget": {
+            "tokens": catalogue.budget.tokens,
+            "tool_tokens": catalogue.budget.tool_tokens,
+        },
+        "targets": list(catalogue.targets),
+        "tokens": sum(t["tokens"] for t in tools),
+        "tools": tools,
+    }

@@ -1,0 +1,167 @@
+"""Reading a spec file safely, before any YAML: a regular file of bounded size, opened
+without blocking, links followed only within the project, UTF-8 text.
+
+Every problem is a located diagnostic (TG005 cannot be read, TG011 too big, TG012 not a
+regular file or a broken link, TG013 a link out of the project), never an exception, and
+nothing is read past the limit: a FIFO, a device or a huge file costs nothing.
+"""
+
+from __future__ import annotations
+
+import codecs
+import errno
+import os
+import stat
+from pathlib import Path
+from typing import Final
+
+from toolgen.diagnostics import Diagnostic, Span, error
+from toolgen.paths import NotRegular, read_regular
+from toolgen.spec import limits
+
+__all__ = ["read_bytes", "read_text"]
+
+
+_KINDS: Final = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def _kind_of(mode: int) -> str:
+    return next((words for test, words in _KINDS if test(mode)), "not a regular file")
+
+
+def _unreadable(display: str, code: str, message: str, hint: str) -> Diagnostic:
+    return error(code, message, Span(display, 1, 1), hint)
+
+
+def _resolve_link(
+    path: Path, display: str, root: Path | None
+) -> tuple[Path | None, Diagnostic | None]:
+    """Where a symbolic link leads, when it may be followed: inside the project, to
+    something that exists. Links are followed so specs can be shared within a project; a
+    link out of it would build a file nobody reviewing this project sees."""
+    try:
+        target = path.resolve(strict=True)
+    except RuntimeError:
+        return None, _unreadable(
+            display,
+            "TG012",
+            "the file is a symbolic link that loops back on itself",
+            "Replace the link with the spec file itself.",
+        )
+    except OSError:
+        shown = os.readlink(path) if path.is_symlink() else "?"
+        return None, _unreadable(
+            display,
+            "TG012",
+            f"the file is a broken symbolic link (to {shown}, which does not exist)",
+            "Point the link at an existing spec file, or replace it with the file.",
+        )
+    if root is not None and not target.is_relative_to(root.resolve()):
+        return None, _unreadable(
+            display,
+            "TG013",
+            f"the file is a symbolic link to {target}, outside the project",
+            "Copy the spec into the project: toolgen follows links only within the "
+            "project root, so that what is built is what is reviewed.",
+        )
+    return target, None
+
+
+def read_bytes(
+    path: Path, display: str, root: Path | None
+) -> tuple[bytes | None, Diagnostic | None]:
+    """The bytes of a spec file, read only when it is a regular file of bounded size.
+
+    The file is opened without blocking (a FIFO never stalls the build) and checked on the
+    open descriptor, so what is measured is what is read (`paths.read_regular`).
+    """
+    try:
+        is_link = path.is_symlink()
+    except OSError:
+        is_link = False
+    if is_link:
+        target, problem = _resolve_link(path, display, root)
+        if target is None:
+            return None, problem
+        path = target
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):  # before opening: a socket cannot be opened
+            return None, _not_regular(display, info.st_mode)
+        if info.st_size > limits.MAX_FILE_BYTES:
+            return None, _too_big(display, info.st_size)
+        return read_regular(path, limit=limits.MAX_FILE_BYTES), None
+    except NotRegular:  # replaced by something else between the stat and the open
+        return None, _not_regular(display, _mode(path))
+    except OSError as exc:
+        if exc.errno == errno.EFBIG:  # it grew past the limit while being read
+            return None, _too_big(display, limits.MAX_FILE_BYTES + 1)
+        reason = exc.strerror or exc.__class__.__name__
+        return None, _unreadable(
+            display,
+            "TG005",
+            f"cannot read the file: {reason}",
+            "Check that the file exists and that you may read it.",
+        )
+
+
+def _mode(path: Path) -> int:
+    try:
+        return os.stat(path).st_mode
+    except OSError:
+        return 0
+
+
+def _not_regular(display: str, mode: int) -> Diagnostic:
+    return _unreadable(
+        display,
+        "TG012",
+        f"the file is {_kind_of(mode)}, not a regular file",
+        "A spec is a plain YAML file: replace this entry with one, or move it out of the "
+        "folder.",
+    )
+
+
+def _too_big(display: str, size: int) -> Diagnostic:
+    return _unreadable(
+        display,
+        "TG011",
+        f"the file has {limits.size_words(size)}, more than the "
+        f"{limits.size_words(limits.MAX_FILE_BYTES)} a spec file may have",
+        "Split the tool, or shorten its texts and lists; a tool contract is read on "
+        "every turn and should stay small.",
+    )
+
+
+def read_text(
+    path: Path, display: str, root: Path | None = None
+) -> tuple[str | None, list[Diagnostic]]:
+    raw, problem = read_bytes(path, display, root)
+    if raw is None:
+        return None, [problem] if problem is not None else []
+    at = Span(display, 1, 1)
+    # A leading byte-order mark would shift every column on line 1.
+    body = raw.removeprefix(codecs.BOM_UTF8)
+    try:
+        return body.decode("utf-8"), []
+    except UnicodeDecodeError as exc:
+        line = body.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (body.rfind(b"\n", 0, exc.start) + 1) + 1
+        hint = "Save the file with UTF-8 encoding."
+        if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+            hint = "The file looks like UTF-16; save it with UTF-8 encoding."
+        return None, [
+            error(
+                "TG005",
+                f"the file is not UTF-8 text: byte 0x{body[exc.start]:02x} at line "
+                f"{line}, byte {col} cannot be decoded",
+                at,
+                hint,
+            )
+        ]

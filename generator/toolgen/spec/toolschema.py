@@ -1,0 +1,446 @@
+"""The JSON Schemas of a tool's arguments, computed from the model.
+
+Two schemas come from one set of parameters:
+
+- the *exposed* schema is what the model sees (`PARAMETERS`): strict-mode shape (every property
+  required, optional means nullable, `additionalProperties: false`), no `title`, no `default`, and
+  only the keywords OpenAI's strict mode accepts; a constraint the target cannot express (string
+  lengths) is stated in the description instead, and still enforced by the validator;
+- the *validation* schema carries every constraint, and is what examples and defaults are checked
+  against at build time.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, cast
+
+from toolgen_runtime.schema import validator
+
+from toolgen.spec.ir import Param, ReturnField
+from toolgen.text import sentence, value_text
+
+if TYPE_CHECKING:
+    import jsonschema
+
+_JSON_TYPE = {
+    "string": "string",
+    "integer": "integer",
+    "number": "number",
+    "boolean": "boolean",
+    "date": "string",
+    "datetime": "string",
+    "array": "array",
+    "object": "object",
+    "path": "string",
+    "url": "string",
+}
+_FORMAT = {"date": "date", "datetime": "date-time"}
+_FORMAT_NOTE = {
+    "date": "Date as YYYY-MM-DD.",
+    "datetime": "Date and time with a UTC offset, as 2026-10-09T14:30:00+02:00.",
+}
+# beside the parameter's own example, which shows the form: the note says the rule only
+_FORMAT_NOTE_WITH_EXAMPLE = {
+    "date": "Date as YYYY-MM-DD.",
+    "datetime": "Date and time with a UTC offset.",
+}
+
+
+def _length_note(low: int | None, high: int | None, unit: str) -> str:
+    """`unit` is plural; one of them is said in the singular ("At least 1 character.")."""
+    if low is not None and high is not None:
+        if low != high:
+            return f"{low} to {high} {unit}."
+        return f"Exactly {low} {unit if low != 1 else unit[:-1]}."
+    if high is not None:
+        return f"At most {high} {unit if high != 1 else unit[:-1]}."
+    if low is not None:
+        return f"At least {low} {unit if low != 1 else unit[:-1]}."
+    return ""
+
+
+def _either(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def guard_note(param: Param) -> str:
+    """What a `path` or `url` parameter accepts, in the words its guard checks."""
+    if param.path is not None:
+        ending = (
+            f", ending with {_either(list(param.path.suffixes))}"
+            if param.path.suffixes
+            else ""
+        )
+        return (
+            f"A file name relative to the {param.path.root} folder (folders separated by "
+            f"/, no leading / or ..){ending}."
+        )
+    if param.url is not None:
+        schemes = _either([s + "://" for s in param.url.schemes])
+        hosts = [h for h in param.url.hosts]
+        where = (
+            f"on {_either(hosts)}"
+            + (" or the other hosts configured for it" if param.url.hosts_from else "")
+            if hosts
+            else "on the hosts configured for it"
+        )
+        return f"A full URL starting with {schemes} {where}."
+    return ""
+
+
+def param_description(param: Param) -> str:
+    """The description the model reads for one parameter: the spec's words, then the notes
+    that the schema cannot carry (format, lengths, what null means, an example)."""
+    c = param.constraints
+    shows_example = param.has_example and param.type not in ("object", "array")
+    formats = _FORMAT_NOTE_WITH_EXAMPLE if shows_example else _FORMAT_NOTE
+    notes = [
+        sentence(param.description, fold=False),
+        formats.get(param.type, ""),
+        _length_note(c.min_length, c.max_length, "characters"),
+    ]
+    notes.append(guard_note(param))
+    if param.has_default:
+        notes.append(f"Null means {value_text(param.default)}.")
+    if shows_example:
+        notes.append(f"Example: {value_text(param.example)}.")
+    return " ".join(note for note in notes if note)
+
+
+def _constraint_keywords(param: Param, *, full: bool) -> dict[str, object]:
+    c = param.constraints
+    out: dict[str, object] = {}
+    if param.type in _FORMAT:
+        out["format"] = _FORMAT[param.type]
+    if c.pattern is not None:
+        out["pattern"] = c.pattern
+    if c.minimum is not None:
+        out["minimum"] = c.minimum
+    if c.maximum is not None:
+        out["maximum"] = c.maximum
+    if full and c.min_length is not None:
+        out["minLength"] = c.min_length
+    if full and c.max_length is not None:
+        out["maxLength"] = c.max_length
+    if c.min_items is not None:
+        out["minItems"] = c.min_items
+    if c.max_items is not None:
+        out["maxItems"] = c.max_items
+    return out
+
+
+def param_schema(param: Param, *, full: bool = False) -> dict[str, object]:
+    """The JSON Schema of one parameter: exposed (full=False) or for validation (full=True)."""
+    json_type = _JSON_TYPE[param.type]
+    body: dict[str, object] = {"type": json_type}
+    description = param_description(param)
+    if description and not full:
+        body["description"] = description
+    if param.constraints.enum is not None:
+        body["enum"] = list(param.constraints.enum)
+    body.update(_constraint_keywords(param, full=full))
+    if param.items is not None:
+        body["items"] = param_schema(param.items, full=full)
+    if param.type == "object":
+        body.update(object_schema(param.properties, full=full))
+    if not param.optional:
+        return body
+    if param.type in ("object", "array"):
+        # a nullable container is an anyOf; the description stays outside so it is read once
+        inner = {k: v for k, v in body.items() if k != "description"}
+        nullable: dict[str, object] = {"anyOf": [inner, {"type": "null"}]}
+        if "description" in body:
+            nullable["description"] = body["description"]
+        return nullable
+    body["type"] = [json_type, "null"]
+    if "enum" in body:
+        body["enum"] = [*(param.constraints.enum or ()), None]
+    return body
+
+
+def object_schema(
+    params: tuple[Param, ...], *, full: bool = False
+) -> dict[str, object]:
+    """The strict object shape: every property required, nothing else allowed."""
+    return {
+        "properties": {p.name: param_schema(p, full=full) for p in params},
+        "required": [p.name for p in params],
+        "additionalProperties": False,
+    }
+
+
+def parameters_schema(
+    params: tuple[Param, ...], *, full: bool = False
+) -> dict[str, object]:
+    """The schema of a tool's whole argument object (`PARAMETERS` when full=False)."""
+    return {"type": "object", **object_schema(params, full=full)}
+
+
+def _return_schema(field: ReturnField) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": _JSON_TYPE[field.type]}
+    if field.description:
+        schema["description"] = field.description
+    if field.type in _FORMAT:
+        schema["format"] = _FORMAT[field.type]
+    if field.enum is not None:
+        schema["enum"] = list(field.enum)
+    if field.type == "array" and field.items is not None:
+        schema["items"] = _return_schema(field.items)
+    if field.type == "object":
+        schema.update(returns_schema(field.properties))
+    if field.optional:
+        schema["type"] = [schema["type"], "null"]
+        if "enum" in schema:
+            schema["enum"] = [*schema["enum"], None]
+    return schema
+
+
+def returns_schema(fields: tuple[ReturnField, ...]) -> dict[str, Any]:
+    """The JSON Schema of an object of return fields, by the names the model reads."""
+    return {
+        "type": "object",
+        "properties": {f.name: _return_schema(f) for f in fields},
+        "required": [f.name for f in fields],
+        "additionalProperties": False,
+    }
+
+
+# --- checking values against a schema at build time ---------------------------------------
+#
+# A contract's own values (examples, defaults) are checked with the validator the runtime's
+# fuzzer judges calls by (toolgen_runtime.schema): an integer is never a float or a bool,
+# date-time needs an offset, and a pattern is ECMA-262, as the model's schema means it.
+
+FieldPath = tuple[str | int, ...]
+
+
+def python_pattern(pattern: str) -> str:
+    """A pattern as the model's schema means it (ECMA-262, which JSON Schema uses), for
+    Python's `re`: `\\d`, `\\w` and `\\s` match ASCII only (flag a), and `$` is the end of
+    the text, never a final newline (`\\Z`): `SKU-11\\n` does not match `^SKU-\\d+$`."""
+    out: list[str] = []
+    in_class = False
+    index = 0
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\" and index + 1 < len(pattern):
+            out.append(pattern[index : index + 2])
+            index += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "$":
+            char = r"\Z"
+        out.append(char)
+        index += 1
+    return "(?a)" + "".join(out)
+
+
+@functools.cache
+def compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(python_pattern(pattern))
+
+
+def error_fields(err: jsonschema.ValidationError) -> list[FieldPath]:
+    """The fields one jsonschema error blames: a missing or an extra key is named itself."""
+    base = tuple(err.absolute_path)
+    instance = err.instance
+    if err.validator == "required" and isinstance(instance, dict):
+        required = cast(list[str], err.validator_value)
+        return [(*base, name) for name in required if name not in instance]
+    if err.validator == "additionalProperties" and isinstance(instance, dict):
+        known = err.schema.get("properties", {}) if isinstance(err.schema, dict) else {}
+        return [(*base, key) for key in instance if key not in known]
+    if err.validator == "anyOf" and err.context:
+        # a nullable container: blame what is wrong inside the non-null branch
+        inner = [
+            e
+            for e in err.context
+            if not (e.validator == "type" and e.validator_value == "null")
+        ]
+        if inner:
+            deepest = max(inner, key=lambda e: len(e.absolute_path))
+            return error_fields(deepest)
+    return [base]
+
+
+def problems(schema: dict[str, object], value: object) -> list[tuple[FieldPath, str]]:
+    """Every way `value` breaks `schema`, as (field path, message) pairs."""
+    found = []
+    for err in validator(schema).iter_errors(value):
+        for path in error_fields(err):
+            found.append((path, err.message))
+    return found
+
+
+def dotted(path: FieldPath) -> str:
+    """("filter", "status") -> "filter.status"; the root is "$"."""
+    return ".".join(str(part) for part in path) or "$"
+
+
+def first_problem(param: Param, value: object) -> str | None:
+    """Why `value` breaks the parameter's own constraints (null not allowed), or None."""
+    schema = param_schema(replace(param, optional=False), full=True)
+    found = problems(schema, value)
+    return found[0][1] if found else None
+
+
+# --- what is wrong with a value, in the words the model reads ------------------------------
+#
+# A contract's own values (examples, defaults) are checked with jsonschema at build time; the
+# generated tool checks the model's arguments with pydantic. A problem is told the same way in
+# both places: each jsonschema error is read as the pydantic error kind the runtime words
+# (toolgen_runtime.envelope.problem_text), so "must be a JSON integer, got 2.0" means the same
+# thing in `toolgen check` and in the answer the model gets.
+
+_TYPE_KINDS = {
+    "integer": "int_type",
+    "number": "float_type",
+    "boolean": "bool_type",
+    "string": "string_type",
+    "array": "list_type",
+    "object": "model_type",
+}
+_FORMAT_KINDS = {"date": "date_parsing", "date-time": "datetime_parsing"}
+_LIMIT_KINDS = {
+    "minimum": ("greater_than_equal", "ge"),
+    "maximum": ("less_than_equal", "le"),
+    "exclusiveMinimum": ("greater_than", "gt"),
+    "exclusiveMaximum": ("less_than", "lt"),
+    "minLength": ("string_too_short", "min_length"),
+    "maxLength": ("string_too_long", "max_length"),
+    "minItems": ("too_short", "min_length"),
+    "maxItems": ("too_long", "max_length"),
+}
+
+
+def _nullable(schema: object) -> bool:
+    if not isinstance(schema, dict):
+        return False
+    declared = schema.get("type")
+    if declared == "null" or (isinstance(declared, list) and "null" in declared):
+        return True
+    branches = schema.get("anyOf")
+    return isinstance(branches, list) and any(
+        isinstance(b, dict) and b.get("type") == "null" for b in branches
+    )
+
+
+def _issues(
+    err: jsonschema.ValidationError,
+) -> Iterator[tuple[FieldPath, Callable[[], str]]]:
+    """One jsonschema error as (field, the runtime's words for it) pairs, the words worded
+    only when asked for: the runtime's wording imports the Agents SDK (over a second), which
+    a check that only needs the fields (a rejected example refused where it says) spares."""
+
+    def told(
+        kind: str, loc: FieldPath, ctx: dict[str, Any] | None = None, **hint: Any
+    ) -> Callable[[], str]:
+        def words() -> str:
+            from toolgen_runtime.arguments import FieldHint, Issue
+            from toolgen_runtime.envelope import problem_text
+
+            return problem_text(Issue(kind, loc, err.instance, ctx), FieldHint(**hint))
+
+        return words
+
+    def said(message: str) -> Callable[[], str]:
+        return lambda: message
+
+    base: FieldPath = tuple(err.absolute_path)
+    schema = err.schema if isinstance(err.schema, dict) else {}
+    check = err.validator
+    instance = err.instance
+    if check == "required" and isinstance(instance, dict):
+        properties = schema.get("properties", {})
+        for name in cast(list[str], err.validator_value):
+            if name not in instance:
+                loc = (*base, name)
+                yield (
+                    loc,
+                    told("missing", loc, nullable=_nullable(properties.get(name))),
+                )
+    elif check == "additionalProperties" and isinstance(instance, dict):
+        known = schema.get("properties", {})
+        for key in instance:
+            if key not in known:
+                yield (*base, key), told("extra_forbidden", (*base, key))
+    elif check == "anyOf" and err.context:
+        # a nullable container: what is wrong inside its non-null branch
+        inner = [
+            e
+            for e in err.context
+            if not (e.validator == "type" and e.validator_value == "null")
+        ]
+        for found in inner:
+            yield from _issues(found)
+    elif check == "type":
+        wanted = err.validator_value
+        names = [
+            n for n in (wanted if isinstance(wanted, list) else [wanted]) if n != "null"
+        ]
+        fmt = schema.get("format")
+        kind = _FORMAT_KINDS.get(str(fmt)) if fmt else None
+        kind = kind or _TYPE_KINDS.get(str(names[0]) if names else "", "")
+        yield base, told(kind, base) if kind else said(err.message)
+    elif check == "enum":
+        choices = tuple(
+            v for v in cast(list[object], err.validator_value) if v is not None
+        )
+        yield base, told("literal_error", base, one_of=choices)
+    elif check == "pattern":
+        yield (
+            base,
+            told("string_pattern_mismatch", base, pattern=str(err.validator_value)),
+        )
+    elif check in _LIMIT_KINDS:
+        kind, key = _LIMIT_KINDS[str(check)]
+        yield base, told(kind, base, {key: err.validator_value})
+    elif check == "format":
+        kind = _FORMAT_KINDS.get(str(err.validator_value), "")
+        if kind == "datetime_parsing" and _naive_datetime(instance):
+            kind = "timezone_aware"
+        yield base, told(kind, base) if kind else said(err.message)
+    else:
+        yield base, said(err.message)
+
+
+def _naive_datetime(value: object) -> bool:
+    import datetime
+
+    if not isinstance(value, str):
+        return False
+    try:
+        return datetime.datetime.fromisoformat(value).tzinfo is None
+    except ValueError:
+        return False
+
+
+def worded_problems(
+    schema: dict[str, object], value: object
+) -> list[tuple[FieldPath, str]]:
+    """Every field of `value` that breaks `schema`, with what the model would be told about
+    it, in the order jsonschema finds them (the schema's order of properties)."""
+    return [(path, words()) for path, words in _first_issues(schema, value).items()]
+
+
+def problem_fields(schema: dict[str, object], value: object) -> list[FieldPath]:
+    """The fields `worded_problems` names, in its order, without wording them."""
+    return list(_first_issues(schema, value))
+
+
+def _first_issues(
+    schema: dict[str, object], value: object
+) -> dict[FieldPath, Callable[[], str]]:
+    first: dict[FieldPath, Callable[[], str]] = {}
+    for err in validator(schema).iter_errors(value):
+        for path, words in _issues(err):
+            # one problem a field, as the runtime says (its type before its choices)
+            first.setdefault(path, words)
+    return first
