@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from toolgen import templating
-from toolgen.render import formatting, modules, pipeline
+from toolgen.build import pipeline
+from toolgen.render import formatting, modules
 from toolgen.spec.ir import Catalogue
 
 TESTS = Path(__file__).parent

@@ -59,7 +59,14 @@ CASES = sorted(
 UPDATE = os.environ.get("UPDATE_CORPUS") == "1"
 # the command the python tag case would run if toolgen ever built objects from tags
 SENTINEL = Path("/tmp/toolgen-corpus-sentinel")
-STAGES = ("load", "specfile", "validate", "model/*", "checks/*", "layout", "implcheck")
+STAGES = (
+    "spec/load",
+    "spec/specfile",
+    "spec/validate",
+    "spec/model/*",
+    "checks/*",
+    "build/layout",
+)
 
 _DIAGNOSTIC = re.compile(
     r"^(?P<where>.+?:\d+:\d+): (?P<code>TG\d{3}) (?:\[(?P<severity>warning|info)\] )?"

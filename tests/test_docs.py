@@ -65,7 +65,7 @@ DOCS = ROOT / "docs"
 SPEC_DOC = DOCS / "spec.md"
 RUNTIME_DOC = DOCS / "runtime.md"
 EXAMPLE_TOOLS = ROOT / "spec" / "inventory" / "tools"
-SCHEMAS = ROOT / "generator" / "toolgen" / "schemas"
+SCHEMAS = ROOT / "generator" / "toolgen" / "spec" / "schemas"
 UPDATE = os.environ.get("UPDATE_DOCS") == "1"
 LINT_FROM = 200  # TG200 and up are lint rules
 

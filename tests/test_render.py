@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from toolgen_runtime import FieldHint, hints_from_schema
 
-from toolgen.render import formatting, pipeline
+from toolgen.build import pipeline
+from toolgen.render import formatting
 from toolgen.render.modules import examples_of, render_tool_module
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
