@@ -16,6 +16,9 @@ from toolgen import __version__
 # toolgen's own folder beside the project (never committed): the build cache (cache.py) and
 # the journal of a build in progress. Losing it costs only a full build.
 CACHE_DIR = ".toolgen-cache"
+# the folders ruff formats a build's files in, inside the cache folder (a build removes any
+# that a killed one left)
+FORMAT_PREFIX = "format-"
 
 
 def file_digest(data: bytes) -> str:

@@ -9,8 +9,9 @@ import contextlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from toolgen.build import cache, pipeline, project, write
+from toolgen.build import cache, project, write
 from toolgen.build.progress import Progress
 from toolgen.commands import (
     EXIT_CLEAN,
@@ -22,6 +23,11 @@ from toolgen.commands import (
     warn,
 )
 from toolgen.diagnostics import Diagnostic
+
+if TYPE_CHECKING:
+    # the stages: imported when a catalogue needs a full build, so that one with nothing
+    # to do answers before they would have finished importing
+    from toolgen.build import pipeline
 
 
 def run(args: argparse.Namespace) -> int:

@@ -16,10 +16,9 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
+from toolgen.paths import FORMAT_PREFIX
+
 LINE_LENGTH = 88
-# the folders formatting happens in, inside the cache folder (write.recover removes any
-# that a killed build left)
-FORMAT_PREFIX = "format-"
 
 
 class FormattingError(RuntimeError):
