@@ -1,0 +1,239 @@
+"""The build cache (build/cache.py): a rebuild compiles the tool files that changed and no
+other, replays a build with nothing to do, and gives what a build without it gives; its files
+are data that a build may always ignore, and nothing planted in them ever runs."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from toolgen.build import cache, pipeline
+from toolgen.diagnostics import Severity
+from toolgen.lint.context import Names
+from toolgen.paths import CACHE_DIR
+from toolgen.spec.load import text_digest
+
+ROOT = Path(__file__).resolve().parents[1]
+TOOLS = tuple(sorted(p.stem for p in (ROOT / "spec/inventory/tools").glob("*.yaml")))
+SENTINEL = "planted-payload-ran"
+
+
+def _project(root: Path, tools: tuple[str, ...] = TOOLS) -> Path:
+    folder = root / "spec" / "shop"
+    (folder / "tools").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[project]\nname = 'shop'\n")
+    source = ROOT / "spec" / "inventory"
+    text = (source / "catalogue.yaml").read_text(encoding="utf-8")
+    (folder / "catalogue.yaml").write_text(
+        text.replace("name: inventory", "name: shop")
+    )
+    for tool in tools:
+        shutil.copy(source / "tools" / f"{tool}.yaml", folder / "tools")
+    return folder
+
+
+def _build(folder: Path, root: Path) -> pipeline.BuildResult:
+    with pipeline.building(root):
+        built = pipeline.build_catalogue(folder, root, catalogues=[folder])
+    assert built.failure is None and built.report is not None, built
+    return built
+
+
+def _package(root: Path) -> dict[str, str]:
+    base = root / "generated" / "shop"
+    return {
+        p.relative_to(base).as_posix(): p.read_text(encoding="utf-8")
+        for p in sorted(base.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+
+
+@pytest.fixture
+def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The tool files the pipeline compiles (front: load, format check, model)."""
+    files: list[str] = []
+    real = pipeline._front
+
+    def spy(source: object, catalogue: object) -> object:
+        files.append(source.file)  # type: ignore[attr-defined]
+        return real(source, catalogue)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "_front", spy)
+    return files
+
+
+def _edit(folder: Path, tool: str) -> None:
+    path = folder / "tools" / f"{tool}.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("intent: ", "intent: Edited. ", 1), encoding="utf-8")
+
+
+def test_a_rebuild_compiles_only_the_tool_file_that_changed(
+    tmp_path: Path, parses: list[str]
+) -> None:
+    folder = _project(tmp_path / "cached")
+    _build(folder, tmp_path / "cached")
+    assert len(parses) == len(TOOLS)
+    _edit(folder, "read_stock")
+    parses.clear()
+    built = _build(folder, tmp_path / "cached")
+    assert parses == ["spec/shop/tools/read_stock.yaml"]
+    assert "generated/shop/read_stock.py" in built.report.written  # type: ignore[union-attr]
+    # the same files a build without any cache writes
+    clean = _project(tmp_path / "clean")
+    _edit(clean, "read_stock")
+    _build(clean, tmp_path / "clean")
+    assert _package(tmp_path / "cached") == _package(tmp_path / "clean")
+
+
+def test_a_new_tool_name_lints_every_tool_again(
+    tmp_path: Path, parses: list[str]
+) -> None:
+    # what the rules over one tool find depends on the catalogue's names (which tools
+    # exist): a tool added makes every unit's key change
+    folder = _project(tmp_path)
+    _build(folder, tmp_path)
+    text = (folder / "tools/read_stock.yaml").read_text(encoding="utf-8")
+    (folder / "tools/read_stock_level.yaml").write_text(
+        text.replace("name: read_stock", "name: read_stock_level"), encoding="utf-8"
+    )
+    parses.clear()
+    _build(folder, tmp_path)
+    assert len(parses) == len(TOOLS) + 1
+
+
+def test_a_build_with_nothing_to_do_replays_the_last_report(tmp_path: Path) -> None:
+    folder = _project(tmp_path)
+    first = _build(folder, tmp_path)
+    stamp = cache.replay(tmp_path, folder, "spec/shop", [folder])
+    assert stamp is not None
+    assert stamp.diagnostics == first.diagnostics
+    assert stamp.unchanged == len(_package(tmp_path)) - 1  # the manifest is not counted
+    # anything read or left that changed: no replay
+    (tmp_path / "impl/shop/read_stock.py").write_text("# edited\n")
+    assert cache.replay(tmp_path, folder, "spec/shop", [folder]) is None
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["a generated file edited", "a file added to the package", "a spec file edited"],
+)
+def test_a_replay_needs_every_input_and_output_as_left(
+    tmp_path: Path, change: str
+) -> None:
+    folder = _project(tmp_path)
+    _build(folder, tmp_path)
+    if change == "a generated file edited":
+        path = tmp_path / "generated/shop/read_stock.py"
+        path.write_text(path.read_text() + "# edited\n")
+    elif change == "a file added to the package":
+        (tmp_path / "generated/shop/notes.txt").write_text("mine\n")
+    else:
+        _edit(folder, "find_customer")
+    assert cache.replay(tmp_path, folder, "spec/shop", [folder]) is None
+
+
+def test_a_hand_edit_of_a_generated_file_is_undone(tmp_path: Path) -> None:
+    folder = _project(tmp_path)
+    _build(folder, tmp_path)
+    before = _package(tmp_path)
+    path = tmp_path / "generated/shop/read_stock.py"
+    path.write_text(path.read_text().replace("DESCRIPTION", "DESCRIPTION_EDITED", 1))
+    built = _build(folder, tmp_path)
+    assert built.report.written == ("generated/shop/read_stock.py",)  # type: ignore[union-attr]
+    assert _package(tmp_path) == before
+
+
+def _payloads(tmp_path: Path) -> dict[str, bytes]:
+    """What a hostile pull request or a shared folder could leave in the cache folder: a
+    pickle whose loading writes the sentinel, the caches of earlier toolgens (a pickled
+    front cache, marshalled code, compiled templates), and JSON of the right format that
+    lies (a unit claiming no finding for a file with errors)."""
+
+    class Payload:
+        def __reduce__(self) -> tuple[object, tuple[str]]:
+            return (
+                exec,
+                (f"open({str(tmp_path / SENTINEL)!r}, 'w').write('ran')",),
+            )
+
+    planted = pickle.dumps(Payload())
+    import marshal
+
+    code = marshal.dumps(
+        compile(f"open({str(tmp_path / SENTINEL)!r}, 'w')", "<planted>", "exec")
+    )
+    return {
+        "pickle": planted,
+        "marshal": code,
+        "not json": b"\x80\x04not json at all",
+        "wrong shape": json.dumps({"format": 1, "code": "x", "data": [1, 2]}).encode(),
+    }
+
+
+def test_nothing_planted_in_the_cache_runs_and_the_build_still_succeeds(
+    tmp_path: Path,
+) -> None:
+    folder = _project(tmp_path)
+    _build(folder, tmp_path)
+    expected = _package(tmp_path)
+    kept = tmp_path / CACHE_DIR
+    files = sorted(p for p in kept.iterdir() if p.is_file())
+    assert len(files) == 2  # the stamp and the units: every cache file a build reads
+    for name, payload in _payloads(tmp_path).items():
+        for file in files:
+            file.write_bytes(payload)
+        # and where earlier toolgens kept theirs
+        (kept / "front-shop.pickle").write_bytes(payload)
+        (kept / "templates").mkdir(exist_ok=True)
+        (kept / "templates" / "x.jinja-compiled").write_bytes(payload)
+        _edit(folder, "read_stock") if name == "pickle" else None
+        _build(folder, tmp_path)
+        assert not (tmp_path / SENTINEL).exists(), name
+    assert _package(tmp_path) != expected  # read_stock was edited: it was rebuilt
+    clean = _project(tmp_path / "clean")
+    _edit(clean, "read_stock")
+    _build(clean, tmp_path / "clean")
+    assert _package(tmp_path) == _package(tmp_path / "clean")
+
+
+def test_check_and_build_check_read_no_cache(tmp_path: Path) -> None:
+    # a cache that lies: the units kept for a file with a format error, under the keys of
+    # its broken text, say it has no finding. A build trusts its own cache (kept where
+    # only toolgen writes); what CI runs, check and build --check, never reads it
+    folder = _project(tmp_path)
+    _build(folder, tmp_path)
+    kept = cache.BuildCache(tmp_path, "spec/shop")
+    units = kept.units()
+    broken = folder / "tools" / "read_stock.yaml"
+    broken.write_text(broken.read_text().replace("effect: read", "effect: wobbly"))
+    catalogue = text_digest((folder / "catalogue.yaml").read_text(encoding="utf-8"))
+    front = cache.digest(
+        [catalogue, "spec/shop/tools/read_stock.yaml", _digest(broken)]
+    )
+    names = Names.of(t.name for u in units.values() for t in u.tools)
+    good = units["spec/shop/tools/read_stock.yaml"]
+    lie = replace(good, front=front, key=cache.digest([front, names.digest]))
+    assert kept.save(None, [*(u for u in units.values() if u is not good), lie]) is None
+    assert not any(
+        d.severity is Severity.ERROR for d in _build(folder, tmp_path).diagnostics
+    )
+    checked = pipeline.check_catalogue(folder, tmp_path)
+    assert any(
+        d.span.file.endswith("read_stock.yaml") and d.severity is Severity.ERROR
+        for d in checked.diagnostics
+    ), checked.diagnostics
+    again = pipeline.build_catalogue(folder, tmp_path, check_only=True)
+    assert any(
+        d.span.file.endswith("read_stock.yaml") and d.severity is Severity.ERROR
+        for d in again.diagnostics
+    )
+
+
+def _digest(path: Path) -> str:
+    return text_digest(path.read_text(encoding="utf-8"))
