@@ -1,8 +1,8 @@
-"""The suite's results as data (results.json) and as Markdown (results.md, docs, README).
+"""The suite's results as data (results.json) and as Markdown (results.md, docs, CONTRIBUTING.md).
 
 Everything shown is computed from the JSON, so the Markdown of a run can be rendered again
 from its JSON alone: `tests/test_bench.py` checks that the figures in docs/performance.md and
-the README are those of the committed bench/results.json.
+CONTRIBUTING.md are those of the committed bench/results.json.
 
 Each figure is shown as wall time (what the user waits for) and CPU time (which hardly moves
 when other work shares the machine); a ratio is taken sample by sample within a repetition,
@@ -685,7 +685,7 @@ DOC_BLOCKS: Mapping[str, Mapping[str, Callable[[JSON], str]]] = {
         "figures": figures_markdown,
         "profile": lambda r: profile_section(r, "####"),
     },
-    "README.md": {"targets": targets_table},
+    "CONTRIBUTING.md": {"targets": targets_table},
 }
 
 

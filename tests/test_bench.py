@@ -106,7 +106,7 @@ def test_the_synthetic_catalogue_is_clean_and_covers_every_type(tmp_path: Path) 
 
 
 def test_docs_show_the_committed_results() -> None:
-    """docs/performance.md and the README hold the figures of bench/results.json, as
+    """docs/performance.md and CONTRIBUTING.md hold the figures of bench/results.json, as
     `make bench` writes them; a hand edit or a stale copy fails here."""
     results = json.loads((BENCH / "results.json").read_text(encoding="utf-8"))
     for rel, blocks in report.DOC_BLOCKS.items():
