@@ -488,7 +488,8 @@ class BuildCache:
         temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         try:
             with open(temp, "w", encoding="utf-8") as file:
-                json.dump(payload, file, ensure_ascii=False, separators=(",", ":"))
+                # dumps, not dump: json writes a file with its pure-Python encoder
+                file.write(json.dumps(payload, ensure_ascii=False, separators=(",", ":")))
             os.replace(temp, path)
         finally:
             with contextlib.suppress(OSError):

@@ -5,6 +5,7 @@ stub. The templates lay the pieces out; every name, import and literal is comput
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -81,20 +82,19 @@ def cards_entries(formatted: str, names: Sequence[str]) -> list[str]:
     return entries
 
 
+# one formatted entry: its key's line, then its lines at five spaces or more, then `    ),`
+_ENTRY = re.compile(r'    "[^\n]*\n(?:     [^\n]*\n)*    \),\n')
+
+
 def _split_entries(text: str) -> list[str]:
-    """The entries of a formatted `CARDS = {...}`: each from its key (the only lines at
-    four spaces) to its closing parenthesis."""
+    """The entries of a formatted `CARDS = {...}`, each from its key (the only lines at four
+    spaces) to its closing parenthesis; none when the text is laid out otherwise."""
     if not (text.startswith(_ENTRIES_OPEN) and text.endswith("\n}\n")):
         return []
-    entries: list[str] = []
-    for line in text[len(_ENTRIES_OPEN) : -2].splitlines(keepends=True):
-        if line.startswith('    "'):
-            entries.append(line)
-        elif entries and (line.startswith("     ") or line == "    ),\n"):
-            entries[-1] += line
-        else:
-            return []
-    return entries
+    body = text[len(_ENTRIES_OPEN) : -2]
+    entries: list[str] = _ENTRY.findall(body)
+    # the entries cover the body whole, or something else is in it
+    return entries if sum(map(len, entries)) == len(body) else []
 
 
 def cards_head(catalogue: Catalogue) -> str:
