@@ -5,7 +5,8 @@ generated file never changes under `ruff format`. Ruff runs isolated from any co
 of the project around it, so the same input gives the same bytes on every machine.
 
 Ruff formats files, so every source is written once into a folder made for it (beside the
-project, in its cache folder, where one is given) and read back.
+project, in its cache folder, where one is given) and read back. A build hands ruff its files
+in batches as it renders them (`Formatter`), so ruff formats on the other cores meanwhile.
 """
 
 from __future__ import annotations
@@ -32,35 +33,108 @@ def _ruff() -> str:
     return str(find_ruff_bin())
 
 
-def _run(command: list[str]) -> None:
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise FormattingError(
-            f"ruff failed on generated code:\n{done.stdout}{done.stderr}"
+_COMMON = (
+    "--no-cache",
+    "--isolated",
+    "--quiet",
+    f"--line-length={LINE_LENGTH}",
+    "--target-version=py311",
+)
+
+
+class Formatter:
+    """Ruff formatting batches of sources in the background while the build goes on: each
+    `submit` writes its sources into a folder of its own and starts ruff on it at once;
+    `results` waits for every batch and reads the files back. Ruff is a process of its own,
+    so it formats on the other cores while the build renders the next batch. Use it as a
+    context manager: leaving it stops the batches still running and removes their folders.
+    """
+
+    def __init__(self, workdir: Path | None = None) -> None:
+        self._workdir = workdir
+        self._batches: list[tuple[Path, dict[str, Path], subprocess.Popen[bytes]]] = []
+        self._kept: dict[str, str] = {}  # sources that are not Python, kept as they are
+
+    def __enter__(self) -> Formatter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for folder, _, process in self._batches:
+            if process.poll() is None:
+                process.kill()
+            process.wait()
+            shutil.rmtree(folder, ignore_errors=True)
+        self._batches.clear()
+
+    def submit(self, sources: Mapping[str, str]) -> None:
+        python = {path: text for path, text in sources.items() if path.endswith(".py")}
+        self._kept.update((p, t) for p, t in sources.items() if p not in python)
+        if not python:
+            return
+        try:
+            folder, names = self._write(python, self._workdir)
+        except OSError as first:
+            if self._workdir is None:
+                raise FormattingError(_cannot(first)) from first
+            # the cache folder is read-only or full: the system's temporary folder may do
+            try:
+                folder, names = self._write(python, None)
+            except OSError as exc:
+                raise FormattingError(_cannot(exc)) from exc
+        command = [_ruff(), "format", *_COMMON, str(folder)]
+        process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
         )
+        self._batches.append((folder, names, process))
+
+    @staticmethod
+    def _write(
+        python: Mapping[str, str], workdir: Path | None
+    ) -> tuple[Path, dict[str, Path]]:
+        if workdir is not None:
+            # beside the project: its disk, not the system's temporary one (which can be
+            # far slower to create thousands of files on)
+            workdir.mkdir(parents=True, exist_ok=True)
+        folder = Path(tempfile.mkdtemp(prefix=FORMAT_PREFIX, dir=workdir))
+        try:
+            names = {path: folder / f"f{index}.py" for index, path in enumerate(python)}
+            for path, file in names.items():
+                file.write_text(python[path], encoding="utf-8", newline="\n")
+        except OSError:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        return folder, names
+
+    def results(self) -> dict[str, str]:
+        """Every source submitted, formatted (the ones that are not Python as they were)."""
+        done = dict(self._kept)
+        for folder, names, process in self._batches:
+            output, _ = process.communicate()
+            if process.returncode != 0:
+                raise FormattingError(
+                    "ruff failed on generated code:\n" + output.decode(errors="replace")
+                )
+            # bytes, not text: reading text would translate line endings
+            done.update(
+                (path, file.read_bytes().decode("utf-8"))
+                for path, file in names.items()
+            )
+            shutil.rmtree(folder, ignore_errors=True)
+        self._batches.clear()
+        return done
 
 
 def format_sources(
     sources: Mapping[str, str], workdir: Path | None = None
 ) -> dict[str, str]:
-    """Format many Python sources with one ruff process; keys and order are kept.
+    """Format many Python sources with one ruff process; keys are kept (sources that are
+    not Python come back as they are).
 
     Imports are already in isort order (render computes them), so only the formatter runs.
     """
-    python = {path: text for path, text in sources.items() if path.endswith(".py")}
-    if not python:
-        return dict(sources)
-    try:
-        formatted = _format_in(python, workdir)
-    except OSError as first:
-        if workdir is None:
-            raise FormattingError(_cannot(first)) from first
-        # the cache folder is read-only or full: the system's temporary folder may do
-        try:
-            formatted = _format_in(python, None)
-        except OSError as exc:
-            raise FormattingError(_cannot(exc)) from exc
-    return {path: formatted.get(path, text) for path, text in sources.items()}
+    with Formatter(workdir) as formatter:
+        formatter.submit(sources)
+        return formatter.results()
 
 
 def _cannot(exc: OSError) -> str:
@@ -69,27 +143,3 @@ def _cannot(exc: OSError) -> str:
         f"cannot format the generated code{where}: {(exc.strerror or str(exc)).lower()}; "
         "nothing was changed"
     )
-
-
-def _format_in(python: Mapping[str, str], workdir: Path | None) -> dict[str, str]:
-    if workdir is not None:
-        # beside the project: its disk, not the system's temporary one (which can be far
-        # slower to create thousands of files on)
-        workdir.mkdir(parents=True, exist_ok=True)
-    root = Path(tempfile.mkdtemp(prefix=FORMAT_PREFIX, dir=workdir))
-    try:
-        names = {path: root / f"f{index}.py" for index, path in enumerate(python)}
-        for path, file in names.items():
-            file.write_text(python[path], encoding="utf-8", newline="\n")
-        common = [
-            "--no-cache",
-            "--isolated",
-            "--quiet",
-            f"--line-length={LINE_LENGTH}",
-            "--target-version=py311",
-        ]
-        _run([_ruff(), "format", *common, str(root)])
-        # bytes, not text: reading text would translate line endings
-        return {path: file.read_bytes().decode("utf-8") for path, file in names.items()}
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
