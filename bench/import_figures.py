@@ -85,16 +85,20 @@ class ImportFigures:
 
 def _prepare(count: int, root: Path) -> None:
     """A project with the generated package of `count` tools and the decorated module."""
-    from toolgen import pipeline
-
     shutil.rmtree(root, ignore_errors=True)
-    folder = catalogue.write_catalogue(root, count)
+    catalogue.write_catalogue(root, count)
     shown = f"spec/{catalogue.CATALOGUE_NAME}"
     run([*toolgen_command(), "build", "--root", str(root), shown], cwd=root)
-    checked = pipeline.check_catalogue(folder, root, implementations=False)
-    if checked.catalogue is None:
-        raise RuntimeError("the benchmark catalogue does not check")
-    exposed = {t.name: (t.description, t.parameters) for t in checked.catalogue.tools}
+    # what the model sees of each tool, as toolgen's own command writes it
+    export = [*toolgen_command(), "export", "--to", "openai-chat", "--root", str(root)]
+    done = run([*export, shown], cwd=root)
+    exposed = {
+        tool["function"]["name"]: (
+            tool["function"]["description"],
+            tool["function"]["parameters"],
+        )
+        for tool in json.loads(done.stdout)["tools"]
+    }
     source = decorated_source(list(catalogue.tool_specs(count)), exposed)
     (root / f"{DECORATED_MODULE}.py").write_text(source, encoding="utf-8")
 

@@ -180,6 +180,11 @@ def copy(e: Entity, rng: random.Random) -> SpecDict:
                 "default": 1,
                 "description": "How many new ones to make.",
             },
+            "keep_labels": {
+                "type": "boolean",
+                "default": True,
+                "description": "Also give the new ones the labels of the first.",
+            },
         },
         returns={
             "first_new_number": {
@@ -189,7 +194,10 @@ def copy(e: Entity, rng: random.Random) -> SpecDict:
             "copies_made": {"type": "integer", "description": "How many were made."},
         },
         errors={"not_found": e.not_found(e.names["copy"])},
-        examples=calls({e.number: e.good(), "copies": None}, [("copies", 6)]),
+        examples=calls(
+            {e.number: e.good(), "copies": None, "keep_labels": False},
+            [("copies", 6), ("keep_labels", "yes")],
+        ),
     )
 
 
