@@ -342,8 +342,15 @@ def _settings_line(results: JSON) -> str:
     s = results["settings"]
     imports = results.get("imports")
     sizes = s["sizes"]
+    before = ""
     if not isinstance(sizes, dict):  # a run from before the realistic catalogue
         sizes = {FORMER: sizes}
+        before = (
+            " This run predates the realistic catalogue and the targets of issue "
+            f"{ISSUE}: its figures are the synthetic catalogue's, its profile names the "
+            "stages of the code it measured, and the targets it could not measure read "
+            '"not measured" until the next full run.'
+        )
     shown = "; ".join(
         f"{name} catalogue {', '.join(f'{n:,}' for n in counts)} tools"
         for name, counts in sizes.items()
@@ -359,6 +366,7 @@ def _settings_line(results: JSON) -> str:
             else ""
         )
         + ". Medians, with the range of the samples."
+        + before
     )
 
 

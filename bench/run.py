@@ -21,7 +21,7 @@ openapi-python-client is installed, pinned, into its own environment (bench/.ven
 the first time; it is never a dependency of toolgen. Results go to bench/results.md and
 bench/results.json, and the figures are copied into docs/performance.md and the README (their
 `<!-- bench:... -->` blocks), so the three always show the same run; with `--output` elsewhere,
-the docs are left alone.
+or with `--quick` (whose results go to build/bench/quick/), the docs are left alone.
 """
 
 from __future__ import annotations
@@ -133,8 +133,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--output",
         type=Path,
-        default=BENCH,
-        help="folder for results.md and results.json (default: bench/)",
+        default=None,
+        help="folder for results.md and results.json (default: bench/, whose results "
+        "are committed and copied into the docs; with --quick, build/bench/quick/)",
     )
     p.add_argument(
         "--render",
@@ -280,10 +281,19 @@ def _build_row(m: build_figures.SizeFigures) -> dict[str, Any]:
     }
 
 
+def output_folder(args: argparse.Namespace) -> Path:
+    """Where a run writes its results: bench/ (the committed results, copied into the docs)
+    unless told otherwise; a smoke run never replaces them, nor the docs' figures."""
+    if args.output is not None:
+        return Path(args.output)
+    return WORK / "quick" if args.quick else BENCH
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    output = output_folder(args)
     if args.render is not None:
-        write(json.loads(args.render.read_text(encoding="utf-8")), args.output)
+        write(json.loads(args.render.read_text(encoding="utf-8")), output)
         return 0
     quick = args.quick
     sizes = {
@@ -347,7 +357,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     results["machine"]["load average at end"] = _load()
     results["growth"] = stats.growth(results)
     results["targets"] = targets.targets(results)
-    write(results, args.output)
+    write(results, output)
     return 0
 
 

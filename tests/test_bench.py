@@ -85,6 +85,17 @@ def test_quick_run_measures_every_figure(tmp_path: Path) -> None:
     assert verdicts["`toolgen check` of 100 realistic tools"] == "not measured"
 
 
+def test_a_smoke_run_leaves_the_committed_results_alone() -> None:
+    """`make bench BENCH_ARGS=--quick` once wrote its figures over bench/results.* and the
+    docs; now only a run asked to write into bench/ does."""
+    import run
+
+    assert run.output_folder(run.parser().parse_args(["--quick"])) != BENCH
+    assert run.output_folder(run.parser().parse_args([])) == BENCH
+    chosen = run.parser().parse_args(["--quick", "--output", str(BENCH)])
+    assert run.output_folder(chosen) == BENCH
+
+
 @pytest.mark.parametrize("kind", CATALOGUES, ids=lambda m: m.__name__)
 @pytest.mark.parametrize("count", [1, 7, 60])
 def test_the_openapi_document_declares_what_the_catalogue_does(
