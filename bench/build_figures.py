@@ -1,8 +1,9 @@
 """Build figures: what toolgen's commands cost on N tools, against what users would pick instead.
 
-For each size, each repetition starts from a fresh project (a copy of the synthetic catalogue
-in its own folder under build/bench/) and runs, each as the command a user types, in a fresh
-process:
+For each catalogue (the realistic one, bench/realistic.py, whose figures the targets read, and
+the synthetic one, bench/catalogue.py, at the sizes asked for it) and each size, each
+repetition starts from a fresh project (a copy of the catalogue in its own folder under
+build/bench/) and runs, each as the command a user types, in a fresh process:
 
 1. the floor: reading and parsing the same YAML files with PyYAML's C loader;
 2. `toolgen build` (first build: nothing generated yet, no cache);
@@ -15,6 +16,9 @@ process:
 
 Steps 2 and 3 swap places every other repetition, so neither always runs on a warm disk. A
 repetition runs every size in turn before the next repetition starts.
+
+`example_check` times `toolgen check spec/inventory` in this repository: the example catalogue
+as its users have it, with its implementations, in the folder a user runs it from.
 
 toolgen runs as installed: its bytecode (and toolgen_runtime's) is compiled before the build
 figures (`compile_toolgen`, in `startup`), as pip compiles a wheel's modules when it installs
@@ -34,11 +38,17 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 
 import catalogue
 import openapi_doc
+import realistic
 import sizes
 from measure import Run, changed, run, snapshot, tree_size
+
+# the catalogues measured, by the name the results give them
+CATALOGUES: dict[str, ModuleType] = {"realistic": realistic, "synthetic": catalogue}
+EXAMPLE = "spec/inventory"
 
 CACHE_DIR = ".toolgen-cache"
 FLOOR_SCRIPT = (
@@ -64,8 +74,10 @@ def toolgen_command() -> list[str]:
 
 @dataclass
 class SizeFigures:
-    """Every sample of one size: figure -> seconds and peak RSS, one sample per repetition."""
+    """Every sample of one size of one catalogue: figure -> seconds and peak RSS, one sample
+    per repetition."""
 
+    catalogue: str  # a key of CATALOGUES
     tools: int
     seconds: dict[str, list[float]] = field(default_factory=dict)
     cpu_seconds: dict[str, list[float]] = field(default_factory=dict)
@@ -83,9 +95,9 @@ class SizeFigures:
         self.rss_mb.setdefault(figure, []).append(done.peak_rss_mb)
 
 
-def _edit_one_tool(folder: Path, count: int, revision: int) -> str:
+def edit_one_tool(kind: ModuleType, folder: Path, count: int, revision: int) -> str:
     """Change the intent of the tool in the middle of the catalogue; returns its name."""
-    name = str(catalogue.tool_spec(count // 2)["name"])
+    name = str(kind.tool_spec(count // 2)["name"])
     path = folder / "tools" / f"{name}.yaml"
     text = path.read_text(encoding="utf-8")
     start = text.index("intent: ") + len("intent: ")
@@ -103,13 +115,14 @@ class Baseline:
     env: Mapping[str, str]
 
 
-def _prepare(count: int, work: Path) -> tuple[SizeFigures, Path, Path]:
+def _prepare(name: str, count: int, work: Path) -> tuple[SizeFigures, Path, Path]:
     """The catalogue of `count` tools and its OpenAPI twin, written once per size."""
-    figures = SizeFigures(count)
-    template = work / f"template-{count}"
+    kind = CATALOGUES[name]
+    figures = SizeFigures(name, count)
+    template = work / f"template-{name}-{count}"
     shutil.rmtree(template, ignore_errors=True)
-    folder = catalogue.write_catalogue(template, count)
-    document = openapi_doc.write_openapi(template / "openapi.json", count)
+    folder = kind.write_catalogue(template, count)
+    document = openapi_doc.write_openapi(template / "openapi.json", kind, count)
     figures.toolgen_size = sizes.toolgen_size(folder)
     figures.openapi_size = sizes.openapi_size(document)
     return figures, template, document
@@ -136,11 +149,11 @@ def _repetition(
     baseline: Baseline | None,
 ) -> None:
     """One repetition of every figure of one size, in a fresh project."""
-    count = figures.tools
-    root = work / f"project-{count}-{rep}"
+    count, kind = figures.tools, CATALOGUES[figures.catalogue]
+    root = work / f"project-{figures.catalogue}-{count}-{rep}"
     shutil.rmtree(root, ignore_errors=True)
     shutil.copytree(template / "spec", root / "spec")
-    shown = f"spec/{catalogue.CATALOGUE_NAME}"
+    shown = f"spec/{kind.CATALOGUE_NAME}"
     toolgen = toolgen_command()
     build = [*toolgen, "build", "--root", str(root), shown]
 
@@ -149,7 +162,7 @@ def _repetition(
         lambda: figures.add("first_build", run(build, cwd=root))
     ]
     if baseline is not None:
-        out = work / f"openapi-{count}-{rep}"
+        out = work / f"openapi-{figures.catalogue}-{count}-{rep}"
         steps.append(lambda: _openapi_build(figures, document, out, baseline))
     for step in steps if rep % 2 == 0 else reversed(steps):
         step()
@@ -168,7 +181,7 @@ def _repetition(
     figures.add("build_check", run(check_build, cwd=root))
     figures.add("check", run([*toolgen, "check", "--root", str(root), shown], cwd=root))
 
-    _edit_one_tool(root / shown, count, rep)
+    edit_one_tool(kind, root / shown, count, rep)
     before = snapshot(root, skip=(CACHE_DIR,))
     figures.add("one_changed", run(build, cwd=root))
     after = snapshot(root, skip=(CACHE_DIR,))
@@ -227,14 +240,27 @@ def startup(repeat: int, work: Path) -> dict[str, list[float]]:
     return samples
 
 
+def example_check(repeat: int, root: Path) -> dict[str, list[float]]:
+    """`toolgen check` of the example catalogue, where its users run it; at least 5 samples
+    (its target is the median of 5)."""
+    samples: dict[str, list[float]] = {"seconds": [], "cpu_seconds": [], "rss_mb": []}
+    for _ in range(max(repeat, 5)):
+        done = run([*toolgen_command(), "check", EXAMPLE], cwd=root)
+        samples["seconds"].append(done.seconds)
+        samples["cpu_seconds"].append(done.cpu_seconds)
+        samples["rss_mb"].append(done.peak_rss_mb)
+    return samples
+
+
 def measure(
-    sizes: Sequence[int],
+    sizes: Mapping[str, Sequence[int]],
     repeat: int,
     work: Path,
     baseline: Baseline | None,
     progress: Callable[[str], None],
 ) -> list[SizeFigures]:
-    """Every figure at every size. Each repetition runs every size in turn, so that a busy
+    """Every figure at every size of each catalogue (`sizes`: catalogue -> sizes). Each
+    repetition runs every size in turn, so that a busy
     spell of the machine falls on all sizes alike rather than on one of them (which would
     bend the growth between sizes).
 
@@ -243,12 +269,19 @@ def measure(
     thousands were deleted cost up to ten times the system time (0.06 s to 0.9 s to create
     2,000), so a deletion between two figures would charge whichever build came next."""
     _clear(work)
-    prepared = [_prepare(count, work) for count in sizes]
+    prepared = [
+        _prepare(name, count, work)
+        for name, counts in sizes.items()
+        for count in counts
+    ]
     try:
         for rep in range(repeat):
             for figures, template, document in prepared:
                 _repetition(figures, template, document, rep, work, baseline)
-                progress(f"{figures.tools} tools, repetition {rep + 1}/{repeat}: done")
+                progress(
+                    f"{figures.catalogue}, {figures.tools} tools, repetition "
+                    f"{rep + 1}/{repeat}: done"
+                )
     finally:
         _clear(work)
     return [figures for figures, _, _ in prepared]

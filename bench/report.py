@@ -11,297 +11,50 @@ then its median and range are shown.
 
 from __future__ import annotations
 
-import math
 import re
-import statistics
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
-JSON = dict[str, Any]
-
-# (figure, what it is, the baseline its ratio is taken against)
-BUILD_FIGURES = (
-    ("floor", "floor: PyYAML C loader reads the files", None),
-    ("first_build", "`toolgen build`, first", "openapi"),
-    ("openapi", "openapi-python-client, first", None),
-    ("rebuild", "`toolgen build`, nothing changed", "floor"),
-    ("one_changed", "`toolgen build`, one tool changed", "floor"),
-    ("build_check", "`toolgen build --check`", "first_build"),
-    ("check", "`toolgen check`", "floor"),
+from stats import (
+    BASELINE_NAMES,
+    BUILD_FIGURES,
+    FORMER,
+    GROWTH_FROM,
+    GROWTH_SHARE,
+    JSON,
+    MEASURED,
+    exponent,
+    exponent_text,
+    growth,
+    median,
+    ratio_text,
+    rows_of,
+    seconds,
+    spread,
+    stage_growth,
+    table,
 )
-BASELINE_NAMES = {
-    "openapi": "openapi-python-client",
-    "floor": "floor",
-    "first_build": "first build",
-}
-# the highest growth exponent still called linear, given how much the machine's noise moves it
-LINEAR = 1.1
-GROWTH_FROM = 100  # smaller catalogues are all start-up: they say nothing of growth
-# nor does a size at which a figure is mostly start-up: its cost above the start-up is the
-# difference of two medians of about the same size, which the machine's noise moves by more
-# than it is (the rebuild with nothing changed of 100 tools: 193 ms, start-up 190 ms)
-GROWTH_SHARE = 0.25
-TARGET_SIZE = 1000
-TARGET_IMPORT = 200
+from targets import ISSUE, targets_table
+
+# the catalogues whose build figures are shown, each with the words of its heading
+SHOWN = (
+    (MEASURED, "realistic catalogue (bench/realistic.py), the targets' own"),
+    (
+        FORMER,
+        "synthetic catalogue (bench/catalogue.py), for comparison with earlier runs",
+    ),
+)
+# the builds the profile and the stage tables show
+BUILDS = (
+    ("first_build", "first build"),
+    ("rebuild", "rebuild, nothing changed"),
+    ("one_changed", "rebuild, one tool changed"),
+)
 
 
-def median(samples: Sequence[float]) -> float:
-    return statistics.median(samples)
-
-
-def seconds(value: float) -> str:
-    if abs(value) < 1:
-        return f"{value * 1000:.0f} ms"
-    return f"{value:.2f} s"
-
-
-def spread(samples: Sequence[float]) -> str:
-    if len(samples) < 2:
-        return "1 run"
-    return f"{seconds(min(samples))} to {seconds(max(samples))}"
-
-
-def times(value: float) -> str:
-    return f"{value:.2f}x"
-
-
-def ratios(figure: Sequence[float], baseline: Sequence[float]) -> list[float]:
-    return [f / b for f, b in zip(figure, baseline, strict=True)]
-
-
-def ratio_text(figure: Sequence[float], baseline: Sequence[float]) -> str:
-    values = ratios(figure, baseline)
-    text = times(median(values))
-    if len(values) > 1:
-        text += f" ({times(min(values))} to {times(max(values))})"
-    return text
-
-
-def exponent(sizes: Sequence[int], values: Sequence[float]) -> float | None:
-    """k of the least-squares fit value = a * size**k on a log-log scale; None for fewer
-    than two points. k = 1 is linear growth, 2 quadratic."""
-    points = [
-        (math.log(s), math.log(v)) for s, v in zip(sizes, values, strict=True) if v > 0
-    ]
-    if len(points) < 2:
-        return None
-    mean_x = sum(x for x, _ in points) / len(points)
-    mean_y = sum(y for _, y in points) / len(points)
-    spread_x = sum((x - mean_x) ** 2 for x, _ in points)
-    if spread_x == 0:
-        return None
-    return sum((x - mean_x) * (y - mean_y) for x, y in points) / spread_x
-
-
-def _exponent_text(k: float | None) -> str:
-    return "n/a" if k is None else f"{k:.2f}"
-
-
-# --- growth ---------------------------------------------------------------------------------
-
-
-def growth(results: JSON) -> dict[str, JSON]:
-    """Per figure: ms per tool at each size, and the growth exponent of wall and CPU time.
-
-    The exponent is fitted on the sizes of 100 tools and more, with the fixed start-up cost
-    (`toolgen --version`, or the interpreter alone for openapi-python-client) taken off, so
-    it describes the part of the cost that depends on the number of tools; and only on the
-    sizes at which that part is at least GROWTH_SHARE of the figure (`exponent_sizes`)."""
-    startup = results["startup"]
-    found: dict[str, JSON] = {}
-    for figure, _, _ in BUILD_FIGURES:
-        rows = [b for b in results["build"] if figure in b["seconds"]]
-        if figure == "floor" or not rows:
-            continue
-        fixed = "python" if figure == "openapi" else "toolgen"
-        sizes = [b["tools"] for b in rows]
-        entry: JSON = {
-            "ms_per_tool": {
-                str(b["tools"]): 1000 * median(b["seconds"][figure]) / b["tools"]
-                for b in rows
-            }
-        }
-        for clock, key, start in (
-            ("exponent", "seconds", fixed),
-            ("exponent_cpu", "cpu_seconds", f"{fixed}_cpu"),
-        ):
-            total = [median(b[key][figure]) for b in rows]
-            cost = [t - median(startup[start]) for t in total]
-            fitted = [
-                (s, c)
-                for s, c, t in zip(sizes, cost, total, strict=True)
-                if s >= GROWTH_FROM and c >= GROWTH_SHARE * t
-            ]
-            entry[clock] = exponent([s for s, _ in fitted], [c for _, c in fitted])
-            entry[f"{clock}_sizes"] = [s for s, _ in fitted]
-        found[figure] = entry
-    return found
-
-
-def stage_growth(results: JSON, build: str) -> dict[str, JSON]:
-    """Per stage of `build` (first_build, rebuild): seconds at each size, and exponents."""
-    stages = results.get("stages", {})
-    sizes = sorted(int(s) for s in stages if int(s) >= GROWTH_FROM)
-    names: list[str] = []
-    for size in sizes:
-        for name in stages[str(size)][build]["stages"]:
-            if name not in names:
-                names.append(name)
-    found: dict[str, JSON] = {}
-    for name in names:
-        entry: JSON = {"seconds": {}}
-        for clock, key in (("exponent", "seconds"), ("exponent_cpu", "cpu_seconds")):
-            values = [
-                stages[str(s)][build]["stages"].get(name, {}).get(key, 0.0)
-                for s in sizes
-            ]
-            entry[clock] = exponent(sizes, values)
-            if key == "seconds":
-                entry["seconds"] = dict(zip(map(str, sizes), values, strict=True))
-        found[name] = entry
-    return found
-
-
-# --- targets --------------------------------------------------------------------------------
-
-
-def _target(
-    what: str,
-    limit: str,
-    wall: str = "",
-    cpu: str = "",
-    ok: bool | None = None,
-    ok_cpu: bool | None = None,
-) -> JSON:
-    verdict = "not measured" if ok is None else ("met" if ok else "missed")
-    if ok is not None and ok_cpu is not None and ok_cpu != ok:
-        verdict += f" ({'met' if ok_cpu else 'missed'} on CPU time)"
-    return {
-        "target": what,
-        "limit": limit,
-        "wall": wall,
-        "cpu": cpu,
-        "verdict": verdict,
-    }
-
-
-def _ratio_target(
-    what: tuple[str, str],
-    s: Mapping[str, Any],
-    c: Mapping[str, Any],
-    f: str,
-    b: str,
-    top: float,
-) -> JSON:
-    wall, cpu = median(ratios(s[f], s[b])), median(ratios(c[f], c[b]))
-    return _target(
-        *what, ratio_text(s[f], s[b]), ratio_text(c[f], c[b]), wall <= top, cpu <= top
-    )
-
-
-def targets(results: JSON) -> list[JSON]:
-    """The targets of issue 13, each with what this run measured. The verdict is on wall
-    time, the targets' own terms; where CPU time gives another verdict, it says so."""
-    at = next((b for b in results["build"] if b["tools"] == TARGET_SIZE), None)
-    first = (
-        "first build, 1,000 tools, against openapi-python-client on 1,000 operations",
-        "at most 0.25x",
-    )
-    rebuild = (
-        "rebuild of 1,000 tools, nothing changed",
-        "at most 0.3 s, 0 files written",
-    )
-    one = ("rebuild of 1,000 tools after one tool changed", "at most 0.5 s")
-    check = ("`build --check` of 1,000 tools, against the first build", "at most 2x")
+def build_table(results: JSON, catalogue: str) -> str:
     rows = []
-    if at is None:
-        rows += [_target(*t) for t in (first, rebuild, one, check)]
-    else:
-        s, c = at["seconds"], at["cpu_seconds"]
-        if "openapi" in s:
-            rows.append(_ratio_target(first, s, c, "first_build", "openapi", 0.25))
-        else:
-            rows.append(_target(*first))
-        wall, cpu, written = (
-            median(s["rebuild"]),
-            median(c["rebuild"]),
-            max(at["written_on_rebuild"]),
-        )
-        rows.append(
-            _target(
-                *rebuild,
-                f"{seconds(wall)}, {written} files written",
-                seconds(cpu),
-                wall <= 0.3 and written == 0,
-                cpu <= 0.3 and written == 0,
-            )
-        )
-        wall, cpu = median(s["one_changed"]), median(c["one_changed"])
-        rows.append(_target(*one, seconds(wall), seconds(cpu), wall <= 0.5, cpu <= 0.5))
-        rows.append(_ratio_target(check, s, c, "build_check", "first_build", 2))
-    imports = results.get("imports")
-    what = (
-        f"`all_tools()` of {TARGET_IMPORT} tools, against `@function_tool`, above the shared "
-        "imports, bytecode cached",
-        "at most 0.2x",
-    )
-    if imports is not None and imports["tools"] == TARGET_IMPORT:
-        s = {k: imports["extra"]["on"][k] for k in ("toolgen", "decorator")}
-        c = {k: imports["extra_cpu"]["on"][k] for k in ("toolgen", "decorator")}
-        rows.append(_ratio_target(what, s, c, "toolgen", "decorator", 0.2))
-    else:
-        rows.append(_target(*what))
-    grown = growth(results)
-    linear = (
-        "cost grows linearly with the number of tools",
-        f"exponent at most {LINEAR}",
-    )
-    steep = {f: g for f, g in grown.items() if g["exponent"] is not None}
-    if steep:
-        worst = max(steep, key=lambda f: steep[f]["exponent"])
-        worst_cpu = max(steep, key=lambda f: steep[f]["exponent_cpu"] or 0.0)
-        k, k_cpu = steep[worst]["exponent"], steep[worst_cpu]["exponent_cpu"] or 0.0
-        rows.append(
-            _target(
-                *linear,
-                f"highest: {k:.2f} ({worst})",
-                f"highest: {k_cpu:.2f} ({worst_cpu})",
-                k <= LINEAR,
-                k_cpu <= LINEAR,
-            )
-        )
-    else:
-        rows.append(_target(*linear))
-    return rows
-
-
-# --- tables ---------------------------------------------------------------------------------
-
-
-def table(header: Sequence[str], rows: Iterable[Sequence[str]], left: int = 1) -> str:
-    """A Markdown table; the first `left` columns are left-aligned, the others right."""
-    lines = ["| " + " | ".join(header) + " |"]
-    marks = ["---" if i < left else "---:" for i in range(len(header))]
-    lines.append("| " + " | ".join(marks) + " |")
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
-def targets_table(results: JSON) -> str:
-    return table(
-        ("target", "limit", "measured, wall time", "CPU time", "verdict"),
-        (
-            [t["target"], t["limit"], t["wall"], t["cpu"], t["verdict"]]
-            for t in targets(results)
-        ),
-        left=5,
-    )
-
-
-def build_table(results: JSON) -> str:
-    rows = []
-    for size in results["build"]:
+    for size in rows_of(results, catalogue):
         s, c = size["seconds"], size["cpu_seconds"]
         for figure, label, against in BUILD_FIGURES:
             if figure not in s:
@@ -339,12 +92,17 @@ def build_table(results: JSON) -> str:
     )
 
 
+def _name(row: JSON) -> str:
+    return str(row.get("catalogue", FORMER))
+
+
 def writes_table(results: JSON) -> str:
     def listed(values: Sequence[int]) -> str:
         return ", ".join(str(n) for n in values)
 
     return table(
         (
+            "catalogue",
             "tools",
             "files written, nothing changed",
             "cache files rewritten, nothing changed",
@@ -352,6 +110,7 @@ def writes_table(results: JSON) -> str:
         ),
         (
             [
+                _name(size),
                 f"{size['tools']:,}",
                 listed(size["written_on_rebuild"]),
                 listed(size["cache_files_on_rebuild"]),
@@ -374,6 +133,7 @@ def equivalence_table(results: JSON) -> str:
 
         rows.append(
             [
+                _name(size),
                 f"{size['tools']:,}",
                 both("operations"),
                 both("fields"),
@@ -387,8 +147,9 @@ def equivalence_table(results: JSON) -> str:
         )
     return table(
         (
+            "catalogue",
             "tools",
-            "tools / operations",
+            "tool files / operations",
             "fields",
             "error codes",
             "enum values",
@@ -407,13 +168,13 @@ def _sizes_text(sizes: Sequence[int]) -> str:
 
 def growth_table(results: JSON) -> str:
     grown = growth(results)
-    sizes = [str(b["tools"]) for b in results["build"]]
+    sizes = [str(b["tools"]) for b in rows_of(results)]
     rows = [
         [
             label,
             *(f"{grown[f]['ms_per_tool'].get(s, 0):.2f}" for s in sizes),
-            _exponent_text(grown[f]["exponent"]),
-            _exponent_text(grown[f]["exponent_cpu"]),
+            exponent_text(grown[f]["exponent"]),
+            exponent_text(grown[f]["exponent_cpu"]),
             _sizes_text(grown[f].get("exponent_sizes", [])),
         ]
         for f, label, _ in BUILD_FIGURES
@@ -447,8 +208,8 @@ def stage_growth_table(results: JSON, build: str) -> str:
             [
                 name,
                 *(seconds(g["seconds"][s]) for s in sizes),
-                _exponent_text(g["exponent"]),
-                _exponent_text(g["exponent_cpu"]),
+                exponent_text(g["exponent"]),
+                exponent_text(g["exponent_cpu"]),
             ]
             for name, g in sorted(
                 grown.items(), key=lambda item: -max(item[1]["seconds"].values())
@@ -458,8 +219,11 @@ def stage_growth_table(results: JSON, build: str) -> str:
 
 
 def memory_growth(results: JSON) -> str:
-    sizes = [b["tools"] for b in results["build"]]
-    peak = [median(b["rss_mb"]["first_build"]) for b in results["build"]]
+    measured = rows_of(results)
+    sizes = [b["tools"] for b in measured]
+    peak = [median(b["rss_mb"]["first_build"]) for b in measured]
+    if not peak:
+        return ""
     base = min(peak)
     fitted = [
         (s, p - base) for s, p in zip(sizes, peak, strict=True) if s >= GROWTH_FROM
@@ -468,7 +232,7 @@ def memory_growth(results: JSON) -> str:
     text = ", ".join(f"{p:.0f} MB at {s:,}" for s, p in zip(sizes, peak, strict=True))
     return (
         f"Peak RSS of a first build: {text}; growth exponent of the part above the smallest "
-        f"size's: {_exponent_text(k)}."
+        f"size's: {exponent_text(k)}."
     )
 
 
@@ -517,10 +281,9 @@ def profile_section(results: JSON, heading: str = "###") -> str:
         return "Not profiled in this run."
     timed_all = results["stages"][str(profile["tools"])]
     parts = []
-    for build, title in (
-        ("first_build", "first build"),
-        ("rebuild", "rebuild, nothing changed"),
-    ):
+    for build, title in BUILDS:
+        if build not in profile:
+            continue
         timed, profiled = timed_all[build], profile[build]
         stages = timed["stages"]
         order = sorted(stages, key=lambda s: -stages[s]["seconds"])
@@ -571,51 +334,102 @@ def machine_lines(results: JSON) -> str:
     return "\n".join(f"- {key}: {value}" for key, value in results["machine"].items())
 
 
-def figures_markdown(results: JSON) -> str:
-    """The figures of one run: what results.md and docs/performance.md show."""
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _settings_line(results: JSON) -> str:
     s = results["settings"]
     imports = results.get("imports")
+    sizes = s["sizes"]
+    before = ""
+    if not isinstance(sizes, dict):  # a run from before the realistic catalogue
+        sizes = {FORMER: sizes}
+        before = (
+            " This run predates the realistic catalogue and the targets of issue "
+            f"{ISSUE}: its figures are the synthetic catalogue's, its profile names the "
+            "stages of the code it measured, and the targets it could not measure read "
+            '"not measured" until the next full run.'
+        )
+    shown = "; ".join(
+        f"{name} catalogue {', '.join(f'{n:,}' for n in counts)} tools"
+        for name, counts in sizes.items()
+        if counts
+    )
+    return (
+        f"Measured {results['machine']['date']} at commit {results['machine']['commit']} "
+        f"with `{s['command']}`: {shown}; {_count(s['repeat'], 'repetition')} of every "
+        "build figure"
+        + (
+            f", {_count(imports['repeat'], 'repetition')} of every import figure"
+            if imports
+            else ""
+        )
+        + ". Medians, with the range of the samples."
+        + before
+    )
+
+
+def _startup_line(results: JSON) -> str:
     startup = results["startup"]
-    parts = [
-        f"Measured {results['machine']['date']} at commit {results['machine']['commit']} with "
-        f"`{s['command']}`: sizes {', '.join(f'{n:,}' for n in s['sizes'])}, "
-        f"{s['repeat']} repetitions of every build figure"
-        + (f", {imports['repeat']} of every import figure" if imports else "")
-        + ". Medians, with the range of the samples.",
-        "#### Targets (issue 13)",
-        targets_table(results),
-        "#### Build",
-        build_table(results),
+    source = (
+        f", or {seconds(median(startup['toolgen_source']))} compiling its sources "
+        "instead of reading its bytecode"
+        if "toolgen_source" in startup
+        else ""
+    )
+    return (
         "Start-up, in every figure: the interpreter alone "
         f"{seconds(median(startup['python']))}, `toolgen --version` "
         f"{seconds(median(startup['toolgen']))} ({seconds(median(startup['toolgen_cpu']))} "
-        "CPU)"
-        + (
-            f", or {seconds(median(startup['toolgen_source']))} compiling its sources "
-            "instead of reading its bytecode"
-            if "toolgen_source" in startup
-            else ""
-        )
-        + ". CPU time is that of the command and the processes it waited for (ruff, which "
-        "runs on both cores, can make it larger than the wall time). Peak RSS is the largest "
-        "process of the command's tree (toolgen, or the ruff it runs).",
+        f"CPU){source}. CPU time is that of the command and the processes it waited for "
+        "(ruff, which runs on both cores, can make it larger than the wall time). Peak RSS "
+        "is the largest process of the command's tree (toolgen, or the ruff it runs)."
+    )
+
+
+def _example_line(results: JSON) -> str:
+    example = results.get("example_check")
+    if not example:
+        return "`toolgen check spec/inventory`: not measured in this run."
+    wall = example["seconds"]
+    return (
+        f"`toolgen check spec/inventory` (the example catalogue, with its implementations, "
+        f"from the repository's root), {len(wall)} runs: {seconds(median(wall))} "
+        f"({spread(wall)}), {seconds(median(example['cpu_seconds']))} CPU, peak RSS "
+        f"{median(example['rss_mb']):.0f} MB."
+    )
+
+
+def _build_parts(results: JSON) -> list[str]:
+    parts = ["#### The example catalogue", _example_line(results)]
+    for name, words in SHOWN:
+        if rows_of(results, name):
+            parts += [f"#### Build, {words}", build_table(results, name)]
+    return [
+        *parts,
+        _startup_line(results),
         "#### Files written by a rebuild (counted on disk, one number per repetition)",
         writes_table(results),
         "#### The two inputs are the same size",
         "Counted by walking the written files (toolgen YAML / OpenAPI JSON); fields are "
-        "parameters with their nested fields, return fields and context fields (headers).",
+        "parameters with their nested fields, return fields and context fields (headers), "
+        "and the fields pagination adds. A token confirmation adds a prepare tool to "
+        "toolgen's output that the OpenAPI document has no word for.",
         equivalence_table(results),
-        "#### Growth",
+    ]
+
+
+def _growth_parts(results: JSON) -> list[str]:
+    parts = [
+        f"#### Growth ({MEASURED} catalogue)",
         growth_table(results),
         "The exponent k fits time = a * tools^k over the sizes of 100 tools and more, the "
         "start-up taken off (k = 1 is linear), at which the part above the start-up is at "
         f"least {GROWTH_SHARE:.0%} of the figure (a size that is mostly start-up says "
         "nothing of growth). " + memory_growth(results),
     ]
-    for build, title in (
-        ("first_build", "first build"),
-        ("rebuild", "rebuild, nothing changed"),
-    ):
+    for build, title in BUILDS:
         grown = stage_growth_table(results, build)
         if grown:
             parts += [
@@ -623,22 +437,40 @@ def figures_markdown(results: JSON) -> str:
                 "bench/profile_build.py):",
                 grown,
             ]
-    if imports:
-        eq = imports["equivalence"]
-        parts += [
-            "#### Import",
-            imports_table(results),
-            "Cost above the shared imports, in a fresh interpreter per sample. The two sides "
-            f"are equivalent, checked in a child: {eq['tools']} tools, the same names "
-            f"{'yes' if eq['same_names'] else 'NO'}, tools whose property lists or "
-            f"descriptions differ: {len(eq['mismatched'])}. toolgen_runtime had bytecode "
-            "before the run: "
-            + (
-                "yes."
-                if imports["runtime_had_bytecode"]
-                else "no (the untimed child wrote it)."
-            ),
-        ]
+    return parts
+
+
+def _import_parts(results: JSON) -> list[str]:
+    imports = results.get("imports")
+    if not imports:
+        return []
+    eq = imports["equivalence"]
+    had = (
+        "yes."
+        if imports["runtime_had_bytecode"]
+        else "no (the untimed child wrote it)."
+    )
+    return [
+        "#### Import (synthetic catalogue)",
+        imports_table(results),
+        "Cost above the shared imports, in a fresh interpreter per sample. The two sides "
+        f"are equivalent, checked in a child: {eq['tools']} tools, the same names "
+        f"{'yes' if eq['same_names'] else 'NO'}, tools whose property lists or "
+        f"descriptions differ: {len(eq['mismatched'])}. toolgen_runtime had bytecode "
+        f"before the run: {had}",
+    ]
+
+
+def figures_markdown(results: JSON) -> str:
+    """The figures of one run: what results.md and docs/performance.md show."""
+    parts = [
+        _settings_line(results),
+        f"#### Targets (issue {ISSUE})",
+        targets_table(results),
+        *_build_parts(results),
+        *_growth_parts(results),
+        *_import_parts(results),
+    ]
     for name, text in results.get("extra", {}).items():
         parts += [f"#### {name}", text.strip()]
     return "\n\n".join(parts) + "\n"

@@ -1,13 +1,16 @@
 """The benchmark suite: `make bench` runs this.
 
-    .venv/bin/python bench/run.py [--sizes 10,100,1000,5000] [--repeat 3] [--quick] ...
+    .venv/bin/python bench/run.py [--sizes 10,100,300,1000,5000] [--repeat 5] [--quick] ...
 
 It measures toolgen as it is against what users would pick instead, each figure as a ratio
-to a baseline measured in the same run (docs/performance.md explains every figure):
+to a baseline measured in the same run or as wall time, and reads the targets of issue 35
+from them (bench/targets.py; docs/performance.md explains every figure):
 
+- `toolgen check` of the example catalogue (spec/inventory), where its users run it;
 - build figures (bench/build_figures.py): first build, rebuild with nothing changed, rebuild
-  after one tool changed, `build --check`, `check` on the synthetic catalogue
-  (bench/catalogue.py) at each size, against openapi-python-client on the same operations and
+  after one tool changed, `build --check`, `check` on the realistic catalogue
+  (bench/realistic.py) at each size, and on the synthetic one (bench/catalogue.py) at the
+  sizes of `--synthetic-sizes`, against openapi-python-client on the same operations and
   against reading the YAML with PyYAML's C loader; peak memory; growth with the size;
 - import figures (bench/import_figures.py): `all_tools()` of the generated package against the
   same tools written with `@function_tool`, bytecode caching on and off;
@@ -16,9 +19,9 @@ to a baseline measured in the same run (docs/performance.md explains every figur
 
 openapi-python-client is installed, pinned, into its own environment (bench/.venv-baseline)
 the first time; it is never a dependency of toolgen. Results go to bench/results.md and
-bench/results.json, and the figures are copied into docs/performance.md and the README (their
+bench/results.json, and the figures are copied into docs/performance.md and CONTRIBUTING.md (their
 `<!-- bench:... -->` blocks), so the three always show the same run; with `--output` elsewhere,
-the docs are left alone.
+or with `--quick` (whose results go to build/bench/quick/), the docs are left alone.
 """
 
 from __future__ import annotations
@@ -46,21 +49,28 @@ import build_figures  # noqa: E402
 import import_figures  # noqa: E402
 import profile_build  # noqa: E402
 import report  # noqa: E402
+import stats  # noqa: E402
+import targets  # noqa: E402
 from measure import CommandFailed  # noqa: E402
 
 OPENAPI_PYTHON_CLIENT = "openapi-python-client==0.29.1"
 BASELINE_VENV = BENCH / ".venv-baseline"
 WORK = ROOT / "build" / "bench"  # the project's own disk, as a real catalogue lives on
 OTHER_TABLES = ("per_call.py", "idempotency.py")  # written by other helpers; optional
-DEFAULT_SIZES = (10, 100, 1000, 5000)
+DEFAULT_SIZES = (10, 100, 300, 1000, 5000)  # of the realistic catalogue
+DEFAULT_SYNTHETIC = (
+    1000,
+)  # a size to compare with the runs before the realistic catalogue
+DEFAULT_REPEAT = 5  # the targets are medians of 5
 
 
 def _sizes(text: str) -> list[int]:
+    """Sizes in tools, comma-separated; an empty text is no size."""
     try:
         sizes = sorted({int(part) for part in text.split(",") if part.strip()})
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a list of numbers: {text!r}") from None
-    if not sizes or sizes[0] < 1:
+    if sizes and sizes[0] < 1:
         raise argparse.ArgumentTypeError("sizes are positive numbers of tools")
     return sizes
 
@@ -74,13 +84,21 @@ def parser() -> argparse.ArgumentParser:
         "--sizes",
         type=_sizes,
         default=None,
-        help="catalogue sizes in tools, comma-separated (default: 10,100,1000,5000)",
+        help="sizes of the realistic catalogue in tools, comma-separated (default: "
+        "10,100,300,1000,5000)",
+    )
+    p.add_argument(
+        "--synthetic-sizes",
+        type=_sizes,
+        default=None,
+        help="sizes of the synthetic catalogue, comma-separated, empty for none "
+        "(default: 1000)",
     )
     p.add_argument(
         "--repeat",
         type=int,
         default=None,
-        help="repetitions of every build figure (default: 3)",
+        help="repetitions of every build figure and of the example's check (default: 5)",
     )
     p.add_argument(
         "--import-tools",
@@ -103,8 +121,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--quick",
         action="store_true",
-        help="a smoke run in seconds: 10 tools, one repetition, 20 tools imported, no "
-        "profile, no other tables; openapi-python-client only if already installed",
+        help="a smoke run in seconds: 10 realistic tools, no synthetic ones, one "
+        "repetition, 20 tools imported, no profile, no other tables; "
+        "openapi-python-client only if already installed",
     )
     p.add_argument(
         "--no-openapi",
@@ -114,8 +133,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--output",
         type=Path,
-        default=BENCH,
-        help="folder for results.md and results.json (default: bench/)",
+        default=None,
+        help="folder for results.md and results.json (default: bench/, whose results "
+        "are committed and copied into the docs; with --quick, build/bench/quick/)",
     )
     p.add_argument(
         "--render",
@@ -242,18 +262,50 @@ def write(results: dict[str, Any], output: Path) -> None:
     if output.resolve() == BENCH:
         for rel in report.update_docs(results, ROOT):
             _progress(f"updated {rel}")
-    print(report.targets_table(results))
+    print(targets.targets_table(results))
+
+
+def _build_row(m: build_figures.SizeFigures) -> dict[str, Any]:
+    return {
+        "catalogue": m.catalogue,
+        "tools": m.tools,
+        "seconds": m.seconds,
+        "cpu_seconds": m.cpu_seconds,
+        "rss_mb": m.rss_mb,
+        "written_on_rebuild": m.written_on_rebuild,
+        "cache_files_on_rebuild": m.cache_files_on_rebuild,
+        "written_on_one_changed": m.written_on_one_changed,
+        "output": m.output,
+        "toolgen_size": asdict(m.toolgen_size) if m.toolgen_size else None,
+        "openapi_size": asdict(m.openapi_size) if m.openapi_size else None,
+    }
+
+
+def output_folder(args: argparse.Namespace) -> Path:
+    """Where a run writes its results: bench/ (the committed results, copied into the docs)
+    unless told otherwise; a smoke run never replaces them, nor the docs' figures."""
+    if args.output is not None:
+        return Path(args.output)
+    return WORK / "quick" if args.quick else BENCH
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    output = output_folder(args)
     if args.render is not None:
-        write(json.loads(args.render.read_text(encoding="utf-8")), args.output)
+        write(json.loads(args.render.read_text(encoding="utf-8")), output)
         return 0
     quick = args.quick
-    sizes = args.sizes or ([10] if quick else list(DEFAULT_SIZES))
-    repeat = args.repeat or (1 if quick else 3)
-    import_tools = args.import_tools or (20 if quick else report.TARGET_IMPORT)
+    sizes = {
+        stats.MEASURED: args.sizes or ([10] if quick else list(DEFAULT_SIZES)),
+        "synthetic": (
+            args.synthetic_sizes
+            if args.synthetic_sizes is not None
+            else ([] if quick else list(DEFAULT_SYNTHETIC))
+        ),
+    }
+    repeat = args.repeat or (1 if quick else DEFAULT_REPEAT)
+    import_tools = args.import_tools or (20 if quick else stats.TARGET_IMPORT)
     import_repeat = args.import_repeat or (1 if quick else 7)
     profile_tools = (
         args.profile_tools if args.profile_tools is not None else (0 if quick else 1000)
@@ -275,22 +327,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     try:
         results["startup"] = build_figures.startup(repeat, WORK)
+        results["example_check"] = build_figures.example_check(repeat, ROOT)
+        _progress("check of the example catalogue: done")
         measured = build_figures.measure(sizes, repeat, WORK, openapi, _progress)
-        results["build"] = [
-            {
-                "tools": m.tools,
-                "seconds": m.seconds,
-                "cpu_seconds": m.cpu_seconds,
-                "rss_mb": m.rss_mb,
-                "written_on_rebuild": m.written_on_rebuild,
-                "cache_files_on_rebuild": m.cache_files_on_rebuild,
-                "written_on_one_changed": m.written_on_one_changed,
-                "output": m.output,
-                "toolgen_size": asdict(m.toolgen_size) if m.toolgen_size else None,
-                "openapi_size": asdict(m.openapi_size) if m.openapi_size else None,
-            }
-            for m in measured
-        ]
+        results["build"] = [_build_row(m) for m in measured]
         # a smoke run leaves out toolgen_runtime's own import: two interpreters fewer
         kinds = import_figures.KINDS[:2] if quick else import_figures.KINDS
         imports = import_figures.measure(
@@ -305,7 +345,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "equivalence": imports.equivalence,
             "runtime_had_bytecode": imports.runtime_had_bytecode,
         }
-        staged = [size for size in sizes if size >= 100]
+        staged = [size for size in sizes[stats.MEASURED] if size >= stats.GROWTH_FROM]
         if staged or profile_tools:
             results.update(
                 profile_build.measure(staged, profile_tools, WORK, _progress)
@@ -315,9 +355,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"bench: a measured command failed:\n{failure}", file=sys.stderr)
         return 1
     results["machine"]["load average at end"] = _load()
-    results["growth"] = report.growth(results)
-    results["targets"] = report.targets(results)
-    write(results, args.output)
+    results["growth"] = stats.growth(results)
+    results["targets"] = targets.targets(results)
+    write(results, output)
     return 0
 
 

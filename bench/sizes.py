@@ -1,6 +1,11 @@
 """What a document declares, counted by walking the written file: the two inputs of the
 build figures (toolgen YAML, OpenAPI JSON) are shown to be the same size this way, each
-counted from its own file, not from the dictionaries both were made from."""
+counted from its own file, not from the dictionaries both were made from.
+
+Where the two formats say one thing in different words (bench/openapi_doc.py), each side
+counts it its own way: a `path`'s suffixes or a `url`'s hosts are one constraint, as the
+pattern that stands for them is; `pagination` is the two parameters and three page fields it
+adds (two constraints: the page size's bounds), as the OpenAPI side spells them out."""
 
 from __future__ import annotations
 
@@ -46,10 +51,17 @@ _CONSTRAINTS_OPENAPI = [
 ]
 
 
+# a guarded type's own constraint (its pattern in OpenAPI)
+_GUARDS = {"path": "suffixes", "url": "hosts"}
+# what pagination adds: (fields, constraints)
+_PAGINATION = (2 + 3, 2)
+
+
 def _walk_toolgen(spec: dict[str, Any]) -> tuple[int, int, int]:
     """(fields, enum values, constraints) of one parameter or return field, nested included."""
     fields, enums = 1, len(spec.get("enum", ()))
     constraints = sum(1 for key in _CONSTRAINTS_TOOLGEN if key in spec)
+    constraints += int(_GUARDS.get(spec.get("type", "")) in spec)
     children = list(spec.get("properties", {}).values())
     if "items" in spec:
         item = spec["items"]
@@ -72,6 +84,9 @@ def toolgen_size(folder: Path) -> Size:
         operations += 1
         fields += len(spec.get("context", ()))
         codes += len(spec.get("errors", {}))
+        if "pagination" in spec:
+            fields += _PAGINATION[0]
+            constraints += _PAGINATION[1]
         for param in [
             *spec.get("params", {}).values(),
             *spec.get("returns", {}).values(),
@@ -109,5 +124,6 @@ def openapi_size(path: Path) -> Size:
             for prop in schemas[f"{base}{kind}"]["properties"].values():
                 f, e, c = _walk_openapi(prop)
                 fields, enums, constraints = fields + f, enums + e, constraints + c
-        codes += len(schemas[f"{base}Error"]["properties"]["error"]["enum"])
+        if f"{base}Error" in schemas:
+            codes += len(schemas[f"{base}Error"]["properties"]["error"]["enum"])
     return Size(operations, fields, codes, enums, constraints, path.stat().st_size)
