@@ -10,6 +10,7 @@ from toolgen.lint import (  # noqa: F401  (imported for their registrations)
     effects,
     identity,
     names,
+    neighbours,
     parameters,
     returns,
     security,
