@@ -32,9 +32,9 @@ from typing import Any, cast
 
 from toolgen.codes import Severity
 from toolgen.diagnostics import Diagnostic, Hit, Span
+from toolgen.paths import CACHE_DIR, cache_key, file_digest
 from toolgen.spec.ir import PyNames, Reference, ToolSummary
 from toolgen.spec.load import Sources, read_sources
-from toolgen.paths import CACHE_DIR, cache_key, file_digest
 
 FORMAT = 1
 # a catalogue's kept units are a few megabytes at 5,000 tools: a larger file was not written

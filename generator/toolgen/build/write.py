@@ -42,9 +42,18 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from toolgen.render.formatting import FORMAT_PREFIX
-from toolgen.build.manifest import MANIFEST_NAME, PYTHON_CACHES, Manifest, ManifestError, content_digest, owned_text, parse_manifest, read_package
+from toolgen.build.manifest import (
+    MANIFEST_NAME,
+    PYTHON_CACHES,
+    Manifest,
+    ManifestError,
+    content_digest,
+    owned_text,
+    parse_manifest,
+    read_package,
+)
 from toolgen.paths import CACHE_DIR
+from toolgen.render.formatting import FORMAT_PREFIX
 
 JOURNAL = f"{CACHE_DIR}/journal.json"
 
