@@ -2,9 +2,9 @@
 
 Each tool file goes load -> validate -> model -> checks -> lint (-> render) on its own, in
 catalogue.yaml's settings and knowing the catalogue's tool names: a `ToolUnit` (that half is
-tool_files.py's). Then, in this module, the catalogue as a whole, each tool seen through its summary: the checks and lint rules over the
-catalogue and over pairs of tools, the layout, the package's own files, the write, and the
-implementation check.
+tool_files.py's). Then, in this module, the catalogue as a whole, each tool seen through its
+summary: the checks and lint rules over the catalogue and over pairs of tools, the layout,
+the package's own files, the write, and the implementation check.
 
 Each stage is its own module, a function of its inputs; this module runs them in order and
 gathers their diagnostics. A stage that cannot go on (no catalogue file, format errors) stops
@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from toolgen import checks
-from toolgen.build import layout, write
+from toolgen.build import layout, recovery, write
 from toolgen.build.cache import BuildCache, Stamp, ToolUnit, inputs, status_of
 from toolgen.build.manifest import content_digest
 from toolgen.build.progress import QUIET, Progress
@@ -438,8 +438,8 @@ def render(result: CheckResult, root: Path | None = None) -> write.RenderedFiles
 def building(root: Path) -> Iterator[list[str]]:
     """Hold the project's build lock, after cleaning up what an interrupted build left
     (yielded: the paths removed)."""
-    with write.build_lock(root):
-        yield write.recover(root)
+    with recovery.build_lock(root):
+        yield recovery.recover(root)
 
 
 def replayed(stamp: Stamp, folder: Path, root: Path) -> BuildResult:

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from toolgen.build import cache, pipeline, project, write
+from toolgen.build import cache, pipeline, project, recovery
 from toolgen.build.progress import Progress
 from toolgen.commands import (
     EXIT_CLEAN,
@@ -62,8 +62,8 @@ def _build_root(
     catalogues = [*project.catalogues_under(root), *(t.folder for t in mine)]
     with contextlib.ExitStack() as held:
         if not args.check:
-            held.enter_context(write.build_lock(root))
-            for leftover in write.recover(root):
+            held.enter_context(recovery.build_lock(root))
+            for leftover in recovery.recover(root):
                 warn(f"removed {leftover}, left by an interrupted build")
         for target in mine:
             progress.label = target.shown

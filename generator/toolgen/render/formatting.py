@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 LINE_LENGTH = 88
-# the folders formatting happens in, inside the cache folder (write.recover removes any
+# the folders formatting happens in, inside the cache folder (recovery.recover removes any
 # that a killed build left)
 FORMAT_PREFIX = "format-"
 
