@@ -132,7 +132,12 @@ def diff_rule(
 
 def all_diff_rules() -> list[DiffRule]:
     """Every registered diff rule, by id (importing the rule modules registers them)."""
-    from toolgen.review import contract_rules, safety_rules, tool_rules  # noqa: F401
+    from toolgen.review import (  # noqa: F401
+        boundary_rules,
+        contract_rules,
+        safety_rules,
+        tool_rules,
+    )
 
     return [REGISTRY[k] for k in sorted(REGISTRY)]
 
