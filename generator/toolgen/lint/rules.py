@@ -14,5 +14,6 @@ from toolgen.lint import (  # noqa: F401  (imported for their registrations)
     parameters,
     returns,
     security,
+    strict_limits,
     two_tool,
 )
