@@ -457,11 +457,6 @@ class BuildCache:
             )
         return None
 
-    def forget(self) -> None:
-        """The next build does everything (this one did not complete)."""
-        with contextlib.suppress(OSError):
-            self._stamp.unlink(missing_ok=True)
-
     def _read(self, path: Path) -> object | None:
         try:
             with open(path, "rb") as file:

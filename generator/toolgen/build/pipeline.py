@@ -71,13 +71,11 @@ class CheckResult:
 @dataclass(frozen=True, slots=True)
 class BuildResult:
     """One catalogue's build: its check, what was written (None when nothing could be),
-    the one-line reason when writing failed, and whether the last build's report was
-    replayed (nothing changed since)."""
+    and the one-line reason when writing failed."""
 
     check: CheckResult
     report: write.WriteReport | None
     failure: str | None = None
-    replayed: bool = False
 
     @property
     def diagnostics(self) -> tuple[Diagnostic, ...]:
@@ -440,11 +438,3 @@ def building(root: Path) -> Iterator[list[str]]:
     (yielded: the paths removed)."""
     with recovery.build_lock(root):
         yield recovery.recover(root)
-
-
-def replayed(stamp: Stamp, folder: Path, root: Path) -> BuildResult:
-    """The result of a build that had nothing to do: the last one's, with nothing written."""
-    shown = display_path(folder, root)
-    result = CheckResult(shown, None, stamp.diagnostics)
-    report = write.WriteReport((), (), (), stamp.unchanged, "")
-    return BuildResult(result, report, replayed=True)

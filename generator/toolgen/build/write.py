@@ -138,11 +138,6 @@ def manifest_files(package: Path) -> list[str]:
         return []
 
 
-def manifest_text(files: RenderedFiles) -> str:
-    """The manifest a build of `files` writes into the package."""
-    return _manifest(files).text()
-
-
 def _manifest(files: RenderedFiles) -> Manifest:
     prefix = files.package + "/"
     digests = {rel: content_digest(text) for rel, text in files.owned.items()}

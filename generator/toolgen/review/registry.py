@@ -40,17 +40,12 @@ class Level(enum.Enum):
         """How the level reads in diagnostics formats (GitHub annotations, SARIF)."""
         return _SEVERITY[self]
 
-    @property
-    def rank(self) -> int:
-        return _RANK[self]
-
 
 _SEVERITY = {
     Level.BREAKING: Severity.ERROR,
     Level.DANGEROUS: Severity.WARNING,
     Level.SAFE: Severity.INFO,
 }
-_RANK = {Level.BREAKING: 2, Level.DANGEROUS: 1, Level.SAFE: 0}
 
 
 class Group(enum.Enum):
@@ -140,9 +135,3 @@ def all_diff_rules() -> list[DiffRule]:
     )
 
     return [REGISTRY[k] for k in sorted(REGISTRY)]
-
-
-def lookup(key: str) -> DiffRule | None:
-    """A rule by id or by name."""
-    rules = all_diff_rules()
-    return next((r for r in rules if key in (r.id, r.name)), None)

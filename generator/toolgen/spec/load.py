@@ -336,28 +336,6 @@ def read_sources(folder: Path, display: str | None, root: Path | None) -> Source
     return Sources(shown, catalogue, tools, tuple(diagnostics))
 
 
-def catalogue_document(folder: Path, shown: str, root: Path | None) -> Document | None:
-    """catalogue.yaml of the catalogue folder, as `load_catalogue` reads it; None when it is
-    missing or load finds anything in it (what is found is `load_catalogue`'s to say)."""
-    found: list[Diagnostic] = []
-    source = _catalogue_source(folder, shown, root, found)
-    if source is None or found:
-        return None
-    document, problems = parse(source)
-    return None if problems else document
-
-
-def tool_entries(folder: Path, shown: str) -> list[tuple[str, str]]:
-    """The names of the tool entries of the catalogue folder (in tools/) and their display
-    paths, in the order `load_catalogue` reads them; none when tools/ cannot be listed
-    (`load_catalogue` says why)."""
-    try:
-        names = _tool_names(folder / "tools")
-    except OSError:
-        return []
-    return [(name, _inside(shown, f"tools/{name}")) for name in names]
-
-
 @contextmanager
 def collector_paused() -> Iterator[None]:
     """Hold off the cyclic garbage collector while spec files are parsed.
