@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from toolgen.build import cache, pipeline
+from toolgen.build import cache, pipeline, tool_files
 from toolgen.diagnostics import Severity
 from toolgen.lint.context import Names
 from toolgen.paths import CACHE_DIR
@@ -57,13 +57,13 @@ def _package(root: Path) -> dict[str, str]:
 def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The tool files the pipeline compiles (front: load, format check, model)."""
     files: list[str] = []
-    real = pipeline._front
+    real = tool_files._front
 
     def spy(source: object, catalogue: object) -> object:
         files.append(source.file)  # type: ignore[attr-defined]
         return real(source, catalogue)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(pipeline, "_front", spy)
+    monkeypatch.setattr(tool_files, "_front", spy)
     return files
 
 

@@ -46,7 +46,7 @@ import pytest
 import yaml
 
 from toolgen import cli, lint
-from toolgen.spec import load, reserved
+from toolgen.spec import reserved, yaml_compose
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "corpus"
@@ -61,6 +61,7 @@ UPDATE = os.environ.get("UPDATE_CORPUS") == "1"
 SENTINEL = Path("/tmp/toolgen-corpus-sentinel")
 STAGES = (
     "spec/load",
+    "spec/yaml_*",
     "spec/specfile",
     "spec/validate",
     "spec/model/*",
@@ -233,7 +234,7 @@ def test_case_output_with_libyaml(
 def test_case_places_with_pure_python_yaml(
     name: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(load, "_FAST", load._PySafeComposer)
+    monkeypatch.setattr(yaml_compose, "FAST", yaml_compose.PySafeComposer)
     case = Case(name)
 
     status, out, err = _run_in_process(case.argv, capsys, monkeypatch)

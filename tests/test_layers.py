@@ -1,7 +1,8 @@
 """Dependencies point one way, down the layers of the compiler (spec -> checks -> lint -> render
 -> build -> review, interop -> commands): a stage never imports one after it, so each can be
 read and tested on its own. The graph is scripts/import_graph.py's (an import inside a
-function counts); the compiler never imports the Agents SDK (the last tests)."""
+function counts); the compiler never imports the Agents SDK; and no module is hidden from git
+and ruff by .gitignore (the last tests)."""
 
 from __future__ import annotations
 
@@ -132,3 +133,27 @@ def test_the_compiler_never_loads_the_agents_sdk(tmp_path: Path, command: str) -
     code, modules = done.stdout.split()[-2:]
     assert code in ("0", "1"), done.stderr
     assert modules == "0", done.stdout + done.stderr
+
+
+def test_no_module_is_ignored_by_git() -> None:
+    # a pattern of .gitignore that matches a package (build/ matched toolgen.build) hides its
+    # new modules from git, and from ruff, which reads .gitignore: they are neither committed
+    # nor linted
+    import subprocess
+
+    sources = [
+        str(p.relative_to(ROOT))
+        for folder in ("generator/toolgen", "runtime/src/toolgen_runtime")
+        for p in (ROOT / folder).rglob("*.py")
+    ]
+    assert len(sources) > 150
+    done = subprocess.run(
+        ["git", "check-ignore", "--no-index", "--stdin"],
+        cwd=ROOT,
+        input="\n".join(sources),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode in (0, 1), done.stderr  # 1: nothing is ignored
+    assert done.stdout.split() == []

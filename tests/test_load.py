@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from toolgen.diagnostics import Diagnostic, Severity, Span
-from toolgen.spec import load as load_module
+from toolgen.spec import yaml_compose
 from toolgen.spec.load import Document, load_catalogue, load_document
 
 FIXTURES = Path(__file__).parent / "fixtures" / "load"
@@ -52,7 +52,7 @@ def at(line: int, col: int) -> Span:
 def composer(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Run a test with libyaml and with the pure-Python fallback composer."""
     if request.param == "pure-python":
-        monkeypatch.setattr(load_module, "_FAST", load_module._PySafeComposer)
+        monkeypatch.setattr(yaml_compose, "FAST", yaml_compose.PySafeComposer)
     return str(request.param)
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from toolgen.build import write
+from toolgen.build import disk, recovery, write
 from toolgen.build.manifest import MANIFEST_NAME, read_package
 from toolgen.build.write import RenderedFiles, WriteError
 
@@ -164,7 +164,7 @@ def test_check_mode_writes_nothing_and_shows_the_drift(tmp_path: Path) -> None:
     assert tree(tmp_path) == before
 
 
-class Failing(write.FileSystem):
+class Failing(disk.FileSystem):
     """The disk fails at the n-th change a build makes (full, or read-only)."""
 
     def __init__(self, at: int, code: int) -> None:
@@ -197,7 +197,7 @@ class Failing(write.FileSystem):
 
 def _steps(monkeypatch: pytest.MonkeyPatch, make: Callable[[], None]) -> int:
     counter = Failing(at=-1, code=0)
-    monkeypatch.setattr(write, "FS", counter)
+    monkeypatch.setattr(disk, "FS", counter)
     make()
     return counter.count
 
@@ -219,7 +219,7 @@ def test_a_failing_disk_at_any_step_changes_nothing(
     assert steps > 5
     before = tree(tmp_path)
     for at in range(1, steps):
-        monkeypatch.setattr(write, "FS", Failing(at, code))
+        monkeypatch.setattr(disk, "FS", Failing(at, code))
         try:
             write.write_outputs(new, tmp_path)
         except WriteError as exc:
@@ -228,8 +228,8 @@ def test_a_failing_disk_at_any_step_changes_nothing(
         else:
             # the failure hit a step after the switch (removing the old tree): the new
             # tree is complete, and the next build cleans up
-            monkeypatch.setattr(write, "FS", write.FileSystem())
-            write.recover(tmp_path)
+            monkeypatch.setattr(disk, "FS", disk.FileSystem())
+            recovery.recover(tmp_path)
             assert tree(tmp_path)["gen/c.py"] == OWNED
             return
     raise AssertionError("no step after the switch was reached")
@@ -238,13 +238,13 @@ def test_a_failing_disk_at_any_step_changes_nothing(
 def test_the_error_names_the_cause(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    class FullDisk(write.FileSystem):
+    class FullDisk(disk.FileSystem):
         def write_new(self, path: Path, text: str) -> None:
             if ".toolgen-new-" in str(path):  # a staged file of the package
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
             super().write_new(path, text)
 
-    monkeypatch.setattr(write, "FS", FullDisk())
+    monkeypatch.setattr(disk, "FS", FullDisk())
     with pytest.raises(WriteError) as caught:
         write.write_outputs(files({"gen/a.py": OWNED, "gen/b.py": OWNED}), tmp_path)
     assert "no space left on the device; nothing was changed" in str(caught.value)
@@ -259,12 +259,12 @@ def test_recover_removes_what_an_interrupted_build_left(tmp_path: Path) -> None:
     temp = tmp_path / "impl/.a.py.toolgen-1-ab.tmp"
     temp.parent.mkdir()
     temp.write_text("half")
-    journal = tmp_path / write.JOURNAL
+    journal = tmp_path / recovery.JOURNAL
     journal.parent.mkdir(exist_ok=True)
     journal.write_text(
         json.dumps({"leftovers": [stage.name, "impl/.a.py.toolgen-1-ab.tmp", "../x"]})
     )
-    removed = write.recover(tmp_path)
+    removed = recovery.recover(tmp_path)
     assert removed == [stage.name, "impl/.a.py.toolgen-1-ab.tmp"]
     assert not stage.exists() and not temp.exists() and not journal.exists()
     assert (tmp_path / "gen/a.py").read_text() == OWNED
@@ -275,7 +275,7 @@ def test_recover_puts_the_old_tree_back_after_a_kill_between_two_renames(
 ) -> None:
     write.write_outputs(files({"gen/a.py": OWNED}), tmp_path)
     os.rename(tmp_path / "gen", tmp_path / ".gen.toolgen-old-1-ab")
-    journal = tmp_path / write.JOURNAL
+    journal = tmp_path / recovery.JOURNAL
     journal.write_text(
         json.dumps(
             {
@@ -284,19 +284,19 @@ def test_recover_puts_the_old_tree_back_after_a_kill_between_two_renames(
             }
         )
     )
-    write.recover(tmp_path)
+    recovery.recover(tmp_path)
     assert (tmp_path / "gen/a.py").read_text() == OWNED
 
 
 def test_without_an_atomic_exchange_the_switch_still_completes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    class NoExchange(write.FileSystem):
+    class NoExchange(disk.FileSystem):
         def exchange(self, first: Path, second: Path) -> bool:
             return False
 
     write.write_outputs(files({"gen/a.py": OWNED}), tmp_path)
-    monkeypatch.setattr(write, "FS", NoExchange())
+    monkeypatch.setattr(disk, "FS", NoExchange())
     write.write_outputs(files({"gen/a.py": OWNED + "x = 1\n"}), tmp_path)
     assert (tmp_path / "gen/a.py").read_text() == OWNED + "x = 1\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == [".toolgen-cache", "gen"]
@@ -357,7 +357,7 @@ class _Killed(BaseException):
     """A kill, as the build sees it: nothing of it runs after (no clean-up)."""
 
 
-class _Killing(write.FileSystem):
+class _Killing(disk.FileSystem):
     """Stops the build at the n-th call of any of its file-system methods, or fails it
     there with `code` (an OSError the build handles)."""
 
@@ -377,7 +377,7 @@ class _Killing(write.FileSystem):
 
 
 def _stepped(name: str) -> Callable[..., object]:
-    method = getattr(write.FileSystem, name)
+    method = getattr(disk.FileSystem, name)
 
     def step(self: _Killing, *args: Path) -> object:
         self.step(args[-1] if name != "write_new" else args[0])
@@ -420,15 +420,15 @@ def _rebuild_steps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> int:
     root = tmp_path / "count"
     _built(root)
     counting = _Killing(at=0)
-    monkeypatch.setattr(write, "FS", counting)
+    monkeypatch.setattr(disk, "FS", counting)
     write.write_outputs(NEXT, root)
-    monkeypatch.setattr(write, "FS", write.FileSystem())
+    monkeypatch.setattr(disk, "FS", disk.FileSystem())
     return counting.count
 
 
 def _settled(root: Path, new: dict[str, str]) -> None:
     """After recovery and a normal build: the new package, the stub, nothing else left."""
-    write.recover(root)
+    recovery.recover(root)
     write.write_outputs(NEXT, root)
     assert _package(root) == new
     assert (root / "impl/d.py").read_text() == "stub\n"
@@ -451,10 +451,10 @@ def test_a_kill_at_every_step_of_a_rebuild(
         root = tmp_path / f"at-{at}"
         _built(root)
         old = _package(root)
-        monkeypatch.setattr(write, "FS", _Killing(at))
+        monkeypatch.setattr(disk, "FS", _Killing(at))
         with pytest.raises(_Killed):
             write.write_outputs(NEXT, root)
-        monkeypatch.setattr(write, "FS", write.FileSystem())
+        monkeypatch.setattr(disk, "FS", disk.FileSystem())
         now = _package(root)
         assert now in (old, new), f"killed at step {at}: a mix"
         seen.add("new" if now == new else "old")

@@ -20,7 +20,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import NoReturn, TypeAlias
 
 from toolgen import __version__, report
 from toolgen.commands import EXIT_CLEAN, EXIT_USAGE, UsageError
@@ -49,6 +49,11 @@ _EXIT_POLICY = (
 )
 
 
+# the subcommands of the parser, to which each command adds its own (a string: the class
+# is generic to type checkers only)
+_Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="toolgen",
@@ -56,54 +61,73 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"toolgen {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _check_parser(commands)
+    _build_parser(commands)
+    _schema_parser(commands)
+    _rules_parser(commands)
+    _import_parser(commands)
+    _review_parsers(commands)
+    _export_parser(commands)
+    _init_parser(commands)
+    return parser
 
-    def with_paths(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument(
-            "paths",
-            nargs="*",
-            metavar="PATH",
-            help="catalogue folders, catalogue.yaml files or tool files (default: every "
-            "catalogue under spec/ of the current project)",
-        )
-        sub.add_argument(
-            "--format",
-            choices=report.FORMATS,
-            default="text",
-            help="how to print diagnostics: text, json, github (annotations) or sarif "
-            "(default: text)",
-        )
-        sub.add_argument(
-            "--max-warnings",
-            type=_count,
-            default=None,
-            metavar="N",
-            help="exit 1 when a catalogue has more than N warnings; 0 fails on any (as "
-            "eslint's --max-warnings). Default: the catalogue's lint.max_warnings; without "
-            "one, warnings are printed and do not fail. Errors always fail.",
-        )
-        sub.add_argument(
-            "--root",
-            type=Path,
-            default=None,
-            help="project root that package paths are relative to (default: the nearest "
-            "folder at or above the catalogue with pyproject.toml, setup.cfg, setup.py "
-            "or .git)",
-        )
 
+def _with_paths(sub: argparse.ArgumentParser) -> None:
+    """The arguments of the commands that check catalogues: which ones, how to print the
+    findings, how many warnings fail, and the project root."""
+    sub.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="catalogue folders, catalogue.yaml files or tool files (default: every "
+        "catalogue under spec/ of the current project)",
+    )
+    sub.add_argument(
+        "--format",
+        choices=report.FORMATS,
+        default="text",
+        help="how to print diagnostics: text, json, github (annotations) or sarif "
+        "(default: text)",
+    )
+    sub.add_argument(
+        "--max-warnings",
+        type=_count,
+        default=None,
+        metavar="N",
+        help="exit 1 when a catalogue has more than N warnings; 0 fails on any (as "
+        "eslint's --max-warnings). Default: the catalogue's lint.max_warnings; without "
+        "one, warnings are printed and do not fail. Errors always fail.",
+    )
+    sub.add_argument(
+        "--root",
+        type=Path,
+        default=None,
+        help="project root that package paths are relative to (default: the nearest "
+        "folder at or above the catalogue with pyproject.toml, setup.cfg, setup.py "
+        "or .git)",
+    )
+
+
+def _check_parser(commands: _Commands) -> None:
+    """`toolgen check`."""
     check = commands.add_parser(
         "check",
         help="validate and lint catalogues, write nothing",
         description="Validate and lint catalogues; write nothing.",
         epilog=_EXIT_POLICY,
     )
-    with_paths(check)
+    _with_paths(check)
+
+
+def _build_parser(commands: _Commands) -> None:
+    """`toolgen build`."""
     build = commands.add_parser(
         "build",
         help="check, then write the generated code",
         description="Check catalogues, then write the generated code, stubs and tests.",
         epilog=_EXIT_POLICY + " With --check, a stale generated package exits 1 too.",
     )
-    with_paths(build)
+    _with_paths(build)
     build.add_argument(
         "--check",
         action="store_true",
@@ -114,6 +138,10 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print the time each stage took, on stderr",
     )
+
+
+def _schema_parser(commands: _Commands) -> None:
+    """`toolgen schema`."""
     schema = commands.add_parser(
         "schema", help="print the JSON Schema of the spec format"
     )
@@ -124,6 +152,10 @@ def _parser() -> argparse.ArgumentParser:
         help="which file's schema: tool (tools/*.yaml) or catalogue (catalogue.yaml); "
         "default: tool",
     )
+
+
+def _rules_parser(commands: _Commands) -> None:
+    """`toolgen rules`."""
     rules = commands.add_parser(
         "rules", help="list the lint rules, or print their reference"
     )
@@ -133,6 +165,10 @@ def _parser() -> argparse.ArgumentParser:
         help="print the rules' reference (docs/rules.md of toolgen) as Markdown",
     )
     rules.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def _import_parser(commands: _Commands) -> None:
+    """`toolgen import` (toolgen.commands.imports)."""
     imported = commands.add_parser(
         "import",
         help="draft contracts from existing tool definitions (never overwrites)",
@@ -158,8 +194,10 @@ def _parser() -> argparse.ArgumentParser:
         required=True,
         help="the catalogue folder, such as spec/<name>",
     )
-    _review_parsers(commands)
-    _export_parser(commands, with_paths)
+
+
+def _init_parser(commands: _Commands) -> None:
+    """`toolgen init`."""
     started = commands.add_parser(
         "init", help="scaffold a project: a catalogue, an example tool, CI and hooks"
     )
@@ -174,18 +212,15 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="the catalogue's name (default: the folder's name as an identifier)",
     )
-    return parser
 
 
-def _export_parser(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser],
-    with_paths: Callable[[argparse.ArgumentParser], None],
-) -> None:
+def _export_parser(commands: _Commands) -> None:
+    """`toolgen export`."""
     exported = commands.add_parser(
         "export",
         help="write one catalogue's tool definitions for a model API, or its MCP server",
     )
-    with_paths(exported)
+    _with_paths(exported)
     exported.add_argument(
         "--to",
         dest="api",
@@ -226,9 +261,7 @@ def _count(text: str) -> int:
     return value
 
 
-def _review_parsers(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser],
-) -> None:
+def _review_parsers(commands: _Commands) -> None:
     """`toolgen diff` and `toolgen docs` (toolgen.commands.review)."""
 
     def catalogue_args(sub: argparse.ArgumentParser) -> None:

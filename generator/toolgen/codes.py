@@ -20,13 +20,6 @@ class Severity(enum.Enum):
     WARNING = "warning"
     INFO = "info"
 
-    @property
-    def rank(self) -> int:
-        return _RANK[self]
-
-
-_RANK = {Severity.ERROR: 2, Severity.WARNING: 1, Severity.INFO: 0}
-
 
 class Stage(enum.Enum):
     LOAD = "load"

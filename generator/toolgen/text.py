@@ -31,6 +31,11 @@ def json_text(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def json_sorted(value: object) -> str:
+    """A value as JSON with its keys in order, so two versions of a setting read alike."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
 def json_document(value: object) -> str:
     """A value as indented JSON, as the files reviewers read and diff are written (the
     lock file, the package manifest, the reports)."""

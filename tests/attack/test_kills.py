@@ -1,7 +1,7 @@
 """A build killed at any point leaves the old generated tree or the new one, never a mix, and
 the next build cleans up what it left.
 
-The build runs in a forked child whose file-system operations (write.FS) send it SIGKILL at
+The build runs in a forked child whose file-system operations (disk.FS) send it SIGKILL at
 the n-th one, for every n; a second set of children is killed after a random delay, which also
 lands in rendering and formatting (ruff runs in a folder of the cache). After each kill the
 generated package must equal the old tree or the new tree exactly; then a normal build must
@@ -20,13 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from toolgen.build import write
+from toolgen.build import disk
 from toolgen.cli import main
 
 ROOT = Path(__file__).parent.parent.parent
 
 
-class Killer(write.FileSystem):
+class Killer(disk.FileSystem):
     """Counts the build's file-system operations; kills its own process at the n-th."""
 
     def __init__(self, at: int) -> None:
@@ -43,7 +43,7 @@ class Killer(write.FileSystem):
 
 
 def _counted(name: str) -> Callable[..., object]:
-    method = getattr(write.FileSystem, name)
+    method = getattr(disk.FileSystem, name)
 
     def step(self: Killer, *args: object) -> object:
         self.step(args[0])
@@ -71,9 +71,9 @@ def _fork_build(
             null = os.open(os.devnull, os.O_WRONLY)
             os.dup2(null, 1)
             os.dup2(null, 2)
-            write.FS = Killer(at)
+            disk.FS = Killer(at)
             code = main(["build", str(folder)])
-            (root / ".steps").write_text("\n".join(write.FS.paths) + "\n")
+            (root / ".steps").write_text("\n".join(disk.FS.paths) + "\n")
         finally:
             os._exit(code)
     if not wait:

@@ -32,9 +32,9 @@ from typing import Any, cast
 
 from toolgen.codes import Severity
 from toolgen.diagnostics import Diagnostic, Hit, Span
+from toolgen.paths import CACHE_DIR, cache_key, file_digest
 from toolgen.spec.ir import PyNames, Reference, ToolSummary
 from toolgen.spec.load import Sources, read_sources
-from toolgen.paths import CACHE_DIR, cache_key, file_digest
 
 FORMAT = 1
 # a catalogue's kept units are a few megabytes at 5,000 tools: a larger file was not written
@@ -457,11 +457,6 @@ class BuildCache:
             )
         return None
 
-    def forget(self) -> None:
-        """The next build does everything (this one did not complete)."""
-        with contextlib.suppress(OSError):
-            self._stamp.unlink(missing_ok=True)
-
     def _read(self, path: Path) -> object | None:
         try:
             with open(path, "rb") as file:
@@ -489,7 +484,9 @@ class BuildCache:
         try:
             with open(temp, "w", encoding="utf-8") as file:
                 # dumps, not dump: json writes a file with its pure-Python encoder
-                file.write(json.dumps(payload, ensure_ascii=False, separators=(",", ":")))
+                file.write(
+                    json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+                )
             os.replace(temp, path)
         finally:
             with contextlib.suppress(OSError):

@@ -25,11 +25,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from toolgen.diagnostics import Diagnostic, Span, error
-from toolgen.spec.ir import Catalogue, ToolSummary
 from toolgen.build.manifest import MANIFEST_NAME, read_package
-from toolgen.paths import CACHE_DIR, package_dir
 from toolgen.build.project import SPEC_DIR, Placement
+from toolgen.diagnostics import Diagnostic, Span, error
+from toolgen.paths import CACHE_DIR, package_dir
+from toolgen.spec.ir import Catalogue, ToolSummary
 
 # Top-level folders of a project that a build never writes into.
 PROTECTED = frozenset(

@@ -1,10 +1,10 @@
 """The pipeline in one place.
 
 Each tool file goes load -> validate -> model -> checks -> lint (-> render) on its own, in
-catalogue.yaml's settings and knowing the catalogue's tool names: a `ToolUnit`. Then the
-catalogue as a whole, each tool seen through its summary: the checks and lint rules over the
-catalogue and over pairs of tools, the layout, the package's own files, the write, and the
-implementation check.
+catalogue.yaml's settings and knowing the catalogue's tool names: a `ToolUnit` (that half is
+tool_files.py's). Then, in this module, the catalogue as a whole, each tool seen through its
+summary: the checks and lint rules over the catalogue and over pairs of tools, the layout,
+the package's own files, the write, and the implementation check.
 
 Each stage is its own module, a function of its inputs; this module runs them in order and
 gathers their diagnostics. A stage that cannot go on (no catalogue file, format errors) stops
@@ -24,22 +24,28 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from toolgen import checks
-from toolgen.checks import implementations as implcheck
-from toolgen.build import layout, write
-from toolgen.spec import load, model, tokens, validate
-from toolgen.build.cache import BuildCache, Stamp, ToolUnit, digest, inputs, status_of
-from toolgen.diagnostics import Diagnostic, has_errors
-from toolgen.render.formatting import FormattingError, format_sources
-from toolgen.spec.ir import Catalogue, Tool, ToolSummary, summary
-from toolgen.lint import Hit, ToolLinter, enabled_rules, lint_catalogue
-from toolgen.lint.context import CatalogueContext, LintContext, Names
+from toolgen.build import layout, recovery, write
+from toolgen.build.cache import BuildCache, Stamp, ToolUnit, inputs, status_of
 from toolgen.build.manifest import content_digest
-from toolgen.paths import CACHE_DIR, display_path, package_dir
 from toolgen.build.progress import QUIET, Progress
 from toolgen.build.project import Placement
-from toolgen.render import CARDS_PATH, render_catalogue, render_tool, stub_path
+from toolgen.build.tool_files import Fresh, Run, catalogue_settings, is_present
+from toolgen.checks import implementations as implcheck
+from toolgen.diagnostics import Diagnostic, has_errors
+from toolgen.lint import enabled_rules, lint_catalogue
+from toolgen.lint.context import CatalogueContext
+from toolgen.paths import CACHE_DIR, display_path, package_dir
+from toolgen.render import (
+    CARDS_PATH,
+    lockfile,
+    render_catalogue,
+    render_tool,
+    stub_path,
+)
+from toolgen.render.formatting import FormattingError, format_sources
 from toolgen.render.modules import cards_entries, cards_module, cards_source
-from toolgen.render import lockfile
+from toolgen.spec import load, tokens
+from toolgen.spec.ir import Catalogue, Tool, ToolSummary, summary
 from toolgen.spec.tokens import TokenReport, ToolTokens
 
 
@@ -65,262 +71,20 @@ class CheckResult:
 @dataclass(frozen=True, slots=True)
 class BuildResult:
     """One catalogue's build: its check, what was written (None when nothing could be),
-    the one-line reason when writing failed, and whether the last build's report was
-    replayed (nothing changed since)."""
+    and the one-line reason when writing failed."""
 
     check: CheckResult
     report: write.WriteReport | None
     failure: str | None = None
-    replayed: bool = False
 
     @property
     def diagnostics(self) -> tuple[Diagnostic, ...]:
         return self.check.diagnostics
 
 
-# --- one tool file ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Front:
-    """A tool file through load, the format check and the model."""
-
-    tools: tuple[Tool, ...]
-    broken: str | None
-    diagnostics: tuple[Diagnostic, ...]
-
-
-def _front(source: load.SourceFile, catalogue: Catalogue) -> _Front:
-    document, found = load.parse(source)
-    if document is None:
-        return _Front((), validate.stem(source.file), tuple(found))
-    # a value load already reported (a foreign tag, an alias) is read as null; saying so
-    # again here would blame the reader for a null they never wrote
-    problems = validate.check_document(document, "tool")
-    if problems:
-        reported = {d.span for d in found}
-        found.extend(d for d in problems if d.span not in reported)
-        return _Front((), validate.broken_name(document), tuple(found))
-    made, more = model.build_tools(document, catalogue)
-    return _Front(made, None, (*found, *more))
-
-
-@dataclass(slots=True)
-class _Fresh:
-    """A tool file compiled in this build: its unit but for what formatting gives."""
-
-    unit: ToolUnit
-    files: dict[str, str]  # owned, by root-relative path, as rendered
-    cards: dict[str, str]  # entries of the cards module, by tool name, as rendered
-    stubs: dict[str, str]  # implementation stubs to create, by root-relative path
-
-
-def _compile_file(
-    source: load.SourceFile,
-    front: _Front,
-    keys: tuple[str, str],
-    catalogue: Catalogue,
-    linter: ToolLinter | None,
-    render: Sequence[str] | None,
-    *,
-    tools_only: bool,
-) -> _Fresh:
-    """A tool file's unit: `linter` lints it (None: no lint), and with `render` (the tools
-    whose stub to make) its files are rendered; with `tools_only`, the checks that read
-    catalogue.yaml are left out (it is broken)."""
-    found = list(front.diagnostics)
-    hits: list[Hit] = []
-    for tool in front.tools:
-        found.extend(checks.check_tool(tool, catalogue, tools_only=tools_only))
-        if linter is not None:
-            hits.extend(linter.lint(tool))
-    counts = {t.name: tokens.tool_tokens(t) for t in front.tools}
-    unit = ToolUnit(
-        file=source.file,
-        front=keys[0],
-        key=keys[1],
-        broken=front.broken,
-        tools=tuple(summary(t) for t in front.tools),
-        diagnostics=tuple(found),
-        hits=tuple(hits),
-        tokens=counts,
-        locks={t.name: lockfile.lock_piece(t, counts[t.name]) for t in front.tools},
-    )
-    fresh = _Fresh(unit, {}, {}, {})
-    for tool in front.tools if render is not None else ():
-        made = render_tool(catalogue, tool, stub=tool.name in (render or ()))
-        fresh.files.update(made.files)
-        fresh.cards[tool.name] = made.card
-        if made.stub is not None:
-            fresh.stubs[stub_path(catalogue, tool)] = made.stub
-    return fresh
-
-
-# --- the catalogue ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Settings:
-    """catalogue.yaml through load, the format check and the model: the catalogue without
-    its tools, or the stand-in the tools are checked in when catalogue.yaml is broken."""
-
-    catalogue: Catalogue | None
-    broken: bool
-    diagnostics: tuple[Diagnostic, ...]
-
-
-def _settings(sources: load.Sources) -> _Settings:
-    if sources.catalogue is None:
-        return _Settings(None, False, ())
-    document, found = load.parse(sources.catalogue)
-    if document is None:
-        return _Settings(None, False, tuple(found))
-    problems = validate.check_document(document, "catalogue")
-    reported = {d.span for d in found}
-    found.extend(d for d in problems if d.span not in reported)
-    made, more = model.build_settings(document, sources.folder, trusted=not problems)
-    return _Settings(made, bool(problems), (*found, *more))
-
-
-@dataclass(slots=True)
-class _Run:
-    """One catalogue going through the pipeline: what it needs and what it found."""
-
-    root: Path
-    sources: load.Sources
-    settings: _Settings
-    kept: Mapping[str, ToolUnit]  # the build cache's units, by tool file
-    render: bool
-    progress: Progress
-    # the last build's files and their status
-    outputs: Mapping[str, tuple[int, int, int]]
-    lint: bool = True  # False: the lint rules do not run
-
-    def units(self, full_ir: bool) -> tuple[list[ToolUnit], list[_Fresh], list[Tool]]:
-        """Every tool file's unit: kept where the build cache holds it for the same
-        inputs (and its files are as the last build left them), else compiled; which were
-        compiled, and the IR of every tool when `full_ir`."""
-        catalogue = self.settings.catalogue
-        assert catalogue is not None
-        sources = self.sources.tools
-        fronts: dict[str, _Front] = {}
-        front_keys = {
-            s.file: digest([catalogue.digest, s.file, s.digest]) for s in sources
-        }
-        with (
-            load.collector_paused(),
-            self.progress.stage("model", len(sources), "tool files") as step,
-        ):
-            for source in sources:
-                old = self.kept.get(source.file)
-                if full_ir or old is None or old.front != front_keys[source.file]:
-                    fronts[source.file] = _front(source, catalogue)
-                step()
-        names = Names.of(
-            (
-                n
-                for s in sources
-                for n in (
-                    (t.name for t in fronts[s.file].tools)
-                    if s.file in fronts
-                    else self.kept[s.file].names
-                )
-            ),
-            (
-                broken
-                for s in sources
-                if (
-                    broken := fronts[s.file].broken
-                    if s.file in fronts
-                    else self.kept[s.file].broken
-                )
-            ),
-        )
-        catalogue = replace(catalogue, broken_tools=names.broken)
-        linter = None
-        if self.lint and not self.settings.broken:
-            linter = ToolLinter(LintContext(catalogue, names), enabled_rules(catalogue))
-        units: list[ToolUnit] = []
-        fresh: list[_Fresh] = []
-        with self.progress.stage("compile", len(sources), "tool files") as step:
-            for source in sources:
-                keys = (
-                    front_keys[source.file],
-                    digest([front_keys[source.file], names.digest]),
-                )
-                old = self.kept.get(source.file)
-                if not full_ir and old is not None and self._still(old, keys[1]):
-                    units.append(old)
-                else:
-                    front = fronts.get(source.file) or _front(source, catalogue)
-                    made = _compile_file(
-                        source,
-                        front,
-                        keys,
-                        catalogue,
-                        linter,
-                        self._stubs(front),
-                        tools_only=self.settings.broken,
-                    )
-                    fresh.append(made)
-                    units.append(made.unit)
-                step()
-        ir = [t for front in fronts.values() for t in front.tools] if full_ir else []
-        return units, fresh, ir
-
-    def _stubs(self, front: _Front) -> Sequence[str] | None:
-        """The tools whose stub to render (those without an implementation file), or None
-        when nothing is rendered."""
-        if not self.render or self.settings.catalogue is None:
-            return None
-        catalogue = self.settings.catalogue
-        return [
-            t.name
-            for t in front.tools
-            if not t.derived and not _exists(self.root / stub_path(catalogue, t))
-        ]
-
-    def _still(self, unit: ToolUnit, key: str) -> bool:
-        """Whether a kept unit serves this build: made of the same inputs, and, when files
-        are rendered, with every file it made as the last build left it and every stub in
-        place."""
-        if unit.key != key:
-            return False
-        if not self.render:
-            return True
-        catalogue = self.settings.catalogue
-        assert catalogue is not None
-        return all(
-            _unchanged(self.root / rel, self.outputs.get(rel), wanted)
-            for rel, wanted in unit.outputs.items()
-        ) and all(
-            _exists(self.root / stub_path(catalogue, t))
-            for t in unit.tools
-            if not t.derived
-        )
-
-
-def _exists(path: Path) -> bool:
-    try:
-        return path.is_file() or path.is_symlink()
-    except OSError:
-        return False
-
-
-def _unchanged(path: Path, status: tuple[int, int, int] | None, wanted: str) -> bool:
-    """Whether the file holds the text of digest `wanted`: known by its status when it is
-    the one the last build recorded, else read."""
-    if status is not None and status_of(path) == status:
-        return True
-    try:
-        return content_digest(path.read_text(encoding="utf-8")) == wanted
-    except (OSError, UnicodeDecodeError):
-        return False
-
-
 def _formatted(
     catalogue: Catalogue,
-    fresh: Sequence[_Fresh],
+    fresh: Sequence[Fresh],
     own: Mapping[str, str],
     markers: Mapping[str, str],
     workdir: Path | None,
@@ -368,7 +132,7 @@ class _Whole:
 
 
 def _whole(
-    run: _Run,
+    run: Run,
     units: Sequence[ToolUnit],
     others: Sequence[Placement],
 ) -> _Whole:
@@ -408,7 +172,7 @@ def _sorted(diagnostics: Sequence[Diagnostic]) -> tuple[Diagnostic, ...]:
 
 
 def _result(
-    run: _Run,
+    run: Run,
     whole: _Whole | None,
     extra: Sequence[Diagnostic] = (),
     notes: Sequence[str] = (),
@@ -449,14 +213,14 @@ def _start(
     render: bool,
     cache: BuildCache | None = None,
     stamp: Stamp | None = None,
-) -> _Run:
+) -> Run:
     shown = display_path(folder, root)
     with progress.stage("read"):
         sources = load.read_sources(folder, shown, root)
-        settings = _settings(sources)
+        settings = catalogue_settings(sources)
     kept = cache.units() if cache is not None and not settings.broken else {}
     outputs = stamp.outputs if stamp is not None else {}
-    return _Run(root, sources, settings, kept, render, progress, outputs)
+    return Run(root, sources, settings, kept, render, progress, outputs)
 
 
 def check_catalogue(
@@ -492,7 +256,7 @@ def check_catalogue(
 def _files(
     whole: _Whole,
     units: list[ToolUnit],
-    fresh: Sequence[_Fresh],
+    fresh: Sequence[Fresh],
     workdir: Path | None,
     progress: Progress,
 ) -> write.RenderedFiles:
@@ -521,7 +285,7 @@ def _files(
 
 
 def _build(
-    run: _Run, others: Sequence[Placement], check_only: bool
+    run: Run, others: Sequence[Placement], check_only: bool
 ) -> tuple[BuildResult, list[ToolUnit]]:
     if run.settings.catalogue is None:
         return BuildResult(_result(run, None), None), []
@@ -590,7 +354,7 @@ def build_catalogue(
 
 
 def _stamp(
-    cache: BuildCache, run: _Run, built: BuildResult, catalogues: Sequence[Path]
+    cache: BuildCache, run: Run, built: BuildResult, catalogues: Sequence[Path]
 ) -> Stamp | None:
     """The stamp of a build that wrote without trouble, else None (the next build does
     everything again)."""
@@ -620,7 +384,7 @@ def _stamp(
 
 def cache_inputs(
     cache: BuildCache,
-    run: _Run,
+    run: Run,
     package: str,
     implementation: str,
     catalogues: Sequence[Path],
@@ -654,10 +418,10 @@ def render(result: CheckResult, root: Path | None = None) -> write.RenderedFiles
             tokens={t.name: counts[t.name] for t in tools},
             locks={t.name: lockfile.lock_piece(t, counts[t.name]) for t in tools},
         )
-        made = _Fresh(unit, {}, {}, {})
+        made = Fresh(unit, {}, {}, {})
         for tool in tools:
             path = stub_path(catalogue, tool)
-            stub = root is None or not _exists(root / path)
+            stub = root is None or not is_present(root / path)
             parts = render_tool(catalogue, tool, stub=stub)
             made.files.update(parts.files)
             made.cards[tool.name] = parts.card
@@ -672,13 +436,5 @@ def render(result: CheckResult, root: Path | None = None) -> write.RenderedFiles
 def building(root: Path) -> Iterator[list[str]]:
     """Hold the project's build lock, after cleaning up what an interrupted build left
     (yielded: the paths removed)."""
-    with write.build_lock(root):
-        yield write.recover(root)
-
-
-def replayed(stamp: Stamp, folder: Path, root: Path) -> BuildResult:
-    """The result of a build that had nothing to do: the last one's, with nothing written."""
-    shown = display_path(folder, root)
-    result = CheckResult(shown, None, stamp.diagnostics)
-    report = write.WriteReport((), (), (), stamp.unchanged, "")
-    return BuildResult(result, report, replayed=True)
+    with recovery.build_lock(root):
+        yield recovery.recover(root)

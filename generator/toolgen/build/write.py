@@ -19,7 +19,8 @@ What a build guarantees (docs/ownership.md says it for users):
 - **Nothing left behind.** Every temporary path is recorded in a journal under
   `.toolgen-cache/` before it is created; the next build removes what an interrupted one left
   (a kept tree taken as a stage is such a path from the moment it is taken). Builds of one
-  project take a lock, so they never interleave.
+  project take a lock, so they never interleave (the journal, the recovery and the lock are
+  recovery.py's; every disk operation goes through `disk.FS`).
 - **Nothing changed on failure.** A full disk or a read-only folder aborts the build before the
   switch: the temporary paths are removed and the error names the path and the cause.
 - With `check=True` nothing is written or removed: the report carries a unified diff.
@@ -29,23 +30,26 @@ Durability against power loss is not promised: files are not fsynced (a build is
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
 import difflib
-import errno
-import json
 import os
 import secrets
-import shutil
-import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from toolgen.build.manifest import MANIFEST_NAME, PYTHON_CACHES, Manifest, ManifestError, content_digest, owned_text, parse_manifest, read_package
-from toolgen.paths import CACHE_DIR, FORMAT_PREFIX
-
-JOURNAL = f"{CACHE_DIR}/journal.json"
+from toolgen.build import disk
+from toolgen.build.manifest import (
+    MANIFEST_NAME,
+    PYTHON_CACHES,
+    Manifest,
+    ManifestError,
+    content_digest,
+    owned_text,
+    parse_manifest,
+    read_package,
+)
+from toolgen.build.recovery import Journal, clean_up
+from toolgen.paths import CACHE_DIR
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,121 +98,6 @@ class WriteError(Exception):
         self.path = path
 
 
-def _cause(exc: OSError) -> str:
-    if exc.errno == errno.ENOSPC:
-        return "no space left on the device"
-    if exc.errno == errno.EROFS:
-        return "the file system is read-only"
-    if exc.errno in (errno.EACCES, errno.EPERM):
-        return "permission denied"
-    return (exc.strerror or type(exc).__name__).lower()
-
-
-# --- the file system, as the few operations a build makes ---------------------------------
-
-
-_RENAME_NOREPLACE = 1
-_RENAME_EXCHANGE = 2
-
-
-def _renameat2() -> object | None:
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        function = ctypes.CDLL(None, use_errno=True).renameat2
-    except (AttributeError, OSError):
-        return None
-    function.argtypes = [
-        ctypes.c_int,
-        ctypes.c_char_p,
-        ctypes.c_int,
-        ctypes.c_char_p,
-        ctypes.c_uint,
-    ]
-    function.restype = ctypes.c_int
-    return function
-
-
-class FileSystem:
-    """Every change a build makes to the disk goes through one of these methods, so the
-    tests can interrupt a build at each of them."""
-
-    _AT_FDCWD = -100
-
-    def __init__(self) -> None:
-        self._renameat2 = _renameat2()
-
-    def mkdir(self, path: Path) -> None:
-        path.mkdir(parents=True, exist_ok=True)
-
-    def write_new(self, path: Path, text: str) -> None:
-        """Create a file that must not exist yet."""
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n", closefd=False) as f:
-                f.write(text)
-        finally:
-            os.close(fd)
-
-    def link(self, source: Path, target: Path) -> None:
-        """`target` becomes the same file as `source` (a copy where links are refused)."""
-        try:
-            os.link(source, target, follow_symlinks=False)
-        except OSError as exc:
-            if exc.errno not in (errno.EPERM, errno.EMLINK, errno.EXDEV, errno.ENOTSUP):
-                raise
-            shutil.copy2(source, target, follow_symlinks=False)
-
-    def link_new(self, source: Path, target: Path) -> bool:
-        """Give `source` the name `target` unless something has it: False when taken."""
-        try:
-            os.link(source, target, follow_symlinks=False)
-        except FileExistsError:
-            return False
-        return True
-
-    def _rename2(self, source: Path, target: Path, flags: int) -> bool:
-        if self._renameat2 is None:
-            return False
-        done = self._renameat2(  # type: ignore[operator]
-            self._AT_FDCWD,
-            os.fsencode(source),
-            self._AT_FDCWD,
-            os.fsencode(target),
-            flags,
-        )
-        if done == 0:
-            return True
-        code = ctypes.get_errno()
-        if code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
-            return False  # not offered by this file system: the caller falls back
-        raise OSError(code, os.strerror(code), str(target))
-
-    def exchange(self, first: Path, second: Path) -> bool:
-        """Swap two folders atomically; False where the system cannot."""
-        return self._rename2(first, second, _RENAME_EXCHANGE)
-
-    def rename(self, source: Path, target: Path) -> None:
-        """Rename onto a name that must be free."""
-        if not self._rename2(source, target, _RENAME_NOREPLACE):
-            if os.path.lexists(target):
-                raise FileExistsError(errno.EEXIST, "exists", str(target))
-            os.rename(source, target)
-
-    def replace(self, source: Path, target: Path) -> None:
-        """Rename over a file toolgen owns (the journal, the caches)."""
-        os.replace(source, target)
-
-    def unlink(self, path: Path) -> None:
-        path.unlink(missing_ok=True)
-
-    def rmtree(self, path: Path) -> None:
-        shutil.rmtree(path, ignore_errors=False)
-
-
-FS = FileSystem()
-
-
 # --- what changes ---------------------------------------------------------------------------
 
 
@@ -249,11 +138,6 @@ def manifest_files(package: Path) -> list[str]:
         return []
 
 
-def manifest_text(files: RenderedFiles) -> str:
-    """The manifest a build of `files` writes into the package."""
-    return _manifest(files).text()
-
-
 def _manifest(files: RenderedFiles) -> Manifest:
     prefix = files.package + "/"
     digests = {rel: content_digest(text) for rel, text in files.owned.items()}
@@ -268,7 +152,7 @@ def _plan(files: RenderedFiles, root: Path, *, check: bool) -> _Plan:
     try:
         state = read_package(package, contents=check)
     except OSError as exc:
-        raise WriteError(files.package, _cause(exc)) from exc
+        raise WriteError(files.package, disk.cause(exc)) from exc
     if state.unknown or state.manifest_problem is not None:
         # the layout check reports these with locations; here the build only refuses
         first = state.unknown[0] if state.unknown else MANIFEST_NAME
@@ -357,134 +241,6 @@ def check_outputs(files: RenderedFiles, root: Path) -> WriteReport:
     return _report(_plan(files, root, check=True))
 
 
-# --- the journal of temporary paths ---------------------------------------------------------
-
-
-class _Journal:
-    """The temporary paths of the build in progress, on disk before they exist."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.path = root / JOURNAL
-        self.paths: list[str] = []
-        self.aside: tuple[str, str] | None = (
-            None  # (package, old) during a two-rename switch
-        )
-        self.usable = True
-
-    def record(self, *paths: Path, aside: tuple[Path, Path] | None = None) -> None:
-        self.paths.extend(p.relative_to(self.root).as_posix() for p in paths)
-        if aside is not None:
-            package, old = aside
-            self.aside = (
-                package.relative_to(self.root).as_posix(),
-                old.relative_to(self.root).as_posix(),
-            )
-        if not self.usable:
-            return
-        payload = {"leftovers": self.paths, "aside": self.aside}
-        temp = self.path.with_name(f"journal-{os.getpid()}.tmp")
-        try:
-            FS.mkdir(self.path.parent)
-            FS.unlink(temp)
-            FS.write_new(temp, json.dumps(payload) + "\n")
-            FS.replace(temp, self.path)
-        except OSError:
-            # a cache that cannot be written only costs the clean-up of an interrupted build
-            self.usable = False
-            with contextlib.suppress(OSError):
-                FS.unlink(temp)
-
-    def close(self) -> None:
-        if self.usable:
-            with contextlib.suppress(OSError):
-                FS.unlink(self.path)
-
-
-def _under(root: Path, rel: object) -> Path | None:
-    """A journal entry as a path inside the project, or None for anything else."""
-    if (
-        not isinstance(rel, str)
-        or not rel
-        or rel.startswith("/")
-        or ".." in rel.split("/")
-    ):
-        return None
-    return root / rel
-
-
-def recover(root: Path) -> list[str]:
-    """Undo what an interrupted build left; returns what was removed. Call it under the
-    build lock: every temporary path then belongs to a build that is no longer running."""
-    removed = _cache_leftovers(root)
-    path = root / JOURNAL
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return removed
-    if not isinstance(data, dict):
-        return removed
-    aside = data.get("aside")
-    if isinstance(aside, list) and len(aside) == 2:
-        package, old = (_under(root, p) for p in aside)
-        if (
-            package is not None
-            and old is not None
-            and not os.path.lexists(package)
-            and old.is_dir()
-        ):
-            FS.rename(old, package)  # killed between the two renames: the old tree back
-    for rel in data.get("leftovers", []):
-        leftover = _under(root, rel)
-        if leftover is None or not os.path.lexists(leftover):
-            continue
-        if leftover.is_dir() and not leftover.is_symlink():
-            FS.rmtree(leftover)
-        else:
-            FS.unlink(leftover)
-        removed.append(str(rel))
-    FS.unlink(path)
-    return removed
-
-
-def _cache_leftovers(root: Path) -> list[str]:
-    """What a killed build left in toolgen's own cache folder: the folders ruff formats in
-    (formatting.py) and half-written `*.tmp` files (the journal's, the caches'). Under the
-    build lock no other build is running, so every one of them is a leftover."""
-    cache = root / CACHE_DIR
-    if not cache.is_dir():
-        return []
-    found = []
-    for entry in sorted(cache.iterdir()):
-        if entry.is_symlink():
-            continue
-        if entry.name.startswith(FORMAT_PREFIX) and entry.is_dir():
-            FS.rmtree(entry)
-        elif entry.name.endswith(".tmp") and entry.is_file():
-            FS.unlink(entry)
-        else:
-            continue
-        found.append(entry.relative_to(root).as_posix())
-    return found
-
-
-@contextlib.contextmanager
-def build_lock(root: Path) -> Iterator[None]:
-    """Builds of one project, one at a time: an exclusive lock on the root folder itself
-    (it needs no write permission), released when the build ends or its process dies."""
-    try:
-        import fcntl
-    except ImportError:  # not on POSIX: builds are not serialised
-        yield
-        return
-    fd = os.open(root, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)
-
-
 # --- writing --------------------------------------------------------------------------------
 
 
@@ -496,24 +252,24 @@ def _stage(plan: _Plan, stage: Path) -> None:
     """Stage the new package in the empty folder `stage`: a hard link to the package's file
     where it is unchanged, else the new text."""
     made = {stage}
-    FS.mkdir(stage)
+    disk.FS.mkdir(stage)
     for rel, text in plan.files.items():
         target = stage / rel
         if target.parent not in made:
-            FS.mkdir(target.parent)
+            disk.FS.mkdir(target.parent)
             made.add(target.parent)
         if rel in plan.unchanged and rel != MANIFEST_NAME:
-            FS.link(plan.package / rel, target)
+            disk.FS.link(plan.package / rel, target)
         else:
             assert text is not None  # a kept file is unchanged, or the plan refused it
-            FS.write_new(target, text)
+            disk.FS.write_new(target, text)
 
 
 def _temporary(target: Path, nonce: str) -> Path:
     return target.with_name(f".{target.name}.toolgen-{nonce}.tmp")
 
 
-def _stage_create_once(plan: _Plan, root: Path, journal: _Journal, nonce: str) -> None:
+def _stage_create_once(plan: _Plan, root: Path, journal: Journal, nonce: str) -> None:
     """Put each missing create-once file as a temporary sibling (the part that needs
     space); `_place_create_once` gives them their names after the switch. The journal
     lists them all before the first is made."""
@@ -524,9 +280,9 @@ def _stage_create_once(plan: _Plan, root: Path, journal: _Journal, nonce: str) -
     for rel, text in plan.create.items():
         temp = temps[rel]
         if temp.parent not in made:
-            FS.mkdir(temp.parent)
+            disk.FS.mkdir(temp.parent)
             made.add(temp.parent)
-        FS.write_new(temp, text)
+        disk.FS.write_new(temp, text)
 
 
 def _place_create_once(plan: _Plan, root: Path, nonce: str) -> tuple[str, ...]:
@@ -534,22 +290,24 @@ def _place_create_once(plan: _Plan, root: Path, nonce: str) -> tuple[str, ...]:
     for rel in plan.create:
         target = root / rel
         temp = _temporary(target, nonce)
-        if FS.link_new(temp, target):  # never over anything, even a file made meanwhile
+        if disk.FS.link_new(
+            temp, target
+        ):  # never over anything, even a file made meanwhile
             created.append(rel)
-        FS.unlink(temp)
+        disk.FS.unlink(temp)
     return tuple(created)
 
 
-def _switch(plan: _Plan, stage: Path, old: Path, journal: _Journal) -> Path | None:
+def _switch(plan: _Plan, stage: Path, old: Path, journal: Journal) -> Path | None:
     """Put the staged tree in place; returns where the replaced tree now is."""
     if not plan.exists:
-        FS.rename(stage, plan.package)
+        disk.FS.rename(stage, plan.package)
         return None
-    if FS.exchange(stage, plan.package):
+    if disk.FS.exchange(stage, plan.package):
         return stage  # the two folders swapped names: the old tree is at the stage path
     journal.record(aside=(plan.package, old))
-    FS.rename(plan.package, old)
-    FS.rename(stage, plan.package)
+    disk.FS.rename(plan.package, old)
+    disk.FS.rename(stage, plan.package)
     return old
 
 
@@ -563,7 +321,7 @@ def _discard(replaced: Path, ours: frozenset[str]) -> tuple[str, ...]:
             f"{replaced} was kept: it holds files toolgen did not write ({shown}); move "
             "them back into the package if they are yours",
         )
-    FS.rmtree(replaced)
+    disk.FS.rmtree(replaced)
     return ()
 
 
@@ -600,12 +358,12 @@ def write_outputs(files: RenderedFiles, root: Path) -> WriteReport:
         or MANIFEST_NAME not in plan.unchanged
     ):
         return _report(plan, created)
-    journal = _Journal(root)
+    journal = Journal(root)
     nonce = f"{os.getpid()}-{secrets.token_hex(4)}"
     stage = _sibling(plan.package, "new", nonce)
     old = _sibling(plan.package, "old", nonce)
     try:
-        FS.mkdir(plan.package.parent)
+        disk.FS.mkdir(plan.package.parent)
         journal.record(stage, old)
         if not journal.usable:
             warnings.append(
@@ -616,32 +374,22 @@ def write_outputs(files: RenderedFiles, root: Path) -> WriteReport:
         _stage_create_once(plan, root, journal, nonce)
         replaced = _switch(plan, stage, old, journal)
     except OSError as exc:
-        _clean_up(journal)
+        clean_up(journal)
         where = Path(exc.filename) if isinstance(exc.filename, str) else plan.package
         if where.is_relative_to(stage):  # say where it was going, not the staging name
             where = plan.package / where.relative_to(stage)
-        raise WriteError(_shown(where, root), _cause(exc)) from exc
+        raise WriteError(_shown(where, root), disk.cause(exc)) from exc
     try:
         created = _place_create_once(plan, root, nonce)
         if replaced is not None:
             warnings.extend(_discard(replaced, plan.ours))
     except OSError as exc:
-        warnings.append(f"the build is complete, but cleaning up failed: {_cause(exc)}")
+        warnings.append(
+            f"the build is complete, but cleaning up failed: {disk.cause(exc)}"
+        )
     else:
         journal.close()
     return _report(plan, created, tuple(warnings))
-
-
-def _clean_up(journal: _Journal) -> None:
-    """After a failure before the switch: remove every temporary path recorded so far."""
-    for rel in journal.paths:
-        path = journal.root / rel
-        with contextlib.suppress(OSError):
-            if path.is_dir() and not path.is_symlink():
-                FS.rmtree(path)
-            elif os.path.lexists(path):
-                FS.unlink(path)
-    journal.close()
 
 
 def _shown(path: Path, root: Path) -> str:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from toolgen.build import cache, project, write
+from toolgen.build import cache, project, recovery
 from toolgen.build.progress import Progress
 from toolgen.commands import (
     EXIT_CLEAN,
@@ -68,8 +68,8 @@ def _build_root(
     catalogues = [*project.catalogues_under(root), *(t.folder for t in mine)]
     with contextlib.ExitStack() as held:
         if not args.check:
-            held.enter_context(write.build_lock(root))
-            for leftover in write.recover(root):
+            held.enter_context(recovery.build_lock(root))
+            for leftover in recovery.recover(root):
                 warn(f"removed {leftover}, left by an interrupted build")
         for target in mine:
             progress.label = target.shown

@@ -35,12 +35,10 @@ from toolgen.spec.ir import (
     Catalogue,
     Param,
     ReturnField,
-    TextAt,
     Tool,
     ToolSummary,
     summary,
 )
-from toolgen.spec.load import SourceMap
 from toolgen.spec.tokens import TokenReport, ToolTokens
 
 
@@ -335,13 +333,6 @@ class LintContext:
                     found.setdefault(words.name_words(param.name), (index, param))
             self._booleans[key] = found
         return found
-
-    def catalogue_source(self) -> SourceMap:
-        return self._catalogue.origin.source
-
-    def catalogue_texts(self) -> tuple[TextAt, ...]:
-        """The strings of catalogue.yaml."""
-        return self._catalogue.texts
 
 
 class CatalogueContext(LintContext):

@@ -10,8 +10,10 @@ from toolgen.lint import (  # noqa: F401  (imported for their registrations)
     effects,
     identity,
     names,
+    neighbours,
     parameters,
     returns,
     security,
+    strict_limits,
     two_tool,
 )

@@ -40,17 +40,12 @@ class Level(enum.Enum):
         """How the level reads in diagnostics formats (GitHub annotations, SARIF)."""
         return _SEVERITY[self]
 
-    @property
-    def rank(self) -> int:
-        return _RANK[self]
-
 
 _SEVERITY = {
     Level.BREAKING: Severity.ERROR,
     Level.DANGEROUS: Severity.WARNING,
     Level.SAFE: Severity.INFO,
 }
-_RANK = {Level.BREAKING: 2, Level.DANGEROUS: 1, Level.SAFE: 0}
 
 
 class Group(enum.Enum):
@@ -132,12 +127,11 @@ def diff_rule(
 
 def all_diff_rules() -> list[DiffRule]:
     """Every registered diff rule, by id (importing the rule modules registers them)."""
-    from toolgen.review import contract_rules, safety_rules, tool_rules  # noqa: F401
+    from toolgen.review import (  # noqa: F401
+        boundary_rules,
+        contract_rules,
+        safety_rules,
+        tool_rules,
+    )
 
     return [REGISTRY[k] for k in sorted(REGISTRY)]
-
-
-def lookup(key: str) -> DiffRule | None:
-    """A rule by id or by name."""
-    rules = all_diff_rules()
-    return next((r for r in rules if key in (r.id, r.name)), None)

@@ -1,5 +1,5 @@
-"""Diff rules of safety and boundaries: effect, confirmation, idempotency, context, guards,
-pagination and output contracts.
+"""Diff rules of safety: effect, confirmation, idempotency and context (those of the
+boundaries, guards, pagination and output contracts, are boundary_rules.py's).
 
 A safety property that gets weaker is breaking even when every call still validates: the
 contract promised the reviewer more than it now does. The snapshot keys these rules read, and
@@ -8,13 +8,13 @@ the shape they expect, are in `elements`' docstring.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from toolgen.review.contract_rules import param_names
-from toolgen.review.elements import GuardPair, Json, ToolPair
+from toolgen.review.elements import Json, ToolPair
 from toolgen.review.registry import Found, Group, Level, diff_rule
+from toolgen.text import json_sorted
 
 # how much protection each confirmation gives: a person approving each call (the SDK's
 # needs_approval) is more than a token the model itself carries from prepare to confirm
@@ -33,10 +33,6 @@ def _confirmation(tool: Json) -> tuple[str, dict[str, Any]]:
 def _idempotency(tool: Json) -> dict[str, Any]:
     value = tool.get("idempotency", {"kind": "none"})
     return dict(value) if isinstance(value, Mapping) else {"kind": str(value)}
-
-
-def _shown(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
 # --- effect and confirmation --------------------------------------------------------------
@@ -71,8 +67,8 @@ def confirmation_weakened(pair: ToolPair) -> Iterator[Found]:
         )
     elif new == old and new_settings != old_settings:
         yield Found(
-            f"the {new} confirmation of {pair.name!r} changed: {_shown(old_settings)} -> "
-            f"{_shown(new_settings)}",
+            f"the {new} confirmation of {pair.name!r} changed: {json_sorted(old_settings)} -> "
+            f"{json_sorted(new_settings)}",
             ("confirmation",),
         )
 
@@ -207,7 +203,7 @@ def idempotency_key_changed(pair: ToolPair) -> Iterator[Found]:
         if list(old.get(key, [])) != list(new.get(key, [])):
             yield Found(
                 f"the idempotency key of {pair.name!r} is built from {key} "
-                f"{_shown(new.get(key, []))}, was {_shown(old.get(key, []))}",
+                f"{json_sorted(new.get(key, []))}, was {json_sorted(old.get(key, []))}",
                 ("idempotency", key),
             )
 
@@ -303,358 +299,6 @@ def context_changed(pair: ToolPair) -> Iterator[Found]:
     moved = (set(old) - set(new)) & param_names(dict(both[1]))
     if old != new and not moved:
         yield Found(
-            f"{pair.name!r} reads context {_shown(new)}, was {_shown(old)}",
+            f"{pair.name!r} reads context {json_sorted(new)}, was {json_sorted(old)}",
             ("context",),
         )
-
-
-# --- guards -------------------------------------------------------------------------------
-
-# allow-lists: an item added lets more through (an empty list of suffixes means any name)
-_ALLOW_LISTS = ("hosts", "schemes", "ports", "suffixes")
-# switches that let more through when they turn on
-_PERMISSIONS = ("allow_userinfo", "allow_trailing_dot", "allow_hidden")
-
-
-def _guard_changes(old: Json, new: Json) -> tuple[list[str], list[str]]:
-    """(what lets more through, what lets less through) between two guards of one kind."""
-    wider: list[str] = []
-    narrower: list[str] = []
-    for key in _ALLOW_LISTS:
-        before, after = list(old.get(key, [])), list(new.get(key, []))
-        came = [v for v in after if v not in before]
-        gone = [v for v in before if v not in after]
-        if key == "suffixes" and before and not after:
-            wider.append("any file name is allowed now (suffixes removed)")
-            continue
-        if key == "suffixes" and not before and after:
-            narrower.append(f"only {_shown(after)} allowed now")
-            continue
-        if came:
-            wider.append(f"{key} added: {_shown(came)}")
-        if gone:
-            narrower.append(f"{key} removed: {_shown(gone)}")
-    for key in _PERMISSIONS:
-        if not old.get(key) and new.get(key):
-            wider.append(f"{key} turned on")
-        elif old.get(key) and not new.get(key):
-            narrower.append(f"{key} turned off")
-    if old.get("must_exist", True) and not new.get("must_exist", True):
-        wider.append("paths that do not exist are allowed now")
-    elif not old.get("must_exist", True) and new.get("must_exist", True):
-        narrower.append("paths must exist now")
-    if old.get("root") != new.get("root"):
-        wider.append(
-            f"root is {_shown(new.get('root'))}, was {_shown(old.get('root'))}"
-        )
-    if old.get("hosts_from") != new.get("hosts_from") and new.get("hosts_from"):
-        wider.append(f"hosts also come from {_shown(new.get('hosts_from'))}")
-    before_chars, after_chars = old.get("max_chars"), new.get("max_chars")
-    if isinstance(before_chars, int) and isinstance(after_chars, int):
-        if after_chars > before_chars:
-            wider.append(f"max_chars is {after_chars}, was {before_chars}")
-        elif after_chars < before_chars:
-            narrower.append(f"max_chars is {after_chars}, was {before_chars}")
-    known = {"kind", "root", "must_exist", "hosts_from", "max_chars"}
-    known.update(_ALLOW_LISTS, _PERMISSIONS)
-    for key in sorted((set(old) | set(new)) - known):
-        if old.get(key) != new.get(key):
-            # a setting this version of toolgen does not know: assume the worst
-            wider.append(f"{key} is {_shown(new.get(key))}, was {_shown(old.get(key))}")
-    return wider, narrower
-
-
-@diff_rule(
-    GuardPair,
-    id="TD511",
-    name="guard-widened",
-    level=Level.BREAKING,
-    group=Group.BOUNDARIES,
-)
-def guard_widened(pair: GuardPair) -> Iterator[Found]:
-    """A guarded parameter lets more through: a host, scheme, port or suffix added, another
-    root, a permission turned on, a longer limit, or the guard removed.
-
-    ## Why breaking
-    A safety regression: the guard is what keeps the model's arguments inside the folders
-    and hosts a reviewer agreed to. A setting toolgen does not know counts as widened.
-
-    ## Example
-    `hosts: [api.example.com]` becomes `hosts: [api.example.com, example.org]`.
-    """
-    if pair.old is None:
-        return
-    if pair.new is None:
-        yield Found(
-            f"parameter {pair.path!r} of {pair.tool!r} lost its {pair.old.get('kind')} guard",
-            pair.where,
-        )
-        return
-    if pair.old.get("kind") != pair.new.get("kind"):
-        yield Found(
-            f"parameter {pair.path!r} of {pair.tool!r} is guarded as "
-            f"{pair.new.get('kind')}, was {pair.old.get('kind')}",
-            pair.where,
-        )
-        return
-    wider, _ = _guard_changes(pair.old, pair.new)
-    for reason in wider:
-        yield Found(
-            f"the guard of {pair.path!r} of {pair.tool!r}: {reason}", pair.where
-        )
-
-
-@diff_rule(
-    GuardPair,
-    id="TD512",
-    name="guard-narrowed",
-    level=Level.DANGEROUS,
-    group=Group.BOUNDARIES,
-)
-def guard_narrowed(pair: GuardPair) -> Iterator[Found]:
-    """A parameter gained a guard, or its guard lets less through.
-
-    ## Why dangerous
-    The boundary is safer, but calls that passed (a host now off the list) are refused with
-    the guard's error code: check that no legitimate use depended on them.
-    """
-    if pair.new is None:
-        return
-    if pair.old is None:
-        yield Found(
-            f"parameter {pair.path!r} of {pair.tool!r} is guarded as "
-            f"{pair.new.get('kind')} now",
-            pair.where,
-        )
-        return
-    if pair.old.get("kind") == pair.new.get("kind"):
-        _, narrower = _guard_changes(pair.old, pair.new)
-        for reason in narrower:
-            yield Found(
-                f"the guard of {pair.path!r} of {pair.tool!r}: {reason}", pair.where
-            )
-
-
-# --- pagination ---------------------------------------------------------------------------
-
-
-def _pagination(tool: Json) -> dict[str, Any] | None:
-    value = tool.get("pagination")
-    return dict(value) if isinstance(value, Mapping) else None
-
-
-@diff_rule(
-    ToolPair,
-    id="TD601",
-    name="pagination-removed",
-    level=Level.BREAKING,
-    group=Group.BOUNDARIES,
-)
-def pagination_removed(pair: ToolPair) -> Iterator[Found]:
-    """A paginated tool no longer pages its answers.
-
-    ## Why breaking
-    Calls that sent a cursor are refused, and the answer is no longer capped: a list can
-    fill the context.
-    """
-    both = pair.both
-    if both is not None and _pagination(both[0]) and not _pagination(both[1]):
-        yield Found(f"{pair.name!r} no longer pages its answers", ("pagination",))
-
-
-@diff_rule(
-    ToolPair,
-    id="TD602",
-    name="cursor-binding-loosened",
-    level=Level.BREAKING,
-    group=Group.BOUNDARIES,
-)
-def cursor_binding_loosened(pair: ToolPair) -> Iterator[Found]:
-    """A cursor is bound to fewer filters, or lives longer (or forever).
-
-    ## Why breaking
-    A safety regression: a cursor reused with other filters, or much later, returns rows the
-    filters it was made for did not select.
-    """
-    both = pair.both
-    if both is None:
-        return
-    old, new = (_pagination(t) for t in both)
-    if not old or not new:
-        return
-    came = [u for u in new.get("unbound", []) if u not in old.get("unbound", [])]
-    if came:
-        yield Found(
-            f"cursors of {pair.name!r} may now be reused with other {_shown(came)}",
-            ("pagination", "unbound"),
-        )
-    before, after = old.get("ttl_seconds"), new.get("ttl_seconds")
-    if before is not None and (after is None or after > before):
-        life = "forever" if after is None else f"{after} s"
-        yield Found(
-            f"cursors of {pair.name!r} stay valid {life}, was {before} s",
-            ("pagination", "ttl_seconds"),
-        )
-
-
-@diff_rule(
-    ToolPair,
-    id="TD603",
-    name="page-size-cap-raised",
-    level=Level.DANGEROUS,
-    group=Group.BOUNDARIES,
-)
-def page_size_cap_raised(pair: ToolPair) -> Iterator[Found]:
-    """A paginated tool may return more items per page.
-
-    ## Why dangerous
-    Every answer may cost more context; nothing fails.
-    """
-    both = pair.both
-    if both is None:
-        return
-    old, new = (_pagination(t) for t in both)
-    if old and new:
-        before, after = old.get("max_page_size", 0), new.get("max_page_size", 0)
-        if after > before:
-            yield Found(
-                f"{pair.name!r} returns up to {after} items per page, was {before}",
-                ("pagination", "max_page_size"),
-            )
-
-
-@diff_rule(
-    ToolPair,
-    id="TD604",
-    name="pagination-tightened",
-    level=Level.SAFE,
-    group=Group.BOUNDARIES,
-)
-def pagination_tightened(pair: ToolPair) -> Iterator[Found]:
-    """A tool pages its answers now, or with a smaller cap.
-
-    ## Why safe
-    Answers get shorter; the model follows the cursor for more.
-    """
-    both = pair.both
-    if both is None:
-        return
-    old, new = (_pagination(t) for t in both)
-    if new and not old:
-        yield Found(f"{pair.name!r} pages its answers now", ("pagination",))
-    elif old and new and new.get("max_page_size", 0) < old.get("max_page_size", 0):
-        yield Found(
-            f"{pair.name!r} returns up to {new.get('max_page_size')} items per page, was "
-            f"{old.get('max_page_size')}",
-            ("pagination", "max_page_size"),
-        )
-
-
-# --- output contracts ---------------------------------------------------------------------
-
-
-def _output(tool: Json) -> tuple[dict[str, int], set[str]]:
-    value = tool.get("output")
-    if not isinstance(value, Mapping):
-        return {}, set()
-    limits = value.get("max_chars", {})
-    return (dict(limits) if isinstance(limits, Mapping) else {}), set(
-        value.get("sensitive", [])
-    )
-
-
-def _return_where(field: str) -> tuple[str, ...]:
-    parts: list[str] = ["returns"]
-    for i, part in enumerate(field.split(".")):
-        if i:
-            parts.append("properties")
-        parts.append(part)
-    return tuple(parts)
-
-
-@diff_rule(
-    ToolPair,
-    id="TD701",
-    name="sensitive-field-exposed",
-    level=Level.BREAKING,
-    group=Group.BOUNDARIES,
-)
-def sensitive_field_exposed(pair: ToolPair) -> Iterator[Found]:
-    """A return field marked sensitive is not any more.
-
-    ## Why breaking
-    A safety regression: its value was redacted from error messages, logs and what the
-    model reads; now it appears in them.
-    """
-    both = pair.both
-    if both is None:
-        return
-    (_, old), (_, new) = (_output(t) for t in both)
-    for name in sorted(old - new):
-        yield Found(
-            f"return field {name!r} of {pair.name!r} is no longer sensitive",
-            _return_where(name),
-        )
-
-
-@diff_rule(
-    ToolPair,
-    id="TD702",
-    name="output-limit-raised",
-    level=Level.DANGEROUS,
-    group=Group.BOUNDARIES,
-)
-def output_limit_raised(pair: ToolPair) -> Iterator[Found]:
-    """A text field of the answer may be longer, or is no longer cut.
-
-    ## Why dangerous
-    Every answer may cost more context, and a long text from outside carries more room for
-    instructions the model should not follow.
-    """
-    both = pair.both
-    if both is None:
-        return
-    (old, _), (new, _) = (_output(t) for t in both)
-    for name in sorted(old):
-        after = new.get(name)
-        if after is None or after > old[name]:
-            now = "no limit" if after is None else f"at most {after} characters"
-            yield Found(
-                f"return field {name!r} of {pair.name!r}: {now}, was {old[name]}",
-                _return_where(name),
-            )
-
-
-@diff_rule(
-    ToolPair,
-    id="TD703",
-    name="output-contract-tightened",
-    level=Level.SAFE,
-    group=Group.BOUNDARIES,
-)
-def output_contract_tightened(pair: ToolPair) -> Iterator[Found]:
-    """A return field is marked sensitive now, or cut shorter, or newly limited.
-
-    ## Why safe
-    The model reads less, never more; a cut field says so with its `truncated` flag.
-    """
-    both = pair.both
-    if both is None:
-        return
-    (old_limits, old_sensitive), (new_limits, new_sensitive) = (
-        _output(t) for t in both
-    )
-    for name in sorted(new_sensitive - old_sensitive):
-        yield Found(
-            f"return field {name!r} of {pair.name!r} is sensitive now",
-            _return_where(name),
-        )
-    for name in sorted(new_limits):
-        before = old_limits.get(name)
-        if before is None or new_limits[name] < before:
-            was = "no limit" if before is None else str(before)
-            yield Found(
-                f"return field {name!r} of {pair.name!r}: at most {new_limits[name]} "
-                f"characters, was {was}",
-                _return_where(name),
-            )

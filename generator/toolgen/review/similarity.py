@@ -20,8 +20,8 @@ from typing import Any
 
 from toolgen.lint import words
 from toolgen.lint.context import CatalogueContext
-from toolgen.lint.descriptions import neighbours
 from toolgen.lint.names import overlapping
+from toolgen.lint.neighbours import neighbours
 from toolgen.lint.two_tool import twins
 from toolgen.spec.ir import Catalogue, Tool
 

@@ -114,13 +114,6 @@ def walk(node: N) -> Iterator[N]:
         yield from walk(prop)
 
 
-def innermost(node: N) -> N:
-    """The value the model writes: the field itself, or its innermost array items."""
-    while node.items is not None:
-        node = node.items
-    return node
-
-
 # --- boundaries: guarded parameters, pagination, output contracts --------------------------
 
 

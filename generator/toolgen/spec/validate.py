@@ -315,21 +315,7 @@ def _diagnose(
         if inner:
             return [d for sub in inner for d in _diagnose(document, sub, kind)]
     if err.validator == "additionalProperties" and isinstance(err.instance, dict):
-        known = sorted(schema.get("properties", {}))
-        found = []
-        for key in err.instance:
-            if key in schema.get("properties", {}):
-                continue
-            message, hint = f"unknown key {key!r} in {subject}", ""
-            split = _split_by_comma(document, path, err.instance, key)
-            if split is not None:
-                message += f": {split[0]}"
-                hint = split[1]
-            place = span((*path, key), key=True)
-            found.append(
-                error("TG101", message, place, hint or _unknown_key_hint(key, known))
-            )
-        return found
+        return _unknown_keys(document, err.instance, path, subject, schema)
     if err.validator == "required" and isinstance(err.instance, dict):
         return [
             error(
@@ -341,36 +327,10 @@ def _diagnose(
             for name in cast(list[str], err.validator_value)
             if name not in err.instance
         ]
-    value = _shown(err.instance)
-    choices: list[object] = []
-    if err.validator == "enum":
-        choices = list(cast(list[object], err.validator_value))
-    elif err.validator == "const":
-        choices = [err.validator_value]
-    elif err.validator == "anyOf":
-        # a word, or a form reserved for later (idempotency, confirmation): name the words
-        for branch in cast(list[object], err.validator_value):
-            if isinstance(branch, dict):
-                choices.extend(cast(list[object], branch.get("enum", [])))
+    choices = _choices(err)
     if choices:
-        # a reserved word is refused where it is written (TG127); it is never offered
-        words = [str(c) for c in choices if str(c) not in reserved.WORDS] or [
-            str(c) for c in choices
-        ]
-        if len(words) == 1:
-            expected, hint = words[0], f"Write {words[0]} here."
-        else:
-            expected = f"one of {', '.join(words)}"
-            hint = f"Use one of: {', '.join(words)}."
-        said = _did_you_mean(str(err.instance), words).capitalize()
-        return [
-            error(
-                "TG103",
-                f"{subject} is {value}, expected {expected}",
-                span(path),
-                said + hint,
-            )
-        ]
+        return [_not_a_choice(document, err, path, subject, choices)]
+    value = _shown(err.instance)
     if err.validator == "type":
         wanted = err.validator_value
         names = wanted if isinstance(wanted, list) else [wanted]
@@ -400,6 +360,72 @@ def _diagnose(
             schema.get("description", "See toolgen schema for the format."),
         )
     ]
+
+
+def _unknown_keys(
+    document: Document,
+    mapping: dict[str, object],
+    path: PathKey,
+    subject: str,
+    schema: dict[str, Any],
+) -> list[Diagnostic]:
+    """TG101 for each key of a mapping its schema does not know."""
+    known = sorted(schema.get("properties", {}))
+    found = []
+    for key in mapping:
+        if key in schema.get("properties", {}):
+            continue
+        message, hint = f"unknown key {key!r} in {subject}", ""
+        split = _split_by_comma(document, path, mapping, key)
+        if split is not None:
+            message += f": {split[0]}"
+            hint = split[1]
+        place = document.span((*path, key), key=True)
+        found.append(
+            error("TG101", message, place, hint or _unknown_key_hint(key, known))
+        )
+    return found
+
+
+def _choices(err: jsonschema.ValidationError) -> list[object]:
+    """The values a failed `enum`, `const` or `anyOf` of words takes; none for another."""
+    choices: list[object] = []
+    if err.validator == "enum":
+        choices = list(cast(list[object], err.validator_value))
+    elif err.validator == "const":
+        choices = [err.validator_value]
+    elif err.validator == "anyOf":
+        # a word, or a form reserved for later (idempotency, confirmation): name the words
+        for branch in cast(list[object], err.validator_value):
+            if isinstance(branch, dict):
+                choices.extend(cast(list[object], branch.get("enum", [])))
+    return choices
+
+
+def _not_a_choice(
+    document: Document,
+    err: jsonschema.ValidationError,
+    path: PathKey,
+    subject: str,
+    choices: list[object],
+) -> Diagnostic:
+    """TG103 for a value that is none of the words it may be."""
+    # a reserved word is refused where it is written (TG127); it is never offered
+    words = [str(c) for c in choices if str(c) not in reserved.WORDS] or [
+        str(c) for c in choices
+    ]
+    if len(words) == 1:
+        expected, hint = words[0], f"Write {words[0]} here."
+    else:
+        expected = f"one of {', '.join(words)}"
+        hint = f"Use one of: {', '.join(words)}."
+    said = _did_you_mean(str(err.instance), words).capitalize()
+    return error(
+        "TG103",
+        f"{subject} is {_shown(err.instance)}, expected {expected}",
+        document.span(path),
+        said + hint,
+    )
 
 
 # YAML 1.1 read these as booleans; toolgen reads YAML 1.2, where they are text.

@@ -16,75 +16,18 @@ import re
 from collections.abc import Mapping
 from typing import cast
 
+from toolgen.interop.importers.fitting import fits_type, is_number, satisfies
 from toolgen.interop.importers.source import Loss
-from toolgen.names import ENVELOPE_KEYS
+from toolgen.names import ENVELOPE_KEYS, MODEL_NAME_RE
 
 Node = Mapping[str, object]
 ParamDoc = dict[str, object]
 
-MODEL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 _MAX_DEPTH = 32
 # Keywords that say nothing the model or the validator acts on: dropping them loses nothing.
 _SILENT = frozenset({"$schema", "$id", "$comment", "$defs", "definitions"})
 _SCALARS = {"string": str, "integer": int, "number": float, "boolean": bool}
 _ANNOTATION_ONLY = frozenset({"title", "deprecated", "readOnly", "writeOnly"})
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def fits_type(kind: str, value: object) -> bool:
-    if kind in ("string", "date", "datetime"):
-        return isinstance(value, str)
-    if kind == "integer":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if kind == "number":
-        return _is_number(value)
-    if kind == "boolean":
-        return isinstance(value, bool)
-    if kind == "array":
-        return isinstance(value, list)
-    if kind == "object":
-        return isinstance(value, dict)
-    return False
-
-
-def satisfies(doc: ParamDoc, value: object) -> bool:
-    """Whether a value passes the scalar constraints of a converted parameter."""
-    kind = str(doc["type"])
-    if not fits_type(kind, value):
-        return False
-    enum = doc.get("enum")
-    if isinstance(enum, list) and value not in enum:
-        return False
-    if _is_number(value):
-        number = cast(float, value)
-        low, high = doc.get("min"), doc.get("max")
-        if _is_number(low) and number < cast(float, low):
-            return False
-        if _is_number(high) and number > cast(float, high):
-            return False
-    if isinstance(value, str):
-        shortest, longest = doc.get("min_length"), doc.get("max_length")
-        if isinstance(shortest, int) and len(value) < shortest:
-            return False
-        if isinstance(longest, int) and len(value) > longest:
-            return False
-        pattern = doc.get("pattern")
-        if isinstance(pattern, str):
-            try:
-                if re.search(pattern, value) is None:
-                    return False
-            except re.error:
-                return False
-    if isinstance(value, list):
-        fewest, most = doc.get("min_items"), doc.get("max_items")
-        if isinstance(fewest, int) and len(value) < fewest:
-            return False
-        if isinstance(most, int) and len(value) > most:
-            return False
-    return True
 
 
 class Converter:
@@ -253,7 +196,7 @@ class Converter:
         for name, sub in properties.items():
             dotted = prefix + str(name)
             where = f"parameter {dotted!r}"
-            if not MODEL_NAME.fullmatch(str(name)):
+            if not MODEL_NAME_RE.fullmatch(str(name)):
                 self.lose(
                     where, "the name", "a name is 1 to 64 letters, digits, '_' or '-'"
                 )
@@ -303,49 +246,10 @@ class Converter:
             if enum:
                 doc["enum"] = enum
         used |= {"enum", "const"}
-        if kind == "string":
-            self._string_keys(node, doc)
-            used |= {"pattern", "minLength", "maxLength"}
-        elif kind in ("integer", "number"):
-            used |= self._bounds(node, kind, doc, where)
-        elif kind == "array":
-            items = node.get("items")
-            if not isinstance(items, dict):
-                self.lose(where, "its items", "an array must say the type of its items")
-                return None
-            inner = self.param(
-                items, f"items of {where}", required=True, depth=depth + 1, item=True
-            )
-            if inner is None:
-                self.lose(
-                    where,
-                    "the parameter",
-                    "its items cannot be written, so it is left out",
-                )
-                return None
-            for key, name in (("minItems", "min_items"), ("maxItems", "max_items")):
-                if isinstance(node.get(key), int):
-                    doc[name] = node[key]
-            used |= {"items", "minItems", "maxItems"}
-            doc["items"] = inner
-        elif kind == "object":
-            extra = node.get("additionalProperties")
-            if extra not in (None, False):
-                self.lose(
-                    where,
-                    "additionalProperties",
-                    "an object holds only declared fields",
-                )
-            props = self._properties(node, where_prefix(where))
-            if not props:
-                self.lose(
-                    where,
-                    "the parameter",
-                    "an object without properties cannot be validated, so it is left out",
-                )
-                return None
-            doc["properties"] = props
-            used |= {"properties", "required", "additionalProperties"}
+        read = self._kind_keywords(node, kind, doc, where, depth)
+        if read is None:
+            return None
+        used |= read
         if kind in ("date", "datetime"):
             for key in ("pattern", "minLength", "maxLength", "enum", "const"):
                 if key in node:
@@ -363,6 +267,66 @@ class Converter:
         if isinstance(description, str) and description.strip():
             doc["description"] = description
         return _ordered(doc)
+
+    def _kind_keywords(
+        self, node: Node, kind: str, doc: ParamDoc, where: str, depth: int
+    ) -> set[str] | None:
+        """Read into `doc` the keywords of the parameter's own type; returns the keywords
+        read, or None when the parameter is left out (its loss said why)."""
+        if kind == "string":
+            self._string_keys(node, doc)
+            return {"pattern", "minLength", "maxLength"}
+        if kind in ("integer", "number"):
+            return self._bounds(node, kind, doc, where)
+        if kind == "array":
+            return self._items(node, doc, where, depth)
+        if kind == "object":
+            return self._object(node, doc, where)
+        return set()
+
+    def _items(
+        self, node: Node, doc: ParamDoc, where: str, depth: int
+    ) -> set[str] | None:
+        """An array parameter's items and item counts, or None when it is left out."""
+        items = node.get("items")
+        if not isinstance(items, dict):
+            self.lose(where, "its items", "an array must say the type of its items")
+            return None
+        inner = self.param(
+            items, f"items of {where}", required=True, depth=depth + 1, item=True
+        )
+        if inner is None:
+            self.lose(
+                where,
+                "the parameter",
+                "its items cannot be written, so it is left out",
+            )
+            return None
+        for key, name in (("minItems", "min_items"), ("maxItems", "max_items")):
+            if isinstance(node.get(key), int):
+                doc[name] = node[key]
+        doc["items"] = inner
+        return {"items", "minItems", "maxItems"}
+
+    def _object(self, node: Node, doc: ParamDoc, where: str) -> set[str] | None:
+        """An object parameter's properties, or None when it has none to write."""
+        extra = node.get("additionalProperties")
+        if extra not in (None, False):
+            self.lose(
+                where,
+                "additionalProperties",
+                "an object holds only declared fields",
+            )
+        props = self._properties(node, where_prefix(where))
+        if not props:
+            self.lose(
+                where,
+                "the parameter",
+                "an object without properties cannot be validated, so it is left out",
+            )
+            return None
+        doc["properties"] = props
+        return {"properties", "required", "additionalProperties"}
 
     def _enum(self, node: Node, kind: str, where: str) -> list[object] | None:
         values: object = node.get("enum")
@@ -401,7 +365,7 @@ class Converter:
     def _bounds(self, node: Node, kind: str, doc: ParamDoc, where: str) -> set[str]:
         for key, name in (("minimum", "min"), ("maximum", "max")):
             value = node.get(key)
-            if _is_number(value):
+            if is_number(value):
                 if (
                     kind == "integer"
                     and isinstance(value, float)
@@ -417,7 +381,7 @@ class Converter:
             ("exclusiveMaximum", "max", -1),
         ):
             value = node.get(key)
-            if not _is_number(value):
+            if not is_number(value):
                 if key in node:
                     self.lose(
                         where, f"{key} {node[key]!r}", "only numeric bounds are read"

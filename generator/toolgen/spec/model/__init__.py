@@ -8,14 +8,14 @@ prepare tool. Everything the IR then says is checked by the semantic checks (`ch
 the pipeline runs on the result: names, references, context fields, defaults and examples.
 Nothing here raises for a problem in a spec.
 
-The package: `reading` (what every reader shares), `boundaries` (guards, pagination, output
-contracts), `derived` (the prepare tool of a token contract), and here the parameters,
-returns, writes, errors, examples and the catalogue.
+The package: `reading` (what every reader shares), `params` (parameters and their
+constraints), `returns` (return fields), `boundaries` (guards, pagination, output contracts),
+`derived` (the prepare tool of a token contract), and here the writes, errors, examples, the
+tool and the catalogue.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, cast
@@ -23,7 +23,6 @@ from typing import Literal, cast
 from toolgen.diagnostics import Diagnostic
 from toolgen.names import (
     is_identifier,
-    item_class,
     pascal,
     python_name,
 )
@@ -34,7 +33,6 @@ from toolgen.spec.ir import (
     Budget,
     Catalogue,
     Confirmation,
-    Constraints,
     ContextField,
     Effect,
     ErrorCode,
@@ -49,13 +47,12 @@ from toolgen.spec.ir import (
     Tool,
     walk,
 )
-from toolgen.spec.load import Document, PathKey
+from toolgen.spec.load import Document
 from toolgen.spec.model.derived import parameters, prepare_tool, token_pair
+from toolgen.spec.model.params import ParamsReader
 from toolgen.spec.model.reading import (
     duration_s,
-    enum_fits,
     implementation_tests,
-    is_number,
     mapping_value,
     sequence_value,
     text_value,
@@ -63,7 +60,6 @@ from toolgen.spec.model.reading import (
     tool_names,
 )
 from toolgen.spec.model.returns import ReturnsReader
-from toolgen.text import article, listing, shown
 
 __all__ = [
     "ModelResult",
@@ -71,227 +67,14 @@ __all__ = [
     "default_package",
 ]
 
-_TYPE_KEYS: Mapping[str, frozenset[str]] = {
-    "string": frozenset({"enum", "pattern", "min_length", "max_length"}),
-    "integer": frozenset({"enum", "min", "max"}),
-    "number": frozenset({"enum", "min", "max"}),
-    "boolean": frozenset(),
-    "date": frozenset(),
-    "datetime": frozenset(),
-    "array": frozenset({"items", "min_items", "max_items"}),
-    "object": frozenset({"properties"}),
-    "path": frozenset(),
-    "url": frozenset(),
-}
-_CONSTRAINT_KEYS = frozenset().union(*_TYPE_KEYS.values())
-_PAIRS = (("min", "max"), ("min_length", "max_length"), ("min_items", "max_items"))
-
 
 def default_package(catalogue_name: str) -> tuple[str, str]:
     """Where a catalogue's build writes when it does not say: (package, implementation)."""
     return f"generated.{catalogue_name}", f"impl.{catalogue_name}"
 
 
-class _Reader(ReturnsReader):
+class _Reader(ParamsReader, ReturnsReader):
     """Reads one document into IR elements, reporting what cannot be read as written."""
-
-    # -- parameters -----------------------------------------------------------------------
-
-    def params(
-        self, raw: Mapping[str, object], path: PathKey, stem: str
-    ) -> tuple[Param, ...]:
-        built = []
-        siblings = frozenset(raw)
-        for name, spec in raw.items():
-            param = self.param(
-                name,
-                mapping_value(spec),
-                (*path, name),
-                stem + pascal(name),
-                item_class(stem, name, siblings),
-            )
-            if param is not None:
-                built.append(param)
-        return tuple(built)
-
-    def param(
-        self,
-        name: str,
-        d: Mapping[str, object],
-        path: PathKey,
-        class_name: str,
-        items_class: str,
-    ) -> Param | None:
-        ptype = str(d.get("type"))
-        path_spec, url_spec = self.guard_specs(name, ptype, d, path)
-        allowed = _TYPE_KEYS[ptype]
-        for key in sorted(_CONSTRAINT_KEYS & set(d) - allowed):
-            fits = sorted(t for t, keys in _TYPE_KEYS.items() if key in keys)
-            self.report(
-                "TG120",
-                f"{key!r} does not apply to {article(ptype)} parameter",
-                self.span((*path, key), key=True),
-                f"{key!r} applies to {listing(fits)} parameters; remove it or change "
-                "the type.",
-            )
-        constraints = self.constraints(ptype, d, path, allowed)
-        items = None
-        if ptype == "array":
-            if "items" not in d:
-                self.report(
-                    "TG126",
-                    f"array parameter {name!r} does not say the type of its items",
-                    self.span(path, key=True),
-                    "Add items: {type: string} (or the items' type).",
-                )
-            else:
-                item_d = mapping_value(d["items"])
-                for key in ("optional", "default"):
-                    if key in item_d:
-                        self.report(
-                            "TG120",
-                            f"{key!r} does not apply to the items of an array",
-                            self.span((*path, "items", key), key=True),
-                            "Make the array itself optional instead.",
-                        )
-                items = self.param(
-                    name, item_d, (*path, "items"), items_class, items_class + "Item"
-                )
-        properties: tuple[Param, ...] = ()
-        if ptype == "object":
-            props = mapping_value(d.get("properties"))
-            if not props:
-                self.report(
-                    "TG126",
-                    f"the object items of array parameter {name!r} have no properties"
-                    if path[-1] == "items"
-                    else f"object parameter {name!r} has no properties",
-                    self.span(path, key=True),
-                    "List its fields under properties (a free-form object cannot be "
-                    "validated).",
-                )
-            properties = self.params(props, (*path, "properties"), class_name)
-        has_default = "default" in d and d["default"] is not None
-        if has_default and d.get("optional") is False:
-            self.report(
-                "TG120",
-                f"parameter {name!r} has a default but says optional: false",
-                self.span((*path, "optional"), key=True),
-                "A default is what null means, so the parameter is optional: remove "
-                "optional: false, or remove the default.",
-            )
-        return Param(
-            name=name,
-            py_name=python_name(name),
-            type=cast(ParamType, ptype),
-            description=text_value(d, "description"),
-            constraints=constraints,
-            optional=bool(d.get("optional", False)) or "default" in d,
-            has_default=has_default,
-            default=cast(JsonValue, d.get("default")),
-            has_example="example" in d,
-            example=cast(JsonValue, d.get("example")),
-            items=items,
-            properties=properties,
-            class_name=class_name,
-            origin=self.origin(path),
-            path=path_spec,
-            url=url_spec,
-        )
-
-    def constraints(
-        self,
-        ptype: str,
-        d: Mapping[str, object],
-        path: PathKey,
-        allowed: frozenset[str],
-    ) -> Constraints:
-        """The constraints that apply to `ptype` (TG120 reports the others)."""
-        for low, high in _PAIRS:
-            lo, hi = d.get(low), d.get(high)
-            if low not in allowed:
-                continue
-            if is_number(lo) and is_number(hi) and cast(float, lo) > cast(float, hi):
-                self.report(
-                    "TG121",
-                    f"{low} ({lo}) is greater than {high} ({hi})",
-                    self.span((*path, low)),
-                    f"Make {low} at most {high}.",
-                )
-        if ptype == "integer":
-            for key in ("min", "max"):
-                value = d.get(key)
-                if isinstance(value, float) and not value.is_integer():
-                    self.report(
-                        "TG123",
-                        f"{key} of an integer parameter must be a whole number, got {value}",
-                        self.span((*path, key)),
-                        f"Use {int(value)} or {int(value) + 1}.",
-                    )
-        pattern = d.get("pattern")
-        if isinstance(pattern, str):
-            try:
-                re.compile(pattern)
-            except re.error as exc:
-                self.report(
-                    "TG122",
-                    # as written in the spec: repr would double every backslash
-                    f"pattern '{pattern}' is not a valid regular expression: {exc.msg}",
-                    self.span((*path, "pattern")),
-                    "Fix the expression; remember to anchor it with ^ and $.",
-                )
-                pattern = None
-        enum = d.get("enum")
-        if isinstance(enum, list) and ptype == "number":
-            self.report(
-                "TG123",
-                "enum is not supported on number parameters",
-                self.span((*path, "enum"), key=True),
-                "List whole numbers with type: integer, or words with type: string.",
-            )
-            enum = None
-        if isinstance(enum, list) and "enum" in allowed:
-            seen: list[object] = []
-            for index, value in enumerate(enum):
-                if not enum_fits(ptype, value):
-                    self.report(
-                        "TG123",
-                        f"enum value {shown(value)} is not {article(ptype)}",
-                        self.span((*path, "enum", index)),
-                        f"Every value of {article(ptype)} parameter's enum must be "
-                        f"{article(ptype)}.",
-                    )
-                elif value in seen:
-                    self.report(
-                        "TG123",
-                        f"enum value {shown(value)} is listed twice",
-                        self.span((*path, "enum", index)),
-                        "Remove the repeated value.",
-                    )
-                seen.append(value)
-
-        def number(key: str) -> int | float | None:
-            value = d.get(key)
-            return value if is_number(value) else None  # type: ignore[return-value]
-
-        def count(key: str) -> int | None:
-            value = d.get(key)
-            return (
-                value
-                if isinstance(value, int) and not isinstance(value, bool)
-                else None
-            )
-
-        return Constraints(
-            enum=tuple(cast(list[JsonValue], enum)) if isinstance(enum, list) else None,
-            pattern=pattern if isinstance(pattern, str) else None,
-            minimum=number("min"),
-            maximum=number("max"),
-            min_length=count("min_length"),
-            max_length=count("max_length"),
-            min_items=count("min_items"),
-            max_items=count("max_items"),
-        )
 
     # -- the rest of a tool ---------------------------------------------------------------
 

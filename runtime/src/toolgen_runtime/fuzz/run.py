@@ -382,6 +382,145 @@ class Judge:
         self.report.declared_errors += 1
 
 
+class _Caller:
+    """Sends one case through the tool and has its answer judged: the fake implementation
+    gives the outcome chosen for the case, and a call over the time bound fails (after a
+    second try, as the machine may have been busy)."""
+
+    def __init__(
+        self,
+        tool: FunctionTool,
+        invoker: Invoker[Any, Any, Any],
+        fake: _Fake,
+        judge: Judge,
+        *,
+        context: object,
+        deadline: float,
+        hang_after: float | None,
+    ) -> None:
+        self.tool, self.invoker, self.fake, self.judge = tool, invoker, fake, judge
+        self.context, self.deadline, self.hang_after = context, deadline, hang_after
+        self.loop = asyncio.new_event_loop()
+
+    def call(self, raw: str) -> tuple[object, float]:
+        self.fake.calls.clear()
+        ctx = ToolContext(
+            context=self.context,
+            tool_name=self.tool.name,
+            tool_call_id="fuzz",
+            tool_arguments=raw,
+        )
+        if self.hang_after is not None:
+            # Python's re holds the GIL while it backtracks, so no thread can interrupt a
+            # pattern that never ends: faulthandler's watchdog (in C) prints where it is
+            # stuck and ends the process instead of letting CI hang.
+            faulthandler.dump_traceback_later(
+                self.hang_after, exit=True, file=sys.stderr
+            )
+        started = time.perf_counter()
+        try:
+            answer = self.loop.run_until_complete(self.invoker(ctx, raw))
+        finally:
+            seconds = time.perf_counter() - started
+            if self.hang_after is not None:
+                faulthandler.cancel_dump_traceback_later()
+        return answer, seconds
+
+    def one_call(self, case: Case, outcome: object) -> None:
+        judge, report, deadline = self.judge, self.judge.report, self.deadline
+        self.fake.outcome = outcome
+        try:
+            answer, seconds = self.call(case.raw)
+            if seconds > deadline:  # once more: the machine may have been busy
+                answer, seconds = self.call(case.raw)
+        except Exception as exc:
+            raise judge.fail(case, f"raised {type(exc).__name__}: {exc}") from exc
+        report.calls += 1
+        report.kinds[case.kind.split(":")[0]] += 1
+        if seconds > report.slowest_seconds:
+            report.slowest_seconds, report.slowest_case = seconds, case.kind
+        if seconds > deadline:
+            raise judge.fail(
+                case, f"took {seconds:.3f} s, over the bound of {deadline} s"
+            )
+        judge.judge(case, answer, self.fake)
+
+
+def _simplest(values: st.SearchStrategy[Any]) -> Any:
+    return find(values, lambda _: True, settings=settings(database=None))
+
+
+def _sweep(
+    caller: _Caller,
+    contract_schema: Mapping[str, Any],
+    results: st.SearchStrategy[Any],
+    errors: Mapping[str, DeclaredError],
+    context_keys: list[str],
+) -> int:
+    """Every mutation of every field of the simplest valid arguments, which reach the
+    implementation with the simplest result and each declared error; how many were sent."""
+    base = _simplest(values_for(contract_schema))
+    result = _simplest(results)
+    swept = sweep(contract_schema, base, context_keys=context_keys)
+    declared = [ToolError(code, detail="sample") for code in sorted(errors)]
+    for index, case in enumerate(swept):
+        caller.one_call(
+            case,
+            result
+            if index % (len(declared) + 1) == 0
+            else declared[index % (len(declared) + 1) - 1],
+        )
+    return len(swept)
+
+
+_Round = tuple[st.SearchStrategy[Case], st.SearchStrategy[Any], int]
+
+
+def _rounds(
+    cases: Mapping[str, st.SearchStrategy[Case]],
+    results: st.SearchStrategy[Any],
+    raised: st.SearchStrategy[Any] | None,
+) -> list[_Round]:
+    """The kinds of case, each with the outcomes it meets and its weight in the budget."""
+    anything = results if raised is None else results | raised
+    # Each kind of case gets its share of the budget, rather than what hypothesis's choices
+    # happen to give it: valid arguments with results and, apart, with declared errors; one
+    # field wrong, the richest kind, twice as many; texts that are not arguments.
+    rounds = [(cases["valid"], results, 1)]
+    if raised is not None:
+        rounds.append((cases["valid"], raised, 1))
+    rounds += [(cases["mutated"], anything, 2), (cases["text"], anything, 1)]
+    return rounds
+
+
+def _run_round(
+    caller: _Caller, round_: _Round, max_examples: int, seed: int | None
+) -> None:
+    """One kind of case through hypothesis, `max_examples` of them (and their shrinking)."""
+    case_kind, outcome_kind, _ = round_
+    test = settings(
+        max_examples=max_examples,
+        deadline=None,  # measured per call above, with the slow case in the failure
+        database=None,
+        derandomize=seed is None,
+        report_multiple_bugs=False,
+        phases=(Phase.explicit, Phase.generate, Phase.shrink),
+        suppress_health_check=list(HealthCheck),
+    )(given(case=case_kind, outcome=outcome_kind)(caller.one_call))
+    if seed is not None:
+        test = hypothesis_seed(seed)(test)
+    try:
+        test()
+    except FuzzFailure as failure:
+        again = (
+            f"{SEED_ENV}={seed}"
+            if seed is not None
+            else "the same on every run without a seed"
+        )
+        failure.args = (f"{failure.args[0]}\n  reproduce: {again}",)
+        raise
+
+
 def run_fuzz(
     build_tool: Callable[[Any], FunctionTool],
     contract_schema: Mapping[str, Any],
@@ -411,97 +550,22 @@ def run_fuzz(
     )
     cases = case_strategies(contract_schema, context_keys=context_keys)
     results, raised = _outcomes(judge.result_type, errors)
-    anything = results if raised is None else results | raised
-    # Each kind of case gets its share of the budget, rather than what hypothesis's choices
-    # happen to give it: valid arguments with results and, apart, with declared errors; one
-    # field wrong, the richest kind, twice as many; texts that are not arguments.
-    rounds = [(cases["valid"], results, 1)]
-    if raised is not None:
-        rounds.append((cases["valid"], raised, 1))
-    rounds += [(cases["mutated"], anything, 2), (cases["text"], anything, 1)]
+    rounds = _rounds(cases, results, raised)
     weights = sum(weight for _, _, weight in rounds)
-    loop = asyncio.new_event_loop()
-
-    def call(raw: str) -> tuple[object, float]:
-        fake.calls.clear()
-        ctx = ToolContext(
-            context=context,
-            tool_name=tool.name,
-            tool_call_id="fuzz",
-            tool_arguments=raw,
-        )
-        if hang_after is not None:
-            # Python's re holds the GIL while it backtracks, so no thread can interrupt a
-            # pattern that never ends: faulthandler's watchdog (in C) prints where it is
-            # stuck and ends the process instead of letting CI hang.
-            faulthandler.dump_traceback_later(hang_after, exit=True, file=sys.stderr)
-        started = time.perf_counter()
-        try:
-            answer = loop.run_until_complete(invoker(ctx, raw))
-        finally:
-            seconds = time.perf_counter() - started
-            if hang_after is not None:
-                faulthandler.cancel_dump_traceback_later()
-        return answer, seconds
-
-    def one_call(case: Case, outcome: object) -> None:
-        fake.outcome = outcome
-        try:
-            answer, seconds = call(case.raw)
-            if seconds > deadline:  # once more: the machine may have been busy
-                answer, seconds = call(case.raw)
-        except Exception as exc:
-            raise judge.fail(case, f"raised {type(exc).__name__}: {exc}") from exc
-        report.calls += 1
-        report.kinds[case.kind.split(":")[0]] += 1
-        if seconds > report.slowest_seconds:
-            report.slowest_seconds, report.slowest_case = seconds, case.kind
-        if seconds > deadline:
-            raise judge.fail(
-                case, f"took {seconds:.3f} s, over the bound of {deadline} s"
-            )
-        judge.judge(case, answer, fake)
-
-    def simplest(values: st.SearchStrategy[Any]) -> Any:
-        return find(values, lambda _: True, settings=settings(database=None))
-
+    caller = _Caller(
+        tool,
+        invoker,
+        fake,
+        judge,
+        context=context,
+        deadline=deadline,
+        hang_after=hang_after,
+    )
     try:
-        # first the sweep: every mutation of every field of the simplest valid arguments,
-        # which reach the implementation with the simplest result and each declared error
-        base = simplest(values_for(contract_schema))
-        result = simplest(results)
-        swept = sweep(contract_schema, base, context_keys=context_keys)
-        declared = [ToolError(code, detail="sample") for code in sorted(errors)]
-        for index, case in enumerate(swept):
-            one_call(
-                case,
-                result
-                if index % (len(declared) + 1) == 0
-                else declared[index % (len(declared) + 1) - 1],
-            )
-        report.swept = len(swept)
-        for case_kind, outcome_kind, weight in rounds:
-            test = settings(
-                max_examples=max(1, -(-max_examples * weight // weights)),
-                deadline=None,  # measured per call above, with the slow case in the failure
-                database=None,
-                derandomize=seed is None,
-                report_multiple_bugs=False,
-                phases=(Phase.explicit, Phase.generate, Phase.shrink),
-                suppress_health_check=list(HealthCheck),
-            )(given(case=case_kind, outcome=outcome_kind)(one_call))
-            if seed is not None:
-                test = hypothesis_seed(seed)(test)
-            try:
-                test()
-            except FuzzFailure as failure:
-                again = (
-                    f"{SEED_ENV}={seed}"
-                    if seed is not None
-                    else "the same on every run without a seed"
-                )
-                failure.args = (f"{failure.args[0]}\n  reproduce: {again}",)
-                raise
+        report.swept = _sweep(caller, contract_schema, results, errors, context_keys)
+        for round_ in rounds:
+            examples = max(1, -(-max_examples * round_[2] // weights))
+            _run_round(caller, round_, examples, seed)
     finally:
-        loop.close()
+        caller.loop.close()
     return report

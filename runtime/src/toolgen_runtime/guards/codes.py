@@ -8,13 +8,20 @@ suffixes, its hosts), never from what the model sent.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic_core import PydanticCustomError
 
-__all__ = ["CODES", "Code", "GuardFailure", "as_pydantic_error", "problem_details"]
+__all__ = [
+    "CODES",
+    "Code",
+    "GuardFailure",
+    "alternatives",
+    "as_pydantic_error",
+    "problem_details",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,3 +167,11 @@ def problem_details(error: Mapping[str, Any]) -> dict[str, str]:
     if error.get("type") not in CODES or "how_to_fix" not in ctx:
         return {}
     return {"code": str(error["type"]), "how_to_fix": str(ctx["how_to_fix"])}
+
+
+def alternatives(items: Sequence[str]) -> str:
+    """A guard's settings as a problem or a placeholder lists them: `a`, `a or b`,
+    `a, b or c`."""
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + " or " + items[-1]

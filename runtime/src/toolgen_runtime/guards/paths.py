@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 from pydantic import GetCoreSchemaHandler
 from pydantic_core import CoreSchema, PydanticKnownError, core_schema
 
-from toolgen_runtime.guards.codes import GuardFailure, as_pydantic_error
+from toolgen_runtime.guards.codes import GuardFailure, alternatives, as_pydantic_error
 
 if TYPE_CHECKING:
     from toolgen_runtime.errors import FileSystemFailed, PathChanged
@@ -107,12 +107,6 @@ def _suffix_ok(name: str, suffixes: Sequence[str]) -> bool:
         folded.endswith(suffix.casefold()) and len(folded) > len(suffix)
         for suffix in suffixes
     )
-
-
-def _suffix_words(suffixes: Sequence[str]) -> str:
-    if len(suffixes) == 1:
-        return suffixes[0]
-    return ", ".join(suffixes[:-1]) + " or " + suffixes[-1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,8 +306,8 @@ def check_path_text(
     if suffixes and not _suffix_ok(names[-1], suffixes):
         raise GuardFailure(
             "path_suffix_not_allowed",
-            f"{_shown(names[-1])} does not end with {_suffix_words(suffixes)}",
-            suffixes=_suffix_words(suffixes),
+            f"{_shown(names[-1])} does not end with {alternatives(suffixes)}",
+            suffixes=alternatives(suffixes),
         )
     return names
 
@@ -417,8 +411,8 @@ def _check_on_disk(
     if suffixes and not _suffix_ok(relative.name, suffixes):
         raise GuardFailure(
             "path_suffix_not_allowed",
-            f"{_shown(text)} leads to a file that does not end with {_suffix_words(suffixes)}",
-            suffixes=_suffix_words(suffixes),
+            f"{_shown(text)} leads to a file that does not end with {alternatives(suffixes)}",
+            suffixes=alternatives(suffixes),
         )
     if not _may(resolved, os.R_OK):
         raise GuardFailure(

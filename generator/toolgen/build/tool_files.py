@@ -1,0 +1,258 @@
+"""The first half of a build: catalogue.yaml, then each tool file on its own, through load,
+validate, model, the checks and lint (and render), in catalogue.yaml's settings and knowing
+the catalogue's tool names. A tool file makes a `ToolUnit`; a build takes the unit from the
+build cache instead when everything it is a function of is unchanged (and, when files are
+rendered, its files are as the last build left them). The second half, the catalogue as a
+whole, is pipeline.py's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from toolgen import checks
+from toolgen.build.cache import ToolUnit, digest, status_of
+from toolgen.build.manifest import content_digest
+from toolgen.build.progress import Progress
+from toolgen.diagnostics import Diagnostic
+from toolgen.lint import Hit, ToolLinter, enabled_rules
+from toolgen.lint.context import LintContext, Names
+from toolgen.render import lockfile, render_tool, stub_path
+from toolgen.spec import load, model, tokens, validate
+from toolgen.spec.ir import Catalogue, Tool, summary
+
+
+@dataclass(frozen=True, slots=True)
+class _Front:
+    """A tool file through load, the format check and the model."""
+
+    tools: tuple[Tool, ...]
+    broken: str | None
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def _front(source: load.SourceFile, catalogue: Catalogue) -> _Front:
+    document, found = load.parse(source)
+    if document is None:
+        return _Front((), validate.stem(source.file), tuple(found))
+    # a value load already reported (a foreign tag, an alias) is read as null; saying so
+    # again here would blame the reader for a null they never wrote
+    problems = validate.check_document(document, "tool")
+    if problems:
+        reported = {d.span for d in found}
+        found.extend(d for d in problems if d.span not in reported)
+        return _Front((), validate.broken_name(document), tuple(found))
+    made, more = model.build_tools(document, catalogue)
+    return _Front(made, None, (*found, *more))
+
+
+@dataclass(slots=True)
+class Fresh:
+    """A tool file compiled in this build: its unit but for what formatting gives."""
+
+    unit: ToolUnit
+    files: dict[str, str]  # owned, by root-relative path, as rendered
+    cards: dict[str, str]  # entries of the cards module, by tool name, as rendered
+    stubs: dict[str, str]  # implementation stubs to create, by root-relative path
+
+
+def _compile_file(
+    source: load.SourceFile,
+    front: _Front,
+    keys: tuple[str, str],
+    catalogue: Catalogue,
+    linter: ToolLinter | None,
+    render: Sequence[str] | None,
+    *,
+    tools_only: bool,
+) -> Fresh:
+    """A tool file's unit: `linter` lints it (None: no lint), and with `render` (the tools
+    whose stub to make) its files are rendered; with `tools_only`, the checks that read
+    catalogue.yaml are left out (it is broken)."""
+    found = list(front.diagnostics)
+    hits: list[Hit] = []
+    for tool in front.tools:
+        found.extend(checks.check_tool(tool, catalogue, tools_only=tools_only))
+        if linter is not None:
+            hits.extend(linter.lint(tool))
+    counts = {t.name: tokens.tool_tokens(t) for t in front.tools}
+    unit = ToolUnit(
+        file=source.file,
+        front=keys[0],
+        key=keys[1],
+        broken=front.broken,
+        tools=tuple(summary(t) for t in front.tools),
+        diagnostics=tuple(found),
+        hits=tuple(hits),
+        tokens=counts,
+        locks={t.name: lockfile.lock_piece(t, counts[t.name]) for t in front.tools},
+    )
+    fresh = Fresh(unit, {}, {}, {})
+    for tool in front.tools if render is not None else ():
+        made = render_tool(catalogue, tool, stub=tool.name in (render or ()))
+        fresh.files.update(made.files)
+        fresh.cards[tool.name] = made.card
+        if made.stub is not None:
+            fresh.stubs[stub_path(catalogue, tool)] = made.stub
+    return fresh
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """catalogue.yaml through load, the format check and the model: the catalogue without
+    its tools, or the stand-in the tools are checked in when catalogue.yaml is broken."""
+
+    catalogue: Catalogue | None
+    broken: bool
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def catalogue_settings(sources: load.Sources) -> Settings:
+    if sources.catalogue is None:
+        return Settings(None, False, ())
+    document, found = load.parse(sources.catalogue)
+    if document is None:
+        return Settings(None, False, tuple(found))
+    problems = validate.check_document(document, "catalogue")
+    reported = {d.span for d in found}
+    found.extend(d for d in problems if d.span not in reported)
+    made, more = model.build_settings(document, sources.folder, trusted=not problems)
+    return Settings(made, bool(problems), (*found, *more))
+
+
+@dataclass(slots=True)
+class Run:
+    """One catalogue going through the pipeline: what it needs and what it found."""
+
+    root: Path
+    sources: load.Sources
+    settings: Settings
+    kept: Mapping[str, ToolUnit]  # the build cache's units, by tool file
+    render: bool
+    progress: Progress
+    # the last build's files and their status
+    outputs: Mapping[str, tuple[int, int, int]]
+    lint: bool = True  # False: the lint rules do not run
+
+    def units(self, full_ir: bool) -> tuple[list[ToolUnit], list[Fresh], list[Tool]]:
+        """Every tool file's unit: kept where the build cache holds it for the same
+        inputs (and its files are as the last build left them), else compiled; which were
+        compiled, and the IR of every tool when `full_ir`."""
+        catalogue = self.settings.catalogue
+        assert catalogue is not None
+        sources = self.sources.tools
+        fronts: dict[str, _Front] = {}
+        front_keys = {
+            s.file: digest([catalogue.digest, s.file, s.digest]) for s in sources
+        }
+        with (
+            load.collector_paused(),
+            self.progress.stage("model", len(sources), "tool files") as step,
+        ):
+            for source in sources:
+                old = self.kept.get(source.file)
+                if full_ir or old is None or old.front != front_keys[source.file]:
+                    fronts[source.file] = _front(source, catalogue)
+                step()
+        names = Names.of(
+            (
+                n
+                for s in sources
+                for n in (
+                    (t.name for t in fronts[s.file].tools)
+                    if s.file in fronts
+                    else self.kept[s.file].names
+                )
+            ),
+            (
+                broken
+                for s in sources
+                if (
+                    broken := fronts[s.file].broken
+                    if s.file in fronts
+                    else self.kept[s.file].broken
+                )
+            ),
+        )
+        catalogue = replace(catalogue, broken_tools=names.broken)
+        linter = None
+        if self.lint and not self.settings.broken:
+            linter = ToolLinter(LintContext(catalogue, names), enabled_rules(catalogue))
+        units: list[ToolUnit] = []
+        fresh: list[Fresh] = []
+        with self.progress.stage("compile", len(sources), "tool files") as step:
+            for source in sources:
+                keys = (
+                    front_keys[source.file],
+                    digest([front_keys[source.file], names.digest]),
+                )
+                old = self.kept.get(source.file)
+                if not full_ir and old is not None and self._still(old, keys[1]):
+                    units.append(old)
+                else:
+                    front = fronts.get(source.file) or _front(source, catalogue)
+                    made = _compile_file(
+                        source,
+                        front,
+                        keys,
+                        catalogue,
+                        linter,
+                        self._stubs(front),
+                        tools_only=self.settings.broken,
+                    )
+                    fresh.append(made)
+                    units.append(made.unit)
+                step()
+        ir = [t for front in fronts.values() for t in front.tools] if full_ir else []
+        return units, fresh, ir
+
+    def _stubs(self, front: _Front) -> Sequence[str] | None:
+        """The tools whose stub to render (those without an implementation file), or None
+        when nothing is rendered."""
+        if not self.render or self.settings.catalogue is None:
+            return None
+        catalogue = self.settings.catalogue
+        return [
+            t.name
+            for t in front.tools
+            if not t.derived and not is_present(self.root / stub_path(catalogue, t))
+        ]
+
+    def _still(self, unit: ToolUnit, key: str) -> bool:
+        """Whether a kept unit serves this build: made of the same inputs, and, when files
+        are rendered, with every file it made as the last build left it and every stub in
+        place."""
+        if unit.key != key:
+            return False
+        if not self.render:
+            return True
+        catalogue = self.settings.catalogue
+        assert catalogue is not None
+        return all(
+            _unchanged(self.root / rel, self.outputs.get(rel), wanted)
+            for rel, wanted in unit.outputs.items()
+        ) and all(
+            is_present(self.root / stub_path(catalogue, t))
+            for t in unit.tools
+            if not t.derived
+        )
+
+
+def is_present(path: Path) -> bool:
+    try:
+        return path.is_file() or path.is_symlink()
+    except OSError:
+        return False
+
+
+def _unchanged(path: Path, status: tuple[int, int, int] | None, wanted: str) -> bool:
+    """Whether the file holds the text of digest `wanted`: known by its status when it is
+    the one the last build recorded, else read."""
+    if status is not None and status_of(path) == status:
+        return True
+    try:
+        return content_digest(path.read_text(encoding="utf-8")) == wanted
+    except (OSError, UnicodeDecodeError):
+        return False

@@ -1,0 +1,68 @@
+"""Whether a value fits a parameter the importer converted (its `ParamDoc`): its type, enum,
+bounds, lengths, pattern and item counts. The importer keeps a source's default or example
+only when it fits, so the contract it writes never contradicts itself."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import cast
+
+
+def is_number(value: object) -> bool:
+    """An int or a float, never a bool (which Python counts as an int)."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def fits_type(kind: str, value: object) -> bool:
+    """Whether a value is of a contract type (`integer`, `date`, ...); a bool is no number."""
+    if kind in ("string", "date", "datetime"):
+        return isinstance(value, str)
+    if kind == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "number":
+        return is_number(value)
+    if kind == "boolean":
+        return isinstance(value, bool)
+    if kind == "array":
+        return isinstance(value, list)
+    if kind == "object":
+        return isinstance(value, dict)
+    return False
+
+
+def satisfies(doc: Mapping[str, object], value: object) -> bool:
+    """Whether a value passes the scalar constraints of a converted parameter."""
+    kind = str(doc["type"])
+    if not fits_type(kind, value):
+        return False
+    enum = doc.get("enum")
+    if isinstance(enum, list) and value not in enum:
+        return False
+    if is_number(value):
+        number = cast(float, value)
+        low, high = doc.get("min"), doc.get("max")
+        if is_number(low) and number < cast(float, low):
+            return False
+        if is_number(high) and number > cast(float, high):
+            return False
+    if isinstance(value, str):
+        shortest, longest = doc.get("min_length"), doc.get("max_length")
+        if isinstance(shortest, int) and len(value) < shortest:
+            return False
+        if isinstance(longest, int) and len(value) > longest:
+            return False
+        pattern = doc.get("pattern")
+        if isinstance(pattern, str):
+            try:
+                if re.search(pattern, value) is None:
+                    return False
+            except re.error:
+                return False
+    if isinstance(value, list):
+        fewest, most = doc.get("min_items"), doc.get("max_items")
+        if isinstance(fewest, int) and len(value) < fewest:
+            return False
+        if isinstance(most, int) and len(value) > most:
+            return False
+    return True

@@ -1,0 +1,283 @@
+"""Reading the `params` of a tool file: each parameter, nested ones included, with the
+constraints that apply to its type (TG120-TG123, TG126). What a key means depends on the type
+beside it, so a key that does not apply, bounds that cross, a pattern that does not compile
+and an enum value of another type are reported here, at the value."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import cast
+
+from toolgen.names import item_class, pascal, python_name
+from toolgen.spec.ir import Constraints, JsonValue, Param, ParamType
+from toolgen.spec.load import PathKey
+from toolgen.spec.model.boundaries import BoundaryReader
+from toolgen.spec.model.reading import enum_fits, is_number, mapping_value, text_value
+from toolgen.text import article, listing, shown
+
+_TYPE_KEYS: Mapping[str, frozenset[str]] = {
+    "string": frozenset({"enum", "pattern", "min_length", "max_length"}),
+    "integer": frozenset({"enum", "min", "max"}),
+    "number": frozenset({"enum", "min", "max"}),
+    "boolean": frozenset(),
+    "date": frozenset(),
+    "datetime": frozenset(),
+    "array": frozenset({"items", "min_items", "max_items"}),
+    "object": frozenset({"properties"}),
+    "path": frozenset(),
+    "url": frozenset(),
+}
+_CONSTRAINT_KEYS = frozenset().union(*_TYPE_KEYS.values())
+_PAIRS = (("min", "max"), ("min_length", "max_length"), ("min_items", "max_items"))
+
+
+class ParamsReader(BoundaryReader):
+    """Reads the parameters of one document (their guards are `BoundaryReader`'s)."""
+
+    def params(
+        self, raw: Mapping[str, object], path: PathKey, stem: str
+    ) -> tuple[Param, ...]:
+        built = []
+        siblings = frozenset(raw)
+        for name, spec in raw.items():
+            param = self.param(
+                name,
+                mapping_value(spec),
+                (*path, name),
+                stem + pascal(name),
+                item_class(stem, name, siblings),
+            )
+            if param is not None:
+                built.append(param)
+        return tuple(built)
+
+    def param(
+        self,
+        name: str,
+        d: Mapping[str, object],
+        path: PathKey,
+        class_name: str,
+        items_class: str,
+    ) -> Param | None:
+        ptype = str(d.get("type"))
+        path_spec, url_spec = self.guard_specs(name, ptype, d, path)
+        allowed = _TYPE_KEYS[ptype]
+        self._keys_of_other_types(ptype, d, path, allowed)
+        constraints = self.constraints(ptype, d, path, allowed)
+        items = self._items(name, d, path, items_class) if ptype == "array" else None
+        properties: tuple[Param, ...] = ()
+        if ptype == "object":
+            properties = self._properties(name, d, path, class_name)
+        has_default = "default" in d and d["default"] is not None
+        if has_default and d.get("optional") is False:
+            self.report(
+                "TG120",
+                f"parameter {name!r} has a default but says optional: false",
+                self.span((*path, "optional"), key=True),
+                "A default is what null means, so the parameter is optional: remove "
+                "optional: false, or remove the default.",
+            )
+        return Param(
+            name=name,
+            py_name=python_name(name),
+            type=cast(ParamType, ptype),
+            description=text_value(d, "description"),
+            constraints=constraints,
+            optional=bool(d.get("optional", False)) or "default" in d,
+            has_default=has_default,
+            default=cast(JsonValue, d.get("default")),
+            has_example="example" in d,
+            example=cast(JsonValue, d.get("example")),
+            items=items,
+            properties=properties,
+            class_name=class_name,
+            origin=self.origin(path),
+            path=path_spec,
+            url=url_spec,
+        )
+
+    def _keys_of_other_types(
+        self,
+        ptype: str,
+        d: Mapping[str, object],
+        path: PathKey,
+        allowed: frozenset[str],
+    ) -> None:
+        """TG120 for each constraint that applies to other types than `ptype`."""
+        for key in sorted(_CONSTRAINT_KEYS & set(d) - allowed):
+            fits = sorted(t for t, keys in _TYPE_KEYS.items() if key in keys)
+            self.report(
+                "TG120",
+                f"{key!r} does not apply to {article(ptype)} parameter",
+                self.span((*path, key), key=True),
+                f"{key!r} applies to {listing(fits)} parameters; remove it or change "
+                "the type.",
+            )
+
+    def _items(
+        self, name: str, d: Mapping[str, object], path: PathKey, items_class: str
+    ) -> Param | None:
+        """The items of an array parameter; None when it does not say their type."""
+        if "items" not in d:
+            self.report(
+                "TG126",
+                f"array parameter {name!r} does not say the type of its items",
+                self.span(path, key=True),
+                "Add items: {type: string} (or the items' type).",
+            )
+            return None
+        item_d = mapping_value(d["items"])
+        for key in ("optional", "default"):
+            if key in item_d:
+                self.report(
+                    "TG120",
+                    f"{key!r} does not apply to the items of an array",
+                    self.span((*path, "items", key), key=True),
+                    "Make the array itself optional instead.",
+                )
+        return self.param(
+            name, item_d, (*path, "items"), items_class, items_class + "Item"
+        )
+
+    def _properties(
+        self, name: str, d: Mapping[str, object], path: PathKey, class_name: str
+    ) -> tuple[Param, ...]:
+        """The properties of an object parameter (TG126 when it has none)."""
+        props = mapping_value(d.get("properties"))
+        if not props:
+            self.report(
+                "TG126",
+                f"the object items of array parameter {name!r} have no properties"
+                if path[-1] == "items"
+                else f"object parameter {name!r} has no properties",
+                self.span(path, key=True),
+                "List its fields under properties (a free-form object cannot be "
+                "validated).",
+            )
+        return self.params(props, (*path, "properties"), class_name)
+
+    def constraints(
+        self,
+        ptype: str,
+        d: Mapping[str, object],
+        path: PathKey,
+        allowed: frozenset[str],
+    ) -> Constraints:
+        """The constraints that apply to `ptype` (TG120 reports the others)."""
+        self._check_bounds(ptype, d, path, allowed)
+        pattern = self._pattern(d, path)
+        enum = self._enum(ptype, d, path, allowed)
+
+        def number(key: str) -> int | float | None:
+            value = d.get(key)
+            return value if is_number(value) else None  # type: ignore[return-value]
+
+        def count(key: str) -> int | None:
+            value = d.get(key)
+            return (
+                value
+                if isinstance(value, int) and not isinstance(value, bool)
+                else None
+            )
+
+        return Constraints(
+            enum=None if enum is None else tuple(cast(list[JsonValue], enum)),
+            pattern=pattern,
+            minimum=number("min"),
+            maximum=number("max"),
+            min_length=count("min_length"),
+            max_length=count("max_length"),
+            min_items=count("min_items"),
+            max_items=count("max_items"),
+        )
+
+    def _check_bounds(
+        self,
+        ptype: str,
+        d: Mapping[str, object],
+        path: PathKey,
+        allowed: frozenset[str],
+    ) -> None:
+        """TG121 for a lower bound above its upper one; TG123 for a bound of an integer
+        parameter that is not a whole number."""
+        for low, high in _PAIRS:
+            lo, hi = d.get(low), d.get(high)
+            if low not in allowed:
+                continue
+            if is_number(lo) and is_number(hi) and cast(float, lo) > cast(float, hi):
+                self.report(
+                    "TG121",
+                    f"{low} ({lo}) is greater than {high} ({hi})",
+                    self.span((*path, low)),
+                    f"Make {low} at most {high}.",
+                )
+        if ptype == "integer":
+            for key in ("min", "max"):
+                value = d.get(key)
+                if isinstance(value, float) and not value.is_integer():
+                    self.report(
+                        "TG123",
+                        f"{key} of an integer parameter must be a whole number, got {value}",
+                        self.span((*path, key)),
+                        f"Use {int(value)} or {int(value) + 1}.",
+                    )
+
+    def _pattern(self, d: Mapping[str, object], path: PathKey) -> str | None:
+        """The pattern, or None when there is none or it does not compile (TG122)."""
+        pattern = d.get("pattern")
+        if not isinstance(pattern, str):
+            return None
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            self.report(
+                "TG122",
+                # as written in the spec: repr would double every backslash
+                f"pattern '{pattern}' is not a valid regular expression: {exc.msg}",
+                self.span((*path, "pattern")),
+                "Fix the expression; remember to anchor it with ^ and $.",
+            )
+            return None
+        return pattern
+
+    def _enum(
+        self,
+        ptype: str,
+        d: Mapping[str, object],
+        path: PathKey,
+        allowed: frozenset[str],
+    ) -> list[object] | None:
+        """The enum as written, or None on a number parameter, which takes none (TG123);
+        each value of another type, or listed twice, is reported (TG123)."""
+        enum = d.get("enum")
+        if not isinstance(enum, list):
+            return None
+        if ptype == "number":
+            self.report(
+                "TG123",
+                "enum is not supported on number parameters",
+                self.span((*path, "enum"), key=True),
+                "List whole numbers with type: integer, or words with type: string.",
+            )
+            return None
+        if "enum" in allowed:
+            seen: list[object] = []
+            for index, value in enumerate(enum):
+                if not enum_fits(ptype, value):
+                    self.report(
+                        "TG123",
+                        f"enum value {shown(value)} is not {article(ptype)}",
+                        self.span((*path, "enum", index)),
+                        f"Every value of {article(ptype)} parameter's enum must be "
+                        f"{article(ptype)}.",
+                    )
+                elif value in seen:
+                    self.report(
+                        "TG123",
+                        f"enum value {shown(value)} is listed twice",
+                        self.span((*path, "enum", index)),
+                        "Remove the repeated value.",
+                    )
+                seen.append(value)
+        return enum
