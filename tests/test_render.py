@@ -50,6 +50,36 @@ def test_patterns_are_translated_for_python_but_shown_as_written() -> None:
     assert hints["from"] == FieldHint(example="WH-01", pattern="^WH-[0-9]{2}$")
 
 
+def _count_ruff(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The runs of ruff from here on (one per batch the formatter starts)."""
+    runs: list[str] = []
+    real = formatting._ruff
+    monkeypatch.setattr(formatting, "_ruff", lambda: (runs.append("ruff"), real())[1])
+    return runs
+
+
+def test_a_build_formats_in_batches_and_writes_the_same_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ruff formats a batch while the next tools are compiled; the files are the same as
+    # when every file is formatted in one run
+    trees = {}
+    for batch in (5, formatting.BATCH):
+        monkeypatch.setattr(formatting, "BATCH", batch)
+        runs = _count_ruff(monkeypatch)
+        root = tmp_path / str(batch)
+        folder = bench_catalogue.write_catalogue(root, 12)
+        with pipeline.building(root):
+            assert pipeline.build_catalogue(folder, root).failure is None
+        assert (len(runs) > 5) == (batch == 5)
+        trees[batch] = {
+            p.relative_to(root).as_posix(): p.read_bytes()
+            for p in sorted(root.rglob("*.py"))
+            if "__pycache__" not in p.parts
+        }
+    assert trees[5] == trees[formatting.BATCH] and len(trees[5]) > 30
+
+
 def test_a_rebuild_after_one_edit_runs_the_formatter_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -61,9 +91,7 @@ def test_a_rebuild_after_one_edit_runs_the_formatter_once(
     tool = sorted((folder / "tools").iterdir())[3]
     text = tool.read_text(encoding="utf-8")
     tool.write_text(text.replace("intent: ", "intent: Now, ", 1), encoding="utf-8")
-    runs: list[list[str]] = []
-    real = formatting._run
-    monkeypatch.setattr(formatting, "_run", lambda cmd: (runs.append(cmd), real(cmd)))
+    runs = _count_ruff(monkeypatch)
     with pipeline.building(tmp_path):
         built = pipeline.build_catalogue(folder, tmp_path)
     assert built.failure is None and built.report is not None

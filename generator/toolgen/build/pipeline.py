@@ -42,7 +42,7 @@ from toolgen.render import (
     render_tool,
     stub_path,
 )
-from toolgen.render.formatting import FormattingError, format_sources
+from toolgen.render.formatting import Formatter, FormattingError
 from toolgen.render.modules import cards_entries, cards_module, cards_source
 from toolgen.spec import load, tokens
 from toolgen.spec.ir import Catalogue, Tool, ToolSummary, summary
@@ -87,21 +87,18 @@ def _formatted(
     fresh: Sequence[Fresh],
     own: Mapping[str, str],
     markers: Mapping[str, str],
-    workdir: Path | None,
+    formatter: Formatter,
 ) -> tuple[dict[str, str], dict[str, str]]:
-    """Format in one run of ruff everything this build rendered: the fresh units' files
-    and stubs (each unit's `outputs` and `cards` are set), the package's own files and the
-    markers. Returns the owned files and the create-once files, formatted."""
+    """Hand `formatter` (which has the fresh units' files and stubs already) the package's
+    own files, the markers and the fresh units' cards, and take everything back formatted:
+    the owned files and the create-once files. Sets each fresh unit's `outputs` and
+    `cards`."""
     entries = [(name, text) for f in fresh for name, text in f.cards.items()]
     cards_key = f"{package_dir(catalogue.package)}/{CARDS_PATH}.entries.py"
-    sources = {
-        **{rel: text for f in fresh for rel, text in f.files.items()},
-        **{rel: text for f in fresh for rel, text in f.stubs.items()},
-        **own,
-        **markers,
-        cards_key: cards_source([text for _, text in entries]),
-    }
-    done = format_sources(sources, workdir)
+    formatter.add(
+        {**own, **markers, cards_key: cards_source([text for _, text in entries])}
+    )
+    done = formatter.results()
     formatted = cards_entries(done.pop(cards_key), [name for name, _ in entries])
     by_name = dict(zip((name for name, _ in entries), formatted, strict=True))
     for f in fresh:
@@ -257,7 +254,7 @@ def _files(
     whole: _Whole,
     units: list[ToolUnit],
     fresh: Sequence[Fresh],
-    workdir: Path | None,
+    formatter: Formatter,
     progress: Progress,
 ) -> write.RenderedFiles:
     """What the build writes: the fresh units' files and the package's own, formatted,
@@ -267,7 +264,7 @@ def _files(
     locks = [piece for u in units for piece in u.locks.values()]
     own, markers = render_catalogue(catalogue, whole.tools, locks, whole.tokens.total)
     with progress.stage("format"):
-        owned, created = _formatted(catalogue, fresh, own, markers, workdir)
+        owned, created = _formatted(catalogue, fresh, own, markers, formatter)
     made = {f.unit.file: f.unit for f in fresh}
     units[:] = [made.get(u.file, u) for u in units]
     entries = {name: text for u in units for name, text in u.cards.items()}
@@ -289,16 +286,20 @@ def _build(
 ) -> tuple[BuildResult, list[ToolUnit]]:
     if run.settings.catalogue is None:
         return BuildResult(_result(run, None), None), []
-    units, fresh, _ = run.units(full_ir=False)
-    whole = _whole(run, units, others)
-    checked = _result(run, whole)
-    if not checked.ok:
-        return BuildResult(checked, None), units
+    # a build formats in the project's cache folder: its disk, not the system's
+    with Formatter(None if check_only else run.root / CACHE_DIR) as formatter:
+        run.formatter = formatter
+        units, fresh, _ = run.units(full_ir=False)
+        whole = _whole(run, units, others)
+        checked = _result(run, whole)
+        if not checked.ok:
+            return BuildResult(checked, None), units
+        try:
+            files = _files(whole, units, fresh, formatter, run.progress)
+        except FormattingError as exc:
+            return BuildResult(checked, None, str(exc)), units
     found: list[Diagnostic] = []
     try:
-        # a build formats in the project's cache folder: its disk, not the system's
-        workdir = None if check_only else run.root / CACHE_DIR
-        files = _files(whole, units, fresh, workdir, run.progress)
         if check_only:
             found = implcheck.check_implementations(
                 whole.catalogue, run.root, whole.tools
@@ -313,7 +314,7 @@ def _build(
                 found = implcheck.check_implementations(
                     whole.catalogue, run.root, whole.tools
                 )
-    except (FormattingError, write.WriteError) as exc:
+    except write.WriteError as exc:
         return BuildResult(checked, None, str(exc)), units
     merged = replace(checked, diagnostics=_sorted([*checked.diagnostics, *found]))
     return BuildResult(merged, report), units
@@ -429,7 +430,9 @@ def render(result: CheckResult, root: Path | None = None) -> write.RenderedFiles
                 made.stubs[path] = parts.stub
         fresh.append(made)
     whole = _Whole(catalogue, result.tools, result.tokens, (), True)
-    return _files(whole, [f.unit for f in fresh], fresh, None, QUIET)
+    with Formatter() as formatter:
+        formatter.add({k: v for f in fresh for k, v in {**f.files, **f.stubs}.items()})
+        return _files(whole, [f.unit for f in fresh], fresh, formatter, QUIET)
 
 
 @contextmanager

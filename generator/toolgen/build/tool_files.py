@@ -20,6 +20,7 @@ from toolgen.diagnostics import Diagnostic
 from toolgen.lint import Hit, ToolLinter, enabled_rules
 from toolgen.lint.context import LintContext, Names
 from toolgen.render import lockfile, render_tool, stub_path
+from toolgen.render.formatting import Formatter
 from toolgen.spec import load, model, tokens, validate
 from toolgen.spec.ir import Catalogue, Tool, summary
 
@@ -135,6 +136,8 @@ class Run:
     # the last build's files and their status
     outputs: Mapping[str, tuple[int, int, int]]
     lint: bool = True  # False: the lint rules do not run
+    # takes the files of each unit compiled, to format them while the next are compiled
+    formatter: Formatter | None = None
 
     def units(self, full_ir: bool) -> tuple[list[ToolUnit], list[Fresh], list[Tool]]:
         """Every tool file's unit: kept where the build cache holds it for the same
@@ -204,6 +207,8 @@ class Run:
                     )
                     fresh.append(made)
                     units.append(made.unit)
+                    if self.formatter is not None:
+                        self.formatter.add({**made.files, **made.stubs})
                 step()
         ir = [t for front in fronts.values() for t in front.tools] if full_ir else []
         return units, fresh, ir

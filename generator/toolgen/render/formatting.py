@@ -5,8 +5,10 @@ generated file never changes under `ruff format`. Ruff runs isolated from any co
 of the project around it, so the same input gives the same bytes on every machine.
 
 Ruff formats files, so every source is written once into a folder made for it (beside the
-project, in its cache folder, where one is given) and read back. A build hands ruff its files
-in batches as it renders them (`Formatter`), so ruff formats on the other cores meanwhile.
+project, in its cache folder, where one is given) and read back. A build hands its files to a
+`Formatter` as it renders them, which starts ruff on every `BATCH` of them, so ruff formats on
+the other core while the build renders the next ones; a build that renders few files runs ruff
+once.
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ from pathlib import Path
 from toolgen.paths import FORMAT_PREFIX
 
 LINE_LENGTH = 88
+BATCH = (
+    600  # files per run of ruff: its start-up is a few ms, one tool has about 3 files
+)
 
 
 class FormattingError(RuntimeError):
@@ -43,17 +48,20 @@ _COMMON = (
 
 
 class Formatter:
-    """Ruff formatting batches of sources in the background while the build goes on: each
-    `submit` writes its sources into a folder of its own and starts ruff on it at once;
-    `results` waits for every batch and reads the files back. Ruff is a process of its own,
-    so it formats on the other cores while the build renders the next batch. Use it as a
-    context manager: leaving it stops the batches still running and removes their folders.
+    """Ruff formatting sources in the background while the build goes on: `add` keeps
+    sources and starts ruff on every `BATCH` of them, each batch in a folder of its own;
+    `results` starts the rest, waits for every batch and reads the files back. Ruff is a
+    process of its own, so it formats on the other cores while the build renders the next
+    batch. Use it as a context manager: leaving it stops the batches still running and
+    removes their folders.
     """
 
     def __init__(self, workdir: Path | None = None) -> None:
         self._workdir = workdir
         self._batches: list[tuple[Path, dict[str, Path], subprocess.Popen[bytes]]] = []
+        self._waiting: dict[str, str] = {}  # Python sources not in a batch yet
         self._kept: dict[str, str] = {}  # sources that are not Python, kept as they are
+        self._failed: FormattingError | None = None
 
     def __enter__(self) -> Formatter:
         return self
@@ -66,21 +74,30 @@ class Formatter:
             shutil.rmtree(folder, ignore_errors=True)
         self._batches.clear()
 
-    def submit(self, sources: Mapping[str, str]) -> None:
-        python = {path: text for path, text in sources.items() if path.endswith(".py")}
-        self._kept.update((p, t) for p, t in sources.items() if p not in python)
+    def add(self, sources: Mapping[str, str]) -> None:
+        for path, text in sources.items():
+            (self._waiting if path.endswith(".py") else self._kept)[path] = text
+        if len(self._waiting) >= BATCH:
+            self._start()
+
+    def _start(self) -> None:
+        python, self._waiting = self._waiting, {}
         if not python:
+            return
+        if self._failed is not None:
             return
         try:
             folder, names = self._write(python, self._workdir)
-        except OSError as first:
-            if self._workdir is None:
-                raise FormattingError(_cannot(first)) from first
+        except OSError:
             # the cache folder is read-only or full: the system's temporary folder may do
             try:
+                if self._workdir is None:
+                    raise
                 folder, names = self._write(python, None)
             except OSError as exc:
-                raise FormattingError(_cannot(exc)) from exc
+                # said by `results`, so a build that stops earlier says its own reason
+                self._failed = FormattingError(_cannot(exc))
+                return
         command = [_ruff(), "format", *_COMMON, str(folder)]
         process = subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
@@ -106,7 +123,10 @@ class Formatter:
         return folder, names
 
     def results(self) -> dict[str, str]:
-        """Every source submitted, formatted (the ones that are not Python as they were)."""
+        """Every source added, formatted (the ones that are not Python as they were)."""
+        self._start()
+        if self._failed is not None:
+            raise self._failed
         done = dict(self._kept)
         for folder, names, process in self._batches:
             output, _ = process.communicate()
@@ -133,7 +153,7 @@ def format_sources(
     Imports are already in isort order (render computes them), so only the formatter runs.
     """
     with Formatter(workdir) as formatter:
-        formatter.submit(sources)
+        formatter.add(sources)
         return formatter.results()
 
 
