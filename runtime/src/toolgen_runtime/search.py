@@ -1,0 +1,340 @@
+"""Offline, deterministic tool search: BM25F over the words of each tool's contract.
+
+A tool is found by what its contract says: the words of its name, its intent, when to use it,
+the requests a user makes for it (`asks`), its parameters and its namespace's description.
+The `when` texts of `not_when` say when *not* to use it: their words count against the tool.
+
+Documents and queries go through one tokenizer: Unicode NFKC, lowercase (casefold), runs of
+Unicode letters and digits (so `_`, `-` and punctuation split words, and so does a lowercase
+letter followed by an uppercase one: `readStock` is `read stock`), English stop words dropped,
+then the Snowball English stemmer (`appointments` and `appointment` are one term).
+
+Scores are BM25F (Robertson and Zaragoza): a term's frequency in each field, normalised by
+the field's length and weighted by the field, summed into one pseudo-frequency, saturated
+with k1 and multiplied by the term's idf. Everything but the query is known when the index
+is built, so the index keeps, for each term, the tools it occurs in with the term's
+finished contribution to their score: a query sums a few short lists. Results are sorted by
+score, then by name, so they never depend on the order of the documents.
+
+This module imports neither the Agents SDK nor the rest of toolgen_runtime: the compiler
+imports it to build the index (and ship it as data, `ToolIndex.to_data`), and lint uses it
+to find the asks the search sends to another tool.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from functools import lru_cache
+from typing import Any
+
+import snowballstemmer  # type: ignore[import-untyped]
+
+__all__ = [
+    "MAX_LIMIT",
+    "MAX_QUERY_CHARS",
+    "MAX_QUERY_TERMS",
+    "Hit",
+    "SearchDocument",
+    "ToolIndex",
+    "Tuning",
+    "terms",
+]
+
+# what a query may cost: longer queries are cut, never refused (a model's query is not wrong
+# for being long); the terms are the first distinct words that are not stop words
+MAX_QUERY_CHARS = 1_000
+MAX_QUERY_TERMS = 32
+MAX_LIMIT = 50
+
+# the version of the data form; bumped when the tokenizer, the stemmer or the scoring
+# changes, so an index shipped by another toolgen is refused rather than misread
+DATA_FORMAT = 1
+STEMMER = "english"
+
+_WORD = re.compile(r"[^\W_]+")
+# a lowercase letter followed by an uppercase one starts a new word (`readStock`); only
+# there, so `IDs`, `SKU` and `PostgreSQL` keep their letters together
+_CASE_BOUNDARY = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+# English articles, prepositions, conjunctions, forms of "be" and the politeness a request
+# is wrapped in. Short on purpose: pronouns and question words stay (idf weighs them), and
+# measured on bench/search/, longer lists (the usual 150 words, or request verbs such as
+# make, give, show) found fewer tools, not more.
+# fmt: off
+_STOP_WORDS = frozenset({
+    "a", "an", "the", "of", "to", "in", "on", "at", "for", "from", "by", "with", "as", "into",
+    "onto", "and", "or", "nor", "but", "is", "are", "was", "were", "be", "been", "being", "am",
+    "it", "its", "this", "that", "these", "those", "s", "t", "d", "ll", "m", "re", "ve",
+    "please", "pls", "thanks", "thank", "hi", "hello", "hey",
+})
+# fmt: on
+
+_stemmer = snowballstemmer.stemmer(STEMMER)
+
+
+@lru_cache(maxsize=16_384)
+def _stem(word: str) -> str:
+    return str(_stemmer.stemWord(word))
+
+
+def _words(text: str) -> list[str]:
+    """The lowercase words of `text` that are not stop words, unstemmed, in order."""
+    spaced = _CASE_BOUNDARY.sub(" ", unicodedata.normalize("NFKC", text))
+    return [
+        word for word in _WORD.findall(spaced.casefold()) if word not in _STOP_WORDS
+    ]
+
+
+def terms(text: str) -> list[str]:
+    """The search terms of `text`: its words, without stop words, stemmed (repeats kept)."""
+    return [_stem(word) for word in _words(text)]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchDocument:
+    """The words of one tool that search reads, field by field, as plain data."""
+
+    name: str
+    intent: str = ""
+    use_when: str = ""
+    not_when: tuple[str, ...] = ()  # the `when` texts: when NOT to use this tool
+    asks: tuple[str, ...] = ()  # requests in a user's words for which this is the tool
+    parameters: tuple[
+        tuple[str, str], ...
+    ] = ()  # (name, description) of each parameter
+    namespace: str = ""  # the namespace's name
+    namespace_description: str = ""
+
+    def field_texts(self) -> dict[str, str]:
+        """The text of each scored field (the name's words split on `_`, `-` and case)."""
+        return {
+            "name": self.name,
+            "intent": self.intent,
+            "use_when": self.use_when,
+            "not_when": "\n".join(self.not_when),
+            "asks": "\n".join(self.asks),
+            "parameters": "\n".join(f"{name} {text}" for name, text in self.parameters),
+            "namespace": f"{self.namespace}\n{self.namespace_description}",
+        }
+
+
+# a catalogue's documents change little between two builds (and lint searches the same
+# catalogue again with one ask left out): the terms of a document are read once
+@lru_cache(maxsize=4_096)
+def _field_terms(document: SearchDocument) -> dict[str, Counter[str]]:
+    return {name: Counter(terms(text)) for name, text in document.field_texts().items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Tuning:
+    """Field weights and the BM25 parameters k1 and b (one b for every field).
+
+    The defaults were chosen on the asks of bench/search/ (bench/search/tune.py), never on
+    its held-out requests. What the measurements said:
+    - other tools' asks bring as much noise as a tool's own asks bring signal: asks weigh
+      less than the contract's own texts (0.5 against 2 to 3);
+    - the namespace's description is shared by every tool of the namespace, so it cannot
+      tell them apart and crowds the top of the list with them: weight 0 (any weight from
+      0.1 found fewer tools);
+    - not_when weighed anything from -3 to +1 changed no result there (few tools have one);
+      it is negative because its words say when the tool is the wrong one. A negative
+      weight lowers a term's pseudo-frequency in the tool, never below zero.
+    - a high k1 (3): a word found in several fields of a tool keeps adding to its score.
+    """
+
+    name: float = 2.0
+    intent: float = 3.0
+    use_when: float = 3.0
+    not_when: float = -0.5
+    asks: float = 0.5
+    parameters: float = 1.0
+    namespace: float = 0.0
+    k1: float = 3.0
+    b: float = 0.6
+
+    def weights(self) -> dict[str, float]:
+        return {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if f.name not in {"k1", "b"}
+        }
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Hit:
+    """One tool found: its name and its score (higher is better; only the order matters)."""
+
+    name: str
+    score: float = field(compare=False)
+
+
+class ToolIndex:
+    """The search index of a set of tools: `build` it from documents, or load its data form."""
+
+    __slots__ = ("_names", "_postings")
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        postings: Mapping[str, tuple[list[int], list[float]]],
+    ):
+        # private: use build() or from_data()
+        self._names = tuple(names)
+        self._postings = dict(postings)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The tools of the index, sorted by name."""
+        return self._names
+
+    @classmethod
+    def build(
+        cls, documents: Iterable[SearchDocument], tuning: Tuning = Tuning()
+    ) -> ToolIndex:
+        """Index `documents` (names must be distinct); the order they come in does not matter."""
+        docs = sorted(documents, key=lambda doc: doc.name)
+        names = [doc.name for doc in docs]
+        if len(set(names)) != len(names):
+            repeated = sorted(
+                name for name, count in Counter(names).items() if count > 1
+            )
+            raise ValueError(
+                f"two search documents have the same name: {repeated[0]!r}"
+            )
+        weights = {name: w for name, w in tuning.weights().items() if w != 0}
+        counts = [
+            {
+                name: counter
+                for name, counter in _field_terms(doc).items()
+                if name in weights
+            }
+            for doc in docs
+        ]
+        average = {
+            name: sum(sum(doc[name].values()) for doc in counts) / len(docs)
+            if docs
+            else 0.0
+            for name in weights
+        }
+        frequency: dict[str, dict[int, float]] = {}
+        for number, doc in enumerate(counts):
+            for name, counter in doc.items():
+                length = sum(counter.values())
+                norm = (
+                    weights[name] / (1 - tuning.b + tuning.b * length / average[name])
+                    if length
+                    else 0.0
+                )
+                for term, count in counter.items():
+                    pseudo = frequency.setdefault(term, {})
+                    pseudo[number] = pseudo.get(number, 0.0) + norm * count
+        postings: dict[str, tuple[list[int], list[float]]] = {}
+        for term in sorted(frequency):
+            per_doc = frequency[term]
+            idf = math.log(1 + (len(docs) - len(per_doc) + 0.5) / (len(per_doc) + 0.5))
+            ids = [number for number in sorted(per_doc) if per_doc[number] > 0]
+            if ids:
+                impacts = [
+                    round(idf * per_doc[i] / (tuning.k1 + per_doc[i]), 4) for i in ids
+                ]
+                postings[term] = (ids, impacts)
+        return cls(names, postings)
+
+    def search(self, query: str, limit: int = 5) -> list[Hit]:
+        """The `limit` best tools for `query`, best first, ties broken by name.
+
+        Cost is bounded whatever the query: only its first `MAX_QUERY_CHARS` characters and
+        its first `MAX_QUERY_TERMS` distinct words are read. A query with no known word finds
+        nothing (an empty list).
+        """
+        if not isinstance(query, str):
+            raise TypeError(f"query must be a string, not {type(query).__name__}")
+        if (
+            isinstance(limit, bool)
+            or not isinstance(limit, int)
+            or not 1 <= limit <= MAX_LIMIT
+        ):
+            raise ValueError(
+                f"limit must be an integer from 1 to {MAX_LIMIT}, not {limit!r}"
+            )
+        scores: dict[int, float] = {}
+        for term in self._query_terms(query):
+            posting = self._postings.get(term)
+            if posting is not None:
+                for number, impact in zip(*posting, strict=True):
+                    scores[number] = scores.get(number, 0.0) + impact
+        # document numbers follow name order, so (-score, number) breaks ties by name
+        best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
+        return [Hit(self._names[number], round(score, 4)) for number, score in best]
+
+    @staticmethod
+    def _query_terms(query: str) -> list[str]:
+        distinct: dict[str, None] = {}
+        for word in _words(query[:MAX_QUERY_CHARS]):
+            distinct[word] = None
+            if len(distinct) == MAX_QUERY_TERMS:
+                break
+        return list(dict.fromkeys(_stem(word) for word in distinct))
+
+    def to_data(self) -> dict[str, Any]:
+        """The index as JSON-able literals (dicts, lists, strings, numbers), for `from_data`."""
+        return {
+            "format": DATA_FORMAT,
+            "stemmer": STEMMER,
+            "names": list(self._names),
+            "postings": {
+                term: [list(ids), list(w)] for term, (ids, w) in self._postings.items()
+            },
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> ToolIndex:
+        """The index `to_data` gave; a ValueError if the data is not one this toolgen writes."""
+        if data.get("format") != DATA_FORMAT or data.get("stemmer") != STEMMER:
+            raise ValueError(
+                f"search index data of format {data.get('format')!r} with stemmer "
+                f"{data.get('stemmer')!r}; this toolgen_runtime reads format {DATA_FORMAT} "
+                f"with stemmer {STEMMER!r}: build the index again"
+            )
+        names = data.get("names")
+        postings = data.get("postings")
+        if not isinstance(names, list) or not all(
+            isinstance(name, str) for name in names
+        ):
+            raise ValueError("search index data: names must be a list of strings")
+        if names != sorted(set(names)):
+            raise ValueError("search index data: names must be distinct and sorted")
+        if not isinstance(postings, dict):
+            raise ValueError(
+                "search index data: postings must be a mapping of term to lists"
+            )
+        loaded: dict[str, tuple[list[int], list[float]]] = {}
+        for term, posting in postings.items():
+            if not (
+                isinstance(posting, list)
+                and len(posting) == 2
+                and _valid(posting, len(names))
+            ):
+                raise ValueError(
+                    f"search index data: the posting of {term!r} is malformed"
+                )
+            loaded[term] = (list(posting[0]), list(posting[1]))
+        return cls(names, loaded)
+
+
+def _valid(posting: list[Any], size: int) -> bool:
+    ids, impacts = posting
+    return (
+        isinstance(ids, list)
+        and isinstance(impacts, list)
+        and len(ids) == len(impacts) > 0
+        and all(type(number) is int for number in ids)
+        and all(type(impact) is float for impact in impacts)
+        and min(ids) >= 0
+        and max(ids) < size
+    )
