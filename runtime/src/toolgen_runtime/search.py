@@ -28,11 +28,9 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import Any
-
-import snowballstemmer  # type: ignore[import-untyped]
 
 __all__ = [
     "MAX_LIMIT",
@@ -74,12 +72,19 @@ _STOP_WORDS = frozenset({
 })
 # fmt: on
 
-_stemmer = snowballstemmer.stemmer(STEMMER)
+
+@lru_cache(maxsize=1)
+def _stemmer() -> Any:
+    # imported on the first search or build, not with this module: snowballstemmer loads
+    # the stemmers of all its languages (about 20 ms)
+    import snowballstemmer  # type: ignore[import-untyped]
+
+    return snowballstemmer.stemmer(STEMMER)
 
 
 @lru_cache(maxsize=16_384)
 def _stem(word: str) -> str:
-    return str(_stemmer.stemWord(word))
+    return str(_stemmer().stemWord(word))
 
 
 def _words(text: str) -> list[str]:
@@ -165,12 +170,12 @@ class Tuning:
         }
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True)
 class Hit:
     """One tool found: its name and its score (higher is better; only the order matters)."""
 
     name: str
-    score: float = field(compare=False)
+    score: float
 
 
 class ToolIndex:
