@@ -268,18 +268,36 @@ def test_the_data_form_round_trips_through_json_and_python_literals() -> None:
     [
         ({"format": 99}, "format 99"),
         ({"stemmer": "porter"}, "stemmer 'porter'"),
-        ({"names": ["b", "a"]}, "names must be distinct and sorted"),
-        ({"names": "ab"}, "names must be a list of strings"),
-        ({"postings": []}, "postings must be a mapping"),
-        ({"postings": {"x": [[0], [1.0, 2.0]]}}, "posting of 'x' is malformed"),
-        ({"postings": {"x": [[7], [1.0]]}}, "posting of 'x' is malformed"),
-        ({"postings": {"x": [["0"], [1.0]]}}, "posting of 'x' is malformed"),
+        ({"names": ["b", "a"]}, "names must be distinct strings, sorted"),
+        ({"names": "ab"}, "names must be distinct strings, sorted"),
+        ({"terms": ["x", "x"]}, "terms must be distinct strings"),
+        ({"terms": ["x", 1]}, "terms must be distinct strings"),
+        ({"starts": [0, 2]}, "starts must rise from 0, one per term"),
+        ({"starts": [1, 2, 2]}, "starts must rise from 0, one per term"),
+        ({"starts": [0, 1, 1]}, "starts must rise from 0, one per term"),
+        ({"starts": [0, True, 2]}, "starts must rise from 0, one per term"),
+        ({"ids": [0, 9]}, "ids must number the names"),
+        ({"ids": [0, -1]}, "ids must number the names"),
+        ({"ids": [0, "1"]}, "ids must number the names"),
+        ({"impacts": [1.0]}, "one impact each"),
+        ({"impacts": [1.0, 2]}, "one impact each"),
     ],
 )
 def test_data_of_another_shape_is_refused(
     change: dict[str, object], message: str
 ) -> None:
-    data = {**ToolIndex.build(SMALL).to_data(), **change}
+    tiny = [
+        SearchDocument(name="a", intent="snow"),
+        SearchDocument(name="b", intent="rain"),
+    ]
+    data = ToolIndex.build(tiny, Tuning(name=0)).to_data()
+    assert (data["terms"], data["starts"], data["ids"]) == (
+        ["rain", "snow"],
+        [0, 1, 2],
+        [1, 0],
+    )
+    ToolIndex.from_data(data)  # as built, it loads
+    data.update(change)
     with pytest.raises(ValueError, match=message):
         ToolIndex.from_data(data)
 

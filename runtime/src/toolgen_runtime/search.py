@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeGuard
 
 __all__ = [
     "MAX_LIMIT",
@@ -156,7 +156,7 @@ class Tuning:
     intent: float = 3.0
     use_when: float = 3.0
     not_when: float = -0.5
-    asks: float = 0.5
+    asks: float = 1.0
     parameters: float = 1.0
     namespace: float = 0.0
     k1: float = 3.0
@@ -179,18 +179,29 @@ class Hit:
 
 
 class ToolIndex:
-    """The search index of a set of tools: `build` it from documents, or load its data form."""
+    """The search index of a set of tools: `build` it from documents, or load its data form.
 
-    __slots__ = ("_names", "_postings")
+    For each term, the tools it occurs in (their numbers, in name order) and its finished
+    contribution to their score, kept in two flat lists: the term's entries run from its
+    start to the next term's.
+    """
+
+    __slots__ = ("_ids", "_impacts", "_names", "_starts", "_terms")
 
     def __init__(
         self,
         names: Sequence[str],
-        postings: Mapping[str, tuple[list[int], list[float]]],
+        terms: Sequence[str],
+        starts: list[int],
+        ids: list[int],
+        impacts: list[float],
     ):
-        # private: use build() or from_data()
+        # private: use build() or from_data(), which check what they pass
         self._names = tuple(names)
-        self._postings = dict(postings)
+        self._terms = {term: number for number, term in enumerate(terms)}
+        self._starts = starts
+        self._ids = ids
+        self._impacts = impacts
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -204,51 +215,29 @@ class ToolIndex:
         """Index `documents` (names must be distinct); the order they come in does not matter."""
         docs = sorted(documents, key=lambda doc: doc.name)
         names = [doc.name for doc in docs]
-        if len(set(names)) != len(names):
-            repeated = sorted(
-                name for name, count in Counter(names).items() if count > 1
-            )
+        repeated = sorted(name for name, count in Counter(names).items() if count > 1)
+        if repeated:
             raise ValueError(
                 f"two search documents have the same name: {repeated[0]!r}"
             )
-        weights = {name: w for name, w in tuning.weights().items() if w != 0}
-        counts = [
-            {
-                name: counter
-                for name, counter in _field_terms(doc).items()
-                if name in weights
-            }
-            for doc in docs
-        ]
-        average = {
-            name: sum(sum(doc[name].values()) for doc in counts) / len(docs)
-            if docs
-            else 0.0
-            for name in weights
-        }
-        frequency: dict[str, dict[int, float]] = {}
-        for number, doc in enumerate(counts):
-            for name, counter in doc.items():
-                length = sum(counter.values())
-                norm = (
-                    weights[name] / (1 - tuning.b + tuning.b * length / average[name])
-                    if length
-                    else 0.0
-                )
-                for term, count in counter.items():
-                    pseudo = frequency.setdefault(term, {})
-                    pseudo[number] = pseudo.get(number, 0.0) + norm * count
-        postings: dict[str, tuple[list[int], list[float]]] = {}
-        for term in sorted(frequency):
-            per_doc = frequency[term]
-            idf = math.log(1 + (len(docs) - len(per_doc) + 0.5) / (len(per_doc) + 0.5))
-            ids = [number for number in sorted(per_doc) if per_doc[number] > 0]
-            if ids:
-                impacts = [
-                    round(idf * per_doc[i] / (tuning.k1 + per_doc[i]), 4) for i in ids
+        frequencies = _pseudo_frequencies(docs, tuning)
+        terms: list[str] = []
+        starts = [0]
+        ids: list[int] = []
+        impacts: list[float] = []
+        for term in sorted(frequencies):
+            per_doc = frequencies[term]
+            found = len(per_doc)
+            idf = math.log(1 + (len(docs) - found + 0.5) / (found + 0.5))
+            kept = [number for number in sorted(per_doc) if per_doc[number] > 0]
+            if kept:
+                terms.append(term)
+                ids += kept
+                impacts += [
+                    round(idf * per_doc[n] / (tuning.k1 + per_doc[n]), 4) for n in kept
                 ]
-                postings[term] = (ids, impacts)
-        return cls(names, postings)
+                starts.append(len(ids))
+        return cls(names, terms, starts, ids, impacts)
 
     def search(self, query: str, limit: int = 5) -> list[Hit]:
         """The `limit` best tools for `query`, best first, ties broken by name.
@@ -268,23 +257,17 @@ class ToolIndex:
                 f"limit must be an integer from 1 to {MAX_LIMIT}, not {limit!r}"
             )
         scores: dict[int, float] = {}
-        for term in self._query_terms(query):
-            posting = self._postings.get(term)
-            if posting is not None:
-                for number, impact in zip(*posting, strict=True):
+        for term in _query_terms(query):
+            at = self._terms.get(term)
+            if at is not None:
+                start, end = self._starts[at], self._starts[at + 1]
+                for number, impact in zip(
+                    self._ids[start:end], self._impacts[start:end], strict=True
+                ):
                     scores[number] = scores.get(number, 0.0) + impact
         # document numbers follow name order, so (-score, number) breaks ties by name
         best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
         return [Hit(self._names[number], round(score, 4)) for number, score in best]
-
-    @staticmethod
-    def _query_terms(query: str) -> list[str]:
-        distinct: dict[str, None] = {}
-        for word in _words(query[:MAX_QUERY_CHARS]):
-            distinct[word] = None
-            if len(distinct) == MAX_QUERY_TERMS:
-                break
-        return list(dict.fromkeys(_stem(word) for word in distinct))
 
     def to_data(self) -> dict[str, Any]:
         """The index as JSON-able literals (dicts, lists, strings, numbers), for `from_data`."""
@@ -292,9 +275,10 @@ class ToolIndex:
             "format": DATA_FORMAT,
             "stemmer": STEMMER,
             "names": list(self._names),
-            "postings": {
-                term: [list(ids), list(w)] for term, (ids, w) in self._postings.items()
-            },
+            "terms": list(self._terms),
+            "starts": list(self._starts),
+            "ids": list(self._ids),
+            "impacts": list(self._impacts),
         }
 
     @classmethod
@@ -306,40 +290,69 @@ class ToolIndex:
                 f"{data.get('stemmer')!r}; this toolgen_runtime reads format {DATA_FORMAT} "
                 f"with stemmer {STEMMER!r}: build the index again"
             )
-        names = data.get("names")
-        postings = data.get("postings")
-        if not isinstance(names, list) or not all(
-            isinstance(name, str) for name in names
-        ):
-            raise ValueError("search index data: names must be a list of strings")
-        if names != sorted(set(names)):
-            raise ValueError("search index data: names must be distinct and sorted")
-        if not isinstance(postings, dict):
+        names, terms = data.get("names"), data.get("terms")
+        starts, ids, impacts = data.get("starts"), data.get("ids"), data.get("impacts")
+        # each check walks its list in C (set, map, min, max): loading stays cheap
+        if not (_all_of(names, str) and names == sorted(set(names))):
             raise ValueError(
-                "search index data: postings must be a mapping of term to lists"
+                "search index data: names must be distinct strings, sorted"
             )
-        loaded: dict[str, tuple[list[int], list[float]]] = {}
-        for term, posting in postings.items():
-            if not (
-                isinstance(posting, list)
-                and len(posting) == 2
-                and _valid(posting, len(names))
-            ):
-                raise ValueError(
-                    f"search index data: the posting of {term!r} is malformed"
-                )
-            loaded[term] = (list(posting[0]), list(posting[1]))
-        return cls(names, loaded)
+        if not (_all_of(terms, str) and len(set(terms)) == len(terms)):
+            raise ValueError("search index data: terms must be distinct strings")
+        if not (
+            _all_of(starts, int)
+            and len(starts) == len(terms) + 1
+            and starts[0] == 0
+            and all(map(int.__lt__, starts, starts[1:]))
+        ):
+            raise ValueError("search index data: starts must rise from 0, one per term")
+        if not (
+            _all_of(ids, int)
+            and _all_of(impacts, float)
+            and len(ids) == len(impacts) == starts[-1]
+            and (not ids or (min(ids) >= 0 and max(ids) < len(names)))
+        ):
+            raise ValueError(
+                "search index data: ids must number the names, one impact each"
+            )
+        return cls(names, terms, list(starts), list(ids), list(impacts))
 
 
-def _valid(posting: list[Any], size: int) -> bool:
-    ids, impacts = posting
-    return (
-        isinstance(ids, list)
-        and isinstance(impacts, list)
-        and len(ids) == len(impacts) > 0
-        and all(type(number) is int for number in ids)
-        and all(type(impact) is float for impact in impacts)
-        and min(ids) >= 0
-        and max(ids) < size
-    )
+def _pseudo_frequencies(
+    docs: Sequence[SearchDocument], tuning: Tuning
+) -> dict[str, dict[int, float]]:
+    """For each term, each document's weighted, length-normalised frequency (BM25F's tf)."""
+    weights = {name: w for name, w in tuning.weights().items() if w != 0}
+    counts = [
+        {name: c for name, c in _field_terms(doc).items() if name in weights}
+        for doc in docs
+    ]
+    average = {
+        name: sum(sum(doc[name].values()) for doc in counts) / max(len(docs), 1)
+        for name in weights
+    }
+    frequencies: dict[str, dict[int, float]] = {}
+    for number, doc in enumerate(counts):
+        for name, counter in doc.items():
+            length = sum(counter.values())
+            if not length:
+                continue
+            norm = weights[name] / (1 - tuning.b + tuning.b * length / average[name])
+            for term, count in counter.items():
+                per_doc = frequencies.setdefault(term, {})
+                per_doc[number] = per_doc.get(number, 0.0) + norm * count
+    return frequencies
+
+
+def _query_terms(query: str) -> list[str]:
+    """The first `MAX_QUERY_TERMS` distinct words of the query's first characters, stemmed."""
+    distinct: dict[str, None] = {}
+    for word in _words(query[:MAX_QUERY_CHARS]):
+        distinct[word] = None
+        if len(distinct) == MAX_QUERY_TERMS:
+            break
+    return list(dict.fromkeys(_stem(word) for word in distinct))
+
+
+def _all_of(value: object, kind: type) -> TypeGuard[list[Any]]:
+    return isinstance(value, list) and set(map(type, value)) <= {kind}
