@@ -139,16 +139,16 @@ def _field_terms(document: SearchDocument) -> dict[str, Counter[str]]:
 class Tuning:
     """Field weights and the BM25 parameters k1 and b (one b for every field).
 
-    The defaults were chosen on the asks of bench/search/ (bench/search/tune.py), never on
-    its held-out requests. What the measurements said:
-    - other tools' asks bring as much noise as a tool's own asks bring signal: asks weigh
-      less than the contract's own texts (0.5 against 2 to 3);
+    The defaults were chosen on the asks of bench/search/ (bench/search/tune.py, README.md
+    there), never on its held-out requests. What the measurements said:
+    - other tools' asks bring noise as well as a tool's own asks bring signal: asks weigh 1,
+      less than the contract's own texts (3); lighter still found a few more paraphrases
+      but lost the asks themselves (at 0.5, 5.7% of the asks missed their tool in the top 3);
     - the namespace's description is shared by every tool of the namespace, so it cannot
-      tell them apart and crowds the top of the list with them: weight 0 (any weight from
-      0.1 found fewer tools);
+      tell them apart and crowds the top of the list with them: weight 0 (0.1 found fewer);
     - not_when weighed anything from -3 to +1 changed no result there (few tools have one);
       it is negative because its words say when the tool is the wrong one. A negative
-      weight lowers a term's pseudo-frequency in the tool, never below zero.
+      weight lowers a term's pseudo-frequency in the tool, never below zero;
     - a high k1 (3): a word found in several fields of a tool keeps adding to its score.
     """
 
