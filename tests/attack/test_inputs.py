@@ -4,6 +4,7 @@ and a file that cannot be read never costs its tool's generated files."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -65,9 +66,10 @@ def _fifo(path: Path) -> None:
 
 
 def _socket(path: Path) -> None:
-    server = socket.socket(socket.AF_UNIX)
-    server.bind(str(path))
-    server.close()
+    # bound by its name from its folder: a socket's path may hold only about 100 bytes,
+    # and the test's folder may be deep
+    with contextlib.chdir(path.parent), socket.socket(socket.AF_UNIX) as server:
+        server.bind(path.name)
 
 
 ENTRIES = {
