@@ -54,10 +54,18 @@ def _tree(root: Path) -> dict[str, bytes]:
     }
 
 
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project, built once (in this process): each test gets a copy."""
+    root = tmp_path_factory.mktemp("template")
+    folder = _project(root)
+    assert main(["build", "--root", str(root), str(folder)]) in (0, 1)
+    return root
+
+
 @pytest.fixture
-def built(tmp_path: Path) -> Path:
-    _project(tmp_path)
-    assert _toolgen(tmp_path, "build").returncode in (0, 1)
+def built(template: Path, tmp_path: Path) -> Path:
+    shutil.copytree(template, tmp_path, symlinks=True, dirs_exist_ok=True)
     return tmp_path
 
 
