@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `make pytest`: every test, on every core (pytest-xdist), with a throwaway PostgreSQL server
 # of its own (scripts/postgres-server.sh run) and Chromium where it is installed; pytest's
-# last lines list what did not run and why. Arguments go to pytest:
+# last lines list what did not run and why. Each module's tests run in one process, so its
+# module fixtures (wheels, built projects, a browser) are made once, and the modules with
+# slow tests start first (tests/conftest.py). Arguments go to pytest:
 #
 #   scripts/pytest.sh -x tests/lint
 #
@@ -17,7 +19,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/toolgen-tests-XXXXXX")
 mkdir "$work/tmp"
 status=0
 TMPDIR="$work/tmp" bash scripts/postgres-server.sh run -- \
-  .venv/bin/python -m pytest -n auto --basetemp="$work/pytest" "$@" || status=$?
+  .venv/bin/python -m pytest -n auto --dist loadscope --no-loadscope-reorder \
+  --basetemp="$work/pytest" "$@" || status=$?
 
 if [[ -n "$(ls -A "$work/tmp")" ]]; then
   echo "FAILED: the tests left files in the temporary folder (TMPDIR), which must stay empty:"

@@ -28,6 +28,7 @@ import report  # noqa: E402
 import sizes  # noqa: E402
 
 
+@pytest.mark.slow
 def test_quick_run_measures_every_figure(tmp_path: Path) -> None:
     command = [sys.executable, str(BENCH / "run.py"), "--quick", "--no-openapi"]
     done = subprocess.run(

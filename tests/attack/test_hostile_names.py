@@ -16,6 +16,8 @@ import pytest
 
 from toolgen.cli import main
 
+pytestmark = pytest.mark.slow
+
 # what generated modules import or define at their top level, and Python's own names
 TOOL_NAMES = [
     "tools", "all_tools", "importlib", "json", "datetime", "copy", "pytest", "context",

@@ -196,6 +196,7 @@ def _clinic(tmp_path: Path, env: dict[str, str]) -> Path:
     return project
 
 
+@pytest.mark.slow
 def test_a_new_project_with_write_tools_is_green_out_of_the_box(
     tmp_path: Path,
 ) -> None:
@@ -281,6 +282,7 @@ def book_appointment(
 """
 
 
+@pytest.mark.slow
 def test_implementation_tests_fail_on_a_stub_and_pass_once_it_is_written(
     tmp_path: Path,
 ) -> None:
