@@ -28,12 +28,19 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# the compiler and the runtime, then the generated code: the example's and every golden
+# tree's (tests/test_golden.py holds those equal to what a build writes)
 typecheck: setup
 	$(BIN)/mypy --strict -p toolgen -p toolgen_runtime
-	$(BIN)/mypy --strict generated impl
+	$(BIN)/mypy --strict generated impl $(wildcard tests/golden/*/expected/*)
+
+# Every test, on every core, with a throwaway PostgreSQL server, and a check that no test
+# leaves a file in the temporary folder (scripts/pytest.sh says how). PYTEST_ARGS adds
+# options: `make pytest PYTEST_ARGS="-x tests/lint"`.
+PYTEST_ARGS ?=
 
 pytest: setup
-	$(BIN)/python -m pytest
+	bash scripts/pytest.sh $(PYTEST_ARGS)
 
 test: check lint typecheck pytest
 

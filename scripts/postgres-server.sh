@@ -1,9 +1,19 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL server on loopback, for the tests and the benchmark of the PostgreSQL
-# store. CI calls it from .ci/run; anyone can run it by hand:
+# store. `make test` runs the tests inside one:
+#
+#   scripts/postgres-server.sh run -- COMMAND [ARGS...]
+#
+# starts a server in a new folder under /tmp, runs COMMAND with TOOLGEN_TEST_POSTGRES_URL
+# exported, then stops the server, deletes the folder and exits with COMMAND's status. Where
+# the environment already names a server (TOOLGEN_TEST_POSTGRES_URL), COMMAND runs with that
+# one. Where none can be started (PostgreSQL is missing and this is not root), it says why and
+# runs COMMAND without one: the PostgreSQL tests then skip and say so (under CI they fail).
+#
+# A server that outlives one command (the benchmark, a session of test runs):
 #
 #   eval "$(scripts/postgres-server.sh start)"   # prints: export TOOLGEN_TEST_POSTGRES_URL=...
-#   make test                                   # the PostgreSQL tests now run instead of skipping
+#   .venv/bin/python -m pytest tests/runtime     # the PostgreSQL tests run instead of skipping
 #   scripts/postgres-server.sh stop
 #
 #   scripts/postgres-server.sh start|stop|url [DIR]
@@ -19,7 +29,13 @@
 set -euo pipefail
 
 command=${1:-start}
-dir=${2:-${TOOLGEN_PG_DIR:-/tmp/toolgen-postgres}}
+if [[ $command == run ]]; then
+  shift
+  [[ ${1:-} == -- ]] && shift
+  dir=""  # a new folder, made by run_with_server
+else
+  dir=${2:-${TOOLGEN_PG_DIR:-/tmp/toolgen-postgres}}
+fi
 role=toolgen
 database=toolgen
 os_user=${TOOLGEN_PG_OS_USER:-postgres}
@@ -124,8 +140,36 @@ stop() {
   fi
 }
 
+# COMMAND with a server of its own (see the top of this file)
+run_with_server() {
+  if [[ -n ${TOOLGEN_TEST_POSTGRES_URL:-} ]]; then
+    exec "$@"
+  fi
+  if [[ -z "$bindir" ]]; then
+    (install_server) && bindir=$(find_bindir || true)
+  fi
+  # in /tmp, not $TMPDIR: the unprivileged server user must reach it (see the top)
+  dir=$(mktemp -d /tmp/toolgen-postgres-XXXXXX)
+  trap 'stop >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT
+  trap 'exit 130' INT TERM
+  local exports
+  if [[ -n "$bindir" ]] && exports=$(start 2>"$dir/start.log"); then
+    eval "$exports"
+    say "a throwaway server for this run: $TOOLGEN_TEST_POSTGRES_URL"
+  else
+    cat "$dir/start.log" >&2 2>/dev/null || true
+    say "no PostgreSQL server could be started: the PostgreSQL tests will skip"
+  fi
+  set +e
+  "$@"
+  exit $?
+}
+
 bindir=$(find_bindir || true)
 case "$command" in
+  run)
+    run_with_server "$@"
+    ;;
   start)
     if [[ -z "$bindir" ]]; then
       install_server
@@ -141,7 +185,7 @@ case "$command" in
     url
     ;;
   *)
-    say "usage: $0 start|stop|url [DIR]"
+    say "usage: $0 start|stop|url [DIR], or $0 run -- COMMAND [ARGS...]"
     exit 2
     ;;
 esac

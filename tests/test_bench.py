@@ -35,6 +35,7 @@ import targets  # noqa: E402
 CATALOGUES = [realistic, catalogue]
 
 
+@pytest.mark.slow
 def test_quick_run_measures_every_figure(tmp_path: Path) -> None:
     command = [sys.executable, str(BENCH / "run.py"), "--quick", "--no-openapi"]
     done = subprocess.run(

@@ -180,6 +180,7 @@ def _operation_count(document: dict[str, Any]) -> int:
     return sum(len(set(item) - {"parameters"}) for item in document["paths"].values())
 
 
+@pytest.mark.slow
 def test_a_document_the_size_of_githubs_imports_every_operation_in_ten_seconds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from toolgen import checks
 from toolgen.build import pipeline
 from toolgen.build.write import write_outputs
@@ -82,6 +84,7 @@ examples:
     return folder
 
 
+@pytest.mark.slow
 def test_hostile_text_stays_data(tmp_path: Path) -> None:
     folder = write_spec(tmp_path)
     loaded = load.load_catalogue(folder, "spec/hostile")

@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,16 +27,19 @@ def _can_mount() -> str | None:
     """None when this process may mount file systems, else why not."""
     if os.geteuid() != 0:
         return "mounting a read-only folder or a small tmpfs needs root"
-    probe = Path("/tmp/toolgen-mount-probe")
-    probe.mkdir(exist_ok=True)
-    done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", str(probe)],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    if done.returncode != 0:
-        return f"this machine does not let tests mount ({done.stderr.strip()})"
-    subprocess.run(["umount", str(probe)], check=False)
-    return None
+    # a folder of this process's own: test processes running side by side each probe theirs
+    probe = tempfile.mkdtemp(prefix="toolgen-mount-probe-")
+    try:
+        done = subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", probe],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        if done.returncode != 0:
+            return f"this machine does not let tests mount ({done.stderr.strip()})"
+        subprocess.run(["umount", probe], check=False)
+        return None
+    finally:
+        os.rmdir(probe)
 
 
 WHY_NOT = _can_mount()

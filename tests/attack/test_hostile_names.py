@@ -16,6 +16,8 @@ import pytest
 
 from toolgen.cli import main
 
+pytestmark = pytest.mark.slow
+
 # what generated modules import or define at their top level, and Python's own names
 TOOL_NAMES = [
     "tools", "all_tools", "importlib", "json", "datetime", "copy", "pytest", "context",
@@ -37,6 +39,11 @@ CONTEXT_NAMES = [
 ]  # fmt: skip
 
 
+PACKAGE = "hostile_generated.hostile"
+IMPLEMENTATION = "hostile_impl.hostile"
+ROOT = Path(__file__).resolve().parents[2]
+
+
 def _field_key(name: str) -> str:
     return json.dumps(name)
 
@@ -51,8 +58,11 @@ def _catalogue(root: Path) -> Path:
         for n in context_names
     )
     # only the names are under test here: the design rules would all fire on these tools
+    # packages named apart from this project's generated/ and impl/, so mypy's cache of
+    # this project serves their imports (see test_the_generated_code_is_clean)
     (folder / "catalogue.yaml").write_text(
         f"format: 1\nname: hostile\ndescription: Names that collide with Python.\n"
+        f"package: {PACKAGE}\nimplementation: {IMPLEMENTATION}\n"
         f"context:\n{context}\nlint: {{ignore: [all]}}\n"
     )
     for index, name in enumerate(TOOL_NAMES):
@@ -112,7 +122,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_package_imports_and_lists_every_tool(built: Path) -> None:
     script = (
-        "from generated.hostile import TOOL_NAMES, all_tools, tools\n"
+        f"from {PACKAGE} import TOOL_NAMES, all_tools, tools\n"
         "names = [t.name for t in all_tools()]\n"
         "assert names == list(TOOL_NAMES), names\n"
         "assert [t.name for t in tools(*TOOL_NAMES)] == names\n"
@@ -125,21 +135,27 @@ def test_the_package_imports_and_lists_every_tool(built: Path) -> None:
 
 def test_the_generated_tests_pass(built: Path) -> None:
     done = _run(
-        sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "generated",
+        sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "hostile_generated",
         cwd=built,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-4000:]
 
 
 def test_the_generated_code_is_clean(built: Path) -> None:
+    # this project's cache: what the generated code imports (the SDK, pydantic, the
+    # runtime) is checked once, by `make typecheck` or the first run, not again here
     mypy = _run(
-        _bin("mypy"), "--strict", "--no-incremental", "generated", "impl", cwd=built
-    )
+        _bin("mypy"), "--strict", f"--cache-dir={ROOT / '.mypy_cache'}",
+        "hostile_generated", "hostile_impl", cwd=built,
+    )  # fmt: skip
     assert mypy.returncode == 0, mypy.stdout[-4000:]
+    modules = len(list(built.glob("hostile_*/**/*.py")))
+    assert f"no issues found in {modules} source files" in mypy.stdout
     ruff = _run(
-        _bin("ruff"), "check", "--isolated", "--select=E,F,W,I,UP,B,SIM,RUF",
-        "--ignore=E501", "--config=lint.isort.known-first-party = ['generated', 'impl']",
-        "generated", "impl", cwd=built,
+        _bin("ruff"), "check", "--isolated", "--no-cache", "--select=E,F,W,I,UP,B,SIM,RUF",
+        "--ignore=E501",
+        "--config=lint.isort.known-first-party = ['hostile_generated', 'hostile_impl']",
+        "hostile_generated", "hostile_impl", cwd=built,
     )  # fmt: skip
     assert ruff.returncode == 0, ruff.stdout[-4000:]
 
@@ -148,7 +164,7 @@ def test_wire_names_are_kept(built: Path) -> None:
     """What the model sends and reads keeps the spec's names, whatever Python calls them."""
     script = (
         "import json\n"
-        "from generated.hostile import tools\n"
+        f"from {PACKAGE} import tools\n"
         "[tool] = tools('self')\n"
         "print(json.dumps(sorted(tool.params_json_schema['properties'])))\n"
     )

@@ -4,6 +4,7 @@ and a file that cannot be read never costs its tool's generated files."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -53,10 +54,18 @@ def _tree(root: Path) -> dict[str, bytes]:
     }
 
 
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project, built once (in this process): each test gets a copy."""
+    root = tmp_path_factory.mktemp("template")
+    folder = _project(root)
+    assert main(["build", "--root", str(root), str(folder)]) in (0, 1)
+    return root
+
+
 @pytest.fixture
-def built(tmp_path: Path) -> Path:
-    _project(tmp_path)
-    assert _toolgen(tmp_path, "build").returncode in (0, 1)
+def built(template: Path, tmp_path: Path) -> Path:
+    shutil.copytree(template, tmp_path, symlinks=True, dirs_exist_ok=True)
     return tmp_path
 
 
@@ -65,9 +74,10 @@ def _fifo(path: Path) -> None:
 
 
 def _socket(path: Path) -> None:
-    server = socket.socket(socket.AF_UNIX)
-    server.bind(str(path))
-    server.close()
+    # bound by its name from its folder: a socket's path may hold only about 100 bytes,
+    # and the test's folder may be deep
+    with contextlib.chdir(path.parent), socket.socket(socket.AF_UNIX) as server:
+        server.bind(path.name)
 
 
 ENTRIES = {

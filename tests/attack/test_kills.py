@@ -23,6 +23,8 @@ import pytest
 from toolgen.build import disk
 from toolgen.cli import main
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).parent.parent.parent
 
 

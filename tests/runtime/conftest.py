@@ -1,8 +1,9 @@
 """Fixtures for the store and confirmation tests: a real SQLite file, a real PostgreSQL server.
 
-The PostgreSQL tests need a running server, named by TOOLGEN_TEST_POSTGRES_URL. CI starts one
-in .ci/run; locally, without it, they skip with a message that says how to start one. Each
-test gets a schema of its own on that server (through the URL's search_path), dropped after.
+The PostgreSQL tests need a running server, named by TOOLGEN_TEST_POSTGRES_URL. `make test`
+starts one (scripts/postgres-server.sh run); without it they skip with a message that says how
+to start one. Each test gets a schema of its own on that server (through the URL's
+search_path), dropped after, so tests running side by side never meet.
 """
 
 from __future__ import annotations

@@ -22,6 +22,8 @@ from toolgen.build import pipeline
 from toolgen.spec.model import Catalogue
 from toolgen.spec.toolschema import parameters_schema
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 KITCHEN = ROOT / "tests" / "golden" / "kitchen_sink"
 

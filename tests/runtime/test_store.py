@@ -502,9 +502,9 @@ def test_a_postgres_server_stopped_mid_run_is_an_infrastructure_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     postgres_server_url()  # skips, saying how to run it, where PostgreSQL is not set up
-    # a server of its own, so stopping it disturbs no other test; in /tmp, where the
-    # unprivileged server user can reach it
-    folder = tempfile.mkdtemp(prefix="toolgen-pg-stopped-")
+    # a server of its own, so stopping it disturbs no other test; in /tmp (not $TMPDIR,
+    # which may be inside a home folder), where the unprivileged server user can reach it
+    folder = tempfile.mkdtemp(prefix="toolgen-pg-stopped-", dir="/tmp")
 
     def server(command: str) -> str:
         done = subprocess.run(

@@ -315,19 +315,23 @@ def vague_parameter_name(site: ParamSite, ctx: LintContext) -> Iterator[Finding]
       order_number: {type: string, pattern: '^ORD-\\d{6}$', description: The order's number.}
     ```
     """
+    name = site.param.name.lower()
+    if name not in VAGUE_PARAMS:
+        return
+    # the siblings' words only for a vague name: one site's cost stays independent of
+    # how many parameters sit beside it
     siblings = {
         w
         for p in site.siblings
         if p is not site.param
         for w in words.name_words(p.name)
     }
-    if site.param.name.lower() == "value" and siblings & PAIR_KEYS:
+    if name == "value" and siblings & PAIR_KEYS:
         return  # {field, value}: the sibling says what the value is
-    if site.param.name.lower() in VAGUE_PARAMS:
-        yield Finding(
-            f"parameter {site.dotted!r} has a vague name; expected a name that says what the "
-            "value is, such as 'order_number' or 'quantity'"
-        )
+    yield Finding(
+        f"parameter {site.dotted!r} has a vague name; expected a name that says what the "
+        "value is, such as 'order_number' or 'quantity'"
+    )
 
 
 def overlapping(first: ToolSummary, second: ToolSummary, ctx: CatalogueContext) -> bool:

@@ -79,14 +79,17 @@ def free_string_should_be_enum(site: ParamSite, ctx: LintContext) -> Iterator[Fi
     """
     node = site.scalar
     parts = words.name_words(site.param.name)
-    beside = {w for p in site.siblings for w in words.name_words(p.name)}
-    if parts[-1:] == ("state",) and beside & ADDRESS_WORDS:
+    if not (is_free_string(node) and parts and words.stem(parts[-1]) in ENUMISH):
+        return
+    # the siblings' words only for a candidate, as in vague_parameter_name
+    if parts[-1:] == ("state",) and ADDRESS_WORDS & {
+        w for p in site.siblings for w in words.name_words(p.name)
+    }:
         return  # the state of a postal address, a place
-    if is_free_string(node) and parts and words.stem(parts[-1]) in ENUMISH:
-        yield Finding(
-            f"string parameter {site.dotted!r} takes any text; expected enum: [...] with the "
-            f"{parts[-1]} values the tool accepts"
-        )
+    yield Finding(
+        f"string parameter {site.dotted!r} takes any text; expected enum: [...] with the "
+        f"{parts[-1]} values the tool accepts"
+    )
 
 
 DATE_WORDS = words.wordset(
