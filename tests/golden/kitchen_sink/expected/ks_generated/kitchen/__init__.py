@@ -9,24 +9,37 @@ implementation with it.
 
 from typing import Final
 
-from agents import FunctionTool
+from agents import FunctionTool, Tool
 from toolgen_runtime import lazy_tool, require_services
+from toolgen_runtime.toolsets import Search, make_toolset
 
 from ._cards import CARDS
 from .context import KitchenContext
 
 __all__ = [
+    "NAMESPACES",
+    "TOOLSETS",
     "TOOL_NAMES",
     "KitchenContext",
     "all_tools",
     "check_services",
     "tools",
+    "toolset",
 ]
 
 TOOL_NAMES: Final[tuple[str, ...]] = ("count_parcels", "plan_shipment")
 _MODULES: Final[dict[str, str]] = {
     "count_parcels": "count_parcels",
     "plan_shipment": "plan_shipment",
+}
+# the description of each namespace, as the model reads it
+NAMESPACES: Final[dict[str, str]] = {
+    "parcels": "Parcels waiting in the warehouse; look here to count them by size.",
+    "shipping": "Shipments being planned; look here to plan one.",
+}
+# the tools of each toolset, by name
+TOOLSETS: Final[dict[str, tuple[str, ...]]] = {
+    "dispatch": ("count_parcels", "plan_shipment"),
 }
 
 
@@ -44,6 +57,23 @@ def tools(*names: str) -> list[FunctionTool]:
 def all_tools() -> list[FunctionTool]:
     """Every tool of the catalogue, in TOOL_NAMES order."""
     return tools(*TOOL_NAMES)
+
+
+def toolset(name: str, *, search: Search = "hosted") -> list[Tool]:
+    """The tools of the toolset `name` for one agent, made from their cards.
+
+    `search="hosted"` (OpenAI Responses models): every tool, grouped in its namespace, the
+    deferred ones loaded by OpenAI's tool search when the model looks for them.
+    `search="client"` (any model): the tools loaded up front, and `search_tools`, which
+    finds the deferred ones with toolgen's search and loads them into the running agent.
+    """
+    if name not in TOOLSETS:
+        raise KeyError(
+            f"no toolset named {name!r} in this catalogue; its toolsets are "
+            f"{', '.join(TOOLSETS)}"
+        )
+    cards = [(CARDS[tool], _MODULES[tool]) for tool in TOOLSETS[name]]
+    return make_toolset(__name__, name, cards, NAMESPACES, search)
 
 
 def check_services(*names: str) -> None:
