@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
 import sys
 import textwrap
 import threading
@@ -40,6 +41,7 @@ from generated.inventory import (
     toolset,
 )
 
+ROOT = Path(__file__).resolve().parents[2]
 POLICY = "Returns are accepted within 30 days.\n"
 
 
@@ -298,3 +300,15 @@ def test_a_timeout_answers_the_envelope_and_a_sync_effect_still_happens(
     done: threading.Event = sys.modules["slow_module"].DONE
     assert not done.is_set()  # the model was told before the effect happened
     assert done.wait(5)  # and the worker thread still did it
+
+
+def test_importing_the_package_does_not_load_the_search() -> None:
+    """The search and its tool are imported by the first `toolset()` only."""
+    code = (
+        "import sys, generated.inventory as p\n"
+        "assert 'toolgen_runtime.toolsets' not in sys.modules\n"
+        "assert 'toolgen_runtime.search' not in sys.modules\n"
+        "p.toolset('support', search='client')\n"
+        "assert 'toolgen_runtime.toolsets' in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)

@@ -10,11 +10,10 @@ Do not edit. Importing the package and making its tools is cheap: `tools(...)` a
 implementation with it.
 """
 
-from typing import Final
+from typing import Final, Literal
 
 from agents import FunctionTool, Tool
 from toolgen_runtime import lazy_tool, require_services
-from toolgen_runtime.toolsets import Search, make_toolset
 
 from ._cards import CARDS
 from .context import EveryContext
@@ -59,7 +58,7 @@ def all_tools() -> list[FunctionTool]:
     return tools(*TOOL_NAMES)
 
 
-def toolset(name: str, *, search: Search = "hosted") -> list[Tool]:
+def toolset(name: str, *, search: Literal["hosted", "client"] = "hosted") -> list[Tool]:
     """The tools of the toolset `name` for one agent, made from their cards.
 
     `search="hosted"` (OpenAI Responses models): every tool, grouped in its namespace, the
@@ -72,6 +71,10 @@ def toolset(name: str, *, search: Search = "hosted") -> list[Tool]:
             f"no toolset named {name!r} in this catalogue; its toolsets are "
             f"{', '.join(TOOLSETS)}"
         )
+    # imported here: the search and its tool cost more to import than the rest of
+    # the package, and an agent without a toolset never needs them
+    from toolgen_runtime.toolsets import make_toolset
+
     cards = [(CARDS[tool], _MODULES[tool]) for tool in TOOLSETS[name]]
     return make_toolset(__name__, name, cards, NAMESPACES, search)
 
