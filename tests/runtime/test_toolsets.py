@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from agents import Agent, FunctionTool, Runner, ToolSearchTool
+from agents import Agent, FunctionTool, RunConfig, Runner, ToolSearchTool
 from agents.exceptions import UserError
 from agents.items import ToolCallOutputItem
 from agents.models.chatcmpl_converter import Converter as ChatConverter
@@ -30,6 +30,7 @@ from openai.types.responses import (
 )
 from toolgen_runtime import Card, lazy_tool
 from toolgen_runtime.guards import Boundaries, configure_boundaries
+from toolgen_runtime.toolsets import make_toolset
 
 from generated.inventory import (
     CARDS,
@@ -143,15 +144,17 @@ def test_hosted_search_finds_a_deferred_tool_that_then_runs(archive: Path) -> No
     ]
 
 
-def test_a_toolset_without_deferred_tools_has_no_tool_search() -> None:
-    tools = toolset("warehouse")
-    assert (
-        sum(isinstance(t, ToolSearchTool) for t in tools) == 1
-    )  # a notice is deferred
+def test_tool_search_comes_with_deferred_tools_only() -> None:
+    tools = toolset("warehouse")  # read_supplier_notice is deferred, the rest are not
+    assert sum(isinstance(t, ToolSearchTool) for t in tools) == 1
     function_tools = [t for t in tools if isinstance(t, FunctionTool)]
     assert [t.name for t in function_tools] == list(TOOLSETS["warehouse"])
-    only_up_front = [t for t in function_tools if not t.defer_loading]
-    assert len(only_up_front) == len(function_tools) - 1
+    deferred = [t.name for t in function_tools if t.defer_loading]
+    assert deferred == ["read_supplier_notice"]
+    up_front = [(CARDS[n], n) for n in ("read_stock", "next_batch")]
+    for search in ("hosted", "client"):
+        made = make_toolset("generated.inventory", "x", up_front, NAMESPACES, search)
+        assert [getattr(t, "name", "") for t in made] == ["read_stock", "next_batch"]
 
 
 def test_hosted_tools_are_refused_by_a_chat_completions_model() -> None:
@@ -228,6 +231,34 @@ def test_search_tools_answers_bad_arguments_and_no_match_without_loading() -> No
         "tools you have.",
     }
     assert [t.name for t in agent.tools] == [t.name for t in tools]
+
+
+def test_runs_sharing_an_agent_are_refused_a_search_and_clones_are_not() -> None:
+    """search_tools changes the agent's tools: the SDK refuses that while another run uses
+    the same agent (both runs raise UserError); an agent per run is the way."""
+
+    search = {"query": "returns policy", "limit": 1}
+
+    def run(agent: Agent[Any]) -> Any:
+        model = ScriptedModel(
+            [
+                [function_call("search_tools", search, call_id="c")],
+                [assistant_message("ok")],
+            ]
+        )
+        context = InventoryContext(customer_id=1, run_id="run-1")
+        config = RunConfig(model=model, tracing_disabled=True)
+        return Runner.run(agent, "?", context=context, run_config=config)
+
+    async def both(first: Agent[Any], second: Agent[Any]) -> list[Any]:
+        return await asyncio.gather(run(first), run(second), return_exceptions=True)
+
+    shared = Agent(name="support", tools=toolset("support", search="client"))
+    assert all(isinstance(r, UserError) for r in asyncio.run(both(shared, shared)))
+    clones = [shared.clone(tools=toolset("support", search="client")) for _ in "ab"]
+    results = asyncio.run(both(*clones))
+    assert [r.final_output for r in results] == ["ok", "ok"]
+    assert all("read_document" in [t.name for t in c.tools] for c in clones)
 
 
 def test_an_unknown_toolset_or_search_is_refused() -> None:
