@@ -24,6 +24,7 @@ from agents.models.chatcmpl_converter import Converter as ChatConverter
 from agents.models.openai_responses import Converter
 from agents.testing import ScriptedModel, assistant_message, function_call
 from agents.tool import get_function_tool_responses_only_features
+from jsonschema import Draft202012Validator
 from openai.types.responses import (
     ResponseToolSearchCall,
     ResponseToolSearchOutputItem,
@@ -266,6 +267,16 @@ def test_an_unknown_toolset_or_search_is_refused() -> None:
         toolset("billing")
     with pytest.raises(ValueError, match="search must be 'hosted' or 'client'"):
         toolset("support", search="local")  # type: ignore[arg-type]
+
+
+def test_every_answer_schema_is_valid_and_already_strict() -> None:
+    """The SDK makes output_json_schema strict (ensure_strict_json_schema): the cards'
+    schemas are strict already, so what the SDK sends is what toolgen wrote."""
+    for card in CARDS.values():
+        assert card.output_schema is not None
+        Draft202012Validator.check_schema(card.output_schema)
+        tool = lazy_tool(card, "unused", responses=True)
+        assert tool.output_json_schema == card.output_schema, card.name
 
 
 def test_all_tools_and_tools_carry_no_responses_only_feature() -> None:
