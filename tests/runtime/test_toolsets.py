@@ -40,6 +40,7 @@ from generated.inventory import (
     InventoryContext,
     all_tools,
     read_supplier_notice,
+    tools,
     toolset,
 )
 
@@ -293,10 +294,14 @@ def test_a_tool_with_a_timeout_has_it_from_its_card_and_its_module() -> None:
         20.0,
         True,
     )
-    for tool in (read_supplier_notice.TOOL, *toolset("warehouse", search="client")):
-        if getattr(tool, "name", "") == "read_supplier_notice":
-            assert tool.timeout_seconds == 20.0
-    assert read_supplier_notice.TOOL.timeout_seconds == 20.0
+    hosted = [t for t in toolset("warehouse") if getattr(t, "name", "") == card.name]
+    made = [read_supplier_notice.TOOL, *tools(card.name), *hosted]
+    assert [t.timeout_seconds for t in made] == [20.0, 20.0, 20.0]
+    answer = made[1].timeout_error_function
+    assert answer is not None
+    assert (
+        json.loads(str(answer(None, TimeoutError())))["how_to_fix"] == card.timeout_fix
+    )
     assert all(t.timeout_seconds is None for t in all_tools() if t.name != card.name)
 
 
