@@ -1,5 +1,5 @@
 """The words of the realistic benchmark catalogue (bench/realistic.py): 30 domains, each the
-namespace a later format can group its tools under, with ten kinds of record each.
+namespace of its tools, with ten kinds of record each.
 
 A domain says who its records belong to (the account the run acts for: a patient, a tenant),
 who works on them (the staff an assignment names, with the code of their badge), what the
@@ -97,7 +97,7 @@ def _record(line: str) -> Record:
 
 @dataclass(frozen=True, slots=True)
 class Domain:
-    key: str  # snake_case, the namespace to be: clinic
+    key: str  # snake_case, its namespace: clinic
     owner: str  # whose records these are: patient
     staff: tuple[str, str]  # who works on them, and their badge prefix: clinician, CLN
     item: tuple[

@@ -190,6 +190,12 @@ def test_the_realistic_catalogue_has_every_feature_of_the_example() -> None:
         and any("rejected_on" in x for x in s["examples"])
         for s in specs
     )
+    # issue 36: namespaces (one deferred), toolsets, asks and a timeout
+    assert all(s["namespace"] == "clinic" and s["asks"] for s in specs)
+    assert any("timeout" in s for s in specs)
+    groups = realistic.catalogue_spec(len(specs) + 1)
+    assert [n["deferred"] for n in groups["namespaces"].values()] == [False, True]
+    assert groups["toolsets"]["assistant"]["tools"] == ["clinic", "pharmacy"]
 
 
 def test_the_realistic_catalogue_is_the_same_at_every_size() -> None:

@@ -399,7 +399,14 @@ KEY_TABLES = {
     "Budget keys": lambda: _at(_schema("catalogue"), "properties", "budget"),
     "Lint keys": lambda: _at(_schema("catalogue"), "properties", "lint"),
     "Tests keys": lambda: _at(_schema("catalogue"), "properties", "tests"),
+    "Namespace keys": lambda: _at(
+        _schema("catalogue"), "properties", "namespaces", "additionalProperties"
+    ),
+    "Toolset keys": lambda: _at(
+        _schema("catalogue"), "properties", "toolsets", "additionalProperties"
+    ),
     "Tool keys": lambda: _at(_schema("tool")),
+    "Timeout keys": lambda: _at(_schema("tool"), "properties", "timeout"),
     "not_when keys": lambda: _at(_schema("tool"), "properties", "not_when", "items"),
     "Param keys": lambda: _at(_schema("tool"), "$defs", "param"),
     "Return field keys": lambda: _at(_schema("tool"), "$defs", "field"),

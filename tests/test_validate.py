@@ -139,7 +139,7 @@ def test_unknown_key_with_did_you_mean(tmp_path: Path) -> None:
     assert (code, line, col) == ("TG101", 4, 1)
     assert message == "unknown key 'use_wen' in the tool"
     assert hint.startswith(
-        "Did you mean 'use_when'? Known keys: confirmation, context, "
+        "Did you mean 'use_when'? Known keys: asks, confirmation, context, "
     )
 
 

@@ -8,20 +8,23 @@ Do not edit. Importing the package and making its tools is cheap: `tools(...)` a
 implementation with it.
 """
 
-from typing import Final
+from typing import Final, Literal
 
-from agents import FunctionTool
+from agents import FunctionTool, Tool
 from toolgen_runtime import lazy_tool, require_services
 
 from ._cards import CARDS
 from .context import InventoryContext
 
 __all__ = [
+    "NAMESPACES",
+    "TOOLSETS",
     "TOOL_NAMES",
     "InventoryContext",
     "all_tools",
     "check_services",
     "tools",
+    "toolset",
 ]
 
 TOOL_NAMES: Final[tuple[str, ...]] = (
@@ -52,6 +55,44 @@ _MODULES: Final[dict[str, str]] = {
     "search_returns": "search_returns",
     "send_order": "send_order",
 }
+# the description of each namespace, as the model reads it
+NAMESPACES: Final[dict[str, str]] = {
+    "documents": (
+        "Documents to read: the archive's policies, guides and notes, and the supplier "
+        "portal's notices (delays, price changes, discontinued products). Look here "
+        "when the user asks what a document or a supplier says."
+    ),
+    "orders": (
+        "The current customer's orders and return requests: list them, place an order, "
+        "cancel one that has not shipped. Look here for anything about the customer's "
+        "orders, deliveries, refunds or returns."
+    ),
+    "stock": (
+        "The warehouse's stock: pieces on hand, reorder proposals and purchase orders "
+        "to suppliers. Look here when the user asks about stock or restocking."
+    ),
+}
+# the tools of each toolset, by name
+TOOLSETS: Final[dict[str, tuple[str, ...]]] = {
+    "support": (
+        "cancel_order",
+        "confirm_order",
+        "find_customer",
+        "prepare_order",
+        "read_document",
+        "read_stock",
+        "read_supplier_notice",
+        "search_orders",
+        "search_returns",
+    ),
+    "warehouse": (
+        "create_reorder",
+        "next_batch",
+        "read_stock",
+        "read_supplier_notice",
+        "send_order",
+    ),
+}
 
 
 def tools(*names: str) -> list[FunctionTool]:
@@ -68,6 +109,27 @@ def tools(*names: str) -> list[FunctionTool]:
 def all_tools() -> list[FunctionTool]:
     """Every tool of the catalogue, in TOOL_NAMES order."""
     return tools(*TOOL_NAMES)
+
+
+def toolset(name: str, *, search: Literal["hosted", "client"] = "hosted") -> list[Tool]:
+    """The tools of the toolset `name` for one agent, made from their cards.
+
+    `search="hosted"` (OpenAI Responses models): every tool, grouped in its namespace, the
+    deferred ones loaded by OpenAI's tool search when the model looks for them.
+    `search="client"` (any model): the tools loaded up front, and `search_tools`, which
+    finds the deferred ones with toolgen's search and loads them into the running agent.
+    """
+    if name not in TOOLSETS:
+        raise KeyError(
+            f"no toolset named {name!r} in this catalogue; its toolsets are "
+            f"{', '.join(TOOLSETS)}"
+        )
+    # imported here: the search and its tool cost more to import than the rest of
+    # the package, and an agent without a toolset never needs them
+    from toolgen_runtime.toolsets import make_toolset
+
+    cards = [(CARDS[tool], _MODULES[tool]) for tool in TOOLSETS[name]]
+    return make_toolset(__name__, name, cards, NAMESPACES, search)
 
 
 def check_services(*names: str) -> None:

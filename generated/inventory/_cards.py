@@ -35,6 +35,26 @@ CARDS: Final[dict[str, Card]] = {
             "additionalProperties": False,
         },
         approval=True,
+        namespace="orders",
+        output_schema={
+            "type": "object",
+            "properties": {
+                "ok": {
+                    "type": "boolean",
+                    "description": "True. A call that fails answers toolgen's error envelope instead: ok false, with error and how_to_fix.",
+                },
+                "order_number": {
+                    "type": "string",
+                    "description": "The order's number.",
+                },
+                "cancelled_now": {
+                    "type": "boolean",
+                    "description": "False when the order was already cancelled before this call.",
+                },
+            },
+            "required": ["ok", "order_number", "cancelled_now"],
+            "additionalProperties": False,
+        },
     ),
     "confirm_order": Card(
         name="confirm_order",
@@ -71,6 +91,26 @@ CARDS: Final[dict[str, Card]] = {
         },
         needs_store=True,
         needs_secret=True,
+        namespace="orders",
+        output_schema={
+            "type": "object",
+            "properties": {
+                "ok": {
+                    "type": "boolean",
+                    "description": "True. A call that fails answers toolgen's error envelope instead: ok false, with error and how_to_fix.",
+                },
+                "order_number": {
+                    "type": "string",
+                    "description": "The new order's number.",
+                },
+                "total_eur": {
+                    "type": "number",
+                    "description": "The order's total in euros.",
+                },
+            },
+            "required": ["ok", "order_number", "total_eur"],
+            "additionalProperties": False,
+        },
     ),
     "create_reorder": Card(
         name="create_reorder",
@@ -107,6 +147,43 @@ CARDS: Final[dict[str, Card]] = {
             "required": ["sku", "quantity", "urgency"],
             "additionalProperties": False,
         },
+        namespace="stock",
+        output_schema={
+            "type": "object",
+            "properties": {
+                "ok": {
+                    "type": "boolean",
+                    "description": "True. A call that fails answers toolgen's error envelope instead: ok false, with error and how_to_fix.",
+                },
+                "proposal_id": {
+                    "type": "string",
+                    "description": "The reorder proposal's id.",
+                },
+                "sku": {"type": "string", "description": "The product code."},
+                "quantity_units": {
+                    "type": "integer",
+                    "description": "Pieces proposed for reorder.",
+                },
+                "urgency": {
+                    "type": "string",
+                    "description": "How soon the pieces are needed.",
+                    "enum": ["standard", "urgent"],
+                },
+                "created": {
+                    "type": "boolean",
+                    "description": "False when the same proposal already existed in this run.",
+                },
+            },
+            "required": [
+                "ok",
+                "proposal_id",
+                "sku",
+                "quantity_units",
+                "urgency",
+                "created",
+            ],
+            "additionalProperties": False,
+        },
     ),
     "find_customer": Card(
         name="find_customer",
@@ -124,6 +201,22 @@ CARDS: Final[dict[str, Card]] = {
                 }
             },
             "required": ["name"],
+            "additionalProperties": False,
+        },
+        output_schema={
+            "type": "object",
+            "properties": {
+                "ok": {
+                    "type": "boolean",
+                    "description": "True. A call that fails answers toolgen's error envelope instead: ok false, with error and how_to_fix.",
+                },
+                "customer_id": {"type": "integer", "description": "The customer's id."},
+                "name": {
+                    "type": "string",
+                    "description": "The customer's name exactly as registered.",
+                },
+            },
+            "required": ["ok", "customer_id", "name"],
             "additionalProperties": False,
         },
     ),
@@ -144,6 +237,21 @@ CARDS: Final[dict[str, Card]] = {
                 }
             },
             "required": ["batch"],
+            "additionalProperties": False,
+        },
+        output_schema={
+            "type": "object",
+            "properties": {
+                "ok": {
+                    "type": "boolean",
+                    "description": "True. A call that fails answers toolgen's error envelope instead: ok false, with error and how_to_fix.",
+                },
+                "next_batch": {
+                    "type": "integer",
+                    "description": "The number of the batch after the given one.",
+                },
+            },
+            "required": ["ok", "next_batch"],
             "additionalProperties": False,
         },
     ),
@@ -177,6 +285,27 @@ CARDS: Final[dict[str, Card]] = {
         },
         needs_store=True,
         needs_secret=True,
+        namespace="orders",
+        output_schema={
+            "type": "object",
+            "properties": {
+                "ok": {
+                    "type": "boolean",
+                    "description": "True. A call that fails answers toolgen's error envelope instead: ok false, with error and how_to_fix.",
+                },
+                "token": {"type": "string", "description": "Pass it to confirm_order."},
+                "summary": {
+                    "type": "string",
+                    "description": "What the call would do, to show the user.",
+                },
+                "expires_in_s": {
+                    "type": "integer",
+                    "description": "Seconds the token stays valid.",
+                },
+            },
+            "required": ["ok", "token", "summary", "expires_in_s"],
+            "additionalProperties": False,
+        },
     ),
     "read_document": Card(
         name="read_document",
@@ -195,6 +324,36 @@ CARDS: Final[dict[str, Card]] = {
                 }
             },
             "required": ["name"],
+            "additionalProperties": False,
+        },
+        namespace="documents",
+        deferred=True,
+        output_schema={
+            "type": "object",
+            "properties": {
+                "ok": {
+                    "type": "boolean",
+                    "description": "True. A call that fails answers toolgen's error envelope instead: ok false, with error and how_to_fix.",
+                },
+                "name": {
+                    "type": "string",
+                    "description": "The document's name, as asked.",
+                },
+                "text": {
+                    "type": "string",
+                    "description": "The document's text; a longer one is cut and listed under truncated.",
+                },
+                "size_bytes": {
+                    "type": "integer",
+                    "description": "The document's size in bytes.",
+                },
+                "truncated": {
+                    "type": ["array", "null"],
+                    "items": {"type": "string"},
+                    "description": "The fields whose text was cut, when one was.",
+                },
+            },
+            "required": ["ok", "name", "text", "size_bytes", "truncated"],
             "additionalProperties": False,
         },
     ),
@@ -217,6 +376,37 @@ CARDS: Final[dict[str, Card]] = {
             "required": ["sku"],
             "additionalProperties": False,
         },
+        namespace="stock",
+        output_schema={
+            "type": "object",
+            "properties": {
+                "ok": {
+                    "type": "boolean",
+                    "description": "True. A call that fails answers toolgen's error envelope instead: ok false, with error and how_to_fix.",
+                },
+                "sku": {"type": "string", "description": "The product code."},
+                "on_hand_units": {
+                    "type": "integer",
+                    "description": "Pieces in the warehouse now.",
+                },
+                "reorder_threshold_units": {
+                    "type": "integer",
+                    "description": "Below this many pieces the product should be reordered.",
+                },
+                "below_threshold": {
+                    "type": "boolean",
+                    "description": "True when on_hand_units is below reorder_threshold_units.",
+                },
+            },
+            "required": [
+                "ok",
+                "sku",
+                "on_hand_units",
+                "reorder_threshold_units",
+                "below_threshold",
+            ],
+            "additionalProperties": False,
+        },
     ),
     "read_supplier_notice": Card(
         name="read_supplier_notice",
@@ -235,6 +425,39 @@ CARDS: Final[dict[str, Card]] = {
                 }
             },
             "required": ["url"],
+            "additionalProperties": False,
+        },
+        namespace="documents",
+        deferred=True,
+        timeout_s=20.0,
+        timeout_fix=(
+            "The supplier portal did not answer within 20 seconds; reading a notice "
+            "changes nothing. Call read_supplier_notice again in a minute, or tell the "
+            "user the portal is slow."
+        ),
+        output_schema={
+            "type": "object",
+            "properties": {
+                "ok": {
+                    "type": "boolean",
+                    "description": "True. A call that fails answers toolgen's error envelope instead: ok false, with error and how_to_fix.",
+                },
+                "kind": {
+                    "type": "string",
+                    "description": "What the notice announces.",
+                    "enum": ["delay", "price_change", "discontinued"],
+                },
+                "effective_on": {
+                    "type": "string",
+                    "description": "The day it takes effect.",
+                    "format": "date",
+                },
+                "delay_days": {
+                    "type": ["integer", "null"],
+                    "description": "For a delay, by how many days; null otherwise.",
+                },
+            },
+            "required": ["ok", "kind", "effective_on", "delay_days"],
             "additionalProperties": False,
         },
     ),
@@ -274,6 +497,77 @@ CARDS: Final[dict[str, Card]] = {
             "required": ["status", "since", "cursor", "page_size"],
             "additionalProperties": False,
         },
+        namespace="orders",
+        output_schema={
+            "type": "object",
+            "properties": {
+                "ok": {
+                    "type": "boolean",
+                    "description": "True. A call that fails answers toolgen's error envelope instead: ok false, with error and how_to_fix.",
+                },
+                "items": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "order_number": {
+                                "type": "string",
+                                "description": "The order's number.",
+                            },
+                            "status": {
+                                "type": "string",
+                                "description": "The order's status.",
+                                "enum": ["open", "shipped", "cancelled"],
+                            },
+                            "placed_on": {
+                                "type": "string",
+                                "description": "The day the order was placed.",
+                                "format": "date",
+                            },
+                            "total_eur": {
+                                "type": "number",
+                                "description": "The order's total in euros.",
+                            },
+                        },
+                        "required": [
+                            "order_number",
+                            "status",
+                            "placed_on",
+                            "total_eur",
+                        ],
+                        "additionalProperties": False,
+                    },
+                    "description": "The orders of this page.",
+                },
+                "shown": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "How many orders this page shows.",
+                },
+                "total_available": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "How many orders match in all, when counted.",
+                },
+                "next_cursor": {
+                    "type": ["string", "null"],
+                    "description": "The cursor of the next page; null on the last one.",
+                },
+                "note": {
+                    "type": "string",
+                    "description": "What the page shows, in words.",
+                },
+            },
+            "required": [
+                "ok",
+                "items",
+                "shown",
+                "total_available",
+                "next_cursor",
+                "note",
+            ],
+            "additionalProperties": False,
+        },
     ),
     "search_returns": Card(
         name="search_returns",
@@ -301,6 +595,82 @@ CARDS: Final[dict[str, Card]] = {
                 },
             },
             "required": ["since", "max_results"],
+            "additionalProperties": False,
+        },
+        namespace="orders",
+        output_schema={
+            "type": "object",
+            "properties": {
+                "ok": {
+                    "type": "boolean",
+                    "description": "True. A call that fails answers toolgen's error envelope instead: ok false, with error and how_to_fix.",
+                },
+                "returns": {
+                    "type": "array",
+                    "description": "The return requests found, newest first.",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "return_number": {
+                                "type": "string",
+                                "description": "The return request's number.",
+                            },
+                            "order_number": {
+                                "type": "string",
+                                "description": "The number of the order the goods came with.",
+                            },
+                            "reason": {
+                                "type": "string",
+                                "description": "Why the goods are sent back.",
+                                "enum": [
+                                    "damaged",
+                                    "wrong_item",
+                                    "not_as_described",
+                                    "no_longer_needed",
+                                    "refused_delivery",
+                                ],
+                            },
+                            "requested_on": {
+                                "type": "string",
+                                "description": "The day the return was requested.",
+                                "format": "date",
+                            },
+                            "status": {
+                                "type": "string",
+                                "description": "Where the return request stands.",
+                                "enum": [
+                                    "requested",
+                                    "approved",
+                                    "received",
+                                    "refunded",
+                                    "rejected",
+                                ],
+                            },
+                        },
+                        "required": [
+                            "return_number",
+                            "order_number",
+                            "reason",
+                            "requested_on",
+                            "status",
+                        ],
+                        "additionalProperties": False,
+                    },
+                },
+                "shown": {
+                    "type": "integer",
+                    "description": "How many return requests this answer lists.",
+                },
+                "total_available": {
+                    "type": "integer",
+                    "description": "How many return requests match the filters in all.",
+                },
+                "note": {
+                    "type": "string",
+                    "description": "What was shown and how to see the rest.",
+                },
+            },
+            "required": ["ok", "returns", "shown", "total_available", "note"],
             "additionalProperties": False,
         },
     ),
@@ -342,5 +712,33 @@ CARDS: Final[dict[str, Card]] = {
             "additionalProperties": False,
         },
         needs_store=True,
+        namespace="stock",
+        output_schema={
+            "type": "object",
+            "properties": {
+                "ok": {
+                    "type": "boolean",
+                    "description": "True. A call that fails answers toolgen's error envelope instead: ok false, with error and how_to_fix.",
+                },
+                "purchase_order_number": {
+                    "type": "string",
+                    "description": "The purchase order's number at the supplier.",
+                },
+                "sku": {"type": "string", "description": "The product code."},
+                "quantity_units": {"type": "integer", "description": "Pieces ordered."},
+                "duplicate": {
+                    "type": ["boolean", "null"],
+                    "description": "Present on a repeat: the first call's answer, given again.",
+                },
+            },
+            "required": [
+                "ok",
+                "purchase_order_number",
+                "sku",
+                "quantity_units",
+                "duplicate",
+            ],
+            "additionalProperties": False,
+        },
     ),
 }

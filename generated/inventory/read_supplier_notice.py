@@ -110,7 +110,11 @@ def build_tool(
         boundaries=configured_boundaries if boundaries is None else boundaries,
     )
     return make_tool(
-        name=NAME, description=DESCRIPTION, parameters=PARAMETERS, invoker=invoker
+        name=NAME,
+        description=DESCRIPTION,
+        parameters=PARAMETERS,
+        invoker=invoker,
+        card=CARDS[NAME],
     )
 
 

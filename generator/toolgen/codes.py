@@ -250,6 +250,22 @@ _TABLE: tuple[tuple[str, str, Stage, str, str], ...] = (
     ('TG173', 'bad-output-contract', Stage.MODEL,
      '`max_length` on a return field that is not text, `sensitive` on an object or array, or both on one field.',
      'Put `max_length` on texts and `sensitive` on the values that must not be shown.'),
+    # --- namespaces, deferral and toolsets (issue 36) ---
+    ('TG174', 'unknown-namespace', Stage.MODEL,
+     'A tool names a namespace that catalogue.yaml does not declare.',
+     'Declare the namespace under `namespaces:` in catalogue.yaml, or name one it declares.'),
+    ('TG175', 'deferred-outside-namespace', Stage.MODEL,
+     'A deferred tool in no namespace: tool search loads the deferred tools of a namespace.',
+     'Put the tool in a namespace, or load it up front (`deferred: false`).'),
+    ('TG176', 'unknown-toolset-member', Stage.MODEL,
+     'A toolset lists a name that is neither a namespace nor a tool of the catalogue, or lists one twice.',
+     'Name a namespace of catalogue.yaml or a tool of the catalogue, once.'),
+    ('TG177', 'invalid-group-name', Stage.MODEL,
+     'A namespace or toolset name that is not a Python identifier of at most 64 characters.',
+     'Use snake_case letters, digits and `_`, such as `orders`.'),
+    ('TG178', 'group-name-clash', Stage.MODEL,
+     'A namespace or toolset has the name of a tool, or a toolset the name of a namespace: a toolset member must name one thing.',
+     'Rename the namespace or the toolset.'),
 )  # fmt: skip
 
 for _id, _name, _stage, _summary, _fix in _TABLE:

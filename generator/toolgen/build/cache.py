@@ -36,7 +36,7 @@ from toolgen.paths import CACHE_DIR, cache_key, file_digest
 from toolgen.spec.ir import PyNames, Reference, ToolSummary
 from toolgen.spec.load import Sources, read_sources
 
-FORMAT = 1
+FORMAT = 2  # 2: summaries keep namespace, deferral, asks and parameter texts
 # a catalogue's kept units are a few megabytes at 5,000 tools: a larger file was not written
 # by a build
 MAX_CACHE_BYTES = 256 * 1024 * 1024
@@ -118,6 +118,10 @@ def _summary(tool: ToolSummary) -> dict[str, object]:
         "requires": [_reference(r) for r in tool.requires],
         "not_when": [_reference(r) for r in tool.not_when],
         "suppressions": [_reference(r) for r in tool.suppressions],
+        "namespace": tool.namespace,
+        "deferred": tool.deferred,
+        "asks": list(tool.asks),
+        "param_texts": list(tool.param_texts),
     }
 
 
@@ -196,8 +200,8 @@ def _read_summary(value: object) -> ToolSummary:
     role, effect = _str(data["role"]), _str(data["effect"])
     if role not in _ROLES or effect not in _EFFECTS:
         raise _Bad
-    context = data["context"]
-    if not isinstance(context, bool):
+    context, deferred, namespace = data["context"], data["deferred"], data["namespace"]
+    if not isinstance(context, bool) or not isinstance(deferred, bool):
         raise _Bad
     return ToolSummary(
         name=_str(data["name"]),
@@ -214,6 +218,10 @@ def _read_summary(value: object) -> ToolSummary:
         requires=tuple(_read_reference(r) for r in _list(data["requires"])),
         not_when=tuple(_read_reference(r) for r in _list(data["not_when"])),
         suppressions=tuple(_read_reference(r) for r in _list(data["suppressions"])),
+        namespace=None if namespace is None else _str(namespace),
+        deferred=deferred,
+        asks=_strs(data["asks"]),
+        param_texts=_strs(data["param_texts"]),
     )
 
 

@@ -45,6 +45,7 @@ from toolgen.render import (
 from toolgen.render.formatting import Formatter, FormattingError
 from toolgen.render.modules import cards_entries, cards_module, cards_source
 from toolgen.spec import load, tokens
+from toolgen.spec.groups import with_toolsets
 from toolgen.spec.ir import Catalogue, Tool, ToolSummary, summary
 from toolgen.spec.tokens import TokenReport, ToolTokens
 
@@ -138,7 +139,7 @@ def _whole(
     assert settings is not None
     tools = tuple(sorted((t for u in units for t in u.tools), key=lambda t: t.name))
     broken = tuple(sorted({u.broken for u in units if u.broken is not None}))
-    catalogue = replace(settings, broken_tools=broken)
+    catalogue = with_toolsets(replace(settings, broken_tools=broken), tools)
     counts = {name: n for u in units for name, n in u.tokens.items()}
     report = TokenReport(
         tokens.ENCODING, tuple(ToolTokens(t.name, counts[t.name]) for t in tools)

@@ -68,7 +68,7 @@ def check(
 
 
 def all_checks() -> list[Check]:
-    for module in ("names", "references", "values", "examples", "writes"):
+    for module in ("names", "references", "values", "examples", "writes", "groups"):
         importlib.import_module(f"toolgen.checks.{module}")
     return CHECKS
 

@@ -18,11 +18,13 @@ from toolgen import templating
 from toolgen.paths import package_dir
 from toolgen.render import lockfile
 from toolgen.render.modules import (
+    SEARCH_PATH,
     card_entry,
     cards_head,
     package_markers,
     render_context,
     render_package_init,
+    render_search,
     render_stub,
     render_tool_module,
 )
@@ -91,6 +93,9 @@ def render_catalogue(
             catalogue.name, locks, tokens
         ),
     }
+    search = render_search(catalogue, tools)
+    if search is not None:
+        owned[f"{pkg}/{SEARCH_PATH}"] = search
     markers = {
         **package_markers(
             catalogue.package, stop=len(catalogue.package.split(".")) - 1

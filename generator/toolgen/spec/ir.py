@@ -17,10 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Literal, Protocol, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeAlias, TypeVar
 
 from toolgen.diagnostics import Span
 from toolgen.spec.load import PathKey, SourceMap
+
+if TYPE_CHECKING:  # groups.py builds on this module
+    from toolgen.spec.groups import Namespace, Toolset
 
 JsonValue: TypeAlias = (
     "bool | int | float | str | list[JsonValue] | dict[str, JsonValue] | None"
@@ -86,19 +89,6 @@ class Constraints:
     max_length: int | None = None
     min_items: int | None = None
     max_items: int | None = None
-
-
-class FieldNode(Protocol):
-    """What parameters and return fields share: a name, a type, nested fields."""
-
-    @property
-    def name(self) -> str: ...
-    @property
-    def type(self) -> ParamType: ...
-    @property
-    def items(self) -> FieldNode | None: ...
-    @property
-    def properties(self) -> tuple[FieldNode, ...]: ...
 
 
 N = TypeVar("N", "Param", "ReturnField")
@@ -314,6 +304,15 @@ def prepare_name(confirm: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class Timeout:
+    """How long a call may take (the SDK's timeout_seconds), and what the model is told
+    when it takes longer."""
+
+    seconds: float
+    how_to_fix: str
+
+
+@dataclass(frozen=True, slots=True)
 class PyNames:
     """The Python names of one tool's generated code."""
 
@@ -361,6 +360,10 @@ class Tool:
     token_pair: TokenPair | None = None
     # `tests:` of the tool file: what its keys say, None where it says nothing
     tests: ImplementationTests = ImplementationTests()
+    namespace: str | None = None
+    deferred: bool = False  # resolved: the tool's own, else its namespace's, else false
+    asks: tuple[str, ...] = ()
+    timeout: Timeout | None = None
 
     @property
     def file(self) -> str:
@@ -451,6 +454,10 @@ class ToolSummary:
     requires: tuple[Reference, ...]
     not_when: tuple[Reference, ...]
     suppressions: tuple[Reference, ...]
+    namespace: str | None = None
+    deferred: bool = False
+    asks: tuple[str, ...] = ()
+    param_texts: tuple[str, ...] = ()  # the description of each of `param_names`
 
     @property
     def derived(self) -> bool:
@@ -498,6 +505,10 @@ def summary(tool: Tool) -> ToolSummary:
             Reference(item.rule, item.origin.span("rule"), item.reason)
             for item in tool.suppressions
         ),
+        namespace=tool.namespace,
+        deferred=tool.deferred,
+        asks=tool.asks,
+        param_texts=tuple(param.description for param in tool.params),
     )
 
 
@@ -543,6 +554,9 @@ class Catalogue:
     # (`ToolSummary`), and its catalogue holds none
     tools: tuple[Tool, ...] = ()
     tests: ImplementationTests = ImplementationTests(run=False, fixtures=())
+    namespaces: tuple[Namespace, ...] = ()  # as declared, in name order
+    # in name order (`all` when none is declared), resolved over the tools (groups.py)
+    toolsets: tuple[Toolset, ...] = ()
 
     def tests_of(self, tool: Tool) -> tuple[bool, tuple[str, ...]]:
         """Whether a tool's generated tests run its implementation, and with which

@@ -23,7 +23,13 @@ Per tool:
 - `examples`: the contract's examples of arguments (`args`, `rejected_on`: the field a
   rejected one is refused on, or null, `note`), as the review page shows them;
 - `source`: a digest of the contract file's content, so a change of `digest` with the same
-  `source` is a change that came from toolgen, not from the spec.
+  `source` is a change that came from toolgen, not from the spec;
+- `namespace` (or null), `deferred` (resolved), `asks`, and `timeout` (`{"seconds",
+  "how_to_fix"}` or null).
+
+Per catalogue, besides its settings: `namespaces` (`{name: {"description", "deferred"}}`) and
+`toolsets` (`{name: {"description", "members", "tools", "budget"}}`, `all` when none is
+declared).
 """
 
 from __future__ import annotations
@@ -181,6 +187,12 @@ def tool_snapshot(tool: Tool, cost: int | None = None) -> dict[str, Any]:
             for e in tool.examples
         ],
         "source": tool.digest,
+        "namespace": tool.namespace,
+        "deferred": tool.deferred,
+        "asks": list(tool.asks),
+        "timeout": None
+        if tool.timeout is None
+        else {"seconds": tool.timeout.seconds, "how_to_fix": tool.timeout.how_to_fix},
     }
 
 
@@ -202,6 +214,19 @@ def catalogue_snapshot(catalogue: Catalogue) -> dict[str, Any]:
             "tool_tokens": catalogue.budget.tool_tokens,
         },
         "targets": list(catalogue.targets),
+        "namespaces": {
+            n.name: {"description": n.description, "deferred": n.deferred}
+            for n in catalogue.namespaces
+        },
+        "toolsets": {
+            t.name: {
+                "description": t.description,
+                "members": list(t.members),
+                "tools": list(t.tools),
+                "budget": t.budget,
+            }
+            for t in catalogue.toolsets
+        },
         "tokens": sum(t["tokens"] for t in tools),
         "tools": tools,
     }

@@ -13,6 +13,7 @@ import difflib
 import functools
 import json
 import math
+from collections.abc import Sized
 from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Final, Literal, cast
@@ -153,6 +154,8 @@ _LABELS: Final = {
     "returns": "return field",
     "errors": "error",
     "context": "context field",
+    "namespaces": "namespace",
+    "toolsets": "toolset",
 }
 _ENTRIES: Final = ("examples", "not_when", "suppress")
 
@@ -352,10 +355,19 @@ def _diagnose(
                 schema.get("description", "See toolgen schema."),
             )
         ]
+    message = f"{subject}: {err.message}"
+    if err.validator in ("maxItems", "maxLength"):
+        unit = "items" if err.validator == "maxItems" else "characters"
+        message = (
+            f"{subject} has {len(cast(Sized, err.instance)):,} {unit}, more than the "
+            f"{err.validator_value} allowed"
+        )
+    elif err.validator in ("minItems", "minLength") or schema.get("pattern") == r"\S":
+        message = f"{subject} is empty"
     return [
         error(
             "TG104",
-            f"{subject}: {err.message}",
+            message,
             span(path),
             schema.get("description", "See toolgen schema for the format."),
         )

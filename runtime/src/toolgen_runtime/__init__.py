@@ -17,7 +17,9 @@ arguments), `duplicates` (repeated JSON keys), `envelope` (the texts of failed c
 `results` (result classes and the success text), `threads` (where sync implementations run),
 `invoke` (`Invoker`, `make_tool`), `calls` (`run_call`: one call a model API returned, run
 outside the Runner), `mcp` (serving generated tools over MCP), `cards` (what the model sees
-of a tool, and tools made from it that import their module on the first call), `errors`,
+of a tool, and tools made from it that import their module on the first call), `toolsets`
+(the tools of one agent, grouped and deferred, and `search_tools`), `search` (tool search,
+offline; it loads no Agents SDK), `errors`,
 `signing`, `testing` (the suites of the generated tests), `pytest_plugin` (a test session's
 store and secret), `fuzz`; and for
 the contracts that declare them: `guards` (paths, URLs), `pagination`, `output`, `store`

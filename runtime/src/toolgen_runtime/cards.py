@@ -5,16 +5,22 @@ A generated package keeps every card of its catalogue in one module (`_cards.py`
 the cost of reading the cards, and a tool's module (its classes, its validator, its
 implementation) is imported on its first call. What the model sees is the same either way, since
 the tool's module reads its name, description and schema from the same card.
+
+A card also says the tool's namespace and whether it is deferred (what `toolsets` groups and
+defers), its timeout, and the schema of its answer: `lazy_tool(..., responses=True)` passes the
+last two Responses-only features (`defer_loading`, `output_json_schema`) to the SDK, which
+refuses them with any other model.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents import FunctionTool
+from agents import FunctionTool, RunContextWrapper
 from agents.tool_context import ToolContext
 from agents.tool_guardrails import (
     ToolGuardrailFunctionOutput,
@@ -22,7 +28,7 @@ from agents.tool_guardrails import (
     ToolInputGuardrailData,
 )
 
-__all__ = ["Card", "lazy_tool", "require_services"]
+__all__ = ["Card", "lazy_tool", "require_services", "timeout_options"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +41,47 @@ class Card:
     approval: bool = False
     needs_store: bool = False
     needs_secret: bool = False
+    # issue 36: where it is grouped, whether it loads only when searched for, how long a
+    # call may take (and what the model is told then), and the JSON of its answer
+    namespace: str | None = None
+    deferred: bool = False
+    timeout_s: float | None = None
+    timeout_fix: str = ""
+    output_schema: dict[str, Any] | None = field(default=None, hash=False)
+
+
+class TimedOut:
+    """`timeout_error_function` of a tool with a timeout: toolgen's envelope, retryable,
+    with what the contract tells the model to do."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, how_to_fix: str) -> None:
+        self.text = json.dumps(
+            {
+                "ok": False,
+                "error": "timeout",
+                "how_to_fix": how_to_fix,
+                "retryable": True,
+            },
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
+
+    def __call__(self, ctx: RunContextWrapper[Any], error: Exception) -> str:
+        return self.text
+
+
+def timeout_options(card: Card) -> dict[str, Any]:
+    """The FunctionTool keywords of a card's timeout (none without one). When the time is
+    up the SDK stops waiting and answers the model; an implementation running in a worker
+    thread is not stopped, so its effect may still happen (docs/runtime.md, Timeouts)."""
+    if card.timeout_s is None:
+        return {}
+    return {
+        "timeout_seconds": card.timeout_s,
+        "timeout_error_function": TimedOut(card.timeout_fix),
+    }
 
 
 class _FirstApproval:
@@ -112,13 +159,20 @@ class _FirstCall:
         return await invoke(ctx, raw_json)
 
 
-def lazy_tool(card: Card, module: str, **options: Any) -> FunctionTool:
+def lazy_tool(
+    card: Card, module: str, *, responses: bool = False, **options: Any
+) -> FunctionTool:
     """The SDK tool of a card; `module` is the dotted name of the tool's generated module,
-    imported on the first call. `options` go to FunctionTool (such as `needs_approval`).
+    imported on the first call. `options` go to FunctionTool (such as `needs_approval`);
+    with `responses`, the card's deferral and answer schema too (OpenAI Responses only).
 
     Making the tool needs no configuration: one that needs a store or a secret resolves
     them at its first call (`require_services` checks them at start-up); one a person approves
     asks them, validate first."""
+    options = {**timeout_options(card), **options}
+    if responses:
+        options.setdefault("defer_loading", card.deferred)
+        options.setdefault("output_json_schema", card.output_schema)
     if card.approval and "needs_approval" not in options:
         options["needs_approval"] = _FirstApproval(module)
         options.setdefault(

@@ -29,6 +29,7 @@ from toolgen_runtime.arguments import (
     Rejected,
     hints_from_schema,
 )
+from toolgen_runtime.cards import Card, timeout_options
 from toolgen_runtime.confirm import CONFIRM_PURPOSE, ConfirmationGate
 from toolgen_runtime.envelope import (
     MAX_PROBLEMS,
@@ -509,9 +510,11 @@ def make_tool(
     description: str,
     parameters: dict[str, Any],
     invoker: Callable[[ToolContext[Any], str], Awaitable[str]],
+    card: Card | None = None,
 ) -> FunctionTool:
     """The SDK tool: the exact schema the model sees, already strict, and our invoker
-    (with its approval policy and guardrail, for a tool a person approves)."""
+    (with its approval policy and guardrail, for a tool a person approves); a tool with a
+    timeout passes its `card`, whose timeout it gets."""
     approval = getattr(invoker, "approval", None)
     return FunctionTool(
         name=name,
@@ -521,4 +524,5 @@ def make_tool(
         strict_json_schema=True,
         needs_approval=approval if approval is not None else False,
         tool_input_guardrails=[approval.guardrail] if approval is not None else None,
+        **(timeout_options(card) if card is not None else {}),
     )

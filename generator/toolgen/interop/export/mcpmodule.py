@@ -24,9 +24,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from toolgen.interop.export.answers import answer_schema
 from toolgen.render.formatting import format_sources
 from toolgen.spec import snapshot
+from toolgen.spec.answers import answer_schema
 from toolgen.spec.ir import Catalogue, Tool
 
 _HEADER = '''"""The MCP server of the {name} catalogue, written by `toolgen export --to mcp` from

@@ -27,6 +27,7 @@ from toolgen.names import (
     python_name,
 )
 from toolgen.spec import describe, limits, reserved
+from toolgen.spec.groups import Namespace, Toolset, with_toolsets
 from toolgen.spec.ir import (
     CONFIRM_PREFIX,
     DEFAULT_RETENTION_S,
@@ -44,7 +45,9 @@ from toolgen.spec.ir import (
     Param,
     ParamType,
     Suppression,
+    Timeout,
     Tool,
+    summary,
     walk,
 )
 from toolgen.spec.load import Document
@@ -176,9 +179,10 @@ class _Reader(ParamsReader, ReturnsReader):
 
 
 def _build_tool(
-    document: Document, context_fields: Mapping[str, ContextField]
+    document: Document, catalogue: Catalogue
 ) -> tuple[Tool, list[Diagnostic]]:
     d = mapping_value(document.data)
+    context_fields = {f.name: f for f in catalogue.context}
     reader = _Reader(document)
     name = str(d.get("name", ""))
     stem = document.file.rsplit("/", 1)[-1].rsplit(".", 1)[0]
@@ -239,6 +243,7 @@ def _build_tool(
         pagination=pagination,
         tests=implementation_tests(d.get("tests")),
     )
+    tool = _grouped(tool, d, catalogue)
     if tool.confirmation == "token":
         tool = replace(tool, role="confirm", token_pair=token_pair(tool))
     tool = replace(
@@ -247,6 +252,25 @@ def _build_tool(
         parameters=parameters(tool),
     )
     return tool, reader.diagnostics
+
+
+def _grouped(tool: Tool, d: Mapping[str, object], catalogue: Catalogue) -> Tool:
+    """`tool` with its namespace, deferral (its own, else its namespace's, else false),
+    asks and timeout; whether the namespace exists is checked in checks/groups.py."""
+    namespace = d.get("namespace")
+    named = [n for n in catalogue.namespaces if n.name == namespace]
+    deferred = d.get("deferred", named[0].deferred if named else False)
+    timeout = mapping_value(d.get("timeout"))
+    seconds = timeout.get("seconds")
+    return replace(
+        tool,
+        namespace=namespace if isinstance(namespace, str) else None,
+        deferred=bool(deferred),
+        asks=tuple(str(a).strip() for a in sequence_value(d.get("asks"))),
+        timeout=Timeout(float(seconds), text_value(timeout, "how_to_fix"))
+        if isinstance(seconds, int | float)
+        else None,
+    )
 
 
 # --- the catalogue -----------------------------------------------------------------------
@@ -278,8 +302,7 @@ def build_tools(
 ) -> tuple[tuple[Tool, ...], list[Diagnostic]]:
     """The tools one tool file that passed the format check makes, in catalogue.yaml's
     settings: its contract and, for a token contract, the derived prepare tool."""
-    by_name = {f.name: f for f in catalogue.context}
-    tool, found = _build_tool(document, by_name)
+    tool, found = _build_tool(document, catalogue)
     if tool.role == "confirm" and tool.name.startswith(CONFIRM_PREFIX):
         return (tool, prepare_tool(tool)), found
     return (tool,), found
@@ -325,9 +348,9 @@ def _with_tools(
         made, found = build_tools(document, settings)
         diagnostics.extend(found)
         tools.extend(made)
-    return replace(
-        settings, tools=tuple(sorted(tools, key=lambda t: t.name))
-    ), diagnostics
+    ordered = tuple(sorted(tools, key=lambda t: t.name))
+    catalogue = replace(settings, tools=ordered)
+    return with_toolsets(catalogue, [summary(t) for t in ordered]), diagnostics
 
 
 def build_settings(
@@ -383,5 +406,25 @@ def build_settings(
         ),
         texts=texts(catalogue_doc),
         tests=implementation_tests(c.get("tests"), explicit=True),
+        namespaces=tuple(
+            Namespace(
+                name,
+                text_value(mapping_value(spec), "description"),
+                bool(mapping_value(spec).get("deferred", False)),
+                reader.origin(("namespaces", name)),
+            )
+            for name, spec in sorted(mapping_value(c.get("namespaces")).items())
+        ),
+        toolsets=tuple(
+            Toolset(
+                name,
+                text_value(mapping_value(spec), "description"),
+                tuple(str(m) for m in sequence_value(mapping_value(spec).get("tools"))),
+                (),
+                cast("int | None", mapping_value(spec).get("budget")),
+                reader.origin(("toolsets", name)),
+            )
+            for name, spec in sorted(mapping_value(c.get("toolsets")).items())
+        ),
     )
     return catalogue, tuple(reader.diagnostics)

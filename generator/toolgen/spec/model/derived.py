@@ -139,6 +139,10 @@ def prepare_tool(confirm: Tool) -> Tool:
         role="prepare",
         token_pair=pair,
         tests=confirm.tests,
+        namespace=confirm.namespace,
+        deferred=confirm.deferred,
+        asks=confirm.asks,
+        timeout=confirm.timeout,
     )
     return replace(
         tool,

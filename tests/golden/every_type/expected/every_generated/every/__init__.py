@@ -10,26 +10,35 @@ Do not edit. Importing the package and making its tools is cheap: `tools(...)` a
 implementation with it.
 """
 
-from typing import Final
+from typing import Final, Literal
 
-from agents import FunctionTool
+from agents import FunctionTool, Tool
 from toolgen_runtime import lazy_tool, require_services
 
 from ._cards import CARDS
 from .context import EveryContext
 
 __all__ = [
+    "NAMESPACES",
+    "TOOLSETS",
     "TOOL_NAMES",
     "EveryContext",
     "all_tools",
     "check_services",
     "tools",
+    "toolset",
 ]
 
 TOOL_NAMES: Final[tuple[str, ...]] = ("book_visit", "read_visit")
 _MODULES: Final[dict[str, str]] = {
     "book_visit": "book_visit",
     "read_visit": "read_visit",
+}
+# the description of each namespace, as the model reads it
+NAMESPACES: Final[dict[str, str]] = {}
+# the tools of each toolset, by name
+TOOLSETS: Final[dict[str, tuple[str, ...]]] = {
+    "all": ("book_visit", "read_visit"),
 }
 
 
@@ -47,6 +56,27 @@ def tools(*names: str) -> list[FunctionTool]:
 def all_tools() -> list[FunctionTool]:
     """Every tool of the catalogue, in TOOL_NAMES order."""
     return tools(*TOOL_NAMES)
+
+
+def toolset(name: str, *, search: Literal["hosted", "client"] = "hosted") -> list[Tool]:
+    """The tools of the toolset `name` for one agent, made from their cards.
+
+    `search="hosted"` (OpenAI Responses models): every tool, grouped in its namespace, the
+    deferred ones loaded by OpenAI's tool search when the model looks for them.
+    `search="client"` (any model): the tools loaded up front, and `search_tools`, which
+    finds the deferred ones with toolgen's search and loads them into the running agent.
+    """
+    if name not in TOOLSETS:
+        raise KeyError(
+            f"no toolset named {name!r} in this catalogue; its toolsets are "
+            f"{', '.join(TOOLSETS)}"
+        )
+    # imported here: the search and its tool cost more to import than the rest of
+    # the package, and an agent without a toolset never needs them
+    from toolgen_runtime.toolsets import make_toolset
+
+    cards = [(CARDS[tool], _MODULES[tool]) for tool in TOOLSETS[name]]
+    return make_toolset(__name__, name, cards, NAMESPACES, search)
 
 
 def check_services(*names: str) -> None:

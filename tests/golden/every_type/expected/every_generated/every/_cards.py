@@ -306,6 +306,18 @@ CARDS: Final[dict[str, Card]] = {
             ],
             "additionalProperties": False,
         },
+        output_schema={
+            "type": "object",
+            "properties": {
+                "ok": {
+                    "type": "boolean",
+                    "description": "True. A call that fails answers toolgen's error envelope instead: ok false, with error and how_to_fix.",
+                },
+                "visit_id": {"type": "string", "description": "The booked visit's id."},
+            },
+            "required": ["ok", "visit_id"],
+            "additionalProperties": False,
+        },
     ),
     "read_visit": Card(
         name="read_visit",
@@ -323,6 +335,241 @@ CARDS: Final[dict[str, Card]] = {
                 }
             },
             "required": ["visit_id"],
+            "additionalProperties": False,
+        },
+        output_schema={
+            "type": "object",
+            "properties": {
+                "ok": {
+                    "type": "boolean",
+                    "description": "True. A call that fails answers toolgen's error envelope instead: ok false, with error and how_to_fix.",
+                },
+                "visit_id": {"type": "string", "description": "The visit's id."},
+                "status": {
+                    "type": "string",
+                    "description": "Where the visit stands.",
+                    "enum": ["booked", "done", "cancelled"],
+                },
+                "technicians": {
+                    "type": "integer",
+                    "description": "How many technicians come.",
+                },
+                "floor": {
+                    "type": "integer",
+                    "description": "The main floor.",
+                    "enum": [0, 1, 2, 3],
+                },
+                "duration_hours": {
+                    "type": "number",
+                    "description": "How long the visit takes.",
+                },
+                "ratio": {
+                    "type": "number",
+                    "description": "The share of the visit billed.",
+                    "enum": [0.5, 1.5],
+                },
+                "paid": {
+                    "type": "boolean",
+                    "description": "Whether the customer has paid.",
+                },
+                "visit_on": {
+                    "type": "string",
+                    "description": "The day of the visit.",
+                    "format": "date",
+                },
+                "arrive_after": {
+                    "type": "string",
+                    "description": "The earliest arrival time.",
+                    "format": "date-time",
+                },
+                "note": {
+                    "type": ["string", "null"],
+                    "description": "The note when there is one.",
+                },
+                "crew_people": {
+                    "type": ["integer", "null"],
+                    "description": "People in the crew when known.",
+                },
+                "budget_eur": {
+                    "type": ["number", "null"],
+                    "description": "The budget when known.",
+                },
+                "reminded": {
+                    "type": ["boolean", "null"],
+                    "description": "Whether a reminder went when known.",
+                },
+                "fallback_on": {
+                    "type": ["string", "null"],
+                    "description": "Another day when there is one.",
+                    "format": "date",
+                },
+                "left_at": {
+                    "type": ["string", "null"],
+                    "description": "When the technician left once done.",
+                    "format": "date-time",
+                },
+                "skills": {
+                    "type": "array",
+                    "description": "The skills the visit needs.",
+                    "items": {
+                        "type": "string",
+                        "description": "One skill.",
+                        "enum": ["gas", "water", "power"],
+                    },
+                },
+                "floors": {
+                    "type": "array",
+                    "description": "The floors visited.",
+                    "items": {
+                        "type": "integer",
+                        "description": "One floor.",
+                        "enum": [0, 1, 2, 3],
+                    },
+                },
+                "weights_kg": {
+                    "type": "array",
+                    "description": "The weights of the parts.",
+                    "items": {"type": "number", "description": "One weight."},
+                },
+                "flags": {
+                    "type": "array",
+                    "description": "Answers to the site checklist.",
+                    "items": {"type": "boolean", "description": "One answer."},
+                },
+                "other_days": {
+                    "type": ["array", "null"],
+                    "description": "More days that suit, when given.",
+                    "items": {
+                        "type": "string",
+                        "description": "One day.",
+                        "format": "date",
+                    },
+                },
+                "call_times": {
+                    "type": "array",
+                    "description": "When the customer is called.",
+                    "items": {
+                        "type": "string",
+                        "description": "One time.",
+                        "format": "date-time",
+                    },
+                },
+                "parts": {
+                    "type": "array",
+                    "description": "The parts brought.",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "part_code": {
+                                "type": "string",
+                                "description": "The part's code.",
+                            },
+                            "count": {"type": "integer", "description": "How many."},
+                            "weight_kg": {
+                                "type": "number",
+                                "description": "The weight of one.",
+                            },
+                            "fitted_on": {
+                                "type": ["string", "null"],
+                                "description": "When it was fitted.",
+                                "format": "date",
+                            },
+                            "checked_at": {
+                                "type": "string",
+                                "description": "When it was checked.",
+                                "format": "date-time",
+                            },
+                        },
+                        "required": [
+                            "part_code",
+                            "count",
+                            "weight_kg",
+                            "fitted_on",
+                            "checked_at",
+                        ],
+                        "additionalProperties": False,
+                    },
+                },
+                "contact": {
+                    "type": "object",
+                    "description": "Who to meet on site.",
+                    "properties": {
+                        "name": {"type": "string", "description": "Their name."},
+                        "reachable_from": {
+                            "type": ["string", "null"],
+                            "description": "From when they answer.",
+                            "format": "date-time",
+                        },
+                        "phone": {
+                            "type": "object",
+                            "description": "Their phone.",
+                            "properties": {
+                                "number": {
+                                    "type": "string",
+                                    "description": "The number.",
+                                },
+                                "kind": {
+                                    "type": "string",
+                                    "description": "Its kind.",
+                                    "enum": ["mobile", "landline"],
+                                },
+                            },
+                            "required": ["number", "kind"],
+                            "additionalProperties": False,
+                        },
+                    },
+                    "required": ["name", "reachable_from", "phone"],
+                    "additionalProperties": False,
+                },
+                "access": {
+                    "type": ["object", "null"],
+                    "description": "How to get in when known.",
+                    "properties": {
+                        "key_box": {
+                            "type": "boolean",
+                            "description": "Whether there is a key box.",
+                        },
+                        "doors": {
+                            "type": "array",
+                            "description": "The doors to use.",
+                            "items": {
+                                "type": "string",
+                                "description": "One door.",
+                                "enum": ["front", "back", "garage"],
+                            },
+                        },
+                    },
+                    "required": ["key_box", "doors"],
+                    "additionalProperties": False,
+                },
+            },
+            "required": [
+                "ok",
+                "visit_id",
+                "status",
+                "technicians",
+                "floor",
+                "duration_hours",
+                "ratio",
+                "paid",
+                "visit_on",
+                "arrive_after",
+                "note",
+                "crew_people",
+                "budget_eur",
+                "reminded",
+                "fallback_on",
+                "left_at",
+                "skills",
+                "floors",
+                "weights_kg",
+                "flags",
+                "other_days",
+                "call_times",
+                "parts",
+                "contact",
+                "access",
+            ],
             "additionalProperties": False,
         },
     ),

@@ -7,26 +7,38 @@ Do not edit. Importing the package and making its tools is cheap: `tools(...)` a
 implementation with it.
 """
 
-from typing import Final
+from typing import Final, Literal
 
-from agents import FunctionTool
+from agents import FunctionTool, Tool
 from toolgen_runtime import lazy_tool, require_services
 
 from ._cards import CARDS
 from .context import KitchenContext
 
 __all__ = [
+    "NAMESPACES",
+    "TOOLSETS",
     "TOOL_NAMES",
     "KitchenContext",
     "all_tools",
     "check_services",
     "tools",
+    "toolset",
 ]
 
 TOOL_NAMES: Final[tuple[str, ...]] = ("count_parcels", "plan_shipment")
 _MODULES: Final[dict[str, str]] = {
     "count_parcels": "count_parcels",
     "plan_shipment": "plan_shipment",
+}
+# the description of each namespace, as the model reads it
+NAMESPACES: Final[dict[str, str]] = {
+    "parcels": "Parcels waiting in the warehouse; look here to count them by size.",
+    "shipping": "Shipments being planned; look here to plan one.",
+}
+# the tools of each toolset, by name
+TOOLSETS: Final[dict[str, tuple[str, ...]]] = {
+    "dispatch": ("count_parcels", "plan_shipment"),
 }
 
 
@@ -44,6 +56,27 @@ def tools(*names: str) -> list[FunctionTool]:
 def all_tools() -> list[FunctionTool]:
     """Every tool of the catalogue, in TOOL_NAMES order."""
     return tools(*TOOL_NAMES)
+
+
+def toolset(name: str, *, search: Literal["hosted", "client"] = "hosted") -> list[Tool]:
+    """The tools of the toolset `name` for one agent, made from their cards.
+
+    `search="hosted"` (OpenAI Responses models): every tool, grouped in its namespace, the
+    deferred ones loaded by OpenAI's tool search when the model looks for them.
+    `search="client"` (any model): the tools loaded up front, and `search_tools`, which
+    finds the deferred ones with toolgen's search and loads them into the running agent.
+    """
+    if name not in TOOLSETS:
+        raise KeyError(
+            f"no toolset named {name!r} in this catalogue; its toolsets are "
+            f"{', '.join(TOOLSETS)}"
+        )
+    # imported here: the search and its tool cost more to import than the rest of
+    # the package, and an agent without a toolset never needs them
+    from toolgen_runtime.toolsets import make_toolset
+
+    cards = [(CARDS[tool], _MODULES[tool]) for tool in TOOLSETS[name]]
+    return make_toolset(__name__, name, cards, NAMESPACES, search)
 
 
 def check_services(*names: str) -> None:

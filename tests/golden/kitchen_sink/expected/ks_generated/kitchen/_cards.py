@@ -28,6 +28,25 @@ CARDS: Final[dict[str, Card]] = {
             "required": ["class"],
             "additionalProperties": False,
         },
+        namespace="parcels",
+        deferred=True,
+        timeout_s=1.5,
+        timeout_fix="The count took too long; nothing was changed. Try again.",
+        output_schema={
+            "type": "object",
+            "properties": {
+                "ok": {
+                    "type": "boolean",
+                    "description": "True. A call that fails answers toolgen's error envelope instead: ok false, with error and how_to_fix.",
+                },
+                "count": {
+                    "type": "integer",
+                    "description": "How many parcels of that class wait.",
+                },
+            },
+            "required": ["ok", "count"],
+            "additionalProperties": False,
+        },
     ),
     "plan_shipment": Card(
         name="plan_shipment",
@@ -144,6 +163,70 @@ CARDS: Final[dict[str, Card]] = {
                 "labels",
                 "options",
             ],
+            "additionalProperties": False,
+        },
+        namespace="shipping",
+        output_schema={
+            "type": "object",
+            "properties": {
+                "ok": {
+                    "type": "boolean",
+                    "description": "True. A call that fails answers toolgen's error envelope instead: ok false, with error and how_to_fix.",
+                },
+                "shipment_id": {
+                    "type": "string",
+                    "description": "The new shipment's id.",
+                },
+                "cost_eur": {
+                    "type": "number",
+                    "description": "What the shipment costs.",
+                },
+                "eta": {
+                    "type": ["string", "null"],
+                    "description": "The expected delivery day, when known.",
+                    "format": "date",
+                },
+                "legs": {
+                    "type": "array",
+                    "description": "The legs of the route.",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "origin": {
+                                "type": "string",
+                                "description": "Where the leg starts.",
+                            },
+                            "destination": {
+                                "type": "string",
+                                "description": "Where the leg ends.",
+                            },
+                            "days": {
+                                "type": "integer",
+                                "description": "How many days the leg takes.",
+                            },
+                        },
+                        "required": ["origin", "destination", "days"],
+                        "additionalProperties": False,
+                    },
+                },
+                "summary": {
+                    "type": "object",
+                    "description": "Totals of the shipment.",
+                    "properties": {
+                        "parcel_count": {
+                            "type": "integer",
+                            "description": "How many parcels.",
+                        },
+                        "total_weight_kg": {
+                            "type": "number",
+                            "description": "Their total weight.",
+                        },
+                    },
+                    "required": ["parcel_count", "total_weight_kg"],
+                    "additionalProperties": False,
+                },
+            },
+            "required": ["ok", "shipment_id", "cost_eur", "eta", "legs", "summary"],
             "additionalProperties": False,
         },
     ),

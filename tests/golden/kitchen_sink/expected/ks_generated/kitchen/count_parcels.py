@@ -65,7 +65,11 @@ def build_tool(implementation: Implementation | None = None) -> FunctionTool:
         examples=EXAMPLES,
     )
     return make_tool(
-        name=NAME, description=DESCRIPTION, parameters=PARAMETERS, invoker=invoker
+        name=NAME,
+        description=DESCRIPTION,
+        parameters=PARAMETERS,
+        invoker=invoker,
+        card=CARDS[NAME],
     )
 
 

@@ -23,6 +23,12 @@ through the official Python client.
 Built from the catalogue snapshot of the tool (`returns`, `pagination`, `output`,
 `idempotency`); the compiler cannot import the runtime (it loads the Agents SDK), so the
 runtime's key names are written here again and the client test above holds them equal.
+
+The same schema is the tool's `output_json_schema` for the Agents SDK (`output_schema`, a
+Responses API feature: its card's, `output_schema`), where `ok` may also be false: a failed
+call answers with the error envelope instead, which no strict schema can describe (its keys
+vary), so the schema says so in words; and every key is required in a strict schema, so one
+an answer may leave out is nullable there.
 """
 
 from __future__ import annotations
@@ -30,6 +36,10 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from typing import Any
+
+from toolgen.spec.ir import Tool
+from toolgen.spec.snapshot import boundaries_snapshot
+from toolgen.spec.toolschema import returns_schema
 
 REDACTED = "[redacted]"  # toolgen_runtime.output.REDACTED
 
@@ -67,6 +77,29 @@ def answer_schema(tool: Mapping[str, Any]) -> dict[str, Any]:
         "required": required,
         "additionalProperties": False,
     }
+
+
+def output_schema(tool: Tool) -> dict[str, Any]:
+    """What a call of `tool` answers, for the SDK's output_json_schema."""
+    shot = {
+        "returns": returns_schema(tool.returns),
+        "idempotency": {"kind": tool.idempotency.kind},
+        **boundaries_snapshot(tool),
+    }
+    schema = answer_schema(shot)
+    # strict, as the SDK makes it, every key is required: one an answer may leave out
+    # (`duplicate`, `truncated`) is nullable instead
+    for name in set(schema["properties"]) - set(schema["required"]):
+        optional = schema["properties"][name]
+        optional.pop("const", None)
+        optional["type"] = [optional["type"], "null"]
+    schema["required"] = list(schema["properties"])
+    schema["properties"]["ok"] = {
+        "type": "boolean",
+        "description": "True. A call that fails answers toolgen's error envelope instead: "
+        "ok false, with error and how_to_fix.",
+    }
+    return schema
 
 
 _TOTALS: dict[str, dict[str, Any]] = {
