@@ -101,3 +101,27 @@ def test_a_rebuild_after_one_edit_runs_the_formatter_once(
     written = sorted(p.rsplit("/", 1)[1] for p in built.report.written)
     # the tool's module (its tests do not show the intent), the cards module, the lockfile
     assert len(written) == 3 and {"_cards.py", "toolgen.lock.json"} <= set(written)
+
+
+def test_the_formatter_copies_are_deleted_after_the_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the build writes its files while ruff's copies are still there and deletes them
+    # after: on some disks, files created just after a mass deletion cost ten times more
+    from toolgen.build import write
+    from toolgen.paths import CACHE_DIR, FORMAT_PREFIX
+
+    folder = bench_catalogue.write_catalogue(tmp_path, 12)
+    copies = tmp_path / CACHE_DIR
+    seen: list[int] = []
+    real = write.write_outputs
+
+    def spy(*args: object, **kwargs: object) -> object:
+        seen.append(len(list(copies.glob(f"{FORMAT_PREFIX}*/*.py"))))
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(write, "write_outputs", spy)
+    with pipeline.building(tmp_path):
+        assert pipeline.build_catalogue(folder, tmp_path).failure is None
+    assert len(seen) == 1 and seen[0] > 30
+    assert not list(copies.glob(f"{FORMAT_PREFIX}*"))

@@ -287,7 +287,9 @@ def _build(
 ) -> tuple[BuildResult, list[ToolUnit]]:
     if run.settings.catalogue is None:
         return BuildResult(_result(run, None), None), []
-    # a build formats in the project's cache folder: its disk, not the system's
+    # a build formats in the project's cache folder (its disk, not the system's), and
+    # deletes the formatter's copies only after the write: on some disks, files created
+    # just after thousands are deleted cost up to ten times as much
     with Formatter(None if check_only else run.root / CACHE_DIR) as formatter:
         run.formatter = formatter
         units, fresh, _ = run.units(full_ir=False)
@@ -299,6 +301,17 @@ def _build(
             files = _files(whole, units, fresh, formatter, run.progress)
         except FormattingError as exc:
             return BuildResult(checked, None, str(exc)), units
+        return _written(run, whole, checked, files, check_only), units
+
+
+def _written(
+    run: Run,
+    whole: _Whole,
+    checked: CheckResult,
+    files: write.RenderedFiles,
+    check_only: bool,
+) -> BuildResult:
+    """The build's result once `files` are written (or, with `check_only`, compared)."""
     found: list[Diagnostic] = []
     try:
         if check_only:
@@ -316,9 +329,9 @@ def _build(
                     whole.catalogue, run.root, whole.tools
                 )
     except write.WriteError as exc:
-        return BuildResult(checked, None, str(exc)), units
+        return BuildResult(checked, None, str(exc))
     merged = replace(checked, diagnostics=_sorted([*checked.diagnostics, *found]))
-    return BuildResult(merged, report), units
+    return BuildResult(merged, report)
 
 
 def build_catalogue(
