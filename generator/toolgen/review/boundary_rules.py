@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from toolgen.review.elements import GuardPair, Json, ToolPair
-from toolgen.review.registry import Found, Group, Level, diff_rule
+from toolgen.review.registry import Found, Group, Level, diff_rules
 from toolgen.text import json_sorted
 
 # --- guards -------------------------------------------------------------------------------
@@ -73,13 +73,11 @@ def _guard_changes(old: Json, new: Json) -> tuple[list[str], list[str]]:
     return wider, narrower
 
 
-@diff_rule(
-    GuardPair,
-    id="TD511",
-    name="guard-widened",
-    level=Level.BREAKING,
-    group=Group.BOUNDARIES,
-)
+guard_rule = diff_rules(GuardPair, Group.BOUNDARIES)
+boundary_rule = diff_rules(ToolPair, Group.BOUNDARIES)
+
+
+@guard_rule("TD511", "guard-widened", Level.BREAKING)
 def guard_widened(pair: GuardPair) -> Iterator[Found]:
     """A guarded parameter lets more through: a host, scheme, port or suffix added, another
     root, a permission turned on, a longer limit, or the guard removed.
@@ -113,13 +111,7 @@ def guard_widened(pair: GuardPair) -> Iterator[Found]:
         )
 
 
-@diff_rule(
-    GuardPair,
-    id="TD512",
-    name="guard-narrowed",
-    level=Level.DANGEROUS,
-    group=Group.BOUNDARIES,
-)
+@guard_rule("TD512", "guard-narrowed", Level.DANGEROUS)
 def guard_narrowed(pair: GuardPair) -> Iterator[Found]:
     """A parameter gained a guard, or its guard lets less through.
 
@@ -152,13 +144,7 @@ def _pagination(tool: Json) -> dict[str, Any] | None:
     return dict(value) if isinstance(value, Mapping) else None
 
 
-@diff_rule(
-    ToolPair,
-    id="TD601",
-    name="pagination-removed",
-    level=Level.BREAKING,
-    group=Group.BOUNDARIES,
-)
+@boundary_rule("TD601", "pagination-removed", Level.BREAKING)
 def pagination_removed(pair: ToolPair) -> Iterator[Found]:
     """A paginated tool no longer pages its answers.
 
@@ -171,13 +157,7 @@ def pagination_removed(pair: ToolPair) -> Iterator[Found]:
         yield Found(f"{pair.name!r} no longer pages its answers", ("pagination",))
 
 
-@diff_rule(
-    ToolPair,
-    id="TD602",
-    name="cursor-binding-loosened",
-    level=Level.BREAKING,
-    group=Group.BOUNDARIES,
-)
+@boundary_rule("TD602", "cursor-binding-loosened", Level.BREAKING)
 def cursor_binding_loosened(pair: ToolPair) -> Iterator[Found]:
     """A cursor is bound to fewer filters, or lives longer (or forever).
 
@@ -206,13 +186,7 @@ def cursor_binding_loosened(pair: ToolPair) -> Iterator[Found]:
         )
 
 
-@diff_rule(
-    ToolPair,
-    id="TD603",
-    name="page-size-cap-raised",
-    level=Level.DANGEROUS,
-    group=Group.BOUNDARIES,
-)
+@boundary_rule("TD603", "page-size-cap-raised", Level.DANGEROUS)
 def page_size_cap_raised(pair: ToolPair) -> Iterator[Found]:
     """A paginated tool may return more items per page.
 
@@ -232,13 +206,7 @@ def page_size_cap_raised(pair: ToolPair) -> Iterator[Found]:
             )
 
 
-@diff_rule(
-    ToolPair,
-    id="TD604",
-    name="pagination-tightened",
-    level=Level.SAFE,
-    group=Group.BOUNDARIES,
-)
+@boundary_rule("TD604", "pagination-tightened", Level.SAFE)
 def pagination_tightened(pair: ToolPair) -> Iterator[Found]:
     """A tool pages its answers now, or with a smaller cap.
 
@@ -281,13 +249,7 @@ def _return_where(field: str) -> tuple[str, ...]:
     return tuple(parts)
 
 
-@diff_rule(
-    ToolPair,
-    id="TD701",
-    name="sensitive-field-exposed",
-    level=Level.BREAKING,
-    group=Group.BOUNDARIES,
-)
+@boundary_rule("TD701", "sensitive-field-exposed", Level.BREAKING)
 def sensitive_field_exposed(pair: ToolPair) -> Iterator[Found]:
     """A return field marked sensitive is not any more.
 
@@ -306,13 +268,7 @@ def sensitive_field_exposed(pair: ToolPair) -> Iterator[Found]:
         )
 
 
-@diff_rule(
-    ToolPair,
-    id="TD702",
-    name="output-limit-raised",
-    level=Level.DANGEROUS,
-    group=Group.BOUNDARIES,
-)
+@boundary_rule("TD702", "output-limit-raised", Level.DANGEROUS)
 def output_limit_raised(pair: ToolPair) -> Iterator[Found]:
     """A text field of the answer may be longer, or is no longer cut.
 
@@ -334,13 +290,7 @@ def output_limit_raised(pair: ToolPair) -> Iterator[Found]:
             )
 
 
-@diff_rule(
-    ToolPair,
-    id="TD703",
-    name="output-contract-tightened",
-    level=Level.SAFE,
-    group=Group.BOUNDARIES,
-)
+@boundary_rule("TD703", "output-contract-tightened", Level.SAFE)
 def output_contract_tightened(pair: ToolPair) -> Iterator[Found]:
     """A return field is marked sensitive now, or cut shorter, or newly limited.
 

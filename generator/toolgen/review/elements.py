@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 Where = tuple[str | int, ...]
 Json = Mapping[str, Any]
@@ -233,6 +233,7 @@ class FieldPair:
     old: Field | None
     new: Field | None
     renamed_from: Field | None = None  # set on the new field of a rename
+    noun: ClassVar[str] = "field"  # how messages name it
 
     @property
     def where(self) -> Where:
@@ -247,12 +248,12 @@ class FieldPair:
 
 @dataclass(frozen=True, slots=True)
 class ParamPair(FieldPair):
-    pass
+    noun: ClassVar[str] = "parameter"
 
 
 @dataclass(frozen=True, slots=True)
 class ReturnPair(FieldPair):
-    pass
+    noun: ClassVar[str] = "return field"
 
 
 @dataclass(frozen=True, slots=True)

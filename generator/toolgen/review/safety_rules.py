@@ -13,7 +13,7 @@ from typing import Any
 
 from toolgen.review.contract_rules import param_names
 from toolgen.review.elements import Json, ToolPair
-from toolgen.review.registry import Found, Group, Level, diff_rule
+from toolgen.review.registry import Found, Group, Level, diff_rules
 from toolgen.text import json_sorted
 
 # how much protection each confirmation gives: a person approving each call (the SDK's
@@ -38,13 +38,10 @@ def _idempotency(tool: Json) -> dict[str, Any]:
 # --- effect and confirmation --------------------------------------------------------------
 
 
-@diff_rule(
-    ToolPair,
-    id="TD501",
-    name="confirmation-weakened",
-    level=Level.BREAKING,
-    group=Group.SAFETY,
-)
+safety_rule = diff_rules(ToolPair, Group.SAFETY)
+
+
+@safety_rule("TD501", "confirmation-weakened", Level.BREAKING)
 def confirmation_weakened(pair: ToolPair) -> Iterator[Found]:
     """The confirmation a tool needs was weakened or removed: `approval` (a person approves
     every call) to `token` or `none`, `token` to `none`, or the settings of the same kind
@@ -73,13 +70,7 @@ def confirmation_weakened(pair: ToolPair) -> Iterator[Found]:
         )
 
 
-@diff_rule(
-    ToolPair,
-    id="TD502",
-    name="confirmation-strengthened",
-    level=Level.SAFE,
-    group=Group.SAFETY,
-)
+@safety_rule("TD502", "confirmation-strengthened", Level.SAFE)
 def confirmation_strengthened(pair: ToolPair) -> Iterator[Found]:
     """A tool needs a stronger confirmation than before (`none` to `token` or `approval`,
     `token` to `approval`).
@@ -97,13 +88,7 @@ def confirmation_strengthened(pair: ToolPair) -> Iterator[Found]:
         )
 
 
-@diff_rule(
-    ToolPair,
-    id="TD503",
-    name="effect-escalated",
-    level=Level.BREAKING,
-    group=Group.SAFETY,
-)
+@safety_rule("TD503", "effect-escalated", Level.BREAKING)
 def effect_escalated(pair: ToolPair) -> Iterator[Found]:
     """A tool's effect got stronger: `read` to `write` or `destructive`, `write` to
     `destructive`.
@@ -123,13 +108,7 @@ def effect_escalated(pair: ToolPair) -> Iterator[Found]:
         yield Found(f"{pair.name!r} is {new}, was {old}", ("effect",))
 
 
-@diff_rule(
-    ToolPair,
-    id="TD504",
-    name="effect-relaxed",
-    level=Level.DANGEROUS,
-    group=Group.SAFETY,
-)
+@safety_rule("TD504", "effect-relaxed", Level.DANGEROUS)
 def effect_relaxed(pair: ToolPair) -> Iterator[Found]:
     """A tool's declared effect got weaker (`destructive` to `write`, `write` to `read`).
 
@@ -145,13 +124,7 @@ def effect_relaxed(pair: ToolPair) -> Iterator[Found]:
         yield Found(f"{pair.name!r} is declared {new}, was {old}", ("effect",))
 
 
-@diff_rule(
-    ToolPair,
-    id="TD505",
-    name="open-world-enabled",
-    level=Level.DANGEROUS,
-    group=Group.SAFETY,
-)
+@safety_rule("TD505", "open-world-enabled", Level.DANGEROUS)
 def open_world_enabled(pair: ToolPair) -> Iterator[Found]:
     """A tool now reaches the open world (outside systems, the web).
 
@@ -167,13 +140,7 @@ def open_world_enabled(pair: ToolPair) -> Iterator[Found]:
 # --- idempotency --------------------------------------------------------------------------
 
 
-@diff_rule(
-    ToolPair,
-    id="TD506",
-    name="idempotency-key-changed",
-    level=Level.BREAKING,
-    group=Group.SAFETY,
-)
+@safety_rule("TD506", "idempotency-key-changed", Level.BREAKING)
 def idempotency_key_changed(pair: ToolPair) -> Iterator[Found]:
     """A tool's idempotency changed kind or key: removed (`natural` or `key` to `none`),
     `natural` to `key`, or the key built from other arguments or context fields.
@@ -208,9 +175,7 @@ def idempotency_key_changed(pair: ToolPair) -> Iterator[Found]:
             )
 
 
-@diff_rule(
-    ToolPair, id="TD507", name="idempotency-added", level=Level.SAFE, group=Group.SAFETY
-)
+@safety_rule("TD507", "idempotency-added", Level.SAFE)
 def idempotency_added(pair: ToolPair) -> Iterator[Found]:
     """A tool that was not idempotent now is.
 
@@ -225,13 +190,7 @@ def idempotency_added(pair: ToolPair) -> Iterator[Found]:
         yield Found(f"{pair.name!r} is idempotent by {new!r} now", ("idempotency",))
 
 
-@diff_rule(
-    ToolPair,
-    id="TD508",
-    name="idempotency-retention-shortened",
-    level=Level.DANGEROUS,
-    group=Group.SAFETY,
-)
+@safety_rule("TD508", "idempotency-retention-shortened", Level.DANGEROUS)
 def idempotency_retention_shortened(pair: ToolPair) -> Iterator[Found]:
     """The time an idempotency key is remembered got shorter.
 
@@ -253,13 +212,7 @@ def idempotency_retention_shortened(pair: ToolPair) -> Iterator[Found]:
 # --- context ------------------------------------------------------------------------------
 
 
-@diff_rule(
-    ToolPair,
-    id="TD509",
-    name="context-moved-into-schema",
-    level=Level.BREAKING,
-    group=Group.SAFETY,
-)
+@safety_rule("TD509", "context-moved-into-schema", Level.BREAKING)
 def context_moved_into_schema(pair: ToolPair) -> Iterator[Found]:
     """A field the tool read from the run context is now a parameter the model fills in.
 
@@ -283,9 +236,7 @@ def context_moved_into_schema(pair: ToolPair) -> Iterator[Found]:
         )
 
 
-@diff_rule(
-    ToolPair, id="TD510", name="context-changed", level=Level.SAFE, group=Group.SAFETY
-)
+@safety_rule("TD510", "context-changed", Level.SAFE)
 def context_changed(pair: ToolPair) -> Iterator[Found]:
     """The run-context fields a tool reads changed (and none moved into its schema).
 
