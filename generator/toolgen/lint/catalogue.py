@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from toolgen.diagnostics import Severity
 from toolgen.lint.context import CatalogueContext, LintContext
-from toolgen.lint.registry import Category, Finding, rule
+from toolgen.lint.registry import Finding, rule
 from toolgen.spec import tokens
 from toolgen.spec.ir import Catalogue, Tool
 
@@ -19,7 +19,6 @@ _LESSON = (
     Catalogue,
     id="TG951",
     name="too-many-tools",
-    category=Category.CATALOGUE,
     severity=Severity.WARNING,
     fix="Merge near twins, drop tools no user intention needs, or split the agent in two.",
     source="OpenAI function calling best practices: keep the number of functions small "
@@ -61,7 +60,6 @@ def too_many_tools(catalogue: Catalogue, ctx: CatalogueContext) -> Iterator[Find
     Catalogue,
     id="TG952",
     name="tool-count-over-target-limit",
-    category=Category.CATALOGUE,
     severity=Severity.ERROR,
     fix="Split the catalogue: one agent per area, with a handoff between them.",
     source="OpenAI function calling: at most 128 tools in one request",
@@ -106,7 +104,6 @@ def _expensive(ctx: CatalogueContext) -> str:
     Catalogue,
     id="TG953",
     name="catalogue-over-token-budget",
-    category=Category.CATALOGUE,
     severity=Severity.ERROR,
     fix="Shorten the most expensive tools, or raise budget.tokens in a reviewed change.",
     source=f"{_LESSON}; OpenAI: function definitions count against the context and are "
@@ -154,7 +151,6 @@ def catalogue_over_token_budget(
     Tool,
     id="TG954",
     name="tool-over-token-budget",
-    category=Category.CATALOGUE,
     severity=Severity.ERROR,
     fix="Shorten the tool's descriptions and enums, or raise budget.tool_tokens in a "
     "reviewed change.",
@@ -198,7 +194,6 @@ def tool_over_token_budget(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     Catalogue,
     id="TG955",
     name="no-token-budget",
-    category=Category.CATALOGUE,
     # a budget is optional (the format gives it no default): saying what one would be is
     # advice, and advice must not fail a build
     severity=Severity.INFO,

@@ -10,7 +10,7 @@ from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import LintContext
 from toolgen.lint.parameters import is_free_string
-from toolgen.lint.registry import Category, Finding, ParamSite, SpecText, rule
+from toolgen.lint.registry import Finding, ParamSite, SpecText, rule
 
 _LESSON = "toolgen seeds: Tools lesson, 'The tool is a system boundary'"
 
@@ -19,7 +19,6 @@ _LESSON = "toolgen seeds: Tools lesson, 'The tool is a system boundary'"
     ParamSite,
     id="TG601",
     name="parameter-shadows-context",
-    category=Category.IDENTITY,
     severity=Severity.ERROR,
     fix="Remove the parameter and list the context field under the tool's context: instead.",
     source=f"{_LESSON}: the fields that determine authorization must not be in the schema",
@@ -73,7 +72,6 @@ _OTHER_PARTY = re.compile(
     ParamSite,
     id="TG602",
     name="identity-parameter",
-    category=Category.IDENTITY,
     severity=Severity.ERROR,
     fix="Declare the identity as a catalogue context field and list it under the tool's "
     "context:; if the tool really looks up another party, rename the parameter for its role.",
@@ -153,7 +151,6 @@ def secret_name(name: str) -> bool:
     ParamSite,
     id="TG603",
     name="secret-parameter",
-    category=Category.IDENTITY,
     severity=Severity.ERROR,
     fix="Remove the parameter: the implementation reads credentials from its environment or "
     "a secret store.",
@@ -230,7 +227,6 @@ def _redact(secret: str) -> str:
     SpecText,
     id="TG604",
     name="literal-secret",
-    category=Category.IDENTITY,
     severity=Severity.ERROR,
     fix="Delete the key from the spec, revoke it (it is in the repository history), and use "
     "an obviously fake value in examples.",
@@ -307,7 +303,6 @@ def code_name(name: str, description: str = "") -> bool:
     ParamSite,
     id="TG605",
     name="raw-code-parameter",
-    category=Category.IDENTITY,
     severity=Severity.ERROR,
     fix="Accept typed filters (enum, date, bounded numbers) and build the query in the "
     "implementation; or constrain the string with a pattern.",
@@ -361,7 +356,6 @@ PATH_WORDS = words.wordset(
     ParamSite,
     id="TG606",
     name="path-parameter-as-string",
-    category=Category.IDENTITY,
     severity=Severity.ERROR,
     fix="Use type: path with a root and its suffixes (root: archive, suffixes: [.md]): the "
     "generated tool checks the path before the implementation runs.",
@@ -416,7 +410,6 @@ URL_WORDS = words.wordset("url urls uri uris link links href endpoint webhook ca
     ParamSite,
     id="TG607",
     name="url-parameter-as-string",
-    category=Category.IDENTITY,
     severity=Severity.ERROR,
     fix="Use type: url with the hosts it may reach (hosts: [api.example.com]): the generated "
     "tool checks the URL before the implementation runs.",

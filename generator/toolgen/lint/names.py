@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import CatalogueContext, LintContext
-from toolgen.lint.registry import Category, Finding, ParamSite, ToolPair, rule
+from toolgen.lint.registry import Finding, ParamSite, ToolPair, rule
 from toolgen.spec.ir import Tool, ToolSummary
 
 _SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
@@ -56,7 +56,6 @@ def is_generic_name(name: str) -> bool:
     Tool,
     id="TG201",
     name="tool-name-target-limit",
-    category=Category.NAMES,
     severity=Severity.ERROR,
     fix="Rename the tool with the characters and length every declared target accepts.",
     source="OpenAI function calling: name ^[a-zA-Z0-9_-]{1,64}$; MCP specification: tool "
@@ -100,7 +99,6 @@ def tool_name_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     ToolPair,
     id="TG202",
     name="names-differ-only-in-case",
-    category=Category.NAMES,
     severity=Severity.ERROR,
     fix="Keep one of the two tools; if both are needed, name them by what differs.",
     source=f"{_SEEDS}, 'overlapping names'; MCP specification: tool names are case-sensitive",
@@ -174,7 +172,6 @@ def _not_a_verb(rest: tuple[str, ...], tool: Tool, ctx: LintContext) -> bool:
     Tool,
     id="TG203",
     name="tool-name-not-verb-noun",
-    category=Category.NAMES,
     severity=Severity.WARNING,
     fix="Name the tool verb_noun in snake case: the action, then what it acts on.",
     source="OpenAI function calling best practices (clear, intuitive names); Anthropic, "
@@ -244,7 +241,6 @@ def tool_name_not_verb_noun(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     Tool,
     id="TG204",
     name="generic-tool-name",
-    category=Category.NAMES,
     severity=Severity.WARNING,
     fix="Name what the tool acts on: search_orders, not search.",
     source="Anthropic, 'Writing effective tools for agents' (names that say which service "
@@ -287,7 +283,6 @@ def generic_tool_name(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     ParamSite,
     id="TG205",
     name="vague-parameter-name",
-    category=Category.NAMES,
     severity=Severity.WARNING,
     fix="Name the parameter by what it holds: quantity, sku, order_number.",
     source=f"{_SEEDS}: 'an argument called val' is the first thing a reading finds",
@@ -351,7 +346,6 @@ def overlapping(first: ToolSummary, second: ToolSummary, ctx: CatalogueContext) 
     ToolPair,
     id="TG206",
     name="overlapping-tool-names",
-    category=Category.NAMES,
     severity=Severity.WARNING,
     fix="Keep one tool per intention: merge the two into the one whose verb fits best.",
     source=f"{_SEEDS}, 'The traps you really fall into': search_order and find_order in the "
@@ -393,7 +387,6 @@ def overlapping_tool_names(pair: ToolPair, ctx: CatalogueContext) -> Iterator[Fi
     ParamSite,
     id="TG207",
     name="parameter-names-differ-only-in-case",
-    category=Category.NAMES,
     severity=Severity.ERROR,
     fix="Keep one of the two parameters.",
     source=f"{_SEEDS} (one intention, one name), applied to arguments",
@@ -438,7 +431,6 @@ def parameter_names_differ_only_in_case(
     ParamSite,
     id="TG208",
     name="parameter-name-not-snake-case",
-    category=Category.NAMES,
     severity=Severity.WARNING,
     fix="Rename the parameter in snake case.",
     source="OpenAI function calling examples and the Agents SDK (Python names become "

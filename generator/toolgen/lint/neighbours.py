@@ -10,7 +10,7 @@ from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import CatalogueContext, ToolProfile
 from toolgen.lint.names import overlapping
-from toolgen.lint.registry import Category, Finding, ToolPair, rule
+from toolgen.lint.registry import Finding, ToolPair, rule
 from toolgen.lint.two_tool import twins
 from toolgen.spec.ir import ToolSummary
 
@@ -21,7 +21,6 @@ _SEEDS = "toolgen seeds: Tools lesson, 'Why the docstring is production code'"
     ToolPair,
     id="TG303",
     name="neighbour-without-not-when",
-    category=Category.DESCRIPTIONS,
     severity=Severity.WARNING,
     fix="Add a not_when to one of the two tools naming the other, with the case that "
     "belongs there.",
@@ -118,7 +117,6 @@ def neighbours(a: ToolProfile, b: ToolProfile) -> bool:
     ToolSummary,
     id="TG304",
     name="not-when-not-covered",
-    category=Category.DESCRIPTIONS,
     severity=Severity.WARNING,
     fix="Send the case to the tool that handles it, or add the case to that tool's use_when.",
     source=f"{_SEEDS}: the boundary with a neighbouring tool",
@@ -169,7 +167,6 @@ LOOP_SIMILARITY = 0.5
     ToolSummary,
     id="TG305",
     name="not-when-loops-back",
-    category=Category.DESCRIPTIONS,
     severity=Severity.WARNING,
     fix="Decide which tool owns the case: keep the not_when on the other one only.",
     source=f"{_SEEDS}: one boundary, stated once, in the right direction",

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import LintContext
-from toolgen.lint.registry import Category, Finding, Lifecycle, ParamSite, rule
+from toolgen.lint.registry import Finding, Lifecycle, ParamSite, rule
 from toolgen.spec.ir import Param, Tool
 
 _LESSON = "toolgen seeds: Tools lesson"
@@ -38,7 +38,6 @@ ADDRESS_WORDS = words.wordset(
     ParamSite,
     id="TG501",
     name="free-string-should-be-enum",
-    category=Category.PARAMETERS,
     severity=Severity.WARNING,
     lifecycle=Lifecycle.PREVIEW,
     fix="List the accepted values in enum: [...].",
@@ -101,7 +100,6 @@ _RELATIVE = re.compile(r"\brelative\b|\bago\b|\byesterday\b|natural[- ]language"
     ParamSite,
     id="TG502",
     name="date-as-free-string",
-    category=Category.PARAMETERS,
     severity=Severity.WARNING,
     fix="Use type: date (YYYY-MM-DD) or type: datetime (with a UTC offset).",
     source=f"{_LESSON}: the format of an argument ('the date must be in the format "
@@ -148,7 +146,6 @@ CONTACT_WORDS = words.wordset("email mail phone telephone mobile msisdn fax")
     ParamSite,
     id="TG503",
     name="contact-as-free-string",
-    category=Category.PARAMETERS,
     severity=Severity.WARNING,
     fix="Add a pattern: an email as ^[^@\\s]+@[^@\\s]+\\.[A-Za-z]{2,}$, a phone in E.164 as "
     "^\\+[1-9]\\d{6,14}$.",
@@ -204,7 +201,6 @@ def _identifier_or_position(name: str) -> bool:
     ParamSite,
     id="TG504",
     name="unbounded-number",
-    category=Category.PARAMETERS,
     severity=Severity.WARNING,
     fix="Add min and max: the smallest and largest value that makes sense.",
     source=f"{_LESSON}: tight schemas (enum, pattern, range) mean less damage; for tools that "
@@ -253,7 +249,6 @@ def unbounded_number(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     ParamSite,
     id="TG505",
     name="unbounded-array",
-    category=Category.PARAMETERS,
     severity=Severity.WARNING,
     fix="Add max_items: the most values one call may carry.",
     source=f"{_LESSON}: tight schemas; OpenAI strict mode supports minItems and maxItems",
@@ -313,7 +308,6 @@ def _field_count(tool: Tool) -> int:
     Tool,
     id="TG506",
     name="many-parameters",
-    category=Category.PARAMETERS,
     severity=Severity.WARNING,
     fix="Split the tool by intention, or give fields sensible defaults and fewer choices.",
     source="OpenAI function calling best practices (fewer, clearer parameters); "
@@ -351,7 +345,6 @@ def many_parameters(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     Tool,
     id="TG507",
     name="too-many-parameters",
-    category=Category.PARAMETERS,
     severity=Severity.ERROR,
     fix="Split the tool by intention.",
     source="OpenAI function calling best practices (fewer, clearer parameters)",
@@ -427,7 +420,6 @@ def contradictions(parts: tuple[str, ...]) -> set[tuple[str, ...]]:
     ParamSite,
     id="TG509",
     name="paired-booleans",
-    category=Category.PARAMETERS,
     severity=Severity.WARNING,
     fix="Replace the pair with one enum parameter that lists the valid states.",
     source="Make invalid states unrepresentable; OpenAI function calling best practices "

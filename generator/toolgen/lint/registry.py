@@ -60,6 +60,25 @@ _CATEGORY_TITLES = {
 }
 
 
+# the category of a rule is said by its id: its first digits, the longest prefix first
+_CATEGORY_IDS = (
+    ("TG95", Category.CATALOGUE),
+    ("TG99", Category.CONFIG),
+    ("TG2", Category.NAMES),
+    ("TG3", Category.DESCRIPTIONS),
+    ("TG4", Category.TWO_TOOL),
+    ("TG5", Category.PARAMETERS),
+    ("TG6", Category.IDENTITY),
+    ("TG7", Category.EFFECTS),
+    ("TG8", Category.RETURNS),
+    ("TG9", Category.SECURITY),
+)
+
+
+def category_of(id: str) -> Category:
+    return next(c for prefix, c in _CATEGORY_IDS if id.startswith(prefix))
+
+
 class Lifecycle(enum.Enum):
     STABLE = "stable"
     PREVIEW = "preview"  # runs only with `lint: {preview: true}` or when selected by id
@@ -268,7 +287,6 @@ def rule(
     *,
     id: str,
     name: str,
-    category: Category,
     severity: Severity,
     fix: str,
     source: str,
@@ -281,7 +299,7 @@ def rule(
             Rule(
                 id=id,
                 name=name,
-                category=category,
+                category=category_of(id),
                 severity=severity,
                 lifecycle=lifecycle,
                 kind=kind,
@@ -301,7 +319,6 @@ def engine_rule(
     *,
     id: str,
     name: str,
-    category: Category,
     severity: Severity,
     fix: str,
     source: str,
@@ -311,7 +328,7 @@ def engine_rule(
     registered = Rule(
         id=id,
         name=name,
-        category=category,
+        category=category_of(id),
         severity=severity,
         lifecycle=Lifecycle.STABLE,
         kind=None,

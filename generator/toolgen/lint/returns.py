@@ -10,7 +10,6 @@ from toolgen.diagnostics import Severity, Span
 from toolgen.lint import words
 from toolgen.lint.context import LintContext
 from toolgen.lint.registry import (
-    Category,
     ErrorSite,
     Finding,
     Lifecycle,
@@ -40,7 +39,6 @@ HINT_FIELDS = frozenset(
     ReturnSite,
     id="TG801",
     name="list-without-pagination",
-    category=Category.RETURNS,
     severity=Severity.WARNING,
     fix="Declare pagination: (max_page_size, total) and return the fields of one item: the "
     "runtime builds the page with its counts, a signed cursor and a note.",
@@ -133,7 +131,6 @@ UNIT_FOR = {
     ReturnSite,
     id="TG802",
     name="quantity-without-unit",
-    category=Category.RETURNS,
     severity=Severity.WARNING,
     fix="Put the unit in the name: weight_kg, amount_eur, duration_s.",
     source="toolgen design: returns carry the fields the model needs, with units in their "
@@ -193,7 +190,6 @@ REASON_WORDS = words.wordset(
     ReturnSite,
     id="TG803",
     name="boolean-status-without-reason",
-    category=Category.RETURNS,
     severity=Severity.WARNING,
     fix="Add a string field beside it that says why (reason), or return a declared error "
     "with a how_to_fix instead of false.",
@@ -247,7 +243,6 @@ _SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
     ErrorSite,
     id="TG804",
     name="error-code-not-snake-case",
-    category=Category.RETURNS,
     severity=Severity.WARNING,
     fix="Name the error code in snake case after its cause: unknown_sku, out_of_stock.",
     source='toolgen design: every error output is {"ok": false, "error": "<code>"}; '
@@ -299,7 +294,6 @@ _LEADING_CLAUSE = re.compile(
     ErrorSite,
     id="TG805",
     name="how-to-fix-not-instruction",
-    category=Category.RETURNS,
     severity=Severity.WARNING,
     fix="Start how_to_fix with what the model should do: 'Call ...', 'Ask the user ...', "
     "'Retry with ...'.",
@@ -359,7 +353,6 @@ def _nameable(tool: Tool, ctx: LintContext) -> set[str]:
     ErrorSite,
     id="TG806",
     name="how-to-fix-names-nothing",
-    category=Category.RETURNS,
     severity=Severity.WARNING,
     fix="Name what to change: the parameter (sku), the value ('SKU-11') or the tool to call "
     "(read_stock).",
@@ -416,7 +409,6 @@ TEXT_OBJECTS = words.wordset(
     Tool,
     id="TG807",
     name="free-text-result",
-    category=Category.RETURNS,
     severity=Severity.WARNING,
     fix="Return the fields the model needs (numbers, codes, dates); it writes the prose.",
     source=f"{_LESSON}, 'The traps you really fall into': returning free text instead of data",
@@ -478,7 +470,6 @@ def _free_strings(fields: tuple[ReturnField, ...]) -> Iterator[ReturnField]:
     Tool,
     id="TG808",
     name="open-world-free-text-result",
-    category=Category.RETURNS,
     severity=Severity.INFO,
     lifecycle=Lifecycle.PREVIEW,
     fix="Return extracted fields rather than raw text, and guard the output "
@@ -531,7 +522,6 @@ MAX_RETURN_FIELDS = 15
     Tool,
     id="TG809",
     name="too-many-return-fields",
-    category=Category.RETURNS,
     severity=Severity.WARNING,
     lifecycle=Lifecycle.PREVIEW,
     fix="Return the fields this agent's decisions need, never the whole row.",

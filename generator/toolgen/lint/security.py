@@ -16,7 +16,7 @@ from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import LintContext
 from toolgen.lint.prose import Scanner
-from toolgen.lint.registry import Category, Finding, ParamSite, SpecText, rule
+from toolgen.lint.registry import Finding, ParamSite, SpecText, rule
 from toolgen.spec.ir import Tool
 
 _SCANNERS = (
@@ -60,7 +60,6 @@ HIDDEN_INSTRUCTIONS = Scanner(
     SpecText,
     id="TG901",
     name="hidden-instructions",
-    category=Category.SECURITY,
     severity=Severity.ERROR,
     fix="Remove the instruction: a tool contract describes the tool, it never addresses the "
     "model about other things.",
@@ -128,7 +127,6 @@ def _char_name(char: str) -> str:
     SpecText,
     id="TG902",
     name="invisible-characters",
-    category=Category.SECURITY,
     severity=Severity.ERROR,
     fix="Delete the character (retype the text if you cannot see it).",
     source="Trail of Bits, 'Deceiving users with ANSI terminal codes in MCP' (2025); Embrace "
@@ -262,7 +260,6 @@ def _script(char: str) -> str:
     SpecText,
     id="TG903",
     name="mixed-script-lookalike",
-    category=Category.SECURITY,
     severity=Severity.ERROR,
     fix="Retype the word in one script (the look-alike letters are usually Cyrillic or "
     "Greek).",
@@ -341,7 +338,6 @@ OTHER_TOOLS = Scanner(
     Tool,
     id="TG904",
     name="directs-to-other-tools",
-    category=Category.SECURITY,
     severity=Severity.WARNING,
     fix="Describe this tool only; relations to tools of the catalogue go in not_when and "
     "requires, where the generator states them the same way for every tool.",
@@ -410,7 +406,6 @@ SENSITIVE_FILES = Scanner(
     SpecText,
     id="TG905",
     name="sensitive-file-reference",
-    category=Category.SECURITY,
     severity=Severity.ERROR,
     fix="Remove the reference: no tool contract needs to name credentials or key files.",
     source=f"{_SCANNERS} (the poisoned add tool reads ~/.cursor/mcp.json and ~/.ssh/id_rsa)",
@@ -463,7 +458,6 @@ EXFIL_NAMES = words.wordset(
     ParamSite,
     id="TG906",
     name="exfiltration-shaped-parameter",
-    category=Category.SECURITY,
     severity=Severity.WARNING,
     fix="Remove the field, or bound it: an enum, a pattern or a max_length that fits its "
     "purpose.",
