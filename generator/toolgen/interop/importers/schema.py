@@ -28,6 +28,10 @@ _MAX_DEPTH = 32
 _SILENT = frozenset({"$schema", "$id", "$comment", "$defs", "definitions"})
 _SCALARS = {"string": str, "integer": int, "number": float, "boolean": bool}
 _ANNOTATION_ONLY = frozenset({"title", "deprecated", "readOnly", "writeOnly"})
+# what every parameter and return field reads of its schema
+_READ = frozenset(
+    {"type", "description", "enum", "const", "format", "anyOf", "oneOf", "allOf"}
+)
 
 
 class Converter:
@@ -65,6 +69,21 @@ class Converter:
             return None
         # keywords beside $ref (a description) win over the referenced schema's
         return {**resolved, **{k: v for k, v in node.items() if k != "$ref"}}
+
+    def _node(
+        self, raw: object, where: str, depth: int
+    ) -> tuple[Node, str, bool] | None:
+        """The schema at `where`, resolved and without its null alternative, with its type
+        and whether it takes null; None when it cannot be read (a loss says why)."""
+        if depth > _MAX_DEPTH:
+            self.lose(where, "its nesting", "nested too deep")
+            return None
+        resolved = self._resolve(raw, where)
+        node, nullable = (
+            (None, False) if resolved is None else self._unwrap(resolved, where)
+        )
+        kind = None if node is None else self._type(node, where)
+        return None if node is None or kind is None else (node, kind, nullable)
 
     def _unwrap(self, node: Node, where: str) -> tuple[Node | None, bool]:
         """The schema without its null alternative, and whether null is allowed."""
@@ -215,37 +234,18 @@ class Converter:
         depth: int = 0,
         item: bool = False,
     ) -> ParamDoc | None:
-        if depth > _MAX_DEPTH:
-            self.lose(where, "its nesting", "nested too deep")
+        read_node = self._node(raw, where, depth)
+        if read_node is None:
             return None
-        resolved = self._resolve(raw, where)
-        if resolved is None:
-            return None
-        node, nullable = self._unwrap(resolved, where)
-        if node is None:
-            return None
-        kind = self._type(node, where)
-        if kind is None:
-            return None
+        node, kind, nullable = read_node
         doc: ParamDoc = {"type": kind}
-        used = {
-            "type",
-            "description",
-            "default",
-            "examples",
-            "example",
-            "anyOf",
-            "oneOf",
-        }
-        used |= {"allOf", "format"}
+        used = {*_READ, "default", "examples", "example"}
         enum = self._enum(node, kind, where)
         if enum is not None:
-            if None in enum:
-                nullable = True
-                enum = [v for v in enum if v is not None]
+            nullable = nullable or None in enum
+            enum = [v for v in enum if v is not None]
             if enum:
                 doc["enum"] = enum
-        used |= {"enum", "const"}
         read = self._kind_keywords(node, kind, doc, where, depth)
         if read is None:
             return None
@@ -263,10 +263,7 @@ class Converter:
         else:
             self._optional(node, doc, where, required=required, nullable=nullable)
         self._example(node, doc, where)
-        description = node.get("description")
-        if isinstance(description, str) and description.strip():
-            doc["description"] = description
-        return _ordered(doc)
+        return _ordered(node, doc)
 
     def _kind_keywords(
         self, node: Node, kind: str, doc: ParamDoc, where: str, depth: int
@@ -506,29 +503,12 @@ class Converter:
         required: bool,
         item: bool = False,
     ) -> ParamDoc | None:
-        if prefix.count(".") > _MAX_DEPTH:
-            self.lose(where, "its nesting", "nested too deep")
+        read_node = self._node(raw, where, prefix.count("."))
+        if read_node is None:
             return None
-        resolved = self._resolve(raw, where)
-        if resolved is None:
-            return None
-        node, nullable = self._unwrap(resolved, where)
-        if node is None:
-            return None
-        kind = self._type(node, where)
-        if kind is None:
-            return None
+        node, kind, nullable = read_node
         doc: ParamDoc = {"type": kind}
-        used = {
-            "type",
-            "description",
-            "enum",
-            "const",
-            "format",
-            "anyOf",
-            "oneOf",
-            "allOf",
-        }
+        used = set(_READ)
         enum = self._enum(node, kind, where) if kind in ("string", "integer") else None
         if enum is not None:
             nullable = nullable or None in enum
@@ -559,10 +539,7 @@ class Converter:
         self._leftovers(node, used, where)
         if (nullable or not required) and not item:
             doc["optional"] = True
-        description = node.get("description")
-        if isinstance(description, str) and description.strip():
-            doc["description"] = description
-        return _ordered(doc)
+        return _ordered(node, doc)
 
 
 def where_prefix(where: str) -> str:
@@ -577,7 +554,12 @@ _ORDER = (
 )  # fmt: skip
 
 
-def _ordered(doc: ParamDoc) -> ParamDoc:
+def _ordered(node: Node, doc: ParamDoc) -> ParamDoc:
+    """The contract of a parameter or field, with the schema's description, in the order
+    a person writes the keys."""
+    description = node.get("description")
+    if isinstance(description, str) and description.strip():
+        doc["description"] = description
     return {key: doc[key] for key in _ORDER if key in doc}
 
 
