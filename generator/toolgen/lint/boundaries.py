@@ -14,7 +14,6 @@ _LESSON = "toolgen seeds: Tools lesson, 'The tool is a system boundary'"
 
 
 @rule(
-    ParamSite,
     id="TG608",
     name="url-without-allow-list",
     severity=Severity.ERROR,
@@ -59,7 +58,6 @@ def url_without_allow_list(site: ParamSite, ctx: LintContext) -> Iterator[Findin
 
 
 @rule(
-    ParamSite,
     id="TG609",
     name="path-without-root",
     severity=Severity.WARNING,
@@ -127,7 +125,6 @@ def sensitive_name(name: str) -> bool:
 
 
 @rule(
-    ReturnSite,
     id="TG610",
     name="sensitive-return-not-marked",
     severity=Severity.WARNING,

@@ -16,7 +16,6 @@ _LESSON = (
 
 
 @rule(
-    Catalogue,
     id="TG951",
     name="too-many-tools",
     severity=Severity.WARNING,
@@ -57,7 +56,6 @@ def too_many_tools(catalogue: Catalogue, ctx: CatalogueContext) -> Iterator[Find
 
 
 @rule(
-    Catalogue,
     id="TG952",
     name="tool-count-over-target-limit",
     severity=Severity.ERROR,
@@ -101,7 +99,6 @@ def _expensive(ctx: CatalogueContext) -> str:
 
 
 @rule(
-    Catalogue,
     id="TG953",
     name="catalogue-over-token-budget",
     severity=Severity.ERROR,
@@ -148,7 +145,6 @@ def catalogue_over_token_budget(
 
 
 @rule(
-    Tool,
     id="TG954",
     name="tool-over-token-budget",
     severity=Severity.ERROR,
@@ -191,7 +187,6 @@ def tool_over_token_budget(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 
 @rule(
-    Catalogue,
     id="TG955",
     name="no-token-budget",
     # a budget is optional (the format gives it no default): saying what one would be is

@@ -94,7 +94,6 @@ def _selectors(config: LintConfig) -> Iterator[tuple[str, tuple[str | int, ...],
 
 
 @rule(
-    Catalogue,
     id="TG990",
     name="unknown-lint-selector",
     severity=Severity.ERROR,
@@ -138,7 +137,6 @@ def unknown_lint_selector(
 
 
 @rule(
-    Tool,
     id="TG991",
     name="unknown-suppressed-rule",
     severity=Severity.ERROR,

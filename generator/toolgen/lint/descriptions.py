@@ -24,7 +24,6 @@ MIN_INTENT_WORDS = 5
 
 
 @rule(
-    Tool,
     id="TG301",
     name="intent-too-short",
     severity=Severity.WARNING,
@@ -62,7 +61,6 @@ def intent_too_short(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 
 @rule(
-    Tool,
     id="TG302",
     name="missing-use-when",
     severity=Severity.WARNING,
@@ -100,7 +98,6 @@ def missing_use_when(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 
 @rule(
-    Tool,
     id="TG306",
     name="description-over-target-limit",
     severity=Severity.ERROR,
@@ -167,7 +164,6 @@ PROMOTIONAL = Scanner(
 
 
 @rule(
-    Tool,
     id="TG307",
     name="promotional-language",
     severity=Severity.WARNING,
@@ -243,7 +239,6 @@ def _marker(text: str, end: int) -> bool:
 
 
 @rule(
-    Tool,
     id="TG308",
     name="shouting-or-threats",
     severity=Severity.WARNING,
@@ -319,7 +314,6 @@ IMPLEMENTATION = Scanner(
 
 
 @rule(
-    Tool,
     id="TG309",
     name="implementation-details",
     severity=Severity.WARNING,
@@ -373,7 +367,6 @@ def implementation_details(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 
 @rule(
-    ParamSite,
     id="TG310",
     name="parameter-without-description",
     severity=Severity.WARNING,
@@ -413,7 +406,6 @@ def parameter_without_description(
 
 
 @rule(
-    ReturnSite,
     id="TG311",
     name="return-field-without-description",
     severity=Severity.WARNING,
@@ -465,7 +457,6 @@ OPTIONS = Scanner(
 
 
 @rule(
-    ParamSite,
     id="TG312",
     name="options-listed-without-enum",
     severity=Severity.WARNING,
@@ -512,7 +503,6 @@ def options_listed_without_enum(site: ParamSite, ctx: LintContext) -> Iterator[F
 
 
 @rule(
-    SpecText,
     id="TG313",
     name="todo-left-in-contract",
     severity=Severity.ERROR,

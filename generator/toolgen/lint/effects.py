@@ -46,7 +46,6 @@ def declared_confirmation(tool: Tool) -> str:
 
 
 @rule(
-    Tool,
     id="TG701",
     name="write-without-idempotency",
     severity=Severity.ERROR,
@@ -97,7 +96,6 @@ def write_without_idempotency(tool: Tool, ctx: LintContext) -> Iterator[Finding]
 
 
 @rule(
-    Tool,
     id="TG702",
     name="destructive-without-confirmation",
     severity=Severity.ERROR,
@@ -139,7 +137,6 @@ def destructive_without_confirmation(tool: Tool, ctx: LintContext) -> Iterator[F
 
 
 @rule(
-    Tool,
     id="TG703",
     name="read-tool-with-write-name",
     severity=Severity.ERROR,
@@ -191,7 +188,6 @@ def read_tool_with_write_name(tool: Tool, ctx: LintContext) -> Iterator[Finding]
 
 
 @rule(
-    Tool,
     id="TG704",
     name="read-tool-with-confirmation",
     severity=Severity.WARNING,
@@ -232,7 +228,6 @@ def read_tool_with_confirmation(tool: Tool, ctx: LintContext) -> Iterator[Findin
 
 
 @rule(
-    Tool,
     id="TG705",
     name="effect-understated",
     severity=Severity.WARNING,
@@ -272,7 +267,6 @@ def effect_understated(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 
 @rule(
-    Tool,
     id="TG706",
     name="write-tool-with-read-name",
     severity=Severity.WARNING,

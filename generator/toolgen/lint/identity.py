@@ -16,7 +16,6 @@ _LESSON = "toolgen seeds: Tools lesson, 'The tool is a system boundary'"
 
 
 @rule(
-    ParamSite,
     id="TG601",
     name="parameter-shadows-context",
     severity=Severity.ERROR,
@@ -69,7 +68,6 @@ _OTHER_PARTY = re.compile(
 
 
 @rule(
-    ParamSite,
     id="TG602",
     name="identity-parameter",
     severity=Severity.ERROR,
@@ -148,7 +146,6 @@ def secret_name(name: str) -> bool:
 
 
 @rule(
-    ParamSite,
     id="TG603",
     name="secret-parameter",
     severity=Severity.ERROR,
@@ -224,7 +221,6 @@ def _redact(secret: str) -> str:
 
 
 @rule(
-    SpecText,
     id="TG604",
     name="literal-secret",
     severity=Severity.ERROR,
@@ -300,7 +296,6 @@ def code_name(name: str, description: str = "") -> bool:
 
 
 @rule(
-    ParamSite,
     id="TG605",
     name="raw-code-parameter",
     severity=Severity.ERROR,
@@ -353,7 +348,6 @@ PATH_WORDS = words.wordset(
 
 
 @rule(
-    ParamSite,
     id="TG606",
     name="path-parameter-as-string",
     severity=Severity.ERROR,
@@ -407,7 +401,6 @@ URL_WORDS = words.wordset("url urls uri uris link links href endpoint webhook ca
 
 
 @rule(
-    ParamSite,
     id="TG607",
     name="url-parameter-as-string",
     severity=Severity.ERROR,

@@ -53,7 +53,6 @@ def is_generic_name(name: str) -> bool:
 
 
 @rule(
-    Tool,
     id="TG201",
     name="tool-name-target-limit",
     severity=Severity.ERROR,
@@ -96,7 +95,6 @@ def tool_name_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 
 @rule(
-    ToolPair,
     id="TG202",
     name="names-differ-only-in-case",
     severity=Severity.ERROR,
@@ -169,7 +167,6 @@ def _not_a_verb(rest: tuple[str, ...], tool: Tool, ctx: LintContext) -> bool:
 
 
 @rule(
-    Tool,
     id="TG203",
     name="tool-name-not-verb-noun",
     severity=Severity.WARNING,
@@ -238,7 +235,6 @@ def tool_name_not_verb_noun(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 
 @rule(
-    Tool,
     id="TG204",
     name="generic-tool-name",
     severity=Severity.WARNING,
@@ -280,7 +276,6 @@ def generic_tool_name(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 
 @rule(
-    ParamSite,
     id="TG205",
     name="vague-parameter-name",
     severity=Severity.WARNING,
@@ -343,7 +338,6 @@ def overlapping(first: ToolSummary, second: ToolSummary, ctx: CatalogueContext) 
 
 
 @rule(
-    ToolPair,
     id="TG206",
     name="overlapping-tool-names",
     severity=Severity.WARNING,
@@ -384,7 +378,6 @@ def overlapping_tool_names(pair: ToolPair, ctx: CatalogueContext) -> Iterator[Fi
 
 
 @rule(
-    ParamSite,
     id="TG207",
     name="parameter-names-differ-only-in-case",
     severity=Severity.ERROR,
@@ -428,7 +421,6 @@ def parameter_names_differ_only_in_case(
 
 
 @rule(
-    ParamSite,
     id="TG208",
     name="parameter-name-not-snake-case",
     severity=Severity.WARNING,

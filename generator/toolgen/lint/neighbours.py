@@ -18,7 +18,6 @@ _SEEDS = "toolgen seeds: Tools lesson, 'Why the docstring is production code'"
 
 
 @rule(
-    ToolPair,
     id="TG303",
     name="neighbour-without-not-when",
     severity=Severity.WARNING,
@@ -114,7 +113,6 @@ def neighbours(a: ToolProfile, b: ToolProfile) -> bool:
 
 
 @rule(
-    ToolSummary,
     id="TG304",
     name="not-when-not-covered",
     severity=Severity.WARNING,
@@ -164,7 +162,6 @@ LOOP_SIMILARITY = 0.5
 
 
 @rule(
-    ToolSummary,
     id="TG305",
     name="not-when-loops-back",
     severity=Severity.WARNING,

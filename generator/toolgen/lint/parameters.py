@@ -35,7 +35,6 @@ ADDRESS_WORDS = words.wordset(
 
 
 @rule(
-    ParamSite,
     id="TG501",
     name="free-string-should-be-enum",
     severity=Severity.WARNING,
@@ -97,7 +96,6 @@ _RELATIVE = re.compile(r"\brelative\b|\bago\b|\byesterday\b|natural[- ]language"
 
 
 @rule(
-    ParamSite,
     id="TG502",
     name="date-as-free-string",
     severity=Severity.WARNING,
@@ -143,7 +141,6 @@ CONTACT_WORDS = words.wordset("email mail phone telephone mobile msisdn fax")
 
 
 @rule(
-    ParamSite,
     id="TG503",
     name="contact-as-free-string",
     severity=Severity.WARNING,
@@ -198,7 +195,6 @@ def _identifier_or_position(name: str) -> bool:
 
 
 @rule(
-    ParamSite,
     id="TG504",
     name="unbounded-number",
     severity=Severity.WARNING,
@@ -246,7 +242,6 @@ def unbounded_number(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
 
 
 @rule(
-    ParamSite,
     id="TG505",
     name="unbounded-array",
     severity=Severity.WARNING,
@@ -305,7 +300,6 @@ def _field_count(tool: Tool) -> int:
 
 
 @rule(
-    Tool,
     id="TG506",
     name="many-parameters",
     severity=Severity.WARNING,
@@ -342,7 +336,6 @@ def many_parameters(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 
 @rule(
-    Tool,
     id="TG507",
     name="too-many-parameters",
     severity=Severity.ERROR,
@@ -417,7 +410,6 @@ def contradictions(parts: tuple[str, ...]) -> set[tuple[str, ...]]:
 
 
 @rule(
-    ParamSite,
     id="TG509",
     name="paired-booleans",
     severity=Severity.WARNING,

@@ -283,7 +283,6 @@ def _register(rule_: Rule) -> None:
 
 
 def rule(
-    kind: type[E],
     *,
     id: str,
     name: str,
@@ -292,9 +291,11 @@ def rule(
     source: str,
     lifecycle: Lifecycle = Lifecycle.STABLE,
 ) -> Callable[[Check[E, C]], Check[E, C]]:
-    """Register a check over one kind of element; its docstring documents the rule."""
+    """Register a check; its docstring documents the rule, and the annotation of its first
+    parameter names the kind of element it sees (`site: ParamSite`)."""
 
     def register(check: Check[E, C]) -> Check[E, C]:
+        seen = next(iter(check.__annotations__.values()))
         _register(
             Rule(
                 id=id,
@@ -302,7 +303,8 @@ def rule(
                 category=category_of(id),
                 severity=severity,
                 lifecycle=lifecycle,
-                kind=kind,
+                # a name, as `from __future__ import annotations` leaves it
+                kind=check.__globals__[seen] if isinstance(seen, str) else seen,
                 # the engine calls it with the context its kind is given
                 check=cast("Callable[[Any, LintContext], Iterable[Finding]]", check),
                 fix=fix,

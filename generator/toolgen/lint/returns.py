@@ -36,7 +36,6 @@ HINT_FIELDS = frozenset(
 
 
 @rule(
-    ReturnSite,
     id="TG801",
     name="list-without-pagination",
     severity=Severity.WARNING,
@@ -128,7 +127,6 @@ UNIT_FOR = {
 
 
 @rule(
-    ReturnSite,
     id="TG802",
     name="quantity-without-unit",
     severity=Severity.WARNING,
@@ -187,7 +185,6 @@ REASON_WORDS = words.wordset(
 
 
 @rule(
-    ReturnSite,
     id="TG803",
     name="boolean-status-without-reason",
     severity=Severity.WARNING,
@@ -240,7 +237,6 @@ _SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 
 
 @rule(
-    ErrorSite,
     id="TG804",
     name="error-code-not-snake-case",
     severity=Severity.WARNING,
@@ -291,7 +287,6 @@ _LEADING_CLAUSE = re.compile(
 
 
 @rule(
-    ErrorSite,
     id="TG805",
     name="how-to-fix-not-instruction",
     severity=Severity.WARNING,
@@ -350,7 +345,6 @@ def _nameable(tool: Tool, ctx: LintContext) -> set[str]:
 
 
 @rule(
-    ErrorSite,
     id="TG806",
     name="how-to-fix-names-nothing",
     severity=Severity.WARNING,
@@ -406,7 +400,6 @@ TEXT_OBJECTS = words.wordset(
 
 
 @rule(
-    Tool,
     id="TG807",
     name="free-text-result",
     severity=Severity.WARNING,
@@ -467,7 +460,6 @@ def _free_strings(fields: tuple[ReturnField, ...]) -> Iterator[ReturnField]:
 
 
 @rule(
-    Tool,
     id="TG808",
     name="open-world-free-text-result",
     severity=Severity.INFO,
@@ -519,7 +511,6 @@ MAX_RETURN_FIELDS = 15
 
 
 @rule(
-    Tool,
     id="TG809",
     name="too-many-return-fields",
     severity=Severity.WARNING,

@@ -57,7 +57,6 @@ HIDDEN_INSTRUCTIONS = Scanner(
 
 
 @rule(
-    SpecText,
     id="TG901",
     name="hidden-instructions",
     severity=Severity.ERROR,
@@ -124,7 +123,6 @@ def _char_name(char: str) -> str:
 
 
 @rule(
-    SpecText,
     id="TG902",
     name="invisible-characters",
     severity=Severity.ERROR,
@@ -257,7 +255,6 @@ def _script(char: str) -> str:
 
 
 @rule(
-    SpecText,
     id="TG903",
     name="mixed-script-lookalike",
     severity=Severity.ERROR,
@@ -335,7 +332,6 @@ OTHER_TOOLS = Scanner(
 
 
 @rule(
-    Tool,
     id="TG904",
     name="directs-to-other-tools",
     severity=Severity.WARNING,
@@ -403,7 +399,6 @@ SENSITIVE_FILES = Scanner(
 
 
 @rule(
-    SpecText,
     id="TG905",
     name="sensitive-file-reference",
     severity=Severity.ERROR,
@@ -455,7 +450,6 @@ EXFIL_NAMES = words.wordset(
 
 
 @rule(
-    ParamSite,
     id="TG906",
     name="exfiltration-shaped-parameter",
     severity=Severity.WARNING,

@@ -15,7 +15,6 @@ _STRICT = "OpenAI structured outputs: supported schemas and limits (strict mode)
 
 
 @rule(
-    Tool,
     id="TG508",
     name="nesting-over-target-limit",
     severity=Severity.ERROR,
@@ -56,7 +55,6 @@ def nesting_over_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Finding]
 
 
 @rule(
-    Tool,
     id="TG510",
     name="schema-properties-over-target-limit",
     severity=Severity.ERROR,
@@ -96,7 +94,6 @@ def schema_properties_over_target_limit(
 
 
 @rule(
-    Tool,
     id="TG511",
     name="enum-over-target-limit",
     severity=Severity.ERROR,
@@ -148,7 +145,6 @@ def enum_over_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 
 @rule(
-    Tool,
     id="TG512",
     name="schema-size-over-target-limit",
     severity=Severity.ERROR,

@@ -64,7 +64,6 @@ def twins(
 
 
 @rule(
-    ToolPair,
     id="TG401",
     name="near-twin-tools",
     severity=Severity.WARNING,
@@ -122,7 +121,6 @@ ACTION_PARAMS = words.wordset(
 
 
 @rule(
-    ParamSite,
     id="TG402",
     name="action-spans-read-and-write",
     severity=Severity.ERROR,
@@ -202,7 +200,6 @@ _PROSE = re.compile(
 
 
 @rule(
-    Tool,
     id="TG403",
     name="too-generic-tool",
     severity=Severity.WARNING,
@@ -282,7 +279,6 @@ def _sentences(text: str) -> list[str]:
 
 
 @rule(
-    Tool,
     id="TG404",
     name="always-call-after",
     severity=Severity.WARNING,
