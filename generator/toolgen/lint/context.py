@@ -22,23 +22,16 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from toolgen.lint import targets, words
 from toolgen.lint.prose import Prose, tool_prose
-from toolgen.lint.registry import ParamSite, ReturnSite, ToolPair
+from toolgen.lint.registry import N, ParamSite, ReturnSite, ToolPair, innermost
 from toolgen.spec import tokens
-from toolgen.spec.ir import (
-    Catalogue,
-    Param,
-    ReturnField,
-    Tool,
-    ToolSummary,
-    summary,
-)
+from toolgen.spec.ir import Catalogue, Param, Tool, ToolSummary, summary
 from toolgen.spec.tokens import TokenReport, ToolTokens
 
 
@@ -164,28 +157,29 @@ def namespaces(names: Iterable[str]) -> frozenset[str]:
     )
 
 
-def tool_param_sites(
-    tool: Tool, params: tuple[Param, ...], prefix: tuple[str, ...]
-) -> Iterator[ParamSite]:
-    for param in params:
-        path = (*prefix, param.name)
-        yield ParamSite(tool, param, path, params)
-        node = param
-        while node.items is not None:
-            node = node.items
-        yield from tool_param_sites(tool, node.properties, path)
+S = TypeVar("S")
 
 
-def tool_return_sites(
-    tool: Tool, fields: tuple[ReturnField, ...], prefix: tuple[str, ...]
-) -> Iterator[ReturnSite]:
-    for field in fields:
-        path = (*prefix, field.name)
-        yield ReturnSite(tool, field, path, fields)
-        node = field
-        while node.items is not None:
-            node = node.items
-        yield from tool_return_sites(tool, node.properties, path)
+def _sites(
+    tool: Tool,
+    nodes: tuple[N, ...],
+    prefix: tuple[str, ...],
+    site: Callable[[Tool, N, tuple[str, ...], tuple[N, ...]], S],
+) -> Iterator[S]:
+    for node in nodes:
+        path = (*prefix, node.name)
+        yield site(tool, node, path, nodes)
+        yield from _sites(tool, innermost(node).properties, path, site)
+
+
+def param_sites(tool: Tool) -> Iterator[ParamSite]:
+    """Every named parameter of a tool, nested ones included, depth first."""
+    return _sites(tool, tool.params, (), ParamSite)
+
+
+def return_sites(tool: Tool) -> Iterator[ReturnSite]:
+    """Every named return field of a tool, nested ones included, depth first."""
+    return _sites(tool, tool.returns, (), ReturnSite)
 
 
 @dataclass(frozen=True)  # no slots: the derived sets are cached on the instance
@@ -368,10 +362,6 @@ class CatalogueContext(LintContext):
     def profile(self, name: str) -> ToolProfile:
         """The profile of the tool `name` (KeyError when there is none)."""
         return self.profile_of(self._by_name[name])
-
-    @property
-    def profiles(self) -> dict[str, ToolProfile]:
-        return {t.name: self.profile_of(t) for t in self._tools}
 
     @functools.cached_property
     def common_params(self) -> frozenset[str]:

@@ -25,8 +25,8 @@ from toolgen.lint import config
 from toolgen.lint.context import (
     CatalogueContext,
     LintContext,
-    tool_param_sites,
-    tool_return_sites,
+    param_sites,
+    return_sites,
 )
 from toolgen.lint.registry import (
     CATALOGUE_KINDS,
@@ -138,9 +138,9 @@ def _tool_elements(kind: type, tool: Tool) -> Iterable[object]:
     if kind is Tool:
         return (tool,)
     if kind is ParamSite:
-        return tool_param_sites(tool, tool.params, ())
+        return param_sites(tool)
     if kind is ReturnSite:
-        return tool_return_sites(tool, tool.returns, ())
+        return return_sites(tool)
     if kind is ErrorSite:
         return (ErrorSite(tool, error) for error in tool.errors)
     raise TypeError(f"no elements of kind {kind.__name__} in one tool")

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from toolgen.diagnostics import Severity
 from toolgen.lint import words
-from toolgen.lint.context import LintContext
+from toolgen.lint.context import LintContext, param_sites
 from toolgen.lint.registry import Finding, Lifecycle, ParamSite, rule
 from toolgen.spec.ir import Param, Tool
 
@@ -287,16 +287,7 @@ TOO_MANY_PARAMETERS = 20
 def _field_count(tool: Tool) -> int:
     """Every named field the model fills in, nested properties included."""
 
-    def count(params: tuple[Param, ...]) -> int:
-        total = 0
-        for p in params:
-            node = p
-            while node.items is not None:
-                node = node.items
-            total += 1 + count(node.properties)
-        return total
-
-    return count(tool.params)
+    return sum(1 for _ in param_sites(tool))
 
 
 @rule(

@@ -86,6 +86,15 @@ class Lifecycle(enum.Enum):
 
 # --- the elements a rule sees -----------------------------------------------------------------
 
+N = TypeVar("N", Param, ReturnField)
+
+
+def innermost(node: N) -> N:
+    """A parameter or return field, or its innermost array items: the value written."""
+    while node.items is not None:
+        node = node.items
+    return node
+
 
 @dataclass(frozen=True, slots=True)
 class ParamSite:
@@ -109,10 +118,7 @@ class ParamSite:
     @property
     def scalar(self) -> Param:
         """The value the model writes: the parameter, or its innermost array items."""
-        node = self.param
-        while node.items is not None:
-            node = node.items
-        return node
+        return innermost(self.param)
 
     @property
     def default_span(self) -> Span:

@@ -8,12 +8,13 @@ from collections.abc import Iterator
 
 from toolgen.diagnostics import Severity, Span
 from toolgen.lint import words
-from toolgen.lint.context import LintContext
+from toolgen.lint.context import LintContext, return_sites
 from toolgen.lint.registry import (
     ErrorSite,
     Finding,
     Lifecycle,
     ReturnSite,
+    innermost,
     rule,
 )
 from toolgen.spec.ir import ReturnField, Tool
@@ -449,16 +450,6 @@ def free_text_result(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
         )
 
 
-def _free_strings(fields: tuple[ReturnField, ...]) -> Iterator[ReturnField]:
-    for field in fields:
-        node = field
-        while node.items is not None:
-            node = node.items
-        if node.type == "string" and node.enum is None:
-            yield field
-        yield from _free_strings(node.properties)
-
-
 @rule(
     id="TG808",
     name="open-world-free-text-result",
@@ -498,13 +489,16 @@ def open_world_free_text_result(tool: Tool, ctx: LintContext) -> Iterator[Findin
     """
     if not tool.open_world:
         return
-    for field in _free_strings(tool.returns):
-        yield Finding(
-            f"open-world tool {tool.name!r} returns outside text in {field.name!r}; expected "
-            "it treated as untrusted (instructions may hide in it)",
-            span=field.origin.key_span,
-        )
-        return
+    for site in return_sites(tool):
+        value = innermost(site.field)
+        if value.type == "string" and value.enum is None:
+            yield Finding(
+                f"open-world tool {tool.name!r} returns outside text in "
+                f"{site.field.name!r}; expected it treated as untrusted (instructions may "
+                "hide in it)",
+                span=site.field.origin.key_span,
+            )
+            return
 
 
 MAX_RETURN_FIELDS = 15
