@@ -16,13 +16,9 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from functools import cache
-from importlib import resources
 from typing import Any
 
-import jinja2
-
-from toolgen import __version__
+from toolgen import __version__, templating
 from toolgen.diagnostics import Diagnostic
 from toolgen.lint.registry import REGISTRY, all_rules
 from toolgen.report import docs_url
@@ -35,25 +31,6 @@ from toolgen.text import counted, json_document
 _EFFECT_TONE = {"read": "ok", "write": "warn", "destructive": "bad"}
 _LEVEL_TONE = {"breaking": "bad", "dangerous": "warn", "safe": "ok"}
 _TOKEN_PAIR = "one token contract: the confirm tool needs the prepare tool's token"
-
-
-@cache
-def _environment() -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(
-            str(resources.files("toolgen.templates") / "review")
-        ),
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        # the page template is page.html.jinja: every value is escaped in it
-        autoescape=jinja2.select_autoescape(["html", "html.jinja"]),
-    )
-
-
-def _pretty(value: object) -> str:
-    return json_document(value)
 
 
 def _badges(tool: Mapping[str, Any]) -> list[dict[str, str]]:
@@ -303,7 +280,7 @@ def _contract(t: Mapping[str, Any]) -> dict[str, Any]:
         "name": t["name"],
         "file": t["file"],
         "description": t["model"]["description"],
-        "schema": _pretty(t["model"]["parameters"]),
+        "schema": json_document(t["model"]["parameters"]),
         "digest": t["digest"],
         "badges": _badges(t),
         "params": _fields(t["model"]["parameters"], "params"),
@@ -462,8 +439,8 @@ _COUNTED = {
 
 
 def render_html(model: Mapping[str, Any]) -> str:
-    return _environment().get_template("page.html.jinja").render(**model)
+    return templating.render("review/page.html.jinja", **model)
 
 
 def render_markdown(model: Mapping[str, Any]) -> str:
-    return _environment().get_template("reference.md.jinja").render(**model)
+    return templating.render("review/reference.md.jinja", **model)
