@@ -20,6 +20,7 @@ from toolgen.review.elements import (
     Json,
     ParamPair,
     ReturnPair,
+    ToolChange,
     ToolPair,
     Where,
 )
@@ -81,6 +82,7 @@ def _elements(pair: ToolPair) -> Iterator[object]:
     if both is None:
         return
     old, new = both
+    yield ToolChange(pair.name, old, new)
     for kind, root, schema_of in (
         (ParamPair, "params", elements.parameters),
         (ReturnPair, "returns", lambda t: t.get("returns", {})),

@@ -226,6 +226,20 @@ class ToolPair:
 
 
 @dataclass(frozen=True, slots=True)
+class ToolChange:
+    """A tool in both versions (a renamed one under its new name): what the rules of its
+    safety and boundaries compare."""
+
+    name: str
+    old: Json
+    new: Json
+
+    @property
+    def both(self) -> tuple[Json, Json]:
+        return self.old, self.new
+
+
+@dataclass(frozen=True, slots=True)
 class FieldPair:
     """A parameter (or a return field) of a tool present in both versions of it."""
 
