@@ -17,7 +17,12 @@ from toolgen.diagnostics import Diagnostic, Severity, Span
 from toolgen.review import diff as diffing
 from toolgen.review.registry import DiffRule, Group, Level, all_diff_rules
 from toolgen.spec.load import Document, load_document
-from toolgen.text import json_document
+from toolgen.text import (
+    deeper_headings,
+    json_document,
+    reference_page,
+    reference_section,
+)
 
 DOCS_PATH = "docs/diff-rules.md"
 DOCS_URL = "https://toolgen.dev/docs/diff-rules.md"
@@ -173,45 +178,23 @@ How to run it, read it and accept a breaking change on purpose: [review.md](revi
 
 def _section(rule_: DiffRule) -> str:
     body = rule_.doc.split("\n\n", 1)
-    rest = body[1].strip() if len(body) > 1 else ""
-    rest = "\n".join(
-        "##" + ln if ln.startswith("## ") else ln for ln in rest.splitlines()
-    )
-    return "\n".join(
-        [
-            f'<a id="{rule_.id}"></a>',
-            f"### {rule_.id} `{rule_.name}`",
-            "",
-            rule_.summary,
-            "",
-            f"Level `{rule_.level.value}` · group `{rule_.group.value}`",
-            "",
-            rest,
-            "",
-        ]
+    return reference_section(
+        rule_.id,
+        f"{rule_.id} `{rule_.name}`",
+        rule_.summary,
+        f"Level `{rule_.level.value}` · group `{rule_.group.value}`",
+        deeper_headings(body[1].strip()) if len(body) > 1 else "",
     )
 
 
 def rules_markdown() -> str:
     rules = all_diff_rules()
-    lines = [
-        _INTRO,
-        "## Index",
-        "",
-        "| Id | Name | Level | Summary |",
-        "| --- | --- | --- | --- |",
+    rows = [
+        (f"[{r.id}](#{r.id})", f"`{r.name}`", r.level.value, r.summary) for r in rules
     ]
-    for r in rules:
-        lines.append(
-            f"| [{r.id}](#{r.id}) | `{r.name}` | {r.level.value} | {r.summary} |"
-        )
-    lines.append("")
-    for group in Group:
-        members = [r for r in rules if r.group is group]
-        if members:
-            lines.extend([f"## {group.title}", ""])
-            lines.extend(_section(r) for r in members)
-    return "\n".join(lines).rstrip() + "\n"
+    groups = [(g.title, [_section(r) for r in rules if r.group is g]) for g in Group]
+    columns = ("Id", "Name", "Level", "Summary")
+    return reference_page(_INTRO + "\n## Index\n", columns, rows, groups)
 
 
 def rules_table(rules: Sequence[DiffRule]) -> str:
