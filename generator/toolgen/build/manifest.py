@@ -135,10 +135,6 @@ def _walk(base: Path, *, ids: bool) -> list[tuple[str, bool, tuple[int, int] | N
 
 def owned_text(path: Path) -> str | None:
     """The text of a file of the package as a build compares it (None: not readable)."""
-    return _read_regular(path)
-
-
-def _read_regular(path: Path) -> str | None:
     try:
         data = read_regular(path, limit=MAX_OWNED_BYTES, follow_links=False)
     except OSError:
@@ -165,7 +161,7 @@ def read_package(
         return PackageState(True, None, None, {}, (".",))
     manifest: Manifest | None = None
     problem: str | None = None
-    text = _read_regular(package_dir / MANIFEST_NAME)
+    text = owned_text(package_dir / MANIFEST_NAME)
     if text is not None:
         try:
             manifest = parse_manifest(text)
@@ -181,7 +177,7 @@ def read_package(
         if rel == MANIFEST_NAME and (manifest is not None or problem is not None):
             continue
         if rel in listed and regular:
-            owned[rel] = _read_regular(package_dir / rel) if contents else None
+            owned[rel] = owned_text(package_dir / rel) if contents else None
             if file_id is not None:
                 found_ids[rel] = file_id
         else:

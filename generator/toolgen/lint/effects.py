@@ -41,10 +41,6 @@ def declared_idempotency(tool: Tool) -> str:
     return tool.idempotency.kind
 
 
-def declared_confirmation(tool: Tool) -> str:
-    return tool.confirmation
-
-
 @rule(
     id="TG701",
     name="write-without-idempotency",
@@ -128,7 +124,7 @@ def destructive_without_confirmation(tool: Tool, ctx: LintContext) -> Iterator[F
     confirmation: approval
     ```
     """
-    if tool.effect == "destructive" and declared_confirmation(tool) == "none":
+    if tool.effect == "destructive" and tool.confirmation == "none":
         yield Finding(
             f"tool {tool.name!r} is destructive and has no confirmation; expected a person to "
             "approve the call",
@@ -218,7 +214,7 @@ def read_tool_with_confirmation(tool: Tool, ctx: LintContext) -> Iterator[Findin
     effect: read
     ```
     """
-    declared = declared_confirmation(tool)
+    declared = tool.confirmation
     if tool.effect == "read" and declared != "none":
         yield Finding(
             f"tool {tool.name!r} is effect: read and asks for confirmation ({declared}); "
