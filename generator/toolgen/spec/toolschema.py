@@ -279,7 +279,8 @@ _LIMIT_KINDS = {
 }
 
 
-def _nullable(schema: object) -> bool:
+def nullable(schema: object) -> bool:
+    """Whether a schema takes null: a null type, or a null branch of its anyOf."""
     if not isinstance(schema, dict):
         return False
     declared = schema.get("type")
@@ -323,7 +324,7 @@ def _issues(
                 loc = (*base, name)
                 yield (
                     loc,
-                    told("missing", loc, nullable=_nullable(properties.get(name))),
+                    told("missing", loc, nullable=nullable(properties.get(name))),
                 )
     elif check == "additionalProperties" and isinstance(instance, dict):
         known = schema.get("properties", {})

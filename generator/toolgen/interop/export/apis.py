@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolgen.lint import targets
+from toolgen.spec.toolschema import nullable
 
 __all__ = ["APIS", "Api", "Definitions", "Note"]
 
@@ -83,13 +84,6 @@ def _chat(tools: Sequence[Mapping[str, Any]]) -> Definitions:
     return Definitions({"tools": payload}, (Note(None, RUNTIME_KEEPS),))
 
 
-def _nullable(schema: Mapping[str, Any]) -> bool:
-    kind = schema.get("type")
-    return (isinstance(kind, list) and "null" in kind) or any(
-        isinstance(b, dict) and b.get("type") == "null" for b in schema.get("anyOf", ())
-    )
-
-
 def _union(schema: Mapping[str, Any]) -> bool:
     return isinstance(schema.get("type"), list) or "anyOf" in schema
 
@@ -154,7 +148,7 @@ def _anthropic(tools: Sequence[Mapping[str, Any]]) -> Definitions:
             )
     strict_tools = [t for t in tools if fits[_model(t)["name"]]]
     props = [p for t in strict_tools for p in _properties(_model(t)["parameters"])]
-    optional = sum(1 for p in props if _nullable(p))
+    optional = sum(1 for p in props if nullable(p))
     unions = sum(1 for p in props if _union(p))
     over = []
     if len(strict_tools) > limits.max_strict_tools:
