@@ -98,10 +98,6 @@ class Node:
         return (self.type, self.format)
 
 
-def _is_null(schema: object) -> bool:
-    return isinstance(schema, Mapping) and schema.get("type") == "null"
-
-
 def value_schema(schema: Json) -> tuple[Json, bool]:
     """The schema of a value without the strict-mode wrapper of an optional object or array
     (`{"anyOf": [{...}, {"type": "null"}], "description": ...}`), and whether that wrapper
@@ -109,7 +105,9 @@ def value_schema(schema: Json) -> tuple[Json, bool]:
     branches = schema.get("anyOf")
     if "type" in schema or not isinstance(branches, list):
         return schema, False
-    values = [b for b in branches if not _is_null(b)]
+    values = [
+        b for b in branches if not (isinstance(b, Mapping) and b.get("type") == "null")
+    ]
     if len(values) != 1 or len(branches) < 2 or not isinstance(values[0], Mapping):
         return schema, False
     outer = {k: v for k, v in schema.items() if k != "anyOf"}

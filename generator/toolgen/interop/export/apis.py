@@ -84,10 +84,6 @@ def _chat(tools: Sequence[Mapping[str, Any]]) -> Definitions:
     return Definitions({"tools": payload}, (Note(None, RUNTIME_KEEPS),))
 
 
-def _union(schema: Mapping[str, Any]) -> bool:
-    return isinstance(schema.get("type"), list) or "anyOf" in schema
-
-
 def _properties(schema: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """Every property schema, nested ones and array items' included."""
     found: list[Mapping[str, Any]] = []
@@ -149,7 +145,7 @@ def _anthropic(tools: Sequence[Mapping[str, Any]]) -> Definitions:
     strict_tools = [t for t in tools if fits[_model(t)["name"]]]
     props = [p for t in strict_tools for p in _properties(_model(t)["parameters"])]
     optional = sum(1 for p in props if nullable(p))
-    unions = sum(1 for p in props if _union(p))
+    unions = sum(1 for p in props if isinstance(p.get("type"), list) or "anyOf" in p)
     over = []
     if len(strict_tools) > limits.max_strict_tools:
         over.append(

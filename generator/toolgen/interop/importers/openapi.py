@@ -347,20 +347,17 @@ def _tool(
         if isinstance(operation.get(k), str) and str(operation[k]).strip()
     ]
     effect, basis, idempotent = _effect(method)
+    result = _result(doc, operation, losses)
     return SourceTool(
         name=str(operation["operationId"]),
         description="\n\n".join(parts) or None,
         input_schema={"type": "object", "properties": properties, "required": required},
-        output_schema=_as_object(_result(doc, operation, losses)),
+        output_schema=result if isinstance(result, dict) and result else None,
         effect=effect,
         effect_basis=basis,
         idempotent=idempotent,
         losses=tuple(losses),
     )
-
-
-def _as_object(schema: object) -> Mapping[str, object] | None:
-    return schema if isinstance(schema, dict) and schema else None
 
 
 def read(data: object) -> SourceFile:
