@@ -195,16 +195,6 @@ def in_rejected_example(path: PathKey, rejected: frozenset[int]) -> bool:
     return len(path) > 1 and path[0] == "examples" and path[1] in rejected
 
 
-Element = (
-    Catalogue
-    | Tool
-    | ParamSite
-    | ReturnSite
-    | ErrorSite
-    | ToolPair
-    | ToolSummary
-    | SpecText
-)
 # the kinds a tool's own rules see, with a LintContext: their findings are kept with the tool
 TOOL_KINDS: tuple[type, ...] = (Tool, ParamSite, ReturnSite, ErrorSite, SpecText)
 # the kinds seen with a CatalogueContext (every tool's summary), in every build: the

@@ -12,6 +12,8 @@ import functools
 import re
 from collections.abc import Iterable, Mapping
 
+from toolgen.text import listing
+
 
 def wordset(text: str) -> frozenset[str]:
     """A vocabulary written as prose: "get read fetch" -> {"get", "read", "fetch"}."""
@@ -221,7 +223,4 @@ def verb_class(verb: str) -> str:
 
 def quoted(values: Iterable[object]) -> str:
     """'a', 'b' and 'c': values as a message lists them."""
-    shown = [repr(v) for v in values]
-    if len(shown) <= 1:
-        return "".join(shown)
-    return ", ".join(shown[:-1]) + " and " + shown[-1]
+    return listing([repr(v) for v in values])
