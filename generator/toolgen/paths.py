@@ -32,6 +32,19 @@ def package_dir(dotted: str) -> str:
     return dotted.replace(".", "/")
 
 
+def safe_relative(path: str) -> bool:
+    """A path written in a file toolgen reads back (a manifest, the journal) names a file
+    inside its folder, never outside it."""
+    parts = path.split("/")
+    return (
+        bool(path)
+        and not path.startswith("/")
+        and all(part not in ("", ".", "..") for part in parts)
+        and "\\" not in path
+        and "\0" not in path
+    )
+
+
 def display_path(path: Path, root: Path) -> str:
     """A path as the user reads it: relative to the project root when inside it."""
     try:

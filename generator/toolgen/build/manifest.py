@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from toolgen.paths import read_regular
+from toolgen.paths import read_regular, safe_relative
 from toolgen.text import json_document
 
 MANIFEST_NAME = "toolgen-manifest.json"
@@ -68,23 +68,11 @@ def parse_manifest(text: str) -> Manifest:
         raise ManifestError("it is not a toolgen manifest of format 1")
     files = data.get("files")
     if not isinstance(files, dict) or not all(
-        isinstance(k, str) and isinstance(v, str) and _safe_relative(k)
+        isinstance(k, str) and isinstance(v, str) and safe_relative(k)
         for k, v in files.items()
     ):
         raise ManifestError("its file list is malformed")
     return Manifest(str(data.get("catalogue", "")), dict(files))
-
-
-def _safe_relative(path: str) -> bool:
-    """A manifest entry names a file inside the package, never outside it."""
-    parts = path.split("/")
-    return (
-        bool(path)
-        and not path.startswith("/")
-        and all(part not in ("", ".", "..") for part in parts)
-        and "\\" not in path
-        and "\0" not in path
-    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from toolgen.build import disk
-from toolgen.paths import CACHE_DIR, FORMAT_PREFIX
+from toolgen.paths import CACHE_DIR, FORMAT_PREFIX, safe_relative
 
 JOURNAL = f"{CACHE_DIR}/journal.json"
 
@@ -63,14 +63,7 @@ class Journal:
 
 def _under(root: Path, rel: object) -> Path | None:
     """A journal entry as a path inside the project, or None for anything else."""
-    if (
-        not isinstance(rel, str)
-        or not rel
-        or rel.startswith("/")
-        or ".." in rel.split("/")
-    ):
-        return None
-    return root / rel
+    return root / rel if isinstance(rel, str) and safe_relative(rel) else None
 
 
 def recover(root: Path) -> list[str]:

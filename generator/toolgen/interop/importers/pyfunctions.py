@@ -154,43 +154,34 @@ def _parameters(entry: Mapping[str, Any]) -> Mapping[str, object] | None:
 
 
 def _losses(entry: Mapping[str, Any]) -> list[Loss]:
-    losses: list[Loss] = []
-    approval = entry.get("needs_approval")
-    if approval is not False:
-        losses.append(
-            Loss(
-                "the tool",
-                f"needs_approval {approval!r}",
-                "the format has no approval yet: decide how this tool is confirmed "
-                "before it is built without one",
-            )
-        )
-    if entry.get("is_enabled") is not True:
-        losses.append(
-            Loss(
-                "the tool",
-                f"is_enabled {entry.get('is_enabled')!r}",
-                "a contract's tool is always offered; choose the tools per agent instead",
-            )
-        )
-    if entry.get("timeout_seconds") is not None:
-        losses.append(
-            Loss(
-                "the tool",
-                f"timeout_seconds {entry['timeout_seconds']!r}",
-                "the format has no timeout",
-            )
-        )
-    if entry.get("strict") is False:
-        losses.append(
-            Loss(
-                "the tool",
-                "strict_json_schema False",
-                "every generated tool is strict: the model must send every parameter "
-                "(null for an optional one)",
-            )
-        )
-    return losses
+    approval, enabled = entry.get("needs_approval"), entry.get("is_enabled")
+    timeout = entry.get("timeout_seconds")
+    # (whether the tool says it, what it says, why the draft cannot hold it)
+    said = (
+        (
+            approval is not False,
+            f"needs_approval {approval!r}",
+            "the format has no approval yet: decide how this tool is confirmed before it "
+            "is built without one",
+        ),
+        (
+            enabled is not True,
+            f"is_enabled {enabled!r}",
+            "a contract's tool is always offered; choose the tools per agent instead",
+        ),
+        (
+            timeout is not None,
+            f"timeout_seconds {timeout!r}",
+            "the format has no timeout",
+        ),
+        (
+            entry.get("strict") is False,
+            "strict_json_schema False",
+            "every generated tool is strict: the model must send every parameter (null "
+            "for an optional one)",
+        ),
+    )
+    return [Loss("the tool", what, why) for says, what, why in said if says]
 
 
 def read(data: object) -> SourceFile:
