@@ -18,13 +18,12 @@ build whose inputs and outputs are as the last one left them replays its report.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from toolgen import checks
-from toolgen.build import layout, recovery, write
+from toolgen.build import layout, write
 from toolgen.build.cache import BuildCache, Stamp, ToolUnit, inputs, status_of
 from toolgen.build.manifest import content_digest
 from toolgen.build.progress import QUIET, Progress
@@ -433,11 +432,3 @@ def render(result: CheckResult, root: Path | None = None) -> write.RenderedFiles
     with Formatter() as formatter:
         formatter.add({k: v for f in fresh for k, v in {**f.files, **f.stubs}.items()})
         return _files(whole, [f.unit for f in fresh], fresh, formatter, QUIET)
-
-
-@contextmanager
-def building(root: Path) -> Iterator[list[str]]:
-    """Hold the project's build lock, after cleaning up what an interrupted build left
-    (yielded: the paths removed)."""
-    with recovery.build_lock(root):
-        yield recovery.recover(root)
