@@ -175,10 +175,10 @@ def tool_over_token_budget(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
       tool_tokens: 400   # search_orders trimmed to 380
     ```
     """
-    budget = ctx.tool_budget
+    budget = ctx.catalogue.budget.tool_tokens
     if budget is None:
         return
-    cost = ctx.tokens_of(tool)
+    cost = tokens.tool_tokens(tool)
     if cost > budget:
         yield Finding(
             f"tool {tool.name!r} costs {cost:,} tokens per turn ({tokens.ENCODING}); "

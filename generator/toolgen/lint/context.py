@@ -2,7 +2,7 @@
 
 The rules over one tool's elements (the tool, its parameters, return fields, error codes and
 strings) see a `LintContext`: catalogue.yaml's settings, the tool's own measures
-(`schema_size`, `prose`, `tokens_of`, ...) and the catalogue's names (`Names`: which tools
+(`schema_size`, `prose`, ...) and the catalogue's names (`Names`: which tools
 exist, the namespaces and objects their names share). Nothing else of the other tools, so
 their findings are a function of the tool, catalogue.yaml and the names alone, and a build
 keeps them with the tool (build/cache.py).
@@ -243,24 +243,12 @@ class LintContext:
         """catalogue.yaml's settings (its `tools` are not this context's to read)."""
         return self._catalogue
 
-    @property
-    def catalogue_name(self) -> str:
-        return self._catalogue.name
-
-    @property
-    def tool_budget(self) -> int | None:
-        """The most tokens one tool may cost (`budget.tool_tokens`), if catalogue.yaml sets it."""
-        return self._catalogue.budget.tool_tokens
-
     # -- the catalogue's names -------------------------------------------------------------
 
     @property
     def tool_names(self) -> frozenset[str]:
+        """The catalogue's tools, those whose file is broken included."""
         return self._names.known
-
-    def has_tool(self, name: str) -> bool:
-        """Whether `name` is a tool's of the catalogue (one whose file is broken included)."""
-        return name in self._names.known
 
     @property
     def tool_count(self) -> int:
@@ -269,10 +257,6 @@ class LintContext:
     @property
     def object_counts(self) -> Counter[str]:
         return self._names.object_counts
-
-    @property
-    def object_words(self) -> frozenset[str]:
-        return frozenset(self._names.object_counts)
 
     def profile_of(self, tool: Named) -> ToolProfile:
         """The profile of a tool (or its summary), its name read with the catalogue's
@@ -297,10 +281,6 @@ class LintContext:
         if found is None:
             found = self._prose[tool.name] = tool_prose(tool)
         return found if how_to_fix else tuple(p for p in found if not p.how_to_fix)
-
-    def tokens_of(self, tool: Tool) -> int:
-        """Tokens of the tool's definition as the model receives it."""
-        return tokens.tool_tokens(tool)
 
     def first_by_normalized_name(self, siblings: tuple[Param, ...]) -> dict[str, Param]:
         """The first parameter of a group for each name without case and separators

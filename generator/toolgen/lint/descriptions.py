@@ -346,7 +346,7 @@ def implementation_details(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     ```
     """
     subject = set(ctx.profile_of(tool).name_words) | set(
-        words.name_words(ctx.catalogue_name)
+        words.name_words(ctx.catalogue.name)
     )
     for piece in ctx.prose(tool):
         found = next(

@@ -163,7 +163,7 @@ def _not_a_verb(rest: tuple[str, ...], tool: Tool, ctx: LintContext) -> bool:
     )
     if opens_with_verb and words.stem(first) in words.content_words(tool.intent):
         return True
-    return words.stem(first) in ctx.object_words
+    return words.stem(first) in ctx.object_counts
 
 
 @rule(

@@ -367,7 +367,7 @@ def directs_to_other_tools(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
         for found in OTHER_TOOLS.finditer(piece.text):
             groups = found.groupdict()
             named = groups.get("a") or groups.get("b") or groups.get("c")
-            if named is not None and ctx.has_tool(named):
+            if named is not None and named in ctx.tool_names:
                 continue
             yield Finding(
                 f"{piece.where} of {tool.name!r} speaks about other tools "

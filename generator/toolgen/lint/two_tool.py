@@ -316,7 +316,7 @@ def always_call_after(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
                 continue
             for found in _AFTER.finditer(sentence):
                 target = found.group("a") or found.group("b") or found.group("c")
-                if ctx.has_tool(target) and target != tool.name:
+                if target in ctx.tool_names and target != tool.name:
                     yield Finding(
                         f"{piece.where} of {tool.name!r} says to call {target!r} after it "
                         "every time; expected one tool that does both steps",
