@@ -28,35 +28,17 @@ if TYPE_CHECKING:
     from toolgen.lint.context import LintContext
 
 
-class Category(enum.Enum):
-    NAMES = "names"
-    DESCRIPTIONS = "descriptions"
-    TWO_TOOL = "two-tool"
-    PARAMETERS = "parameters"
-    IDENTITY = "identity"
-    EFFECTS = "effects"
-    RETURNS = "returns"
-    SECURITY = "security"
-    CATALOGUE = "catalogue"
-    CONFIG = "config"
-
-    @property
-    def title(self) -> str:
-        return _CATEGORY_TITLES[self]
-
-
-_CATEGORY_TITLES = {
-    Category.NAMES: "Names",
-    Category.DESCRIPTIONS: "Descriptions",
-    Category.TWO_TOOL: "The two-tool test",
-    Category.PARAMETERS: "Parameters",
-    Category.IDENTITY: "Context, identity and secrets",
-    Category.EFFECTS: "Effects",
-    Category.RETURNS: "Returns and errors",
-    Category.SECURITY: "Security",
-    Category.CATALOGUE: "Catalogue and token budget",
-    Category.CONFIG: "Lint configuration and suppressions",
-}
+class Category(codes.Titled):
+    NAMES = "names", "Names"
+    DESCRIPTIONS = "descriptions", "Descriptions"
+    TWO_TOOL = "two-tool", "The two-tool test"
+    PARAMETERS = "parameters", "Parameters"
+    IDENTITY = "identity", "Context, identity and secrets"
+    EFFECTS = "effects", "Effects"
+    RETURNS = "returns", "Returns and errors"
+    SECURITY = "security", "Security"
+    CATALOGUE = "catalogue", "Catalogue and token budget"
+    CONFIG = "config", "Lint configuration and suppressions"
 
 
 # the category of a rule is said by its id: its first digits, the longest prefix first

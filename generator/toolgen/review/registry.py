@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from toolgen.codes import Titled
 from toolgen.diagnostics import Severity
 
 
@@ -49,27 +50,13 @@ _SEVERITY = {
 }
 
 
-class Group(enum.Enum):
-    TOOLS = "tools"
-    PARAMETERS = "parameters"
-    RETURNS = "returns"
-    ERRORS = "errors"
-    SAFETY = "safety"
-    BOUNDARIES = "boundaries"
-
-    @property
-    def title(self) -> str:
-        return _GROUP_TITLES[self]
-
-
-_GROUP_TITLES = {
-    Group.TOOLS: "Tools and what the model reads",
-    Group.PARAMETERS: "Parameters",
-    Group.RETURNS: "Return fields",
-    Group.ERRORS: "Error codes",
-    Group.SAFETY: "Safety: effect, confirmation, idempotency, context",
-    Group.BOUNDARIES: "Boundaries: guards, pagination, output contracts",
-}
+class Group(Titled):
+    TOOLS = "tools", "Tools and what the model reads"
+    PARAMETERS = "parameters", "Parameters"
+    RETURNS = "returns", "Return fields"
+    ERRORS = "errors", "Error codes"
+    SAFETY = "safety", "Safety: effect, confirmation, idempotency, context"
+    BOUNDARIES = "boundaries", "Boundaries: guards, pagination, output contracts"
 
 
 @dataclass(frozen=True, slots=True)
