@@ -16,9 +16,10 @@ import re
 from collections.abc import Mapping
 from typing import cast
 
-from toolgen.interop.importers.fitting import fits_type, is_number, satisfies
+from toolgen.interop.importers.fitting import satisfies
 from toolgen.interop.importers.source import Loss
 from toolgen.names import ENVELOPE_KEYS, MODEL_NAME_RE
+from toolgen.spec.model.reading import fits_type, is_number, whole_number
 
 Node = Mapping[str, object]
 ParamDoc = dict[str, object]
@@ -356,7 +357,7 @@ class Converter:
         if isinstance(node.get("pattern"), str):
             doc["pattern"] = node["pattern"]
         for key, name in (("minLength", "min_length"), ("maxLength", "max_length")):
-            if isinstance(node.get(key), int) and not isinstance(node.get(key), bool):
+            if whole_number(node.get(key)) is not None:
                 doc[name] = node[key]
 
     def _bounds(self, node: Node, kind: str, doc: ParamDoc, where: str) -> set[str]:
