@@ -237,26 +237,45 @@ _ID = re.compile(r"^TG[2-9]\d\d$")
 _NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 
 
-def _register(rule_: Rule) -> None:
-    if not _ID.fullmatch(rule_.id):
-        raise ValueError(f"lint rule id {rule_.id!r} is not TG200-TG999")
-    if rule_.id in REGISTRY or rule_.id in RETIRED:
-        raise ValueError(f"lint rule id {rule_.id} is already taken")
-    if not _NAME.fullmatch(rule_.name):
-        raise ValueError(f"lint rule name {rule_.name!r} is not kebab-case")
-    if any(r.name == rule_.name for r in REGISTRY.values()):
-        raise ValueError(f"lint rule name {rule_.name!r} is already taken")
-    REGISTRY[rule_.id] = rule_
-    codes.register(
-        codes.Code(
-            rule_.id,
-            rule_.name,
-            codes.Stage.LINT,
-            rule_.severity,
-            rule_.summary,
-            rule_.fix,
-        )
+def engine_rule(
+    *,
+    id: str,
+    name: str,
+    severity: Severity,
+    fix: str,
+    source: str,
+    doc: str,
+    lifecycle: Lifecycle = Lifecycle.STABLE,
+    kind: type | None = None,
+    check: Callable[[Any, LintContext], Iterable[Finding]] | None = None,
+) -> Rule:
+    """Register a rule; without a `kind` and a `check`, one the engine applies itself (it
+    needs the outcome of every other rule)."""
+    if not _ID.fullmatch(id):
+        raise ValueError(f"lint rule id {id!r} is not TG200-TG999")
+    if id in REGISTRY or id in RETIRED:
+        raise ValueError(f"lint rule id {id} is already taken")
+    if not _NAME.fullmatch(name):
+        raise ValueError(f"lint rule name {name!r} is not kebab-case")
+    if any(r.name == name for r in REGISTRY.values()):
+        raise ValueError(f"lint rule name {name!r} is already taken")
+    registered = Rule(
+        id=id,
+        name=name,
+        category=category_of(id),
+        severity=severity,
+        lifecycle=lifecycle,
+        kind=kind,
+        check=check,
+        fix=fix,
+        source=source,
+        doc=inspect.cleandoc(doc),
     )
+    REGISTRY[id] = registered
+    codes.register(
+        codes.Code(id, name, codes.Stage.LINT, severity, registered.summary, fix)
+    )
+    return registered
 
 
 def rule(
@@ -273,51 +292,22 @@ def rule(
 
     def register(check: Check[E, C]) -> Check[E, C]:
         seen = next(iter(check.__annotations__.values()))
-        _register(
-            Rule(
-                id=id,
-                name=name,
-                category=category_of(id),
-                severity=severity,
-                lifecycle=lifecycle,
-                # a name, as `from __future__ import annotations` leaves it
-                kind=check.__globals__[seen] if isinstance(seen, str) else seen,
-                # the engine calls it with the context its kind is given
-                check=cast("Callable[[Any, LintContext], Iterable[Finding]]", check),
-                fix=fix,
-                source=source,
-                doc=inspect.cleandoc(check.__doc__ or ""),
-            )
+        engine_rule(
+            id=id,
+            name=name,
+            severity=severity,
+            fix=fix,
+            source=source,
+            doc=check.__doc__ or "",
+            lifecycle=lifecycle,
+            # a name, as `from __future__ import annotations` leaves it
+            kind=check.__globals__[seen] if isinstance(seen, str) else seen,
+            # the engine calls it with the context its kind is given
+            check=cast("Callable[[Any, LintContext], Iterable[Finding]]", check),
         )
         return check
 
     return register
-
-
-def engine_rule(
-    *,
-    id: str,
-    name: str,
-    severity: Severity,
-    fix: str,
-    source: str,
-    doc: str,
-) -> Rule:
-    """Register a rule the engine applies itself (it needs the outcome of every other rule)."""
-    registered = Rule(
-        id=id,
-        name=name,
-        category=category_of(id),
-        severity=severity,
-        lifecycle=Lifecycle.STABLE,
-        kind=None,
-        check=None,
-        fix=fix,
-        source=source,
-        doc=inspect.cleandoc(doc),
-    )
-    _register(registered)
-    return registered
 
 
 def all_rules() -> list[Rule]:
