@@ -26,18 +26,8 @@ from toolgen.text import listing, sentence, value_text
 if TYPE_CHECKING:
     import jsonschema
 
-_JSON_TYPE = {
-    "string": "string",
-    "integer": "integer",
-    "number": "number",
-    "boolean": "boolean",
-    "date": "string",
-    "datetime": "string",
-    "array": "array",
-    "object": "object",
-    "path": "string",
-    "url": "string",
-}
+# the contract types JSON writes as strings; every other type is a JSON type of that name
+_JSON_TYPE = {"date": "string", "datetime": "string", "path": "string", "url": "string"}
 _FORMAT = {"date": "date", "datetime": "date-time"}
 _FORMAT_NOTE = {
     "date": "Date as YYYY-MM-DD.",
@@ -104,29 +94,22 @@ def param_description(param: Param) -> str:
 
 def _constraint_keywords(param: Param, *, full: bool) -> dict[str, object]:
     c = param.constraints
-    out: dict[str, object] = {}
-    if param.type in _FORMAT:
-        out["format"] = _FORMAT[param.type]
-    if c.pattern is not None:
-        out["pattern"] = c.pattern
-    if c.minimum is not None:
-        out["minimum"] = c.minimum
-    if c.maximum is not None:
-        out["maximum"] = c.maximum
-    if full and c.min_length is not None:
-        out["minLength"] = c.min_length
-    if full and c.max_length is not None:
-        out["maxLength"] = c.max_length
-    if c.min_items is not None:
-        out["minItems"] = c.min_items
-    if c.max_items is not None:
-        out["maxItems"] = c.max_items
-    return out
+    keywords = {
+        "format": _FORMAT.get(param.type),
+        "pattern": c.pattern,
+        "minimum": c.minimum,
+        "maximum": c.maximum,
+        "minLength": c.min_length if full else None,
+        "maxLength": c.max_length if full else None,
+        "minItems": c.min_items,
+        "maxItems": c.max_items,
+    }
+    return {key: value for key, value in keywords.items() if value is not None}
 
 
 def param_schema(param: Param, *, full: bool = False) -> dict[str, object]:
     """The JSON Schema of one parameter: exposed (full=False) or for validation (full=True)."""
-    json_type = _JSON_TYPE[param.type]
+    json_type = _JSON_TYPE.get(param.type, param.type)
     body: dict[str, object] = {"type": json_type}
     description = param_description(param)
     if description and not full:
@@ -172,7 +155,7 @@ def parameters_schema(
 
 
 def _return_schema(field: ReturnField) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": _JSON_TYPE[field.type]}
+    schema: dict[str, Any] = {"type": _JSON_TYPE.get(field.type, field.type)}
     if field.description:
         schema["description"] = field.description
     if field.type in _FORMAT:
