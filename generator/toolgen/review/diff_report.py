@@ -144,11 +144,7 @@ def rule_descriptors() -> list[Mapping[str, object]]:
             "shortDescription": {"text": r.summary},
             "fullDescription": {"text": r.doc},
             "helpUri": f"{DOCS_URL}#{r.id}",
-            "defaultConfiguration": {
-                "level": {"breaking": "error", "dangerous": "warning", "safe": "note"}[
-                    r.level.value
-                ]
-            },
+            "defaultConfiguration": {"level": report.SARIF_LEVEL[r.level.severity]},
             "properties": {
                 "tags": [r.group.value, r.level.value],
                 "level": r.level.value,
