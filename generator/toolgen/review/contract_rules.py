@@ -232,9 +232,7 @@ def constraint_tightened(pair: ParamPair) -> Iterator[Found]:
         )
     for key in sorted(set(old.other) | set(new.other)):
         if old.other.get(key) != new.other.get(key):
-            yield Found(
-                f"{_named(pair)}: {key} changed", _at(pair, SPEC_KEY.get(key, key))
-            )
+            yield Found(f"{_named(pair)}: {key} changed", _at(pair, key))
 
 
 @param_rule("TD209", "parameter-loosened", Level.SAFE)
