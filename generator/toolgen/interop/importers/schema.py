@@ -27,7 +27,6 @@ ParamDoc = dict[str, object]
 _MAX_DEPTH = 32
 # Keywords that say nothing the model or the validator acts on: dropping them loses nothing.
 _SILENT = frozenset({"$schema", "$id", "$comment", "$defs", "definitions"})
-_SCALARS = {"string": str, "integer": int, "number": float, "boolean": bool}
 _ANNOTATION_ONLY = frozenset({"title", "deprecated", "readOnly", "writeOnly"})
 # what every parameter and return field reads of its schema
 _READ = frozenset(
@@ -97,18 +96,22 @@ class Converter:
                 self.lose(where, f"type {kind!r}", "a parameter has exactly one type")
                 return None, nullable
             node = {**node, "type": others[0]}
-        for key in ("anyOf", "oneOf"):
+        for key in ("anyOf", "oneOf", "allOf"):
             branches = node.get(key)
             if not isinstance(branches, list):
                 continue
             real = [
                 b
                 for b in branches
-                if not (isinstance(b, dict) and b.get("type") == "null")
+                if key == "allOf"
+                or not (isinstance(b, dict) and b.get("type") == "null")
             ]
             nullable = nullable or len(real) < len(branches)
             if len(real) != 1:
-                self.lose(where, key, "a union of several types cannot be written")
+                why = "only an allOf of one schema can be read"
+                if key != "allOf":
+                    why = "a union of several types cannot be written"
+                self.lose(where, key, why)
                 return None, nullable
             branch = self._resolve(real[0], where)
             if branch is None:
@@ -116,16 +119,6 @@ class Converter:
             outer = {k: v for k, v in node.items() if k != key}
             merged, inner_null = self._unwrap({**branch, **outer}, where)
             return merged, nullable or inner_null
-        all_of = node.get("allOf")
-        if isinstance(all_of, list):
-            if len(all_of) != 1:
-                self.lose(where, "allOf", "only an allOf of one schema can be read")
-                return None, nullable
-            branch = self._resolve(all_of[0], where)
-            if branch is None:
-                return None, nullable
-            outer = {k: v for k, v in node.items() if k != "allOf"}
-            return self._unwrap({**branch, **outer}, where)
         return node, nullable
 
     def _type(self, node: Node, where: str) -> str | None:
@@ -135,13 +128,8 @@ class Converter:
             if "const" in node:
                 values = [node["const"]]
             if isinstance(values, list) and values:
-                for name, python in _SCALARS.items():
-                    if name != "number" and all(
-                        isinstance(v, python)
-                        and not (name == "integer" and isinstance(v, bool))
-                        for v in values
-                        if v is not None
-                    ):
+                for name in ("string", "integer", "boolean"):
+                    if all(fits_type(name, v) for v in values if v is not None):
                         return name
             self.lose(where, "its type", "the schema does not say the type")
             return None
