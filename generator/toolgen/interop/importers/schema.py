@@ -320,24 +320,19 @@ class Converter:
             values = [node["const"]]
         if values is None:
             return None
-        if not isinstance(values, list) or not values:
-            self.lose(where, f"enum {_short(values)}", "an enum is a non-empty list")
-            return None
-        if kind == "number":
-            self.lose(
-                where, f"enum {_short(values)}", "the format has no enum of numbers"
-            )
-            return None
-        if kind not in ("string", "integer"):
-            self.lose(
-                where, f"enum {_short(values)}", f"a {kind} parameter takes no enum"
-            )
-            return None
-        kept = [v for v in values if v is None or fits_type(kind, v)]
-        if len(kept) < len(values) or len(set(map(repr, kept))) < len(kept):
-            self.lose(
-                where, f"enum {_short(values)}", "values of another type or repeated"
-            )
+        listed = values if isinstance(values, list) else []
+        kept = [v for v in listed if v is None or fits_type(kind, v)]
+        why = ""
+        if not listed:
+            why = "an enum is a non-empty list"
+        elif kind == "number":
+            why = "the format has no enum of numbers"
+        elif kind not in ("string", "integer"):
+            why = f"a {kind} parameter takes no enum"
+        elif len(kept) < len(listed) or len(set(map(repr, kept))) < len(kept):
+            why = "values of another type or repeated"
+        if why:
+            self.lose(where, f"enum {_short(values)}", why)
             return None
         return kept
 
