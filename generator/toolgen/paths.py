@@ -53,23 +53,30 @@ def display_path(path: Path, root: Path) -> str:
         return os.path.relpath(path, root).replace(os.sep, "/")
 
 
-@functools.cache
-def toolgen_digest() -> str:
-    """A digest of toolgen's own code, templates and schemas: output made by other code is
-    never reused from a cache."""
-    # toolgen's folder on disk, walked with os.scandir: importlib.resources would cost more
-    # to import than the walk (a rebuild with nothing to do starts with this digest)
-    digest = hashlib.sha256(__version__.encode())
-    stack = [str(Path(__file__).resolve().parent)]
+def _tree_digest(top: Path, suffixes: tuple[str, ...], seed: str = "") -> str:
+    """A digest of the files of a folder with these suffixes, each with its path in the
+    folder. Walked with os.scandir: importlib.resources would cost more to import than the
+    walk (a rebuild with nothing to do starts with these digests)."""
+    digest = hashlib.sha256(seed.encode())
+    stack = [str(top)]
     while stack:
         base = stack.pop()
         for entry in sorted(os.scandir(base), key=lambda e: e.name):
             if entry.is_dir() and entry.name != "__pycache__":
                 stack.append(entry.path)
-            elif entry.is_file() and entry.name.endswith((".py", ".jinja", ".json")):
+            elif entry.is_file() and entry.name.endswith(suffixes):
                 with open(entry.path, "rb") as file:
-                    digest.update(entry.name.encode() + b"\0" + file.read())
+                    name = os.path.relpath(entry.path, top).encode()
+                    digest.update(name + b"\0" + file.read())
     return digest.hexdigest()[:16]
+
+
+@functools.cache
+def toolgen_digest() -> str:
+    """A digest of toolgen's own code, templates and schemas: output made by other code is
+    never reused from a cache."""
+    top = Path(__file__).resolve().parent
+    return _tree_digest(top, (".py", ".jinja", ".json"), __version__)
 
 
 @functools.cache
@@ -78,20 +85,10 @@ def runtime_digest() -> str:
     imports the Agents SDK, which a build does not need)."""
     import importlib.util  # only a build that keeps caches needs it
 
-    digest = hashlib.sha256()
     spec = importlib.util.find_spec("toolgen_runtime")
     if spec is None or spec.origin is None:
         return "none"
-    stack = [str(Path(spec.origin).parent)]
-    while stack:
-        base = stack.pop()
-        for entry in sorted(os.scandir(base), key=lambda e: e.name):
-            if entry.is_dir() and entry.name != "__pycache__":
-                stack.append(entry.path)
-            elif entry.is_file() and entry.name.endswith(".py"):
-                with open(entry.path, "rb") as file:
-                    digest.update(entry.path.encode() + b"\0" + file.read())
-    return digest.hexdigest()[:16]
+    return _tree_digest(Path(spec.origin).parent, (".py",))
 
 
 def cache_key(*parts: str) -> str:
