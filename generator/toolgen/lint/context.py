@@ -45,12 +45,10 @@ class ToolProfile:
     verb_class: str
     objects: frozenset[str]  # stemmed name words besides the verb, fillers removed
     head: str  # the object the name is about: its last word before a preposition
-    qualified: frozenset[
-        str
-    ]  # stemmed words besides the verb, fillers kept (file, info)
-    keyed: tuple[
-        tuple[str, ...], tuple[str, ...]
-    ]  # (before, after) a preposition: by_email
+    # stemmed words besides the verb, fillers kept (file, info)
+    qualified: frozenset[str]
+    # the words (before, after) a preposition: by_email
+    keyed: tuple[tuple[str, ...], tuple[str, ...]]
     name_set: frozenset[str]  # stemmed name words, fillers removed
     intent: frozenset[str]  # content words of intent and use_when
     params: frozenset[str]  # top-level parameter names
