@@ -168,12 +168,9 @@ class Acceptance:
         if self.field is None:
             return True
         field = elements.shown(change.where)
+        after = field[len(self.field) :]
         # the field named, or one inside it (options covers options.insured)
-        return field.startswith(self.field) and field[len(self.field) :][:1] in (
-            "",
-            ".",
-            "[",
-        )
+        return field.startswith(self.field) and after[:1] in ("", ".", "[")
 
 
 def parse_acceptances(data: object) -> tuple[list[Acceptance], list[str]]:
