@@ -90,12 +90,6 @@ def _objects(others: Iterable[str]) -> frozenset[str]:
     )
 
 
-def name_objects(name: str, namespaces: frozenset[str]) -> frozenset[str]:
-    """`profile(tool).objects`, of the name alone (what the catalogue's object counts
-    read of every tool)."""
-    return _objects(_split_name(name, namespaces)[3])
-
-
 class Named(Protocol):
     """What a profile reads of a tool: a `Tool`, or its `ToolSummary`."""
 
@@ -212,7 +206,7 @@ class Names:
     @functools.cached_property
     def objects(self) -> dict[str, frozenset[str]]:
         """Each tool's profile objects, of its name alone."""
-        return {name: name_objects(name, self.namespaces) for name in self.tools}
+        return {n: _objects(_split_name(n, self.namespaces)[3]) for n in self.tools}
 
     @functools.cached_property
     def object_counts(self) -> Counter[str]:

@@ -56,10 +56,6 @@ _CATEGORY_IDS = (
 )
 
 
-def category_of(id: str) -> Category:
-    return next(c for prefix, c in _CATEGORY_IDS if id.startswith(prefix))
-
-
 class Lifecycle(enum.Enum):
     STABLE = "stable"
     PREVIEW = "preview"  # runs only with `lint: {preview: true}` or when selected by id
@@ -262,7 +258,7 @@ def engine_rule(
     registered = Rule(
         id=id,
         name=name,
-        category=category_of(id),
+        category=next(c for prefix, c in _CATEGORY_IDS if id.startswith(prefix)),
         severity=severity,
         lifecycle=lifecycle,
         kind=kind,

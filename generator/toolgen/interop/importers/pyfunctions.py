@@ -97,10 +97,6 @@ def run_module(path: Path) -> object:
         return data
 
 
-def _pydantic_title(name: str) -> str:
-    return name.title().replace("_", " ")
-
-
 def _without_derived_titles(node: object, name: str | None = None) -> object:
     """The schema without the titles pydantic derives from names."""
     if isinstance(node, list):
@@ -109,7 +105,8 @@ def _without_derived_titles(node: object, name: str | None = None) -> object:
         return node
     out: dict[str, Any] = {}
     for key, value in node.items():
-        if key == "title" and name is not None and value == _pydantic_title(name):
+        derived = name is not None and value == name.title().replace("_", " ")
+        if key == "title" and derived:
             continue
         if key == "properties" and isinstance(value, dict):
             out[key] = {k: _without_derived_titles(v, k) for k, v in value.items()}
