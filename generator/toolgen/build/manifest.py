@@ -31,12 +31,8 @@ PYTHON_CACHES = frozenset({"__pycache__"})
 
 
 def content_digest(text: str) -> str:
-    return content_digest_of(hashlib.sha256(text.encode("utf-8")).hexdigest())
-
-
-def content_digest_of(sha256_hex: str) -> str:
-    """The manifest's digest of a file, from the full SHA-256 of its bytes."""
-    return sha256_hex[:32]
+    """The manifest's digest of a file: the first half of the SHA-256 of its bytes."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
 @dataclass(frozen=True, slots=True)

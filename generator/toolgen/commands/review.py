@@ -8,6 +8,7 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from toolgen import templating
 from toolgen.build import project
 from toolgen.commands import EXIT_CLEAN, EXIT_FINDINGS, UsageError, targets
 from toolgen.commands import versions as sources
@@ -16,6 +17,9 @@ from toolgen.review import diff as diffing
 from toolgen.review import diff_report
 from toolgen.review.registry import all_diff_rules
 from toolgen.spec.load import load_document
+
+# what `toolgen docs` writes for each catalogue: <catalogue><suffix>, from its template
+_PAGES = ((".md", "review/reference.md.jinja"), (".html", "review/page.html.jinja"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,10 +137,9 @@ def run_docs(args: argparse.Namespace) -> int:
         )
         out_dir.mkdir(parents=True, exist_ok=True)
         name = new.snapshot["catalogue"]
-        for suffix, text in ((".md", page.render_markdown(model)),
-                             (".html", page.render_html(model))):  # fmt: skip
+        for suffix, template in _PAGES:
             path = out_dir / f"{name}{suffix}"
-            path.write_text(text, encoding="utf-8")
+            path.write_text(templating.render(template, **model), encoding="utf-8")
             print(f"{target.shown}: wrote {path}", file=sys.stderr)
     return status
 

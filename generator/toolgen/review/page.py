@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from toolgen import __version__, templating
+from toolgen import __version__
 from toolgen.diagnostics import Diagnostic
 from toolgen.lint.registry import REGISTRY, all_rules
 from toolgen.report import docs_url
@@ -436,11 +436,3 @@ _COUNTED = {
     "broken": "with an implementation that does not fit",
     "derived": "answered by the runtime",
 }
-
-
-def render_html(model: Mapping[str, Any]) -> str:
-    return templating.render("review/page.html.jinja", **model)
-
-
-def render_markdown(model: Mapping[str, Any]) -> str:
-    return templating.render("review/reference.md.jinja", **model)

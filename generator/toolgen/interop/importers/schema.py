@@ -260,7 +260,11 @@ class Converter:
         """Read into `doc` the keywords of the parameter's own type; returns the keywords
         read, or None when the parameter is left out (its loss said why)."""
         if kind == "string":
-            self._string_keys(node, doc)
+            if isinstance(node.get("pattern"), str):
+                doc["pattern"] = node["pattern"]
+            for key, name in (("minLength", "min_length"), ("maxLength", "max_length")):
+                if whole_number(node.get(key)) is not None:
+                    doc[name] = node[key]
             return {"pattern", "minLength", "maxLength"}
         if kind in ("integer", "number"):
             return self._bounds(node, kind, doc, where)
@@ -335,13 +339,6 @@ class Converter:
             self.lose(where, f"enum {_short(values)}", why)
             return None
         return kept
-
-    def _string_keys(self, node: Node, doc: ParamDoc) -> None:
-        if isinstance(node.get("pattern"), str):
-            doc["pattern"] = node["pattern"]
-        for key, name in (("minLength", "min_length"), ("maxLength", "max_length")):
-            if whole_number(node.get(key)) is not None:
-                doc[name] = node[key]
 
     def _bounds(self, node: Node, kind: str, doc: ParamDoc, where: str) -> set[str]:
         for key, name in (("minimum", "min"), ("maximum", "max")):
