@@ -150,14 +150,11 @@ def _whole(
     with run.progress.stage("layout"):
         placed = layout.check_layout(catalogue, tools, run.root, others)
     found.extend(placed.diagnostics)
-    if not run.lint:
-        return _Whole(
-            catalogue, tools, report, tuple(found), placed.implementation_readable
-        )
-    with run.progress.stage("lint", len(tools)):
-        ctx = CatalogueContext(catalogue, tools, counts, broken)
-        hits = [h for u in units for h in u.hits]
-        found.extend(lint_catalogue(ctx, hits, enabled_rules(catalogue)))
+    if run.lint:
+        with run.progress.stage("lint", len(tools)):
+            ctx = CatalogueContext(catalogue, tools, counts, broken)
+            hits = [h for u in units for h in u.hits]
+            found.extend(lint_catalogue(ctx, hits, enabled_rules(catalogue)))
     return _Whole(
         catalogue, tools, report, tuple(found), placed.implementation_readable
     )
@@ -372,25 +369,15 @@ def _stamp(
             return None
         outputs[f"{package}/{rel}"] = status
     return Stamp(
-        inputs=cache_inputs(cache, run, package, implementation, catalogues),
+        inputs=inputs(
+            cache.code, run.sources, run.root, package, implementation, catalogues
+        ),
         package=package,
         implementation=implementation,
         outputs=outputs,
         diagnostics=built.check.diagnostics,
         unchanged=len(listed) - 1,  # the manifest is not an output
         max_warnings=catalogue.lint.max_warnings,
-    )
-
-
-def cache_inputs(
-    cache: BuildCache,
-    run: Run,
-    package: str,
-    implementation: str,
-    catalogues: Sequence[Path],
-) -> str:
-    return inputs(
-        cache.code, run.sources, run.root, package, implementation, catalogues
     )
 
 
