@@ -121,20 +121,12 @@ def read_regular(path: Path, *, limit: int, follow_links: bool = True) -> bytes:
         flags |= getattr(os, "O_NOFOLLOW", 0)
     fd = os.open(path, flags)
     try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise NotRegular(0, "not a regular file", str(path))
-        chunks = []
-        left = limit + 1
-        while left > 0:
-            chunk = os.read(fd, min(left, 1 << 16))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
+        with open(fd, "rb", closefd=False) as file:
+            data = file.read(limit + 1)
     finally:
         os.close(fd)
-    data = b"".join(chunks)
     if len(data) > limit:
         raise OSError(27, f"larger than {limit} bytes", str(path))  # EFBIG
     return data
