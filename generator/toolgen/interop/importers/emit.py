@@ -18,9 +18,8 @@ WIDTH = 92
 _PLAIN = re.compile(r"^[A-Za-z][A-Za-z0-9 _.,;'()/+\-]*[A-Za-z0-9_.)']$|^[A-Za-z]$")
 _FLOW_PLAIN = re.compile(r"^[A-Za-z][A-Za-z0-9 _./+\-]*[A-Za-z0-9_.]$|^[A-Za-z]$")
 _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
-_AMBIGUOUS = frozenset(
-    ["y", "n", "yes", "no", "on", "off", "true", "false", "null"]
-)  # what some YAML reader takes for a boolean or null
+# what some YAML reader takes for a boolean or null
+_AMBIGUOUS = frozenset(["y", "n", "yes", "no", "on", "off", "true", "false", "null"])
 
 
 def _plain_ok(text: str, pattern: re.Pattern[str]) -> bool:
@@ -28,9 +27,8 @@ def _plain_ok(text: str, pattern: re.Pattern[str]) -> bool:
         bool(pattern.fullmatch(text))
         and text.lower() not in _AMBIGUOUS
         and "  " not in text
-        and not re.search(
-            r"\d[._]\d|^\d", text
-        )  # numbers and times in any YAML dialect
+        # numbers and times in any YAML dialect
+        and not re.search(r"\d[._]\d|^\d", text)
     )
 
 

@@ -280,12 +280,8 @@ def _effect(method: str) -> tuple[Effect | None, str, bool | None]:
             "DELETE removes what it names and is idempotent (RFC 9110, 9.3.5)",
             True,
         )
-    if method == "put":
-        return (
-            None,
-            "",
-            True,
-        )  # idempotent (RFC 9110, 9.2.2); whether it destroys is open
+    if method == "put":  # idempotent (RFC 9110, 9.2.2); whether it destroys is open
+        return None, "", True
     return None, "", None
 
 

@@ -11,7 +11,7 @@ the conversion to a contract is written once.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 Effect = Literal["read", "write", "destructive"]
@@ -43,9 +43,7 @@ class SourceTool:
     )
     idempotent: bool | None = None
     open_world: bool | None = None
-    losses: tuple[Loss, ...] = field(
-        default_factory=tuple
-    )  # tool-level features not carried
+    losses: tuple[Loss, ...] = ()  # tool-level features not carried
 
 
 @dataclass(frozen=True, slots=True)
