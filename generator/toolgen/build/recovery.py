@@ -27,9 +27,8 @@ class Journal:
         self.root = root
         self.path = root / JOURNAL
         self.paths: list[str] = []
-        self.aside: tuple[str, str] | None = (
-            None  # (package, old) during a two-rename switch
-        )
+        # (package, old) during a two-rename switch
+        self.aside: tuple[str, str] | None = None
         self.usable = True
 
     def record(self, *paths: Path, aside: tuple[Path, Path] | None = None) -> None:
@@ -86,9 +85,8 @@ def recover(root: Path) -> list[str]:
             and not os.path.lexists(package)
             and old.is_dir()
         ):
-            disk.FS.rename(
-                old, package
-            )  # killed between the two renames: the old tree back
+            # killed between the two renames: the old tree back
+            disk.FS.rename(old, package)
     for rel in data.get("leftovers", []):
         leftover = _under(root, rel)
         if leftover is None or not os.path.lexists(leftover):

@@ -106,9 +106,8 @@ def neighbours(a: ToolProfile, b: ToolProfile) -> bool:
     if a.verb_class != "lookup" and words.SYNONYM_GROUP.get(a.verb, a.verb) != (
         words.SYNONYM_GROUP.get(b.verb, b.verb)
     ):
-        return (
-            False  # two changes under two verbs are two changes: edit_file, move_file
-        )
+        # two changes under two verbs are two changes: edit_file, move_file
+        return False
     return alike or words.jaccard(a.objects, b.objects) >= NEIGHBOUR_OBJECTS
 
 

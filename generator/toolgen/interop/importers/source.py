@@ -38,9 +38,8 @@ class SourceTool:
     input_schema: Mapping[str, object] | None
     output_schema: Mapping[str, object] | None = None
     effect: Effect | None = None  # None: the source does not say
-    effect_basis: str = (
-        ""  # how the effect follows from the source, for the file's header
-    )
+    # how the effect follows from the source, for the file's header
+    effect_basis: str = ""
     idempotent: bool | None = None
     open_world: bool | None = None
     losses: tuple[Loss, ...] = ()  # tool-level features not carried
