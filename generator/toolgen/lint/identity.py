@@ -119,22 +119,10 @@ _SECRET_WORDS = words.wordset(
     """password passwd passphrase secret secrets credential credentials apikey
     privatekey"""
 )
-_SECRET_PAIRS = frozenset(
-    {
-        ("api", "key"),
-        ("private", "key"),
-        ("access", "key"),
-        ("secret", "key"),
-        ("ssh", "key"),
-        ("access", "token"),
-        ("auth", "token"),
-        ("bearer", "token"),
-        ("refresh", "token"),
-        ("api", "token"),
-        ("session", "token"),
-        ("id", "token"),
-        ("client", "secret"),
-    }
+# two name words that name a secret together (api_key, access_token), joined by "_"
+_SECRET_PAIRS = words.wordset(
+    """api_key private_key access_key secret_key ssh_key access_token auth_token bearer_token
+    refresh_token api_token session_token id_token client_secret"""
 )
 
 
@@ -142,7 +130,7 @@ def secret_name(name: str) -> bool:
     parts = words.name_words(name)
     if parts == ("token",) or _SECRET_WORDS & set(parts):
         return True
-    return any(pair in _SECRET_PAIRS for pair in pairwise(parts))
+    return any("_".join(pair) in _SECRET_PAIRS for pair in pairwise(parts))
 
 
 @rule(
@@ -202,18 +190,8 @@ LITERAL_SECRETS = (
         re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\."),
     ),
 )
-_SECRET_HINTS = (
-    "sk-",
-    "AKIA",
-    "ASIA",
-    "gh",
-    "glpat-",
-    "xox",
-    "AIza",
-    "_live_",
-    "-----",
-    "eyJ",
-)
+# the quick test before the shapes: a string holding none of these is not scanned
+_SECRET_HINTS = words.wordset("sk- AKIA ASIA gh glpat- xox AIza _live_ ----- eyJ")
 
 
 def _redact(secret: str) -> str:
@@ -269,9 +247,7 @@ CODE_WORDS = words.wordset(
     """sql query script shell command cmd expression expr eval formula jq jsonpath xpath
     lambda snippet"""
 )
-_CODE_KINDS = frozenset(
-    {"source", "python", "js", "javascript", "program", "shell", "sql"}
-)
+_CODE_KINDS = words.wordset("source python js javascript program shell sql")
 
 
 # Names that are code only when the description names a language: a search box takes a

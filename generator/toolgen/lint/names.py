@@ -15,18 +15,8 @@ _SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 _SEEDS = "toolgen seeds: Tools lesson"
 
 # A name made only of these says nothing about what the tool acts on.
-GENERIC_SINGLE = frozenset(
-    {
-        "tool",
-        "api",
-        "helper",
-        "util",
-        "utils",
-        "assistant",
-        "action",
-        "function",
-        "agent",
-    }
+GENERIC_SINGLE = words.wordset(
+    "tool api helper util utils assistant action function agent"
 )
 GENERIC_OBJECTS = words.wordset(
     """data info information item items thing things stuff result results object objects

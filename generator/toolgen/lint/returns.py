@@ -23,16 +23,8 @@ _LESSON = "toolgen seeds: Tools lesson"
 _CONTEXT = f"{_LESSON}, 'The return value is context, and context is paid n times'"
 
 TOTAL_FIELDS = frozenset({"total_available", "total", "total_count", "total_matching"})
-HINT_FIELDS = frozenset(
-    {
-        "note",
-        "next_cursor",
-        "cursor",
-        "truncated",
-        "has_more",
-        "next_page",
-        "next_page_token",
-    }
+HINT_FIELDS = words.wordset(
+    "note next_cursor cursor truncated has_more next_page next_page_token"
 )
 
 

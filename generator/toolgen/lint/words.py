@@ -104,32 +104,12 @@ VERB_CLASS: Mapping[str, str] = {
 }
 # Verbs a reader takes as "this tool changes or sends something": a read tool named with one
 # of these misleads the model and the reviewer alike.
-STRONG_WRITE_VERBS = frozenset(
-    {
-        "delete",
-        "remove",
-        "send",
-        "pay",
-        "transfer",
-        "revoke",
-        "purge",
-        "destroy",
-        "wipe",
-    }
+STRONG_WRITE_VERBS = wordset(
+    "delete remove send pay transfer revoke purge destroy wipe"
 )
 # Effects that cannot be undone: a tool named with one of these is destructive.
-DESTRUCTIVE_VERBS = frozenset(
-    {
-        "delete",
-        "remove",
-        "drop",
-        "destroy",
-        "erase",
-        "purge",
-        "revoke",
-        "wipe",
-        "truncate",
-    }
+DESTRUCTIVE_VERBS = wordset(
+    "delete remove drop destroy erase purge revoke wipe truncate"
 )
 
 # Words that never distinguish one tool from another.
