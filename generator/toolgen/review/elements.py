@@ -60,19 +60,10 @@ SPEC_KEY: Mapping[str, str] = {
     "minItems": "min_items",
     "maxItems": "max_items",
 }
-_STRUCTURE = frozenset(
-    {
-        "type",
-        "enum",
-        "format",
-        "description",
-        "pattern",
-        "properties",
-        "items",
-        "required",
-        "additionalProperties",
-        *BOUNDS,
-    }
+# what a Node reads into its own fields; the other keywords are kept in `other`
+_STRUCTURE = frozenset(BOUNDS).union(
+    ("type", "enum", "format", "description", "pattern", "properties", "items"),
+    ("required", "additionalProperties"),
 )
 
 
