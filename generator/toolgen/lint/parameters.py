@@ -362,25 +362,13 @@ def too_many_parameters(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
         )
 
 
-OPPOSITES = (
-    ("on", "off"),
-    ("enable", "disable"),
-    ("enabled", "disabled"),
-    ("include", "exclude"),
-    ("show", "hide"),
-    ("allow", "deny"),
-    ("open", "closed"),
-    ("active", "inactive"),
-    ("visible", "hidden"),
-    ("yes", "no"),
-    ("start", "stop"),
-    ("lock", "unlock"),
-    ("with", "without"),
-    ("only", "exclude"),
-)
+# boolean name words and their opposites, written first/second
+_PAIRS = """on/off enable/disable enabled/disabled include/exclude show/hide allow/deny
+    open/closed active/inactive visible/hidden yes/no start/stop lock/unlock with/without
+    only/exclude"""
 _NEGATIONS = ("no", "not", "skip", "without")
 _OPPOSITE: dict[str, set[str]] = {}
-for _a, _b in OPPOSITES:
+for _a, _b in (pair.split("/") for pair in _PAIRS.split()):
     _OPPOSITE.setdefault(_a, set()).add(_b)
     _OPPOSITE.setdefault(_b, set()).add(_a)
 
