@@ -25,6 +25,7 @@ from toolgen.report import docs_url
 from toolgen.review import elements
 from toolgen.review.diff import Change, Comparison
 from toolgen.review.diff_report import DOCS_URL as DIFF_DOCS_URL
+from toolgen.review.safety_rules import confirmation_of, idempotency_of
 from toolgen.review.silenced import Silenced
 from toolgen.text import counted, json_document
 
@@ -38,8 +39,8 @@ def _badges(tool: Mapping[str, Any]) -> list[dict[str, str]]:
     found = [
         {"text": effect, "tone": _EFFECT_TONE.get(effect, "bad"), "what": "effect"}
     ]
-    idem = tool.get("idempotency", {})
-    kind = idem.get("kind", "none") if isinstance(idem, Mapping) else str(idem)
+    idem = idempotency_of(tool)
+    kind = idem.get("kind", "none")
     if kind == "key":
         parts = [*idem.get("args", []), *(f"ctx.{c}" for c in idem.get("context", []))]
         found.append({"text": f"idempotent by key ({', '.join(parts)})", "tone": "ok",
@@ -48,11 +49,8 @@ def _badges(tool: Mapping[str, Any]) -> list[dict[str, str]]:
         found.append({"text": "idempotent", "tone": "ok", "what": "idempotency"})
     elif effect != "read":
         found.append({"text": "not idempotent", "tone": "warn", "what": "idempotency"})
-    confirmation = tool.get("confirmation", "none")
-    confirm = (
-        confirmation.get("kind") if isinstance(confirmation, Mapping) else confirmation
-    )
-    if confirm and confirm != "none":
+    confirm, _ = confirmation_of(tool)
+    if confirm != "none":
         found.append(
             {"text": f"confirmation: {confirm}", "tone": "ok", "what": "confirmation"}
         )

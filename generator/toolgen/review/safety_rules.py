@@ -22,7 +22,7 @@ CONFIRMATION_RANK = {"none": 0, "token": 1, "approval": 2}
 EFFECT_RANK = {"read": 0, "write": 1, "destructive": 2}
 
 
-def _confirmation(tool: Json) -> tuple[str, dict[str, Any]]:
+def confirmation_of(tool: Json) -> tuple[str, dict[str, Any]]:
     value = tool.get("confirmation", "none")
     if isinstance(value, Mapping):
         settings = {k: v for k, v in value.items() if k != "kind"}
@@ -30,7 +30,7 @@ def _confirmation(tool: Json) -> tuple[str, dict[str, Any]]:
     return str(value), {}
 
 
-def _idempotency(tool: Json) -> dict[str, Any]:
+def idempotency_of(tool: Json) -> dict[str, Any]:
     value = tool.get("idempotency", {"kind": "none"})
     return dict(value) if isinstance(value, Mapping) else {"kind": str(value)}
 
@@ -54,7 +54,7 @@ def confirmation_weakened(pair: ToolChange) -> Iterator[Found]:
     ## Example
     `confirmation: approval` becomes `confirmation: none`.
     """
-    (old, old_settings), (new, new_settings) = (_confirmation(t) for t in pair.both)
+    (old, old_settings), (new, new_settings) = (confirmation_of(t) for t in pair.both)
     if CONFIRMATION_RANK.get(new, 0) < CONFIRMATION_RANK.get(old, 0):
         yield Found(
             f"{pair.name!r} needs confirmation {new!r}, was {old!r}", ("confirmation",)
@@ -75,7 +75,7 @@ def confirmation_strengthened(pair: ToolChange) -> Iterator[Found]:
     ## Why safe
     Calls that ran at once now wait for a confirmation; nothing runs that did not before.
     """
-    (old, _), (new, _) = (_confirmation(t) for t in pair.both)
+    (old, _), (new, _) = (confirmation_of(t) for t in pair.both)
     if CONFIRMATION_RANK.get(new, 0) > CONFIRMATION_RANK.get(old, 0):
         yield Found(
             f"{pair.name!r} needs confirmation {new!r}, was {old!r}", ("confirmation",)
@@ -140,7 +140,7 @@ def idempotency_key_changed(pair: ToolChange) -> Iterator[Found]:
     ## Example
     `idempotency: {key: [order_ref], context: [run_id]}` becomes `key: [order_ref]`.
     """
-    old, new = (_idempotency(t) for t in pair.both)
+    old, new = (idempotency_of(t) for t in pair.both)
     old_kind, new_kind = old.get("kind", "none"), new.get("kind", "none")
     if old_kind == "none":
         return
@@ -166,7 +166,7 @@ def idempotency_added(pair: ToolChange) -> Iterator[Found]:
     ## Why safe
     Repeated calls stop repeating the effect; nothing that worked stops working.
     """
-    old, new = (_idempotency(t).get("kind", "none") for t in pair.both)
+    old, new = (idempotency_of(t).get("kind", "none") for t in pair.both)
     if old == "none" and new != "none":
         yield Found(f"{pair.name!r} is idempotent by {new!r} now", ("idempotency",))
 
@@ -179,7 +179,7 @@ def idempotency_retention_shortened(pair: ToolChange) -> Iterator[Found]:
     A repeat that comes later than the new retention (a run resumed the next day) executes
     again.
     """
-    old, new = (_idempotency(t).get("retention_s") for t in pair.both)
+    old, new = (idempotency_of(t).get("retention_s") for t in pair.both)
     if isinstance(old, int | float) and isinstance(new, int | float) and new < old:
         yield Found(
             f"{pair.name!r} remembers idempotency keys for {new} s, was {old} s",
