@@ -9,6 +9,7 @@ note; a breaking change accepted on purpose is printed as a note that says so.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -29,13 +30,10 @@ DOCS_URL = "https://toolgen.dev/docs/diff-rules.md"
 
 
 def _documents(root: Path) -> Callable[[str], Document | None]:
-    cache: dict[str, Document | None] = {}
-
+    @functools.cache
     def document(file: str) -> Document | None:
-        if file not in cache:
-            path = root / file
-            cache[file] = load_document(path, file, root)[0] if path.is_file() else None
-        return cache[file]
+        path = root / file
+        return load_document(path, file, root)[0] if path.is_file() else None
 
     return document
 
