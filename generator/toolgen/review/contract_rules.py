@@ -31,10 +31,6 @@ def _type(node: Node) -> str:
     return node.type + (f" ({node.format})" if node.format else "")
 
 
-def _bound(value: object) -> str:
-    return "none" if value is None else json_text(value)
-
-
 def _named(pair: FieldPair) -> str:
     """How a message names a field: "parameter 'sku' of 'read_stock'"."""
     return f"{pair.noun} {pair.label!r} of {pair.tool!r}"
@@ -62,16 +58,22 @@ def _enum_moves(pair: FieldPair) -> tuple[list[object], list[object]]:
     return [v for v in old if v not in new], [v for v in new if v not in old]
 
 
-def _bounds_moved(old: Node, new: Node) -> Iterator[tuple[str, object, object, bool]]:
-    """(keyword, before, after, whether it accepts fewer values now) of each bound that
-    changed."""
+def _bounds_moved(
+    pair: FieldPair, old: Node, new: Node, *, tighter: bool
+) -> Iterator[Found]:
+    """Each bound that changed and now accepts fewer values (`tighter`), or more."""
     for key, larger_is_tighter in BOUNDS.items():
         before, after = old.bounds.get(key), new.bounds.get(key)
-        if before != after:
-            tighter = before is None or (
-                after is not None and (after > before) == larger_is_tighter
+        if before == after:
+            continue
+        fewer = before is None or (
+            after is not None and (after > before) == larger_is_tighter
+        )
+        if fewer == tighter:
+            was, now = ("none" if v is None else json_text(v) for v in (before, after))
+            yield Found(
+                f"{_named(pair)}: {key} is {now}, was {was}", _at(pair, SPEC_KEY[key])
             )
-            yield key, before, after, tighter
 
 
 def _removed(pair: FieldPair) -> Iterator[Found]:
@@ -218,12 +220,7 @@ def constraint_tightened(pair: ParamPair) -> Iterator[Found]:
         yield Found(
             f"{_named(pair)}: now accepts only {_values(new.enum)}", _at(pair, "enum")
         )
-    for key, before, after, tighter in _bounds_moved(old, new):
-        if tighter:
-            yield Found(
-                f"{_named(pair)}: {key} is {_bound(after)}, was {_bound(before)}",
-                _at(pair, SPEC_KEY[key]),
-            )
+    yield from _bounds_moved(pair, old, new, tighter=True)
     if new.pattern is not None and new.pattern != old.pattern:
         was = "none" if old.pattern is None else repr(old.pattern)
         yield Found(
@@ -252,12 +249,7 @@ def parameter_loosened(pair: ParamPair) -> Iterator[Found]:
         yield Found(f"{_named(pair)} also accepts {_values(came)}", _at(pair, "enum"))
     elif old.enum is not None and new.enum is None:
         yield Found(f"{_named(pair)} no longer has an enum", _at(pair, "enum"))
-    for key, before, after, tighter in _bounds_moved(old, new):
-        if not tighter:
-            yield Found(
-                f"{_named(pair)}: {key} is {_bound(after)}, was {_bound(before)}",
-                _at(pair, SPEC_KEY[key]),
-            )
+    yield from _bounds_moved(pair, old, new, tighter=False)
     if old.pattern is not None and new.pattern is None:
         yield Found(f"{_named(pair)} no longer has a pattern", _at(pair, "pattern"))
     if not old.nullable and new.nullable:
