@@ -120,12 +120,8 @@ def _walk(base: Path, *, ids: bool) -> list[tuple[str, bool, tuple[int, int] | N
 def owned_text(path: Path) -> str | None:
     """The text of a file of the package as a build compares it (None: not readable)."""
     try:
-        data = read_regular(path, limit=MAX_OWNED_BYTES, follow_links=False)
-    except OSError:
-        return None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
+        return read_regular(path, limit=MAX_OWNED_BYTES, follow_links=False).decode()
+    except (OSError, UnicodeDecodeError):
         return None
 
 
