@@ -28,6 +28,8 @@ _MAX_DEPTH = 32
 # Keywords that say nothing the model or the validator acts on: dropping them loses nothing.
 _SILENT = frozenset({"$schema", "$id", "$comment", "$defs", "definitions"})
 _ANNOTATION_ONLY = frozenset({"title", "deprecated", "readOnly", "writeOnly"})
+# what an object's schema says of its fields
+_OBJECT_KEYS = frozenset({"properties", "required", "additionalProperties"})
 # what every parameter and return field reads of its schema
 _READ = frozenset(
     {"type", "description", "enum", "const", "format", "anyOf", "oneOf", "allOf"}
@@ -168,11 +170,11 @@ class Converter:
 
     # -- parameters --------------------------------------------------------------------------
 
-    def params(self, schema: Node | None, where: str = "") -> dict[str, ParamDoc]:
+    def params(self, schema: Node | None) -> dict[str, ParamDoc]:
         """The top-level parameters of an input schema (an object)."""
         if schema is None:
             return {}
-        root = self._resolve(schema, where or "the arguments")
+        root = self._resolve(schema, "the arguments")
         if root is None:
             return {}
         if root.get("type", "object") != "object":
@@ -180,11 +182,7 @@ class Converter:
                 "the arguments", f"type {root.get('type')!r}", "arguments are an object"
             )
             return {}
-        self._leftovers(
-            root,
-            {"type", "properties", "required", "additionalProperties"},
-            "the arguments",
-        )
+        self._leftovers(root, {"type", *_OBJECT_KEYS}, "the arguments")
         extra = root.get("additionalProperties")
         if extra not in (None, False):
             self.lose(
@@ -316,7 +314,7 @@ class Converter:
             )
             return None
         doc["properties"] = props
-        return {"properties", "required", "additionalProperties"}
+        return set(_OBJECT_KEYS)
 
     def _enum(self, node: Node, kind: str, where: str) -> list[object] | None:
         values: object = node.get("enum")
@@ -443,11 +441,7 @@ class Converter:
                 "only a result object with properties is read",
             )
             return {}
-        self._leftovers(
-            root,
-            {"type", "properties", "required", "additionalProperties"},
-            "the result",
-        )
+        self._leftovers(root, {"type", *_OBJECT_KEYS}, "the result")
         return self._fields(root, "")
 
     def _fields(self, node: Node, prefix: str) -> dict[str, ParamDoc]:
@@ -516,7 +510,7 @@ class Converter:
                 )
                 return None
             doc["properties"] = fields
-            used |= {"properties", "required", "additionalProperties"}
+            used |= _OBJECT_KEYS
         self._leftovers(node, used, where)
         if (nullable or not required) and not item:
             doc["optional"] = True
