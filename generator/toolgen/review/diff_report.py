@@ -47,11 +47,9 @@ def span_of(change: diffing.Change, document: Callable[[str], Document | None]) 
     return found.span(change.where, key=True)
 
 
-def diagnostics(
-    comparison: diffing.Comparison, root: Path, *, fmt_level: bool = True
-) -> list[Diagnostic]:
-    """One diagnostic per change; with `fmt_level`, the message starts with the level
-    (`[breaking]`), for formats that have no field for it."""
+def diagnostics(comparison: diffing.Comparison, root: Path) -> list[Diagnostic]:
+    """One diagnostic per change, its message starting with the level (`[breaking]`), for
+    formats that have no field for it."""
     document = _documents(root)
     found = []
     for change in comparison.changes:
@@ -70,7 +68,7 @@ def diagnostics(
             Diagnostic(
                 change.rule.id,
                 severity,
-                f"[{level}] {change.message}" if fmt_level else change.message,
+                f"[{level}] {change.message}",
                 span_of(change, document),
                 hint,
             )
