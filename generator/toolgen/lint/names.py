@@ -11,7 +11,6 @@ from toolgen.lint.context import CatalogueContext, LintContext
 from toolgen.lint.registry import Finding, ParamSite, ToolPair, rule
 from toolgen.spec.ir import Tool, ToolSummary
 
-_SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 _SEEDS = "toolgen seeds: Tools lesson"
 
 # A name made only of these says nothing about what the tool acts on.
@@ -199,7 +198,7 @@ def tool_name_not_verb_noun(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     if is_generic_name(tool.name):
         return  # TG204 says it better
     parts = words.name_words(tool.name)
-    if not _SNAKE.fullmatch(tool.name) or len(parts) < 2:
+    if not words.SNAKE_CASE.fullmatch(tool.name) or len(parts) < 2:
         # the same words in snake case; a single word needs an object no one can guess
         such = f", such as {'_'.join(parts)!r}" if len(parts) > 1 else ""
         yield Finding(
@@ -443,7 +442,7 @@ def parameter_name_not_snake_case(
     ```
     """
     name = site.param.name
-    if not _SNAKE.fullmatch(name):
+    if not words.SNAKE_CASE.fullmatch(name):
         yield Finding(
             f"parameter {site.dotted!r} is not snake case; expected "
             f"{'_'.join(words.name_words(name)) or 'snake_case'!r}"

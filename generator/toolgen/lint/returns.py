@@ -96,26 +96,21 @@ UNIT_WORDS = words.wordset(
 
 # The unit a message suggests for each quantity.
 UNIT_FOR = {
-    "weight": "kg",
-    "mass": "kg",
-    "duration": "s",
-    "timeout": "s",
-    "delay": "s",
-    "interval": "s",
-    "latency": "ms",
-    "age": "years",
-    "distance": "km",
-    "length": "m",
-    "width": "m",
-    "height": "m",
-    "depth": "m",
-    "elevation": "m",
-    "altitude": "m",
-    "size": "bytes",
-    "volume": "l",
-    "capacity": "units",
-    "temperature": "celsius",
-    "speed": "kmh",
+    quantity: unit
+    for unit, quantities in (
+        ("kg", "weight mass"),
+        ("s", "duration timeout delay interval"),
+        ("ms", "latency"),
+        ("years", "age"),
+        ("km", "distance"),
+        ("m", "length width height depth elevation altitude"),
+        ("bytes", "size"),
+        ("l", "volume"),
+        ("units", "capacity"),
+        ("celsius", "temperature"),
+        ("kmh", "speed"),
+    )
+    for quantity in quantities.split()
 }
 
 
@@ -226,9 +221,6 @@ def boolean_status_without_reason(
     )
 
 
-_SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
-
-
 @rule(
     id="TG804",
     name="error-code-not-snake-case",
@@ -260,7 +252,7 @@ def error_code_not_snake_case(site: ErrorSite, ctx: LintContext) -> Iterator[Fin
     ```
     """
     code = site.error.code
-    if not _SNAKE.fullmatch(code):
+    if not words.SNAKE_CASE.fullmatch(code):
         suggestion = "_".join(words.name_words(code)) or "error_cause"
         yield Finding(
             f"error code {code!r} is not snake case; expected {suggestion!r}",

@@ -97,6 +97,8 @@ QUALIFIERS = wordset(
 )
 # A name word after one of these qualifies the object (find_customer_by_email).
 PREPOSITIONS = wordset("by with for from using via in on at to into of")
+# lower-case words joined by "_": order_id, not orderId or Order-Id
+SNAKE_CASE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 # A marker of unfinished text: TODO:, FIXME:, TODO(someone):
 TODO_MARKER = re.compile(r"\b(?:TODO|FIXME|XXX)(?:\([^)]*\))?:")
 VERB_CLASS: Mapping[str, str] = {
