@@ -131,11 +131,9 @@ def _matrix(sim: Mapping[str, Any], changed: set[str]) -> dict[str, Any]:
     size = label + n * cell
     cells = []
     for p in sim["pairs"]:
-        tone = (
-            "bad"
-            if p["verdict"] and not p["separated"]
-            else ("warn" if p["verdict"] else "")
-        )
+        tone = ""
+        if p["verdict"]:
+            tone = "warn" if p["separated"] else "bad"
         if p.get("token_pair"):
             tone = "pair"
         title = (

@@ -49,11 +49,8 @@ def scalar(value: object, *, flow: bool = False) -> str:
 
 
 def key(name: str) -> str:
-    return (
-        name
-        if _KEY.fullmatch(name) and name.lower() not in _AMBIGUOUS
-        else scalar(name)
-    )
+    plain = _KEY.fullmatch(name) and name.lower() not in _AMBIGUOUS
+    return name if plain else scalar(name)
 
 
 def _block_text(text: str, indent: str) -> list[str] | None:
@@ -130,5 +127,4 @@ def _item(value: object, indent: str) -> list[str]:
     if isinstance(value, list) and value:
         body = [line for item in value for line in _item(item, indent + "  ")]
         return [indent + "- " + body[0].lstrip(), *body[1:]]
-    head = _entry(indent + "-", value, indent)
-    return head
+    return _entry(indent + "-", value, indent)

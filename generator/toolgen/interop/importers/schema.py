@@ -499,11 +499,9 @@ class Converter:
             doc["items"] = inner
             used.add("items")
         elif kind == "object":
-            fields = (
-                self._fields(node, prefix)
-                if isinstance(node.get("properties"), dict)
-                else {}
-            )
+            fields: dict[str, ParamDoc] = {}
+            if isinstance(node.get("properties"), dict):
+                fields = self._fields(node, prefix)
             if not fields:
                 self.lose(
                     where, "the field", "an object without properties is left out"

@@ -222,11 +222,9 @@ class BoundaryReader(Reader):
             )
             default = cap
         listed = d.get("identity")
-        identity = (
-            tuple(str(n) for n in sequence_value(listed))
-            if isinstance(listed, list)
-            else context_names
-        )
+        identity = context_names
+        if isinstance(listed, list):
+            identity = tuple(str(n) for n in sequence_value(listed))
         for index, field_name in enumerate(identity):
             if field_name not in context_names:
                 self.report(
