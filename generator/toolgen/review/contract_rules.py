@@ -10,7 +10,6 @@ from collections.abc import Iterable, Iterator
 
 from toolgen.review.elements import (
     BOUNDS,
-    SPEC_KEY,
     ErrorPair,
     FieldPair,
     Node,
@@ -62,17 +61,18 @@ def _bounds_moved(
     pair: FieldPair, old: Node, new: Node, *, tighter: bool
 ) -> Iterator[Found]:
     """Each bound that changed and now accepts fewer values (`tighter`), or more."""
-    for key, larger_is_tighter in BOUNDS.items():
+    for key, spec_key in BOUNDS.items():
         before, after = old.bounds.get(key), new.bounds.get(key)
         if before == after:
             continue
+        larger_is_tighter = spec_key.startswith("min")
         fewer = before is None or (
             after is not None and (after > before) == larger_is_tighter
         )
         if fewer == tighter:
             was, now = ("none" if v is None else json_text(v) for v in (before, after))
             yield Found(
-                f"{_named(pair)}: {key} is {now}, was {was}", _at(pair, SPEC_KEY[key])
+                f"{_named(pair)}: {key} is {now}, was {was}", _at(pair, spec_key)
             )
 
 

@@ -37,27 +37,16 @@ Where = tuple[str | int, ...]
 Json = Mapping[str, Any]
 T = TypeVar("T")
 
-# bounds of a value, with the direction that accepts fewer values (True: a larger value
-# accepts fewer, as a minimum does)
-BOUNDS: Mapping[str, bool] = {
-    "minimum": True,
-    "exclusiveMinimum": True,
-    "minLength": True,
-    "minItems": True,
-    "maximum": False,
-    "exclusiveMaximum": False,
-    "maxLength": False,
-    "maxItems": False,
-}
-# the contract file's key for a bound of the schema, for locations
-SPEC_KEY: Mapping[str, str] = {
+# the bounds of a value, by schema keyword, with the contract file's key for each (for
+# locations); a larger min... bound accepts fewer values, a larger max... bound more
+BOUNDS: Mapping[str, str] = {
     "minimum": "min",
-    "maximum": "max",
     "exclusiveMinimum": "min",
-    "exclusiveMaximum": "max",
     "minLength": "min_length",
-    "maxLength": "max_length",
     "minItems": "min_items",
+    "maximum": "max",
+    "exclusiveMaximum": "max",
+    "maxLength": "max_length",
     "maxItems": "max_items",
 }
 # what a Node reads into its own fields; the other keywords are kept in `other`
