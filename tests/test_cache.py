@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from toolgen.build import cache, pipeline, tool_files
+from toolgen.build import cache, pipeline, recovery, tool_files
 from toolgen.diagnostics import Severity
 from toolgen.lint.context import Names
 from toolgen.paths import CACHE_DIR
@@ -38,7 +38,7 @@ def _project(root: Path, tools: tuple[str, ...] = TOOLS) -> Path:
 
 
 def _build(folder: Path, root: Path) -> pipeline.BuildResult:
-    with pipeline.building(root):
+    with recovery.build_lock(root):
         built = pipeline.build_catalogue(folder, root, catalogues=[folder])
     assert built.failure is None and built.report is not None, built
     return built

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from test_model import build
 
-from toolgen.build import cache, pipeline
+from toolgen.build import cache, pipeline, recovery
 from toolgen.spec.groups import search_document, with_toolsets
 from toolgen.spec.ir import Timeout, Tool, ToolSummary, summary
 from toolgen.spec.snapshot import catalogue_snapshot
@@ -193,7 +193,7 @@ def test_a_build_resolves_toolsets_as_check_does(tmp_path: Path) -> None:
     shutil.copytree(ROOT / "spec" / "inventory", tmp_path / "spec" / "inventory")
     folder = tmp_path / "spec" / "inventory"
     checked = pipeline.check_catalogue(folder, tmp_path, implementations=False)
-    with pipeline.building(tmp_path):
+    with recovery.build_lock(tmp_path):
         built = pipeline.build_catalogue(folder, tmp_path, catalogues=[folder])
     assert checked.catalogue is not None and built.check.catalogue is not None
     assert built.check.catalogue.toolsets == checked.catalogue.toolsets

@@ -305,3 +305,20 @@ def test_a_body_whose_required_list_is_dropped_says_so() -> None:
         "name": {"type": "string"},
         "species": {"type": "string"},
     }
+
+
+def test_a_null_type_beside_an_allof_keeps_the_parameter_optional() -> None:
+    tool = {
+        "name": "add_note",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "note": {"type": ["string", "null"], "allOf": [{"minLength": 2}]}
+            },
+            "required": ["note"],
+        },
+    }
+    d = draft(read_source("mcp", json.dumps([tool])).tools[0])
+    assert d.document["params"] == {
+        "note": {"type": "string", "min_length": 2, "optional": True}
+    }

@@ -15,11 +15,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from loading import load_catalogue, validate
 
 from toolgen import checks
 from toolgen.build import pipeline
 from toolgen.build.write import write_outputs
-from toolgen.spec import load, model, validate
+from toolgen.spec import model
 
 PAYLOAD = (
     'x"""\'\'\'"); import os; os.system("touch PWNED")  # \\ {{ 7*7 }} {% raw %}'
@@ -87,8 +88,8 @@ examples:
 @pytest.mark.slow
 def test_hostile_text_stays_data(tmp_path: Path) -> None:
     folder = write_spec(tmp_path)
-    loaded = load.load_catalogue(folder, "spec/hostile")
-    checked = validate.validate(loaded)
+    loaded = load_catalogue(folder, "spec/hostile")
+    checked = validate(loaded)
     built = model.build_model(
         checked.catalogue,
         checked.tools,

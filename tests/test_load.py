@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 import yaml
+from loading import load_catalogue
 
 from toolgen.diagnostics import Diagnostic, Severity, Span
 from toolgen.spec import yaml_compose
-from toolgen.spec.load import Document, load_catalogue, load_document
+from toolgen.spec.load import Document, load_document
 
 FIXTURES = Path(__file__).parent / "fixtures" / "load"
 NAME = "spec.yaml"

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
+from loading import load_catalogue, validate
 
 from toolgen import checks
 from toolgen.diagnostics import Diagnostic
@@ -18,9 +19,7 @@ from toolgen.names import MODULE_NAMES, module_name, pascal, python_name
 from toolgen.render.modules import render_tool_module
 from toolgen.spec import model, toolschema
 from toolgen.spec.ir import Param, PyNames, Tool
-from toolgen.spec.load import load_catalogue
 from toolgen.spec.model import ModelResult
-from toolgen.spec.validate import validate
 
 CATALOGUE = """\
 format: 1

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from toolgen_runtime import FieldHint, hints_from_schema
 
-from toolgen.build import pipeline
+from toolgen.build import pipeline, recovery
 from toolgen.render import formatting
 from toolgen.render.modules import examples_of, render_tool_module
 
@@ -69,7 +69,7 @@ def test_a_build_formats_in_batches_and_writes_the_same_bytes(
         runs = _count_ruff(monkeypatch)
         root = tmp_path / str(batch)
         folder = bench_catalogue.write_catalogue(root, 12)
-        with pipeline.building(root):
+        with recovery.build_lock(root):
             assert pipeline.build_catalogue(folder, root).failure is None
         assert (len(runs) > 5) == (batch == 5)
         trees[batch] = {
@@ -86,13 +86,13 @@ def test_a_rebuild_after_one_edit_runs_the_formatter_once(
     # the edited tool's entry of the cards module is formatted in the batch of its module
     # and tests, not in a run of the formatter of its own
     folder = bench_catalogue.write_catalogue(tmp_path, 30)
-    with pipeline.building(tmp_path):
+    with recovery.build_lock(tmp_path):
         assert pipeline.build_catalogue(folder, tmp_path).failure is None
     tool = sorted((folder / "tools").iterdir())[3]
     text = tool.read_text(encoding="utf-8")
     tool.write_text(text.replace("intent: ", "intent: Now, ", 1), encoding="utf-8")
     runs = _count_ruff(monkeypatch)
-    with pipeline.building(tmp_path):
+    with recovery.build_lock(tmp_path):
         built = pipeline.build_catalogue(folder, tmp_path)
     assert built.failure is None and built.report is not None
     assert len(runs) == 1
@@ -121,7 +121,7 @@ def test_the_formatter_copies_are_deleted_after_the_write(
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(write, "write_outputs", spy)
-    with pipeline.building(tmp_path):
+    with recovery.build_lock(tmp_path):
         assert pipeline.build_catalogue(folder, tmp_path).failure is None
     assert len(seen) == 1 and seen[0] > 30
     assert not list(copies.glob(f"{FORMAT_PREFIX}*"))

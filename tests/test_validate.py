@@ -9,12 +9,13 @@ import re
 from pathlib import Path
 
 import pytest
+from loading import load_catalogue, validate
 
 from toolgen.diagnostics import Span
 from toolgen.spec import reserved
 from toolgen.spec import validate as validate_module
-from toolgen.spec.load import PathKey, load_catalogue, load_document
-from toolgen.spec.validate import SchemaKind, check_document, validate
+from toolgen.spec.load import PathKey, load_document
+from toolgen.spec.validate import SchemaKind, check_document
 
 NAME = "spec.yaml"
 TOOL_HEAD = """\

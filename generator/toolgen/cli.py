@@ -75,13 +75,7 @@ def _parser() -> argparse.ArgumentParser:
 def _with_paths(sub: argparse.ArgumentParser) -> None:
     """The arguments of the commands that check catalogues: which ones, how to print the
     findings, how many warnings fail, and the project root."""
-    sub.add_argument(
-        "paths",
-        nargs="*",
-        metavar="PATH",
-        help="catalogue folders, catalogue.yaml files or tool files (default: every "
-        "catalogue under spec/ of the current project)",
-    )
+    _catalogues(sub)
     sub.add_argument(
         "--format",
         choices=report.FORMATS,
@@ -97,6 +91,17 @@ def _with_paths(sub: argparse.ArgumentParser) -> None:
         help="exit 1 when a catalogue has more than N warnings; 0 fails on any (as "
         "eslint's --max-warnings). Default: the catalogue's lint.max_warnings; without "
         "one, warnings are printed and do not fail. Errors always fail.",
+    )
+
+
+def _catalogues(sub: argparse.ArgumentParser) -> None:
+    """Which catalogues a command is about, and the project they are in."""
+    sub.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="catalogue folders, catalogue.yaml files or tool files (default: every "
+        "catalogue under spec/ of the current project)",
     )
     sub.add_argument(
         "--root",
@@ -264,27 +269,12 @@ def _count(text: str) -> int:
 def _review_parsers(commands: _Commands) -> None:
     """`toolgen diff` and `toolgen docs` (toolgen.commands.review)."""
 
-    def catalogue_args(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument(
-            "paths",
-            nargs="*",
-            metavar="PATH",
-            help="catalogue folders "
-            "(default: every catalogue under spec/ of the current project)",
-        )
-        sub.add_argument(
-            "--root",
-            type=Path,
-            default=None,
-            help="project root (default: found as for check)",
-        )
-
     compared = commands.add_parser(
         "diff",
         help="classify the changes against another version as breaking, "
         "dangerous or safe; exit 1 on breaking changes",
     )
-    catalogue_args(compared)
+    _catalogues(compared)
     compared.add_argument(
         "--against",
         metavar="REF",
@@ -304,7 +294,7 @@ def _review_parsers(commands: _Commands) -> None:
         "docs",
         help="write the Markdown reference and the HTML review page of each catalogue",
     )
-    catalogue_args(page)
+    _catalogues(page)
     page.add_argument(
         "--out",
         type=Path,

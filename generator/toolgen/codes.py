@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import Self
 
 
 class Severity(enum.Enum):
@@ -21,27 +22,27 @@ class Severity(enum.Enum):
     INFO = "info"
 
 
-class Stage(enum.Enum):
-    LOAD = "load"
-    FORMAT = "format"
-    MODEL = "model"
-    IMPLEMENTATION = "implementation"
-    LAYOUT = "layout"
-    LINT = "lint"
+class Titled(enum.Enum):
+    """An enum whose members carry the title of their section of a reference page:
+    `NAME = "value", "Title"`."""
 
-    @property
-    def title(self) -> str:
-        return _STAGE_TITLES[self]
+    _value_: str
+    title: str
+
+    def __new__(cls, value: str, title: str) -> Self:
+        member = object.__new__(cls)
+        member._value_ = value
+        member.title = title
+        return member
 
 
-_STAGE_TITLES = {
-    Stage.LOAD: "Reading the files (TG0xx)",
-    Stage.FORMAT: "The format (TG10x)",
-    Stage.MODEL: "The contract (TG11x-TG14x, TG17x)",
-    Stage.IMPLEMENTATION: "Implementations (TG15x)",
-    Stage.LAYOUT: "Where a build writes (TG16x)",
-    Stage.LINT: "Lint rules (TG200 and up)",
-}
+class Stage(Titled):
+    LOAD = "load", "Reading the files (TG0xx)"
+    FORMAT = "format", "The format (TG10x)"
+    MODEL = "model", "The contract (TG11x-TG14x, TG17x)"
+    IMPLEMENTATION = "implementation", "Implementations (TG15x)"
+    LAYOUT = "layout", "Where a build writes (TG16x)"
+    LINT = "lint", "Lint rules (TG200 and up)"
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,6 +32,19 @@ def package_dir(dotted: str) -> str:
     return dotted.replace(".", "/")
 
 
+def safe_relative(path: str) -> bool:
+    """A path written in a file toolgen reads back (a manifest, the journal) names a file
+    inside its folder, never outside it."""
+    parts = path.split("/")
+    return (
+        bool(path)
+        and not path.startswith("/")
+        and all(part not in ("", ".", "..") for part in parts)
+        and "\\" not in path
+        and "\0" not in path
+    )
+
+
 def display_path(path: Path, root: Path) -> str:
     """A path as the user reads it: relative to the project root when inside it."""
     try:
@@ -40,23 +53,30 @@ def display_path(path: Path, root: Path) -> str:
         return os.path.relpath(path, root).replace(os.sep, "/")
 
 
-@functools.cache
-def toolgen_digest() -> str:
-    """A digest of toolgen's own code, templates and schemas: output made by other code is
-    never reused from a cache."""
-    # toolgen's folder on disk, walked with os.scandir: importlib.resources would cost more
-    # to import than the walk (a rebuild with nothing to do starts with this digest)
-    digest = hashlib.sha256(__version__.encode())
-    stack = [str(Path(__file__).resolve().parent)]
+def _tree_digest(top: Path, suffixes: tuple[str, ...], seed: str = "") -> str:
+    """A digest of the files of a folder with these suffixes, each with its path in the
+    folder. Walked with os.scandir: importlib.resources would cost more to import than the
+    walk (a rebuild with nothing to do starts with these digests)."""
+    digest = hashlib.sha256(seed.encode())
+    stack = [str(top)]
     while stack:
         base = stack.pop()
         for entry in sorted(os.scandir(base), key=lambda e: e.name):
             if entry.is_dir() and entry.name != "__pycache__":
                 stack.append(entry.path)
-            elif entry.is_file() and entry.name.endswith((".py", ".jinja", ".json")):
+            elif entry.is_file() and entry.name.endswith(suffixes):
                 with open(entry.path, "rb") as file:
-                    digest.update(entry.name.encode() + b"\0" + file.read())
+                    name = os.path.relpath(entry.path, top).encode()
+                    digest.update(name + b"\0" + file.read())
     return digest.hexdigest()[:16]
+
+
+@functools.cache
+def toolgen_digest() -> str:
+    """A digest of toolgen's own code, templates and schemas: output made by other code is
+    never reused from a cache."""
+    top = Path(__file__).resolve().parent
+    return _tree_digest(top, (".py", ".jinja", ".json"), __version__)
 
 
 @functools.cache
@@ -65,20 +85,10 @@ def runtime_digest() -> str:
     imports the Agents SDK, which a build does not need)."""
     import importlib.util  # only a build that keeps caches needs it
 
-    digest = hashlib.sha256()
     spec = importlib.util.find_spec("toolgen_runtime")
     if spec is None or spec.origin is None:
         return "none"
-    stack = [str(Path(spec.origin).parent)]
-    while stack:
-        base = stack.pop()
-        for entry in sorted(os.scandir(base), key=lambda e: e.name):
-            if entry.is_dir() and entry.name != "__pycache__":
-                stack.append(entry.path)
-            elif entry.is_file() and entry.name.endswith(".py"):
-                with open(entry.path, "rb") as file:
-                    digest.update(entry.path.encode() + b"\0" + file.read())
-    return digest.hexdigest()[:16]
+    return _tree_digest(Path(spec.origin).parent, (".py",))
 
 
 def cache_key(*parts: str) -> str:
@@ -111,20 +121,12 @@ def read_regular(path: Path, *, limit: int, follow_links: bool = True) -> bytes:
         flags |= getattr(os, "O_NOFOLLOW", 0)
     fd = os.open(path, flags)
     try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise NotRegular(0, "not a regular file", str(path))
-        chunks = []
-        left = limit + 1
-        while left > 0:
-            chunk = os.read(fd, min(left, 1 << 16))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
+        with open(fd, "rb", closefd=False) as file:
+            data = file.read(limit + 1)
     finally:
         os.close(fd)
-    data = b"".join(chunks)
     if len(data) > limit:
         raise OSError(27, f"larger than {limit} bytes", str(path))  # EFBIG
     return data

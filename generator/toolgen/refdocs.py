@@ -19,6 +19,7 @@ from toolgen.codes import CODES, Code, Stage
 from toolgen.lint.docs import rules_markdown
 from toolgen.lint.registry import all_rules
 from toolgen.review import diff_report
+from toolgen.text import reference_page, reference_section
 
 CODES_PATH = "docs/codes.md"
 RULES_PATH = "docs/rules.md"
@@ -40,17 +41,8 @@ followed by a `help:` line that says what to do in this case.
 
 def _section(code: Code) -> str:
     severity = "" if code.severity.value == "error" else f" ({code.severity.value})"
-    return "\n".join(
-        [
-            f'<a id="{code.id}"></a>',
-            f"### {code.id} `{code.name}`{severity}",
-            "",
-            code.summary,
-            "",
-            f"**Fix:** {code.fix}",
-            "",
-        ]
-    )
+    heading = f"{code.id} `{code.name}`{severity}"
+    return reference_section(code.id, heading, code.summary, f"**Fix:** {code.fix}")
 
 
 def codes_markdown() -> str:
@@ -60,14 +52,9 @@ def codes_markdown() -> str:
         for c in sorted(CODES.values(), key=lambda c: c.id)
         if c.stage is not Stage.LINT
     ]
-    lines = [_INTRO, "| Code | Name | Summary |", "| --- | --- | --- |"]
-    lines += [f"| [{c.id}](#{c.id}) | `{c.name}` | {c.summary} |" for c in checks]
-    lines.append("")
-    for stage in Stage:
-        members = [c for c in checks if c.stage is stage]
-        if members:
-            lines += [f"## {stage.title}", "", *(_section(c) for c in members)]
-    return "\n".join(lines).rstrip() + "\n"
+    rows = [(f"[{c.id}](#{c.id})", f"`{c.name}`", c.summary) for c in checks]
+    groups = [(s.title, [_section(c) for c in checks if c.stage is s]) for s in Stage]
+    return reference_page(_INTRO, ("Code", "Name", "Summary"), rows, groups)
 
 
 PAGES: dict[str, Callable[[], str]] = {

@@ -17,7 +17,7 @@ from toolgen.text import json_document
 FORMATS = ("text", "json", "github", "sarif")
 DOCS_URL = "https://toolgen.dev/docs"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-_SARIF_LEVEL = {
+SARIF_LEVEL = {
     Severity.ERROR: "error",
     Severity.WARNING: "warning",
     Severity.INFO: "note",
@@ -101,7 +101,7 @@ def _descriptor(code: Code) -> dict[str, object]:
             "markdown": f"{code.summary}\n\n**Fix:** {code.fix}",
         },
         "helpUri": docs_url(code.id),
-        "defaultConfiguration": {"level": _SARIF_LEVEL[code.severity]},
+        "defaultConfiguration": {"level": SARIF_LEVEL[code.severity]},
         "properties": {"stage": code.stage.value},
     }
     if rule_ is not None:
@@ -146,7 +146,7 @@ def format_sarif(
             {
                 "ruleId": d.code,
                 "ruleIndex": index[d.code],
-                "level": _SARIF_LEVEL[d.severity],
+                "level": SARIF_LEVEL[d.severity],
                 "message": {"text": text},
                 "locations": [
                     {

@@ -23,7 +23,8 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        autoescape=False,
+        # generated code is never escaped; the review page (review/page.html.jinja) is
+        autoescape=jinja2.select_autoescape(["html.jinja"], default_for_string=False),
         # the templates ship with toolgen and never change while it runs: no stat of the
         # template file on every render
         auto_reload=False,

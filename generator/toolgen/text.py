@@ -4,7 +4,7 @@ spec value is shown in a message or in prose. A leaf: it imports nothing of tool
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 
 def sentence(text: str, *, fold: bool = True) -> str:
@@ -55,3 +55,35 @@ def value_text(value: object) -> str:
 def counted(count: int, word: str, plural: str = "") -> str:
     """`1 error`, `2 errors`, `1,234 tools`: a count with its noun in the right number."""
     return f"{count:,} {word if count == 1 else plural or word + 's'}"
+
+
+# --- the reference pages generated from code (docs/codes.md, rules.md, diff-rules.md) ------
+
+
+def reference_page(
+    intro: str,
+    columns: Sequence[str],
+    rows: Iterable[Sequence[str]],
+    groups: Iterable[tuple[str, Sequence[str]]],
+) -> str:
+    """The intro, an index table, then each group's sections under its title."""
+    lines = [intro, f"| {' | '.join(columns)} |", "|" + " --- |" * len(columns)]
+    lines += [f"| {' | '.join(row)} |" for row in rows]
+    lines.append("")
+    for title, sections in groups:
+        if sections:
+            lines += [f"## {title}", "", *sections]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def reference_section(anchor: str, heading: str, *paragraphs: str) -> str:
+    """One entry of a reference page: its anchor, its heading and its paragraphs."""
+    body = [line for paragraph in paragraphs for line in (paragraph, "")]
+    return "\n".join([f'<a id="{anchor}"></a>', f"### {heading}", "", *body])
+
+
+def deeper_headings(doc: str) -> str:
+    """A docstring's `## Section` headings as `####`, under the entry's `###`."""
+    return "\n".join(
+        "##" + ln if ln.startswith("## ") else ln for ln in doc.splitlines()
+    )

@@ -13,20 +13,22 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from loading import load_catalogue, validate
 from synthetic import write_catalogue
 
 from toolgen.lint import engine
 from toolgen.lint.context import LintContext
-from toolgen.spec import load, model, tokens, validate
+from toolgen.spec import model, tokens
 
 
 def main(count: int) -> None:
     with tempfile.TemporaryDirectory() as temp:
         folder = write_catalogue(Path(temp) / "synthetic", count)
         started = time.perf_counter()
-        loaded = load.load_catalogue(folder, "synthetic")
-        checked = validate.validate(loaded)
+        loaded = load_catalogue(folder, "synthetic")
+        checked = validate(loaded)
         built = model.build_model(
             checked.catalogue,
             checked.tools,

@@ -161,7 +161,6 @@ def test_a_taken_or_retired_id_cannot_be_registered_again() -> None:
         engine_rule(
             id="TG205",
             name="another-rule",
-            category=Category.NAMES,
             severity=Severity.WARNING,
             fix="x.",
             source="x",

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from toolgen import templating
 from toolgen.build import pipeline
 from toolgen.cli import main
 from toolgen.review import page as review_page
@@ -372,6 +373,8 @@ def test_spec_text_is_escaped_everywhere_on_the_page() -> None:
     }  # fmt: skip
     shot = {"catalogue": hostile, "description": hostile, "tools": [tool], "tokens": 1}
     sim = {"tools": ["t"], "pairs": [], "not_when": []}
-    html = review_page.render_html(review_page.page_model(shot, [], sim))
+    html = templating.render(
+        "review/page.html.jinja", **review_page.page_model(shot, [], sim)
+    )
     assert "<script>alert" not in html
     assert html.count("&lt;script&gt;alert(1)&lt;/script&gt;") >= 6

@@ -49,12 +49,6 @@ def _overlaps(first: str, second: str) -> bool:
     return a[: len(b)] == b or b[: len(a)] == a
 
 
-def _resolved(path: Path) -> Path:
-    """The real place of a path that may not exist yet: every link on the way followed,
-    a dangling one included (a build would create what it points to)."""
-    return path.resolve(strict=False)
-
-
 def _installed_path() -> list[str]:
     """The part of sys.path that is the installed environment (the standard library, site
     packages and what their .pth files add): not the script folder, PYTHONPATH or the
@@ -119,7 +113,9 @@ def check_layout(
     )
     for key, dotted, at in targets:
         folder = root / package_dir(dotted)
-        real = _resolved(folder)
+        # every link on the way followed, a dangling one included (a build would create
+        # what it points to)
+        real = folder.resolve(strict=False)
         if not real.is_relative_to(real_root):
             readable = readable and key != "implementation"
             found.append(

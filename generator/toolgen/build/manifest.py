@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from toolgen.paths import read_regular
+from toolgen.paths import read_regular, safe_relative
 from toolgen.text import json_document
 
 MANIFEST_NAME = "toolgen-manifest.json"
@@ -31,12 +31,8 @@ PYTHON_CACHES = frozenset({"__pycache__"})
 
 
 def content_digest(text: str) -> str:
-    return content_digest_of(hashlib.sha256(text.encode("utf-8")).hexdigest())
-
-
-def content_digest_of(sha256_hex: str) -> str:
-    """The manifest's digest of a file, from the full SHA-256 of its bytes."""
-    return sha256_hex[:32]
+    """The manifest's digest of a file: the first half of the SHA-256 of its bytes."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,23 +64,11 @@ def parse_manifest(text: str) -> Manifest:
         raise ManifestError("it is not a toolgen manifest of format 1")
     files = data.get("files")
     if not isinstance(files, dict) or not all(
-        isinstance(k, str) and isinstance(v, str) and _safe_relative(k)
+        isinstance(k, str) and isinstance(v, str) and safe_relative(k)
         for k, v in files.items()
     ):
         raise ManifestError("its file list is malformed")
     return Manifest(str(data.get("catalogue", "")), dict(files))
-
-
-def _safe_relative(path: str) -> bool:
-    """A manifest entry names a file inside the package, never outside it."""
-    parts = path.split("/")
-    return (
-        bool(path)
-        and not path.startswith("/")
-        and all(part not in ("", ".", "..") for part in parts)
-        and "\\" not in path
-        and "\0" not in path
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,17 +119,9 @@ def _walk(base: Path, *, ids: bool) -> list[tuple[str, bool, tuple[int, int] | N
 
 def owned_text(path: Path) -> str | None:
     """The text of a file of the package as a build compares it (None: not readable)."""
-    return _read_regular(path)
-
-
-def _read_regular(path: Path) -> str | None:
     try:
-        data = read_regular(path, limit=MAX_OWNED_BYTES, follow_links=False)
-    except OSError:
-        return None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
+        return read_regular(path, limit=MAX_OWNED_BYTES, follow_links=False).decode()
+    except (OSError, UnicodeDecodeError):
         return None
 
 
@@ -165,7 +141,7 @@ def read_package(
         return PackageState(True, None, None, {}, (".",))
     manifest: Manifest | None = None
     problem: str | None = None
-    text = _read_regular(package_dir / MANIFEST_NAME)
+    text = owned_text(package_dir / MANIFEST_NAME)
     if text is not None:
         try:
             manifest = parse_manifest(text)
@@ -181,7 +157,7 @@ def read_package(
         if rel == MANIFEST_NAME and (manifest is not None or problem is not None):
             continue
         if rel in listed and regular:
-            owned[rel] = _read_regular(package_dir / rel) if contents else None
+            owned[rel] = owned_text(package_dir / rel) if contents else None
             if file_id is not None:
                 found_ids[rel] = file_id
         else:

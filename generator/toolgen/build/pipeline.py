@@ -18,13 +18,12 @@ build whose inputs and outputs are as the last one left them replays its report.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from toolgen import checks
-from toolgen.build import layout, recovery, write
+from toolgen.build import layout, write
 from toolgen.build.cache import BuildCache, Stamp, ToolUnit, inputs, status_of
 from toolgen.build.manifest import content_digest
 from toolgen.build.progress import QUIET, Progress
@@ -152,14 +151,11 @@ def _whole(
     with run.progress.stage("layout"):
         placed = layout.check_layout(catalogue, tools, run.root, others)
     found.extend(placed.diagnostics)
-    if not run.lint:
-        return _Whole(
-            catalogue, tools, report, tuple(found), placed.implementation_readable
-        )
-    with run.progress.stage("lint", len(tools)):
-        ctx = CatalogueContext(catalogue, tools, counts, broken)
-        hits = [h for u in units for h in u.hits]
-        found.extend(lint_catalogue(ctx, hits, enabled_rules(catalogue)))
+    if run.lint:
+        with run.progress.stage("lint", len(tools)):
+            ctx = CatalogueContext(catalogue, tools, counts, broken)
+            hits = [h for u in units for h in u.hits]
+            found.extend(lint_catalogue(ctx, hits, enabled_rules(catalogue)))
     return _Whole(
         catalogue, tools, report, tuple(found), placed.implementation_readable
     )
@@ -387,25 +383,15 @@ def _stamp(
             return None
         outputs[f"{package}/{rel}"] = status
     return Stamp(
-        inputs=cache_inputs(cache, run, package, implementation, catalogues),
+        inputs=inputs(
+            cache.code, run.sources, run.root, package, implementation, catalogues
+        ),
         package=package,
         implementation=implementation,
         outputs=outputs,
         diagnostics=built.check.diagnostics,
         unchanged=len(listed) - 1,  # the manifest is not an output
         max_warnings=catalogue.lint.max_warnings,
-    )
-
-
-def cache_inputs(
-    cache: BuildCache,
-    run: Run,
-    package: str,
-    implementation: str,
-    catalogues: Sequence[Path],
-) -> str:
-    return inputs(
-        cache.code, run.sources, run.root, package, implementation, catalogues
     )
 
 
@@ -447,11 +433,3 @@ def render(result: CheckResult, root: Path | None = None) -> write.RenderedFiles
     with Formatter() as formatter:
         formatter.add({k: v for f in fresh for k, v in {**f.files, **f.stubs}.items()})
         return _files(whole, [f.unit for f in fresh], fresh, formatter, QUIET)
-
-
-@contextmanager
-def building(root: Path) -> Iterator[list[str]]:
-    """Hold the project's build lock, after cleaning up what an interrupted build left
-    (yielded: the paths removed)."""
-    with recovery.build_lock(root):
-        yield recovery.recover(root)

@@ -31,10 +31,6 @@ def _interactive(stream: TextIO) -> bool:
         return False
 
 
-def _seconds(value: float) -> str:
-    return f"{value * 1000:,.0f} ms" if value < 1 else f"{value:,.2f} s"
-
-
 class Progress:
     """A build's report of what it is doing. `live`: the overwritten line; `verbose`: one
     line per stage with its time. Neither: it costs a few calls and prints nothing."""
@@ -103,9 +99,10 @@ class Progress:
             if self.verbose:
                 self.times.append((self.label, name, elapsed))
                 self.clear()
-                self.stream.write(
-                    f"toolgen: {where}{name}: {_seconds(elapsed)}{count}\n"
+                took = (
+                    f"{elapsed * 1000:,.0f} ms" if elapsed < 1 else f"{elapsed:,.2f} s"
                 )
+                self.stream.write(f"toolgen: {where}{name}: {took}{count}\n")
                 self.stream.flush()
 
 

@@ -105,9 +105,8 @@ def targets(
         folder, tool = _catalogue_of(path)
         project = root or find_root(folder.parent)
         if project is None and folder.parent.name == SPEC_DIR:
-            project = (
-                folder.parent.parent
-            )  # the layout toolgen documents: <root>/spec/<name>
+            # the layout toolgen documents: <root>/spec/<name>
+            project = folder.parent.parent
         if project is None and not alone:
             raise ProjectError(
                 f"{raw}: no project root found (no {', '.join(ROOT_MARKERS)} in "

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from toolgen.build import disk
-from toolgen.paths import CACHE_DIR, FORMAT_PREFIX
+from toolgen.paths import CACHE_DIR, FORMAT_PREFIX, safe_relative
 
 JOURNAL = f"{CACHE_DIR}/journal.json"
 
@@ -27,9 +27,8 @@ class Journal:
         self.root = root
         self.path = root / JOURNAL
         self.paths: list[str] = []
-        self.aside: tuple[str, str] | None = (
-            None  # (package, old) during a two-rename switch
-        )
+        # (package, old) during a two-rename switch
+        self.aside: tuple[str, str] | None = None
         self.usable = True
 
     def record(self, *paths: Path, aside: tuple[Path, Path] | None = None) -> None:
@@ -63,14 +62,7 @@ class Journal:
 
 def _under(root: Path, rel: object) -> Path | None:
     """A journal entry as a path inside the project, or None for anything else."""
-    if (
-        not isinstance(rel, str)
-        or not rel
-        or rel.startswith("/")
-        or ".." in rel.split("/")
-    ):
-        return None
-    return root / rel
+    return root / rel if isinstance(rel, str) and safe_relative(rel) else None
 
 
 def recover(root: Path) -> list[str]:
@@ -93,9 +85,8 @@ def recover(root: Path) -> list[str]:
             and not os.path.lexists(package)
             and old.is_dir()
         ):
-            disk.FS.rename(
-                old, package
-            )  # killed between the two renames: the old tree back
+            # killed between the two renames: the old tree back
+            disk.FS.rename(old, package)
     for rel in data.get("leftovers", []):
         leftover = _under(root, rel)
         if leftover is None or not os.path.lexists(leftover):

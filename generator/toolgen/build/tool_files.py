@@ -159,25 +159,16 @@ class Run:
                 if full_ir or old is None or old.front != front_keys[source.file]:
                     fronts[source.file] = _front(source, catalogue)
                 step()
+        # each file's tool names and whether it is broken, read now or kept
+        known = [
+            ([t.name for t in fronts[s.file].tools], fronts[s.file].broken)
+            if s.file in fronts
+            else (self.kept[s.file].names, self.kept[s.file].broken)
+            for s in sources
+        ]
         names = Names.of(
-            (
-                n
-                for s in sources
-                for n in (
-                    (t.name for t in fronts[s.file].tools)
-                    if s.file in fronts
-                    else self.kept[s.file].names
-                )
-            ),
-            (
-                broken
-                for s in sources
-                if (
-                    broken := fronts[s.file].broken
-                    if s.file in fronts
-                    else self.kept[s.file].broken
-                )
-            ),
+            (n for file_names, _ in known for n in file_names),
+            (broken for _, broken in known if broken),
         )
         catalogue = replace(catalogue, broken_tools=names.broken)
         linter = None

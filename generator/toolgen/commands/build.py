@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -61,8 +60,6 @@ def _build_root(
     messages: list[str],
 ) -> int:
     """Build the chosen catalogues of one project, under its build lock."""
-    from toolgen.build import cache
-
     status = EXIT_CLEAN
     placements: list[project.Placement] | None = None
     catalogues = [*project.catalogues_under(root), *(t.folder for t in mine)]
@@ -82,7 +79,16 @@ def _build_root(
                     continue
             if placements is None:
                 placements = project.placements(root, [t.folder for t in mine])
-            built = _full_build(target, args, placements, progress, catalogues)
+            from toolgen.build import pipeline
+
+            built = pipeline.build_catalogue(
+                target.folder,
+                target.root,
+                check_only=args.check,
+                others=placements,
+                progress=progress,
+                catalogues=catalogues,
+            )
             status = max(status, _report_build(built, args, all_diagnostics, messages))
     return status
 
@@ -103,25 +109,6 @@ def _report_replay(
         "(nothing changed since the last build)"
     )
     return code
-
-
-def _full_build(
-    target: project.Target,
-    args: argparse.Namespace,
-    placements: list[project.Placement],
-    progress: Progress,
-    catalogues: Sequence[Path],
-) -> pipeline.BuildResult:
-    from toolgen.build import pipeline
-
-    return pipeline.build_catalogue(
-        target.folder,
-        target.root,
-        check_only=args.check,
-        others=placements,
-        progress=progress,
-        catalogues=catalogues,
-    )
 
 
 def _report_build(

@@ -5,19 +5,21 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TextIO
 
+from toolgen import templating
 from toolgen.build import project
-from toolgen.commands import EXIT_CLEAN, EXIT_FINDINGS, UsageError
+from toolgen.commands import EXIT_CLEAN, EXIT_FINDINGS, UsageError, targets
 from toolgen.commands import versions as sources
 from toolgen.paths import display_path
 from toolgen.review import diff as diffing
 from toolgen.review import diff_report
 from toolgen.review.registry import all_diff_rules
 from toolgen.spec.load import load_document
+
+# what `toolgen docs` writes for each catalogue: <catalogue><suffix>, from its template
+_PAGES = ((".md", "review/reference.md.jinja"), (".html", "review/page.html.jinja"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,17 +44,10 @@ def acceptances(folder: Path, root: Path) -> list[diffing.Acceptance]:
     found, wrong = diffing.parse_acceptances(document.data)
     if wrong:
         raise UsageError(f"{shown}: {wrong[0]}")
-    lines = []
-    for index, entry in enumerate(found):
-        span = document.span(
-            ("accept", index) if isinstance(document.data, dict) else (index,)
-        )
-        lines.append(
-            diffing.Acceptance(
-                entry.rule, entry.tool, entry.field, entry.reason, span.line
-            )
-        )
-    return lines
+    rows = ("accept",) if isinstance(document.data, dict) else ()
+    return [
+        replace(e, line=document.span((*rows, i)).line) for i, e in enumerate(found)
+    ]
 
 
 def compare_target(target: project.Target, against: str) -> Compared:
@@ -73,42 +68,30 @@ def compare_target(target: project.Target, against: str) -> Compared:
     return Compared(target, new, old, comparison, stale)
 
 
-def run_diff(
-    paths: Sequence[str],
-    against: str,
-    fmt: str,
-    root: Path | None,
-    out: TextIO | None = None,
-    err: TextIO | None = None,
-) -> int:
-    out, err = out or sys.stdout, err or sys.stderr
-    try:
-        targets = project.targets(paths, root)
-    except project.ProjectError as exc:
-        raise UsageError(str(exc)) from exc
+def run_diff(args: argparse.Namespace) -> int:
     status = EXIT_CLEAN
-    for target in targets:
-        compared = compare_target(target, against)
+    for target in targets(args):
+        compared = compare_target(target, args.against)
         text, summary = diff_report.render(
-            compared.comparison, fmt, target.root, against, target.shown
+            compared.comparison, args.format, target.root, args.against, target.shown
         )
-        out.write(text)
-        out.flush()  # the summary on stderr comes after the changes
+        sys.stdout.write(text)
+        sys.stdout.flush()  # the summary on stderr comes after the changes
         for entry in compared.stale:
             print(
                 f"{target.shown}/{diffing.ACCEPT_NAME}:{entry.line}: accepts no change "
                 f"({entry.rule} in {entry.tool}); remove it once its change has landed",
-                file=err,
+                file=sys.stderr,
             )
         for line in summary:
-            print(line, file=err)
+            print(line, file=sys.stderr)
         if compared.comparison.breaking:
             status = EXIT_FINDINGS
     return status
 
 
-def run_rules(docs: bool, out: TextIO | None = None) -> int:
-    (out or sys.stdout).write(
+def run_rules(docs: bool) -> int:
+    sys.stdout.write(
         diff_report.rules_markdown()
         if docs
         else diff_report.rules_table(all_diff_rules())
@@ -116,9 +99,7 @@ def run_rules(docs: bool, out: TextIO | None = None) -> int:
     return EXIT_CLEAN
 
 
-def run_docs(
-    paths: Sequence[str], out_dir: Path, against: str | None, root: Path | None
-) -> int:
+def run_docs(args: argparse.Namespace) -> int:
     """Write <catalogue>.md and <catalogue>.html per catalogue; exit 1 when a catalogue has
     breaking changes against `against` (the page is written all the same)."""
     from toolgen.checks.implementations import implementation_state
@@ -126,12 +107,8 @@ def run_docs(
     from toolgen.review.silenced import silenced
     from toolgen.review.similarity import similarity
 
-    try:
-        targets = project.targets(paths, root)
-    except project.ProjectError as exc:
-        raise UsageError(str(exc)) from exc
-    status = EXIT_CLEAN
-    for target in targets:
+    status, against, out_dir = EXIT_CLEAN, args.against, args.out
+    for target in targets(args):
         if against:
             compared = compare_target(target, against)
             new, comparison = compared.new, compared.comparison
@@ -160,10 +137,9 @@ def run_docs(
         )
         out_dir.mkdir(parents=True, exist_ok=True)
         name = new.snapshot["catalogue"]
-        for suffix, text in ((".md", page.render_markdown(model)),
-                             (".html", page.render_html(model))):  # fmt: skip
+        for suffix, template in _PAGES:
             path = out_dir / f"{name}{suffix}"
-            path.write_text(text, encoding="utf-8")
+            path.write_text(templating.render(template, **model), encoding="utf-8")
             print(f"{target.shown}: wrote {path}", file=sys.stderr)
     return status
 
@@ -174,15 +150,13 @@ def run_diff_command(args: argparse.Namespace) -> int:
             return run_rules(args.docs)
         if not args.against:
             raise UsageError("--against REF is required (a git ref or a folder)")
-        root = args.root.resolve() if args.root is not None else None
-        return run_diff(args.paths, args.against, args.format, root)
+        return run_diff(args)
     except UsageError as exc:
         raise UsageError(f"diff: {exc}") from exc
 
 
 def run_docs_command(args: argparse.Namespace) -> int:
     try:
-        root = args.root.resolve() if args.root is not None else None
-        return run_docs(args.paths, args.out, args.against, root)
+        return run_docs(args)
     except UsageError as exc:
         raise UsageError(f"docs: {exc}") from exc

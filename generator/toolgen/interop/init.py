@@ -97,11 +97,9 @@ def scaffold(root: Path, name: str | None = None) -> Scaffold:
         if line and not line.startswith("#")
     ]
     gitignore = root / ".gitignore"
-    present = (
-        set(gitignore.read_text(encoding="utf-8").splitlines())
-        if gitignore.is_file()
-        else set()
-    )
+    present: set[str] = set()
+    if gitignore.is_file():
+        present = set(gitignore.read_text(encoding="utf-8").splitlines())
     for path, text in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("x", encoding="utf-8") as handle:  # "x": never an existing file

@@ -8,16 +8,14 @@ from collections.abc import Iterator
 from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import LintContext
-from toolgen.lint.registry import Category, Finding, ParamSite, ReturnSite, rule
+from toolgen.lint.registry import Finding, ParamSite, ReturnSite, rule
 
 _LESSON = "toolgen seeds: Tools lesson, 'The tool is a system boundary'"
 
 
 @rule(
-    ParamSite,
     id="TG608",
     name="url-without-allow-list",
-    category=Category.IDENTITY,
     severity=Severity.ERROR,
     fix="List the hosts the tool may reach under hosts: (api.example.com, *.example.com), or "
     "name the deployment's list with hosts_from:.",
@@ -60,10 +58,8 @@ def url_without_allow_list(site: ParamSite, ctx: LintContext) -> Iterator[Findin
 
 
 @rule(
-    ParamSite,
     id="TG609",
     name="path-without-root",
-    category=Category.IDENTITY,
     severity=Severity.WARNING,
     fix="Name the folder the files are under with root: (archive, documents); the deployment "
     "sets where it is with TOOLGEN_ROOT_<ROOT>.",
@@ -129,10 +125,8 @@ def sensitive_name(name: str) -> bool:
 
 
 @rule(
-    ReturnSite,
     id="TG610",
     name="sensitive-return-not-marked",
-    category=Category.IDENTITY,
     severity=Severity.WARNING,
     fix="Mark the field sensitive: true (it reaches the model as [redacted]), or stop "
     "returning it.",

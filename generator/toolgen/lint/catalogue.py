@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from toolgen.diagnostics import Severity
 from toolgen.lint.context import CatalogueContext, LintContext
-from toolgen.lint.registry import Category, Finding, rule
+from toolgen.lint.registry import Finding, rule
 from toolgen.spec import tokens
 from toolgen.spec.ir import Catalogue, Tool
 
@@ -16,10 +16,8 @@ _LESSON = (
 
 
 @rule(
-    Catalogue,
     id="TG951",
     name="too-many-tools",
-    category=Category.CATALOGUE,
     severity=Severity.WARNING,
     fix="Merge near twins, drop tools no user intention needs, or split the agent in two.",
     source="OpenAI function calling best practices: keep the number of functions small "
@@ -58,10 +56,8 @@ def too_many_tools(catalogue: Catalogue, ctx: CatalogueContext) -> Iterator[Find
 
 
 @rule(
-    Catalogue,
     id="TG952",
     name="tool-count-over-target-limit",
-    category=Category.CATALOGUE,
     severity=Severity.ERROR,
     fix="Split the catalogue: one agent per area, with a handoff between them.",
     source="OpenAI function calling: at most 128 tools in one request",
@@ -103,10 +99,8 @@ def _expensive(ctx: CatalogueContext) -> str:
 
 
 @rule(
-    Catalogue,
     id="TG953",
     name="catalogue-over-token-budget",
-    category=Category.CATALOGUE,
     severity=Severity.ERROR,
     fix="Shorten the most expensive tools, or raise budget.tokens in a reviewed change.",
     source=f"{_LESSON}; OpenAI: function definitions count against the context and are "
@@ -151,10 +145,8 @@ def catalogue_over_token_budget(
 
 
 @rule(
-    Tool,
     id="TG954",
     name="tool-over-token-budget",
-    category=Category.CATALOGUE,
     severity=Severity.ERROR,
     fix="Shorten the tool's descriptions and enums, or raise budget.tool_tokens in a "
     "reviewed change.",
@@ -183,10 +175,10 @@ def tool_over_token_budget(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
       tool_tokens: 400   # search_orders trimmed to 380
     ```
     """
-    budget = ctx.tool_budget
+    budget = ctx.catalogue.budget.tool_tokens
     if budget is None:
         return
-    cost = ctx.tokens_of(tool)
+    cost = tokens.tool_tokens(tool)
     if cost > budget:
         yield Finding(
             f"tool {tool.name!r} costs {cost:,} tokens per turn ({tokens.ENCODING}); "
@@ -195,10 +187,8 @@ def tool_over_token_budget(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 
 @rule(
-    Catalogue,
     id="TG955",
     name="no-token-budget",
-    category=Category.CATALOGUE,
     # a budget is optional (the format gives it no default): saying what one would be is
     # advice, and advice must not fail a build
     severity=Severity.INFO,

@@ -94,10 +94,8 @@ def _selectors(config: LintConfig) -> Iterator[tuple[str, tuple[str | int, ...],
 
 
 @rule(
-    Catalogue,
     id="TG990",
     name="unknown-lint-selector",
-    category=Category.CONFIG,
     severity=Severity.ERROR,
     fix="Use a category, an id prefix such as TG3, or a rule id listed by `toolgen rules`.",
     source="ruff: unknown rule selectors are an error, so a typo never disables nothing",
@@ -139,10 +137,8 @@ def unknown_lint_selector(
 
 
 @rule(
-    Tool,
     id="TG991",
     name="unknown-suppressed-rule",
-    category=Category.CONFIG,
     severity=Severity.ERROR,
     fix="Name a lint rule listed by `toolgen rules`; load and format errors (TG0xx, TG1xx) "
     "cannot be suppressed, fix the spec instead.",
@@ -185,7 +181,6 @@ def unknown_suppressed_rule(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 UNUSED_SUPPRESSION = engine_rule(
     id="TG992",
     name="unused-suppression",
-    category=Category.CONFIG,
     severity=Severity.WARNING,
     fix="Remove the suppression: the rule no longer fires here (or is not enabled).",
     source="ruff RUF100 (unused noqa directives)",

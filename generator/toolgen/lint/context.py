@@ -2,7 +2,7 @@
 
 The rules over one tool's elements (the tool, its parameters, return fields, error codes and
 strings) see a `LintContext`: catalogue.yaml's settings, the tool's own measures
-(`schema_size`, `prose`, `tokens_of`, ...) and the catalogue's names (`Names`: which tools
+(`schema_size`, `prose`, ...) and the catalogue's names (`Names`: which tools
 exist, the namespaces and objects their names share). Nothing else of the other tools, so
 their findings are a function of the tool, catalogue.yaml and the names alone, and a build
 keeps them with the tool (build/cache.py).
@@ -22,23 +22,16 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from toolgen.lint import targets, words
 from toolgen.lint.prose import Prose, tool_prose
-from toolgen.lint.registry import ParamSite, ReturnSite, ToolPair
+from toolgen.lint.registry import N, ParamSite, ReturnSite, ToolPair, innermost
 from toolgen.spec import tokens
-from toolgen.spec.ir import (
-    Catalogue,
-    Param,
-    ReturnField,
-    Tool,
-    ToolSummary,
-    summary,
-)
+from toolgen.spec.ir import Catalogue, Param, Tool, ToolSummary, summary
 from toolgen.spec.tokens import TokenReport, ToolTokens
 
 
@@ -52,12 +45,10 @@ class ToolProfile:
     verb_class: str
     objects: frozenset[str]  # stemmed name words besides the verb, fillers removed
     head: str  # the object the name is about: its last word before a preposition
-    qualified: frozenset[
-        str
-    ]  # stemmed words besides the verb, fillers kept (file, info)
-    keyed: tuple[
-        tuple[str, ...], tuple[str, ...]
-    ]  # (before, after) a preposition: by_email
+    # stemmed words besides the verb, fillers kept (file, info)
+    qualified: frozenset[str]
+    # the words (before, after) a preposition: by_email
+    keyed: tuple[tuple[str, ...], tuple[str, ...]]
     name_set: frozenset[str]  # stemmed name words, fillers removed
     intent: frozenset[str]  # content words of intent and use_when
     params: frozenset[str]  # top-level parameter names
@@ -97,12 +88,6 @@ def _objects(others: Iterable[str]) -> frozenset[str]:
         for w in others
         if w not in words.FILLER_NAME_WORDS and not w.isdigit()
     )
-
-
-def name_objects(name: str, namespaces: frozenset[str]) -> frozenset[str]:
-    """`profile(tool).objects`, of the name alone (what the catalogue's object counts
-    read of every tool)."""
-    return _objects(_split_name(name, namespaces)[3])
 
 
 class Named(Protocol):
@@ -164,28 +149,29 @@ def namespaces(names: Iterable[str]) -> frozenset[str]:
     )
 
 
-def tool_param_sites(
-    tool: Tool, params: tuple[Param, ...], prefix: tuple[str, ...]
-) -> Iterator[ParamSite]:
-    for param in params:
-        path = (*prefix, param.name)
-        yield ParamSite(tool, param, path, params)
-        node = param
-        while node.items is not None:
-            node = node.items
-        yield from tool_param_sites(tool, node.properties, path)
+S = TypeVar("S")
 
 
-def tool_return_sites(
-    tool: Tool, fields: tuple[ReturnField, ...], prefix: tuple[str, ...]
-) -> Iterator[ReturnSite]:
-    for field in fields:
-        path = (*prefix, field.name)
-        yield ReturnSite(tool, field, path, fields)
-        node = field
-        while node.items is not None:
-            node = node.items
-        yield from tool_return_sites(tool, node.properties, path)
+def _sites(
+    tool: Tool,
+    nodes: tuple[N, ...],
+    prefix: tuple[str, ...],
+    site: Callable[[Tool, N, tuple[str, ...], tuple[N, ...]], S],
+) -> Iterator[S]:
+    for node in nodes:
+        path = (*prefix, node.name)
+        yield site(tool, node, path, nodes)
+        yield from _sites(tool, innermost(node).properties, path, site)
+
+
+def param_sites(tool: Tool) -> Iterator[ParamSite]:
+    """Every named parameter of a tool, nested ones included, depth first."""
+    return _sites(tool, tool.params, (), ParamSite)
+
+
+def return_sites(tool: Tool) -> Iterator[ReturnSite]:
+    """Every named return field of a tool, nested ones included, depth first."""
+    return _sites(tool, tool.returns, (), ReturnSite)
 
 
 @dataclass(frozen=True)  # no slots: the derived sets are cached on the instance
@@ -220,7 +206,7 @@ class Names:
     @functools.cached_property
     def objects(self) -> dict[str, frozenset[str]]:
         """Each tool's profile objects, of its name alone."""
-        return {name: name_objects(name, self.namespaces) for name in self.tools}
+        return {n: _objects(_split_name(n, self.namespaces)[3]) for n in self.tools}
 
     @functools.cached_property
     def object_counts(self) -> Counter[str]:
@@ -249,24 +235,12 @@ class LintContext:
         """catalogue.yaml's settings (its `tools` are not this context's to read)."""
         return self._catalogue
 
-    @property
-    def catalogue_name(self) -> str:
-        return self._catalogue.name
-
-    @property
-    def tool_budget(self) -> int | None:
-        """The most tokens one tool may cost (`budget.tool_tokens`), if catalogue.yaml sets it."""
-        return self._catalogue.budget.tool_tokens
-
     # -- the catalogue's names -------------------------------------------------------------
 
     @property
     def tool_names(self) -> frozenset[str]:
+        """The catalogue's tools, those whose file is broken included."""
         return self._names.known
-
-    def has_tool(self, name: str) -> bool:
-        """Whether `name` is a tool's of the catalogue (one whose file is broken included)."""
-        return name in self._names.known
 
     @property
     def tool_count(self) -> int:
@@ -275,10 +249,6 @@ class LintContext:
     @property
     def object_counts(self) -> Counter[str]:
         return self._names.object_counts
-
-    @property
-    def object_words(self) -> frozenset[str]:
-        return frozenset(self._names.object_counts)
 
     def profile_of(self, tool: Named) -> ToolProfile:
         """The profile of a tool (or its summary), its name read with the catalogue's
@@ -303,10 +273,6 @@ class LintContext:
         if found is None:
             found = self._prose[tool.name] = tool_prose(tool)
         return found if how_to_fix else tuple(p for p in found if not p.how_to_fix)
-
-    def tokens_of(self, tool: Tool) -> int:
-        """Tokens of the tool's definition as the model receives it."""
-        return tokens.tool_tokens(tool)
 
     def first_by_normalized_name(self, siblings: tuple[Param, ...]) -> dict[str, Param]:
         """The first parameter of a group for each name without case and separators
@@ -368,10 +334,6 @@ class CatalogueContext(LintContext):
     def profile(self, name: str) -> ToolProfile:
         """The profile of the tool `name` (KeyError when there is none)."""
         return self.profile_of(self._by_name[name])
-
-    @property
-    def profiles(self) -> dict[str, ToolProfile]:
-        return {t.name: self.profile_of(t) for t in self._tools}
 
     @functools.cached_property
     def common_params(self) -> frozenset[str]:

@@ -10,7 +10,6 @@ from toolgen.lint import words
 from toolgen.lint.context import LintContext
 from toolgen.lint.prose import Scanner
 from toolgen.lint.registry import (
-    Category,
     Finding,
     ParamSite,
     ReturnSite,
@@ -25,10 +24,8 @@ MIN_INTENT_WORDS = 5
 
 
 @rule(
-    Tool,
     id="TG301",
     name="intent-too-short",
-    category=Category.DESCRIPTIONS,
     severity=Severity.WARNING,
     fix="Write the intent as one sentence of what the tool does for the user, with its "
     "object and its limits.",
@@ -64,10 +61,8 @@ def intent_too_short(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 
 @rule(
-    Tool,
     id="TG302",
     name="missing-use-when",
-    category=Category.DESCRIPTIONS,
     severity=Severity.WARNING,
     fix="Add use_when: the user's situation that should make the model pick this tool.",
     source=f"{_SEEDS}: the description says when to use the tool, not how it works",
@@ -103,10 +98,8 @@ def missing_use_when(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 
 @rule(
-    Tool,
     id="TG306",
     name="description-over-target-limit",
-    category=Category.DESCRIPTIONS,
     severity=Severity.ERROR,
     fix="Shorten the intent, use_when and not_when; move detail to parameter descriptions.",
     source="OpenAI function calling: a function description is at most 1024 characters",
@@ -171,10 +164,8 @@ PROMOTIONAL = Scanner(
 
 
 @rule(
-    Tool,
     id="TG307",
     name="promotional-language",
-    category=Category.DESCRIPTIONS,
     severity=Severity.WARNING,
     fix="State what the tool does and when, in neutral words; let the model compare facts.",
     source="Faghih et al., 'Gaming Tool Preferences in Agentic LLMs' (2025): edited "
@@ -248,10 +239,8 @@ def _marker(text: str, end: int) -> bool:
 
 
 @rule(
-    Tool,
     id="TG308",
     name="shouting-or-threats",
-    category=Category.DESCRIPTIONS,
     severity=Severity.WARNING,
     fix="Write in sentence case without threats; enforce the constraint in the contract "
     "(enum, bounds, idempotency, confirmation).",
@@ -325,10 +314,8 @@ IMPLEMENTATION = Scanner(
 
 
 @rule(
-    Tool,
     id="TG309",
     name="implementation-details",
-    category=Category.DESCRIPTIONS,
     severity=Severity.WARNING,
     fix="Describe what the tool does for the user; keep tables, joins and stores out of it.",
     source=f"{_SEEDS}: internal details are context paid at every turn for information that "
@@ -359,7 +346,7 @@ def implementation_details(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     ```
     """
     subject = set(ctx.profile_of(tool).name_words) | set(
-        words.name_words(ctx.catalogue_name)
+        words.name_words(ctx.catalogue.name)
     )
     for piece in ctx.prose(tool):
         found = next(
@@ -380,10 +367,8 @@ def implementation_details(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 
 @rule(
-    ParamSite,
     id="TG310",
     name="parameter-without-description",
-    category=Category.DESCRIPTIONS,
     severity=Severity.WARNING,
     fix="Add a description: what the value means and which value to use when unsure.",
     source="OpenAI function calling best practices: describe every parameter; MCP "
@@ -421,10 +406,8 @@ def parameter_without_description(
 
 
 @rule(
-    ReturnSite,
     id="TG311",
     name="return-field-without-description",
-    category=Category.DESCRIPTIONS,
     severity=Severity.WARNING,
     fix="Add a description: what the field means, with its unit in the name.",
     source=f"{_LESSON}: return the fields the decision needs, each one meaningful",
@@ -474,10 +457,8 @@ OPTIONS = Scanner(
 
 
 @rule(
-    ParamSite,
     id="TG312",
     name="options-listed-without-enum",
-    category=Category.DESCRIPTIONS,
     severity=Severity.WARNING,
     fix="Move the options into enum: [...] (the model can then only pick one of them).",
     source=f"{_LESSON}: Literal becomes enum, and it is the most effective tool "
@@ -522,10 +503,8 @@ def options_listed_without_enum(site: ParamSite, ctx: LintContext) -> Iterator[F
 
 
 @rule(
-    SpecText,
     id="TG313",
     name="todo-left-in-contract",
-    category=Category.DESCRIPTIONS,
     severity=Severity.ERROR,
     fix="Write what the TODO asks for (toolgen import leaves one for each thing the source "
     "does not say), then delete the marker.",

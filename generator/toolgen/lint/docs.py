@@ -7,6 +7,7 @@ the committed file differs, so the reference can never drift from the code.
 from __future__ import annotations
 
 from toolgen.lint.registry import Category, Rule, all_rules
+from toolgen.text import deeper_headings, reference_page, reference_section
 
 DOCS_PATH = "docs/rules.md"
 
@@ -48,56 +49,38 @@ A suppression that silences nothing is reported (TG992), and so is one that name
 """
 
 
-def _heading_level(doc: str) -> str:
-    """The docstring's `## Section` headings become `####` under the rule's `###`."""
-    return "\n".join(
-        "##" + line if line.startswith("## ") else line for line in doc.splitlines()
-    )
-
-
 def _rule_section(rule_: Rule) -> str:
     body = rule_.doc.split("\n", 1)
-    summary = body[0].strip()
-    rest = _heading_level(body[1].strip()) if len(body) > 1 else ""
     meta = (
         f"Category `{rule_.category.value}` · default severity `{rule_.severity.value}` · "
         f"{rule_.lifecycle.value} · checks {rule_.kind_name}"
     )
-    return "\n".join(
-        [
-            f'<a id="{rule_.id}"></a>',
-            f"### {rule_.id} `{rule_.name}`",
-            "",
-            summary,
-            "",
-            meta,
-            "",
-            rest,
-            "",
-            "#### Fix",
-            rule_.fix,
-            "",
-            "#### Source",
-            rule_.source,
-            "",
-        ]
+    return reference_section(
+        rule_.id,
+        f"{rule_.id} `{rule_.name}`",
+        body[0].strip(),
+        meta,
+        deeper_headings(body[1].strip()) if len(body) > 1 else "",
+        f"#### Fix\n{rule_.fix}",
+        f"#### Source\n{rule_.source}",
     )
 
 
 def rules_markdown() -> str:
     rules = all_rules()
-    lines = [_INTRO, "## Index", "", "| Id | Name | Category | Severity | Lifecycle |"]
-    lines.append("| --- | --- | --- | --- | --- |")
-    for r in rules:
-        lines.append(
-            f"| [{r.id}](#{r.id}) | `{r.name}` | {r.category.value} | {r.severity.value} | "
-            f"{r.lifecycle.value} |"
+    rows = [
+        (
+            f"[{r.id}](#{r.id})",
+            f"`{r.name}`",
+            r.category.value,
+            r.severity.value,
+            r.lifecycle.value,
         )
-    lines.append("")
-    for category in Category:
-        members = [r for r in rules if r.category is category]
-        if not members:
-            continue
-        lines.extend([f"## {category.title}", ""])
-        lines.extend(_rule_section(r) for r in members)
-    return "\n".join(lines).rstrip() + "\n"
+        for r in rules
+    ]
+    groups = [
+        (c.title, [_rule_section(r) for r in rules if r.category is c])
+        for c in Category
+    ]
+    columns = ("Id", "Name", "Category", "Severity", "Lifecycle")
+    return reference_page(_INTRO + "\n## Index\n", columns, rows, groups)

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import LintContext
-from toolgen.lint.registry import Category, Finding, rule
+from toolgen.lint.registry import Finding, rule
 from toolgen.spec.ir import Tool
 
 _LESSON = "toolgen seeds: Tools lesson"
@@ -41,15 +41,9 @@ def declared_idempotency(tool: Tool) -> str:
     return tool.idempotency.kind
 
 
-def declared_confirmation(tool: Tool) -> str:
-    return tool.confirmation
-
-
 @rule(
-    Tool,
     id="TG701",
     name="write-without-idempotency",
-    category=Category.EFFECTS,
     severity=Severity.ERROR,
     fix="Declare idempotency: natural when the implementation makes a repeat harmless, or "
     "a key (idempotency: {key: [order_ref], context: [run_id]}) so the runtime runs each "
@@ -98,10 +92,8 @@ def write_without_idempotency(tool: Tool, ctx: LintContext) -> Iterator[Finding]
 
 
 @rule(
-    Tool,
     id="TG702",
     name="destructive-without-confirmation",
-    category=Category.EFFECTS,
     severity=Severity.ERROR,
     fix="Declare confirmation: approval (a person approves each call) or confirmation: "
     "token (a prepare/confirm pair of tools).",
@@ -132,7 +124,7 @@ def destructive_without_confirmation(tool: Tool, ctx: LintContext) -> Iterator[F
     confirmation: approval
     ```
     """
-    if tool.effect == "destructive" and declared_confirmation(tool) == "none":
+    if tool.effect == "destructive" and tool.confirmation == "none":
         yield Finding(
             f"tool {tool.name!r} is destructive and has no confirmation; expected a person to "
             "approve the call",
@@ -141,10 +133,8 @@ def destructive_without_confirmation(tool: Tool, ctx: LintContext) -> Iterator[F
 
 
 @rule(
-    Tool,
     id="TG703",
     name="read-tool-with-write-name",
-    category=Category.EFFECTS,
     severity=Severity.ERROR,
     fix="Declare the real effect (write or destructive), or rename the tool for what it "
     "reads.",
@@ -194,10 +184,8 @@ def read_tool_with_write_name(tool: Tool, ctx: LintContext) -> Iterator[Finding]
 
 
 @rule(
-    Tool,
     id="TG704",
     name="read-tool-with-confirmation",
-    category=Category.EFFECTS,
     severity=Severity.WARNING,
     fix="Remove the confirmation, or declare the effect the confirmation protects against.",
     source="OpenAI Agents SDK needs_approval; approval fatigue: a person asked for every read "
@@ -226,7 +214,7 @@ def read_tool_with_confirmation(tool: Tool, ctx: LintContext) -> Iterator[Findin
     effect: read
     ```
     """
-    declared = declared_confirmation(tool)
+    declared = tool.confirmation
     if tool.effect == "read" and declared != "none":
         yield Finding(
             f"tool {tool.name!r} is effect: read and asks for confirmation ({declared}); "
@@ -236,10 +224,8 @@ def read_tool_with_confirmation(tool: Tool, ctx: LintContext) -> Iterator[Findin
 
 
 @rule(
-    Tool,
     id="TG705",
     name="effect-understated",
-    category=Category.EFFECTS,
     severity=Severity.WARNING,
     fix="Declare effect: destructive.",
     source="MCP specification: destructiveHint; Smithy @idempotent/@readonly traits",
@@ -277,10 +263,8 @@ def effect_understated(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 
 @rule(
-    Tool,
     id="TG706",
     name="write-tool-with-read-name",
-    category=Category.EFFECTS,
     severity=Severity.WARNING,
     fix="Rename the tool with the verb of what it changes (create_, update_, send_, ...).",
     source="MCP specification: readOnlyHint; a name is a promise",

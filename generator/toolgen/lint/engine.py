@@ -25,8 +25,8 @@ from toolgen.lint import config
 from toolgen.lint.context import (
     CatalogueContext,
     LintContext,
-    tool_param_sites,
-    tool_return_sites,
+    param_sites,
+    return_sites,
 )
 from toolgen.lint.registry import (
     CATALOGUE_KINDS,
@@ -107,7 +107,11 @@ class ToolLinter:
                 found.extend(self._text_hits(tool, rules))
                 continue
             for element in _tool_elements(kind, tool):
-                span = _default_span(element)
+                span = (
+                    element.origin.span("name")
+                    if isinstance(element, Tool)
+                    else element.default_span
+                )
                 found.extend(_hits(rules, element, self.ctx, span, owners))
         return tuple(found)
 
@@ -134,26 +138,18 @@ class ToolLinter:
                     yield Hit(rule_id, f.message, f.hint, f.span or span, (tool.name,))
 
 
-def _tool_elements(kind: type, tool: Tool) -> Iterable[object]:
+def _tool_elements(
+    kind: type, tool: Tool
+) -> Iterable[Tool | ParamSite | ReturnSite | ErrorSite]:
     if kind is Tool:
         return (tool,)
     if kind is ParamSite:
-        return tool_param_sites(tool, tool.params, ())
+        return param_sites(tool)
     if kind is ReturnSite:
-        return tool_return_sites(tool, tool.returns, ())
+        return return_sites(tool)
     if kind is ErrorSite:
         return (ErrorSite(tool, error) for error in tool.errors)
     raise TypeError(f"no elements of kind {kind.__name__} in one tool")
-
-
-def _default_span(element: object) -> Span:
-    if isinstance(element, Catalogue | Tool):
-        return element.origin.span("name")
-    if isinstance(element, ToolSummary):
-        return element.name_at
-    if isinstance(element, ParamSite | ReturnSite | ErrorSite | ToolPair | SpecText):
-        return element.default_span
-    raise TypeError(type(element).__name__)
 
 
 def _catalogue_hits(
@@ -163,7 +159,7 @@ def _catalogue_hits(
     catalogue = ctx.catalogue
     for kind, group in rules.items():
         if kind is Catalogue:
-            span = _default_span(catalogue)
+            span = catalogue.origin.span("name")
             yield from _hits(group, catalogue, ctx, span, ())
         elif kind is ToolSummary:
             for tool in ctx.tools():

@@ -10,16 +10,14 @@ from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import LintContext
 from toolgen.lint.parameters import is_free_string
-from toolgen.lint.registry import Category, Finding, ParamSite, SpecText, rule
+from toolgen.lint.registry import Finding, ParamSite, SpecText, rule
 
 _LESSON = "toolgen seeds: Tools lesson, 'The tool is a system boundary'"
 
 
 @rule(
-    ParamSite,
     id="TG601",
     name="parameter-shadows-context",
-    category=Category.IDENTITY,
     severity=Severity.ERROR,
     fix="Remove the parameter and list the context field under the tool's context: instead.",
     source=f"{_LESSON}: the fields that determine authorization must not be in the schema",
@@ -70,10 +68,8 @@ _OTHER_PARTY = re.compile(
 
 
 @rule(
-    ParamSite,
     id="TG602",
     name="identity-parameter",
-    category=Category.IDENTITY,
     severity=Severity.ERROR,
     fix="Declare the identity as a catalogue context field and list it under the tool's "
     "context:; if the tool really looks up another party, rename the parameter for its role.",
@@ -123,22 +119,10 @@ _SECRET_WORDS = words.wordset(
     """password passwd passphrase secret secrets credential credentials apikey
     privatekey"""
 )
-_SECRET_PAIRS = frozenset(
-    {
-        ("api", "key"),
-        ("private", "key"),
-        ("access", "key"),
-        ("secret", "key"),
-        ("ssh", "key"),
-        ("access", "token"),
-        ("auth", "token"),
-        ("bearer", "token"),
-        ("refresh", "token"),
-        ("api", "token"),
-        ("session", "token"),
-        ("id", "token"),
-        ("client", "secret"),
-    }
+# two name words that name a secret together (api_key, access_token), joined by "_"
+_SECRET_PAIRS = words.wordset(
+    """api_key private_key access_key secret_key ssh_key access_token auth_token bearer_token
+    refresh_token api_token session_token id_token client_secret"""
 )
 
 
@@ -146,14 +130,12 @@ def secret_name(name: str) -> bool:
     parts = words.name_words(name)
     if parts == ("token",) or _SECRET_WORDS & set(parts):
         return True
-    return any(pair in _SECRET_PAIRS for pair in pairwise(parts))
+    return any("_".join(pair) in _SECRET_PAIRS for pair in pairwise(parts))
 
 
 @rule(
-    ParamSite,
     id="TG603",
     name="secret-parameter",
-    category=Category.IDENTITY,
     severity=Severity.ERROR,
     fix="Remove the parameter: the implementation reads credentials from its environment or "
     "a secret store.",
@@ -208,18 +190,8 @@ LITERAL_SECRETS = (
         re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\."),
     ),
 )
-_SECRET_HINTS = (
-    "sk-",
-    "AKIA",
-    "ASIA",
-    "gh",
-    "glpat-",
-    "xox",
-    "AIza",
-    "_live_",
-    "-----",
-    "eyJ",
-)
+# the quick test before the shapes: a string holding none of these is not scanned
+_SECRET_HINTS = words.wordset("sk- AKIA ASIA gh glpat- xox AIza _live_ ----- eyJ")
 
 
 def _redact(secret: str) -> str:
@@ -227,10 +199,8 @@ def _redact(secret: str) -> str:
 
 
 @rule(
-    SpecText,
     id="TG604",
     name="literal-secret",
-    category=Category.IDENTITY,
     severity=Severity.ERROR,
     fix="Delete the key from the spec, revoke it (it is in the repository history), and use "
     "an obviously fake value in examples.",
@@ -277,9 +247,7 @@ CODE_WORDS = words.wordset(
     """sql query script shell command cmd expression expr eval formula jq jsonpath xpath
     lambda snippet"""
 )
-_CODE_KINDS = frozenset(
-    {"source", "python", "js", "javascript", "program", "shell", "sql"}
-)
+_CODE_KINDS = words.wordset("source python js javascript program shell sql")
 
 
 # Names that are code only when the description names a language: a search box takes a
@@ -304,10 +272,8 @@ def code_name(name: str, description: str = "") -> bool:
 
 
 @rule(
-    ParamSite,
     id="TG605",
     name="raw-code-parameter",
-    category=Category.IDENTITY,
     severity=Severity.ERROR,
     fix="Accept typed filters (enum, date, bounded numbers) and build the query in the "
     "implementation; or constrain the string with a pattern.",
@@ -358,10 +324,8 @@ PATH_WORDS = words.wordset(
 
 
 @rule(
-    ParamSite,
     id="TG606",
     name="path-parameter-as-string",
-    category=Category.IDENTITY,
     severity=Severity.ERROR,
     fix="Use type: path with a root and its suffixes (root: archive, suffixes: [.md]): the "
     "generated tool checks the path before the implementation runs.",
@@ -413,10 +377,8 @@ URL_WORDS = words.wordset("url urls uri uris link links href endpoint webhook ca
 
 
 @rule(
-    ParamSite,
     id="TG607",
     name="url-parameter-as-string",
-    category=Category.IDENTITY,
     severity=Severity.ERROR,
     fix="Use type: url with the hosts it may reach (hosts: [api.example.com]): the generated "
     "tool checks the URL before the implementation runs.",

@@ -8,25 +8,14 @@ from collections.abc import Iterator
 from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import CatalogueContext, LintContext
-from toolgen.lint.registry import Category, Finding, ParamSite, ToolPair, rule
+from toolgen.lint.registry import Finding, ParamSite, ToolPair, rule
 from toolgen.spec.ir import Tool, ToolSummary
 
-_SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 _SEEDS = "toolgen seeds: Tools lesson"
 
 # A name made only of these says nothing about what the tool acts on.
-GENERIC_SINGLE = frozenset(
-    {
-        "tool",
-        "api",
-        "helper",
-        "util",
-        "utils",
-        "assistant",
-        "action",
-        "function",
-        "agent",
-    }
+GENERIC_SINGLE = words.wordset(
+    "tool api helper util utils assistant action function agent"
 )
 GENERIC_OBJECTS = words.wordset(
     """data info information item items thing things stuff result results object objects
@@ -53,10 +42,8 @@ def is_generic_name(name: str) -> bool:
 
 
 @rule(
-    Tool,
     id="TG201",
     name="tool-name-target-limit",
-    category=Category.NAMES,
     severity=Severity.ERROR,
     fix="Rename the tool with the characters and length every declared target accepts.",
     source="OpenAI function calling: name ^[a-zA-Z0-9_-]{1,64}$; MCP specification: tool "
@@ -97,10 +84,8 @@ def tool_name_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 
 @rule(
-    ToolPair,
     id="TG202",
     name="names-differ-only-in-case",
-    category=Category.NAMES,
     severity=Severity.ERROR,
     fix="Keep one of the two tools; if both are needed, name them by what differs.",
     source=f"{_SEEDS}, 'overlapping names'; MCP specification: tool names are case-sensitive",
@@ -167,14 +152,12 @@ def _not_a_verb(rest: tuple[str, ...], tool: Tool, ctx: LintContext) -> bool:
     )
     if opens_with_verb and words.stem(first) in words.content_words(tool.intent):
         return True
-    return words.stem(first) in ctx.object_words
+    return words.stem(first) in ctx.object_counts
 
 
 @rule(
-    Tool,
     id="TG203",
     name="tool-name-not-verb-noun",
-    category=Category.NAMES,
     severity=Severity.WARNING,
     fix="Name the tool verb_noun in snake case: the action, then what it acts on.",
     source="OpenAI function calling best practices (clear, intuitive names); Anthropic, "
@@ -215,7 +198,7 @@ def tool_name_not_verb_noun(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     if is_generic_name(tool.name):
         return  # TG204 says it better
     parts = words.name_words(tool.name)
-    if not _SNAKE.fullmatch(tool.name) or len(parts) < 2:
+    if not words.SNAKE_CASE.fullmatch(tool.name) or len(parts) < 2:
         # the same words in snake case; a single word needs an object no one can guess
         such = f", such as {'_'.join(parts)!r}" if len(parts) > 1 else ""
         yield Finding(
@@ -241,10 +224,8 @@ def tool_name_not_verb_noun(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 
 @rule(
-    Tool,
     id="TG204",
     name="generic-tool-name",
-    category=Category.NAMES,
     severity=Severity.WARNING,
     fix="Name what the tool acts on: search_orders, not search.",
     source="Anthropic, 'Writing effective tools for agents' (names that say which service "
@@ -284,10 +265,8 @@ def generic_tool_name(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 
 @rule(
-    ParamSite,
     id="TG205",
     name="vague-parameter-name",
-    category=Category.NAMES,
     severity=Severity.WARNING,
     fix="Name the parameter by what it holds: quantity, sku, order_number.",
     source=f"{_SEEDS}: 'an argument called val' is the first thing a reading finds",
@@ -352,10 +331,8 @@ def overlapping(first: ToolSummary, second: ToolSummary, ctx: CatalogueContext) 
 
 
 @rule(
-    ToolPair,
     id="TG206",
     name="overlapping-tool-names",
-    category=Category.NAMES,
     severity=Severity.WARNING,
     fix="Keep one tool per intention: merge the two into the one whose verb fits best.",
     source=f"{_SEEDS}, 'The traps you really fall into': search_order and find_order in the "
@@ -394,10 +371,8 @@ def overlapping_tool_names(pair: ToolPair, ctx: CatalogueContext) -> Iterator[Fi
 
 
 @rule(
-    ParamSite,
     id="TG207",
     name="parameter-names-differ-only-in-case",
-    category=Category.NAMES,
     severity=Severity.ERROR,
     fix="Keep one of the two parameters.",
     source=f"{_SEEDS} (one intention, one name), applied to arguments",
@@ -439,10 +414,8 @@ def parameter_names_differ_only_in_case(
 
 
 @rule(
-    ParamSite,
     id="TG208",
     name="parameter-name-not-snake-case",
-    category=Category.NAMES,
     severity=Severity.WARNING,
     fix="Rename the parameter in snake case.",
     source="OpenAI function calling examples and the Agents SDK (Python names become "
@@ -473,7 +446,7 @@ def parameter_name_not_snake_case(
     ```
     """
     name = site.param.name
-    if not _SNAKE.fullmatch(name):
+    if not words.SNAKE_CASE.fullmatch(name):
         yield Finding(
             f"parameter {site.dotted!r} is not snake case; expected "
             f"{'_'.join(words.name_words(name)) or 'snake_case'!r}"

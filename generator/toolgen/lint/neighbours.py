@@ -10,7 +10,7 @@ from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import CatalogueContext, ToolProfile
 from toolgen.lint.names import overlapping
-from toolgen.lint.registry import Category, Finding, ToolPair, rule
+from toolgen.lint.registry import Finding, ToolPair, rule
 from toolgen.lint.two_tool import twins
 from toolgen.spec.ir import ToolSummary
 
@@ -18,10 +18,8 @@ _SEEDS = "toolgen seeds: Tools lesson, 'Why the docstring is production code'"
 
 
 @rule(
-    ToolPair,
     id="TG303",
     name="neighbour-without-not-when",
-    category=Category.DESCRIPTIONS,
     severity=Severity.WARNING,
     fix="Add a not_when to one of the two tools naming the other, with the case that "
     "belongs there.",
@@ -108,17 +106,14 @@ def neighbours(a: ToolProfile, b: ToolProfile) -> bool:
     if a.verb_class != "lookup" and words.SYNONYM_GROUP.get(a.verb, a.verb) != (
         words.SYNONYM_GROUP.get(b.verb, b.verb)
     ):
-        return (
-            False  # two changes under two verbs are two changes: edit_file, move_file
-        )
+        # two changes under two verbs are two changes: edit_file, move_file
+        return False
     return alike or words.jaccard(a.objects, b.objects) >= NEIGHBOUR_OBJECTS
 
 
 @rule(
-    ToolSummary,
     id="TG304",
     name="not-when-not-covered",
-    category=Category.DESCRIPTIONS,
     severity=Severity.WARNING,
     fix="Send the case to the tool that handles it, or add the case to that tool's use_when.",
     source=f"{_SEEDS}: the boundary with a neighbouring tool",
@@ -166,10 +161,8 @@ LOOP_SIMILARITY = 0.5
 
 
 @rule(
-    ToolSummary,
     id="TG305",
     name="not-when-loops-back",
-    category=Category.DESCRIPTIONS,
     severity=Severity.WARNING,
     fix="Decide which tool owns the case: keep the not_when on the other one only.",
     source=f"{_SEEDS}: one boundary, stated once, in the right direction",

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 from toolgen.diagnostics import Severity
 from toolgen.lint import words
-from toolgen.lint.context import LintContext
-from toolgen.lint.registry import Category, Finding, Lifecycle, ParamSite, rule
+from toolgen.lint.context import LintContext, param_sites
+from toolgen.lint.registry import Finding, Lifecycle, ParamSite, rule
 from toolgen.spec.ir import Param, Tool
 
 _LESSON = "toolgen seeds: Tools lesson"
@@ -35,10 +35,8 @@ ADDRESS_WORDS = words.wordset(
 
 
 @rule(
-    ParamSite,
     id="TG501",
     name="free-string-should-be-enum",
-    category=Category.PARAMETERS,
     severity=Severity.WARNING,
     lifecycle=Lifecycle.PREVIEW,
     fix="List the accepted values in enum: [...].",
@@ -101,10 +99,8 @@ _RELATIVE = re.compile(r"\brelative\b|\bago\b|\byesterday\b|natural[- ]language"
 
 
 @rule(
-    ParamSite,
     id="TG502",
     name="date-as-free-string",
-    category=Category.PARAMETERS,
     severity=Severity.WARNING,
     fix="Use type: date (YYYY-MM-DD) or type: datetime (with a UTC offset).",
     source=f"{_LESSON}: the format of an argument ('the date must be in the format "
@@ -148,10 +144,8 @@ CONTACT_WORDS = words.wordset("email mail phone telephone mobile msisdn fax")
 
 
 @rule(
-    ParamSite,
     id="TG503",
     name="contact-as-free-string",
-    category=Category.PARAMETERS,
     severity=Severity.WARNING,
     fix="Add a pattern: an email as ^[^@\\s]+@[^@\\s]+\\.[A-Za-z]{2,}$, a phone in E.164 as "
     "^\\+[1-9]\\d{6,14}$.",
@@ -204,10 +198,8 @@ def _identifier_or_position(name: str) -> bool:
 
 
 @rule(
-    ParamSite,
     id="TG504",
     name="unbounded-number",
-    category=Category.PARAMETERS,
     severity=Severity.WARNING,
     fix="Add min and max: the smallest and largest value that makes sense.",
     source=f"{_LESSON}: tight schemas (enum, pattern, range) mean less damage; for tools that "
@@ -253,10 +245,8 @@ def unbounded_number(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
 
 
 @rule(
-    ParamSite,
     id="TG505",
     name="unbounded-array",
-    category=Category.PARAMETERS,
     severity=Severity.WARNING,
     fix="Add max_items: the most values one call may carry.",
     source=f"{_LESSON}: tight schemas; OpenAI strict mode supports minItems and maxItems",
@@ -300,23 +290,12 @@ TOO_MANY_PARAMETERS = 20
 def _field_count(tool: Tool) -> int:
     """Every named field the model fills in, nested properties included."""
 
-    def count(params: tuple[Param, ...]) -> int:
-        total = 0
-        for p in params:
-            node = p
-            while node.items is not None:
-                node = node.items
-            total += 1 + count(node.properties)
-        return total
-
-    return count(tool.params)
+    return sum(1 for _ in param_sites(tool))
 
 
 @rule(
-    Tool,
     id="TG506",
     name="many-parameters",
-    category=Category.PARAMETERS,
     severity=Severity.WARNING,
     fix="Split the tool by intention, or give fields sensible defaults and fewer choices.",
     source="OpenAI function calling best practices (fewer, clearer parameters); "
@@ -351,10 +330,8 @@ def many_parameters(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 
 @rule(
-    Tool,
     id="TG507",
     name="too-many-parameters",
-    category=Category.PARAMETERS,
     severity=Severity.ERROR,
     fix="Split the tool by intention.",
     source="OpenAI function calling best practices (fewer, clearer parameters)",
@@ -388,25 +365,13 @@ def too_many_parameters(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
         )
 
 
-OPPOSITES = (
-    ("on", "off"),
-    ("enable", "disable"),
-    ("enabled", "disabled"),
-    ("include", "exclude"),
-    ("show", "hide"),
-    ("allow", "deny"),
-    ("open", "closed"),
-    ("active", "inactive"),
-    ("visible", "hidden"),
-    ("yes", "no"),
-    ("start", "stop"),
-    ("lock", "unlock"),
-    ("with", "without"),
-    ("only", "exclude"),
-)
+# boolean name words and their opposites, written first/second
+_PAIRS = """on/off enable/disable enabled/disabled include/exclude show/hide allow/deny
+    open/closed active/inactive visible/hidden yes/no start/stop lock/unlock with/without
+    only/exclude"""
 _NEGATIONS = ("no", "not", "skip", "without")
 _OPPOSITE: dict[str, set[str]] = {}
-for _a, _b in OPPOSITES:
+for _a, _b in (pair.split("/") for pair in _PAIRS.split()):
     _OPPOSITE.setdefault(_a, set()).add(_b)
     _OPPOSITE.setdefault(_b, set()).add(_a)
 
@@ -427,10 +392,8 @@ def contradictions(parts: tuple[str, ...]) -> set[tuple[str, ...]]:
 
 
 @rule(
-    ParamSite,
     id="TG509",
     name="paired-booleans",
-    category=Category.PARAMETERS,
     severity=Severity.WARNING,
     fix="Replace the pair with one enum parameter that lists the valid states.",
     source="Make invalid states unrepresentable; OpenAI function calling best practices "

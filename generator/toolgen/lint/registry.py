@@ -13,7 +13,6 @@ Ids are stable and never reused: a rule that is withdrawn keeps its id in `RETIR
 from __future__ import annotations
 
 import enum
-import importlib
 import inspect
 import re
 from collections.abc import Callable, Iterable
@@ -29,35 +28,32 @@ if TYPE_CHECKING:
     from toolgen.lint.context import LintContext
 
 
-class Category(enum.Enum):
-    NAMES = "names"
-    DESCRIPTIONS = "descriptions"
-    TWO_TOOL = "two-tool"
-    PARAMETERS = "parameters"
-    IDENTITY = "identity"
-    EFFECTS = "effects"
-    RETURNS = "returns"
-    SECURITY = "security"
-    CATALOGUE = "catalogue"
-    CONFIG = "config"
-
-    @property
-    def title(self) -> str:
-        return _CATEGORY_TITLES[self]
+class Category(codes.Titled):
+    NAMES = "names", "Names"
+    DESCRIPTIONS = "descriptions", "Descriptions"
+    TWO_TOOL = "two-tool", "The two-tool test"
+    PARAMETERS = "parameters", "Parameters"
+    IDENTITY = "identity", "Context, identity and secrets"
+    EFFECTS = "effects", "Effects"
+    RETURNS = "returns", "Returns and errors"
+    SECURITY = "security", "Security"
+    CATALOGUE = "catalogue", "Catalogue and token budget"
+    CONFIG = "config", "Lint configuration and suppressions"
 
 
-_CATEGORY_TITLES = {
-    Category.NAMES: "Names",
-    Category.DESCRIPTIONS: "Descriptions",
-    Category.TWO_TOOL: "The two-tool test",
-    Category.PARAMETERS: "Parameters",
-    Category.IDENTITY: "Context, identity and secrets",
-    Category.EFFECTS: "Effects",
-    Category.RETURNS: "Returns and errors",
-    Category.SECURITY: "Security",
-    Category.CATALOGUE: "Catalogue and token budget",
-    Category.CONFIG: "Lint configuration and suppressions",
-}
+# the category of a rule is said by its id: its first digits, the longest prefix first
+_CATEGORY_IDS = (
+    ("TG95", Category.CATALOGUE),
+    ("TG99", Category.CONFIG),
+    ("TG2", Category.NAMES),
+    ("TG3", Category.DESCRIPTIONS),
+    ("TG4", Category.TWO_TOOL),
+    ("TG5", Category.PARAMETERS),
+    ("TG6", Category.IDENTITY),
+    ("TG7", Category.EFFECTS),
+    ("TG8", Category.RETURNS),
+    ("TG9", Category.SECURITY),
+)
 
 
 class Lifecycle(enum.Enum):
@@ -66,6 +62,15 @@ class Lifecycle(enum.Enum):
 
 
 # --- the elements a rule sees -----------------------------------------------------------------
+
+N = TypeVar("N", Param, ReturnField)
+
+
+def innermost(node: N) -> N:
+    """A parameter or return field, or its innermost array items: the value written."""
+    while node.items is not None:
+        node = node.items
+    return node
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,10 +95,7 @@ class ParamSite:
     @property
     def scalar(self) -> Param:
         """The value the model writes: the parameter, or its innermost array items."""
-        node = self.param
-        while node.items is not None:
-            node = node.items
-        return node
+        return innermost(self.param)
 
     @property
     def default_span(self) -> Span:
@@ -170,16 +172,6 @@ def in_rejected_example(path: PathKey, rejected: frozenset[int]) -> bool:
     return len(path) > 1 and path[0] == "examples" and path[1] in rejected
 
 
-Element = (
-    Catalogue
-    | Tool
-    | ParamSite
-    | ReturnSite
-    | ErrorSite
-    | ToolPair
-    | ToolSummary
-    | SpecText
-)
 # the kinds a tool's own rules see, with a LintContext: their findings are kept with the tool
 TOOL_KINDS: tuple[type, ...] = (Tool, ParamSite, ReturnSite, ErrorSite, SpecText)
 # the kinds seen with a CatalogueContext (every tool's summary), in every build: the
@@ -241,90 +233,95 @@ _ID = re.compile(r"^TG[2-9]\d\d$")
 _NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 
 
-def _register(rule_: Rule) -> None:
-    if not _ID.fullmatch(rule_.id):
-        raise ValueError(f"lint rule id {rule_.id!r} is not TG200-TG999")
-    if rule_.id in REGISTRY or rule_.id in RETIRED:
-        raise ValueError(f"lint rule id {rule_.id} is already taken")
-    if not _NAME.fullmatch(rule_.name):
-        raise ValueError(f"lint rule name {rule_.name!r} is not kebab-case")
-    if any(r.name == rule_.name for r in REGISTRY.values()):
-        raise ValueError(f"lint rule name {rule_.name!r} is already taken")
-    REGISTRY[rule_.id] = rule_
-    codes.register(
-        codes.Code(
-            rule_.id,
-            rule_.name,
-            codes.Stage.LINT,
-            rule_.severity,
-            rule_.summary,
-            rule_.fix,
-        )
-    )
-
-
-def rule(
-    kind: type[E],
+def engine_rule(
     *,
     id: str,
     name: str,
-    category: Category,
+    severity: Severity,
+    fix: str,
+    source: str,
+    doc: str,
+    lifecycle: Lifecycle = Lifecycle.STABLE,
+    kind: type | None = None,
+    check: Callable[[Any, LintContext], Iterable[Finding]] | None = None,
+) -> Rule:
+    """Register a rule; without a `kind` and a `check`, one the engine applies itself (it
+    needs the outcome of every other rule)."""
+    if not _ID.fullmatch(id):
+        raise ValueError(f"lint rule id {id!r} is not TG200-TG999")
+    if id in REGISTRY or id in RETIRED:
+        raise ValueError(f"lint rule id {id} is already taken")
+    if not _NAME.fullmatch(name):
+        raise ValueError(f"lint rule name {name!r} is not kebab-case")
+    if any(r.name == name for r in REGISTRY.values()):
+        raise ValueError(f"lint rule name {name!r} is already taken")
+    registered = Rule(
+        id=id,
+        name=name,
+        category=next(c for prefix, c in _CATEGORY_IDS if id.startswith(prefix)),
+        severity=severity,
+        lifecycle=lifecycle,
+        kind=kind,
+        check=check,
+        fix=fix,
+        source=source,
+        doc=inspect.cleandoc(doc),
+    )
+    REGISTRY[id] = registered
+    codes.register(
+        codes.Code(id, name, codes.Stage.LINT, severity, registered.summary, fix)
+    )
+    return registered
+
+
+def rule(
+    *,
+    id: str,
+    name: str,
     severity: Severity,
     fix: str,
     source: str,
     lifecycle: Lifecycle = Lifecycle.STABLE,
 ) -> Callable[[Check[E, C]], Check[E, C]]:
-    """Register a check over one kind of element; its docstring documents the rule."""
+    """Register a check; its docstring documents the rule, and the annotation of its first
+    parameter names the kind of element it sees (`site: ParamSite`)."""
 
     def register(check: Check[E, C]) -> Check[E, C]:
-        _register(
-            Rule(
-                id=id,
-                name=name,
-                category=category,
-                severity=severity,
-                lifecycle=lifecycle,
-                kind=kind,
-                # the engine calls it with the context its kind is given
-                check=cast("Callable[[Any, LintContext], Iterable[Finding]]", check),
-                fix=fix,
-                source=source,
-                doc=inspect.cleandoc(check.__doc__ or ""),
-            )
+        seen = next(iter(check.__annotations__.values()))
+        engine_rule(
+            id=id,
+            name=name,
+            severity=severity,
+            fix=fix,
+            source=source,
+            doc=check.__doc__ or "",
+            lifecycle=lifecycle,
+            # a name, as `from __future__ import annotations` leaves it
+            kind=check.__globals__[seen] if isinstance(seen, str) else seen,
+            # the engine calls it with the context its kind is given
+            check=cast("Callable[[Any, LintContext], Iterable[Finding]]", check),
         )
         return check
 
     return register
 
 
-def engine_rule(
-    *,
-    id: str,
-    name: str,
-    category: Category,
-    severity: Severity,
-    fix: str,
-    source: str,
-    doc: str,
-) -> Rule:
-    """Register a rule the engine applies itself (it needs the outcome of every other rule)."""
-    registered = Rule(
-        id=id,
-        name=name,
-        category=category,
-        severity=severity,
-        lifecycle=Lifecycle.STABLE,
-        kind=None,
-        check=None,
-        fix=fix,
-        source=source,
-        doc=inspect.cleandoc(doc),
-    )
-    _register(registered)
-    return registered
-
-
 def all_rules() -> list[Rule]:
     """Every registered rule, by id (importing the rule modules registers them)."""
-    importlib.import_module("toolgen.lint.rules")  # registers every rule module
+    from toolgen.lint import (  # noqa: F401
+        boundaries,
+        catalogue,
+        config,
+        descriptions,
+        effects,
+        identity,
+        names,
+        neighbours,
+        parameters,
+        returns,
+        security,
+        strict_limits,
+        two_tool,
+    )
+
     return [REGISTRY[k] for k in sorted(REGISTRY)]

@@ -8,13 +8,13 @@ from collections.abc import Iterator
 
 from toolgen.diagnostics import Severity, Span
 from toolgen.lint import words
-from toolgen.lint.context import LintContext
+from toolgen.lint.context import LintContext, return_sites
 from toolgen.lint.registry import (
-    Category,
     ErrorSite,
     Finding,
     Lifecycle,
     ReturnSite,
+    innermost,
     rule,
 )
 from toolgen.spec.ir import ReturnField, Tool
@@ -23,24 +23,14 @@ _LESSON = "toolgen seeds: Tools lesson"
 _CONTEXT = f"{_LESSON}, 'The return value is context, and context is paid n times'"
 
 TOTAL_FIELDS = frozenset({"total_available", "total", "total_count", "total_matching"})
-HINT_FIELDS = frozenset(
-    {
-        "note",
-        "next_cursor",
-        "cursor",
-        "truncated",
-        "has_more",
-        "next_page",
-        "next_page_token",
-    }
+HINT_FIELDS = words.wordset(
+    "note next_cursor cursor truncated has_more next_page next_page_token"
 )
 
 
 @rule(
-    ReturnSite,
     id="TG801",
     name="list-without-pagination",
-    category=Category.RETURNS,
     severity=Severity.WARNING,
     fix="Declare pagination: (max_page_size, total) and return the fields of one item: the "
     "runtime builds the page with its counts, a signed cursor and a note.",
@@ -106,34 +96,27 @@ UNIT_WORDS = words.wordset(
 
 # The unit a message suggests for each quantity.
 UNIT_FOR = {
-    "weight": "kg",
-    "mass": "kg",
-    "duration": "s",
-    "timeout": "s",
-    "delay": "s",
-    "interval": "s",
-    "latency": "ms",
-    "age": "years",
-    "distance": "km",
-    "length": "m",
-    "width": "m",
-    "height": "m",
-    "depth": "m",
-    "elevation": "m",
-    "altitude": "m",
-    "size": "bytes",
-    "volume": "l",
-    "capacity": "units",
-    "temperature": "celsius",
-    "speed": "kmh",
+    quantity: unit
+    for unit, quantities in (
+        ("kg", "weight mass"),
+        ("s", "duration timeout delay interval"),
+        ("ms", "latency"),
+        ("years", "age"),
+        ("km", "distance"),
+        ("m", "length width height depth elevation altitude"),
+        ("bytes", "size"),
+        ("l", "volume"),
+        ("units", "capacity"),
+        ("celsius", "temperature"),
+        ("kmh", "speed"),
+    )
+    for quantity in quantities.split()
 }
 
 
 @rule(
-    ReturnSite,
     id="TG802",
     name="quantity-without-unit",
-    category=Category.RETURNS,
     severity=Severity.WARNING,
     fix="Put the unit in the name: weight_kg, amount_eur, duration_s.",
     source="toolgen design: returns carry the fields the model needs, with units in their "
@@ -190,10 +173,8 @@ REASON_WORDS = words.wordset(
 
 
 @rule(
-    ReturnSite,
     id="TG803",
     name="boolean-status-without-reason",
-    category=Category.RETURNS,
     severity=Severity.WARNING,
     fix="Add a string field beside it that says why (reason), or return a declared error "
     "with a how_to_fix instead of false.",
@@ -240,14 +221,9 @@ def boolean_status_without_reason(
     )
 
 
-_SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
-
-
 @rule(
-    ErrorSite,
     id="TG804",
     name="error-code-not-snake-case",
-    category=Category.RETURNS,
     severity=Severity.WARNING,
     fix="Name the error code in snake case after its cause: unknown_sku, out_of_stock.",
     source='toolgen design: every error output is {"ok": false, "error": "<code>"}; '
@@ -276,7 +252,7 @@ def error_code_not_snake_case(site: ErrorSite, ctx: LintContext) -> Iterator[Fin
     ```
     """
     code = site.error.code
-    if not _SNAKE.fullmatch(code):
+    if not words.SNAKE_CASE.fullmatch(code):
         suggestion = "_".join(words.name_words(code)) or "error_cause"
         yield Finding(
             f"error code {code!r} is not snake case; expected {suggestion!r}",
@@ -296,10 +272,8 @@ _LEADING_CLAUSE = re.compile(
 
 
 @rule(
-    ErrorSite,
     id="TG805",
     name="how-to-fix-not-instruction",
-    category=Category.RETURNS,
     severity=Severity.WARNING,
     fix="Start how_to_fix with what the model should do: 'Call ...', 'Ask the user ...', "
     "'Retry with ...'.",
@@ -356,10 +330,8 @@ def _nameable(tool: Tool, ctx: LintContext) -> set[str]:
 
 
 @rule(
-    ErrorSite,
     id="TG806",
     name="how-to-fix-names-nothing",
-    category=Category.RETURNS,
     severity=Severity.WARNING,
     fix="Name what to change: the parameter (sku), the value ('SKU-11') or the tool to call "
     "(read_stock).",
@@ -413,10 +385,8 @@ TEXT_OBJECTS = words.wordset(
 
 
 @rule(
-    Tool,
     id="TG807",
     name="free-text-result",
-    category=Category.RETURNS,
     severity=Severity.WARNING,
     fix="Return the fields the model needs (numbers, codes, dates); it writes the prose.",
     source=f"{_LESSON}, 'The traps you really fall into': returning free text instead of data",
@@ -464,21 +434,9 @@ def free_text_result(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
         )
 
 
-def _free_strings(fields: tuple[ReturnField, ...]) -> Iterator[ReturnField]:
-    for field in fields:
-        node = field
-        while node.items is not None:
-            node = node.items
-        if node.type == "string" and node.enum is None:
-            yield field
-        yield from _free_strings(node.properties)
-
-
 @rule(
-    Tool,
     id="TG808",
     name="open-world-free-text-result",
-    category=Category.RETURNS,
     severity=Severity.INFO,
     lifecycle=Lifecycle.PREVIEW,
     fix="Return extracted fields rather than raw text, and guard the output "
@@ -515,23 +473,24 @@ def open_world_free_text_result(tool: Tool, ctx: LintContext) -> Iterator[Findin
     """
     if not tool.open_world:
         return
-    for field in _free_strings(tool.returns):
-        yield Finding(
-            f"open-world tool {tool.name!r} returns outside text in {field.name!r}; expected "
-            "it treated as untrusted (instructions may hide in it)",
-            span=field.origin.key_span,
-        )
-        return
+    for site in return_sites(tool):
+        value = innermost(site.field)
+        if value.type == "string" and value.enum is None:
+            yield Finding(
+                f"open-world tool {tool.name!r} returns outside text in "
+                f"{site.field.name!r}; expected it treated as untrusted (instructions may "
+                "hide in it)",
+                span=site.field.origin.key_span,
+            )
+            return
 
 
 MAX_RETURN_FIELDS = 15
 
 
 @rule(
-    Tool,
     id="TG809",
     name="too-many-return-fields",
-    category=Category.RETURNS,
     severity=Severity.WARNING,
     lifecycle=Lifecycle.PREVIEW,
     fix="Return the fields this agent's decisions need, never the whole row.",

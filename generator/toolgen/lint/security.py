@@ -16,7 +16,7 @@ from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import LintContext
 from toolgen.lint.prose import Scanner
-from toolgen.lint.registry import Category, Finding, ParamSite, SpecText, rule
+from toolgen.lint.registry import Finding, ParamSite, SpecText, rule
 from toolgen.spec.ir import Tool
 
 _SCANNERS = (
@@ -57,10 +57,8 @@ HIDDEN_INSTRUCTIONS = Scanner(
 
 
 @rule(
-    SpecText,
     id="TG901",
     name="hidden-instructions",
-    category=Category.SECURITY,
     severity=Severity.ERROR,
     fix="Remove the instruction: a tool contract describes the tool, it never addresses the "
     "model about other things.",
@@ -125,10 +123,8 @@ def _char_name(char: str) -> str:
 
 
 @rule(
-    SpecText,
     id="TG902",
     name="invisible-characters",
-    category=Category.SECURITY,
     severity=Severity.ERROR,
     fix="Delete the character (retype the text if you cannot see it).",
     source="Trail of Bits, 'Deceiving users with ANSI terminal codes in MCP' (2025); Embrace "
@@ -186,59 +182,15 @@ _WORD = re.compile(r"[^\W\d_]+(?:[_\d]*[^\W\d_]+)*")
 # code point. The others (Greek delta, lambda, mu, sigma; Cyrillic zhe, ya) read as
 # themselves, as they do in a formula or a name: a word holding only those hides nothing.
 _LATIN_LOOKALIKES = frozenset(
-    chr(code)
-    for code in (
-        0x410,
-        0x412,
-        0x415,
-        0x405,
-        0x406,
-        0x408,
-        0x41A,
-        0x41C,
-        0x41D,
-        0x41E,
-        0x420,
-        0x421,
-        0x422,
-        0x425,
-        0x423,
-        0x430,
-        0x435,
-        0x455,
-        0x456,
-        0x458,
-        0x43E,
-        0x440,
-        0x441,
-        0x443,
-        0x445,
-        0x501,
-        0x51B,
-        0x51D,
-        0x4BB,
-        0x4CF,
-        0x391,
-        0x392,
-        0x395,
-        0x396,
-        0x397,
-        0x399,
-        0x39A,
-        0x39C,
-        0x39D,
-        0x39F,
-        0x3A1,
-        0x3A4,
-        0x3A5,
-        0x3A7,
-        0x3BF,
-        0x3B9,
-        0x3BD,
-        0x3C1,
-        0x3C5,
-        0x3BA,
-    )
+    # Cyrillic capitals A VE IE DZE I JE KA EM EN O ER ES TE HA U, small a ie dze i je o
+    # er es u ha, and komi de, qa, we, shha, palochka
+    "\u0410\u0412\u0415\u0405\u0406\u0408\u041a\u041c\u041d\u041e\u0420\u0421\u0422"
+    "\u0425\u0423\u0430\u0435\u0455\u0456\u0458\u043e\u0440\u0441\u0443\u0445\u0501"
+    "\u051b\u051d\u04bb\u04cf"
+    # Greek capitals alpha beta epsilon zeta eta iota kappa mu nu omicron rho tau upsilon
+    # chi, small omicron iota nu rho upsilon kappa
+    "\u0391\u0392\u0395\u0396\u0397\u0399\u039a\u039c\u039d\u039f\u03a1\u03a4\u03a5"
+    "\u03a7\u03bf\u03b9\u03bd\u03c1\u03c5\u03ba"
 )
 
 
@@ -259,10 +211,8 @@ def _script(char: str) -> str:
 
 
 @rule(
-    SpecText,
     id="TG903",
     name="mixed-script-lookalike",
-    category=Category.SECURITY,
     severity=Severity.ERROR,
     fix="Retype the word in one script (the look-alike letters are usually Cyrillic or "
     "Greek).",
@@ -338,10 +288,8 @@ OTHER_TOOLS = Scanner(
 
 
 @rule(
-    Tool,
     id="TG904",
     name="directs-to-other-tools",
-    category=Category.SECURITY,
     severity=Severity.WARNING,
     fix="Describe this tool only; relations to tools of the catalogue go in not_when and "
     "requires, where the generator states them the same way for every tool.",
@@ -375,7 +323,7 @@ def directs_to_other_tools(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
         for found in OTHER_TOOLS.finditer(piece.text):
             groups = found.groupdict()
             named = groups.get("a") or groups.get("b") or groups.get("c")
-            if named is not None and ctx.has_tool(named):
+            if named is not None and named in ctx.tool_names:
                 continue
             yield Finding(
                 f"{piece.where} of {tool.name!r} speaks about other tools "
@@ -407,10 +355,8 @@ SENSITIVE_FILES = Scanner(
 
 
 @rule(
-    SpecText,
     id="TG905",
     name="sensitive-file-reference",
-    category=Category.SECURITY,
     severity=Severity.ERROR,
     fix="Remove the reference: no tool contract needs to name credentials or key files.",
     source=f"{_SCANNERS} (the poisoned add tool reads ~/.cursor/mcp.json and ~/.ssh/id_rsa)",
@@ -460,10 +406,8 @@ EXFIL_NAMES = words.wordset(
 
 
 @rule(
-    ParamSite,
     id="TG906",
     name="exfiltration-shaped-parameter",
-    category=Category.SECURITY,
     severity=Severity.WARNING,
     fix="Remove the field, or bound it: an enum, a pattern or a max_length that fits its "
     "purpose.",

@@ -8,17 +8,15 @@ from collections.abc import Iterator
 
 from toolgen.diagnostics import Severity
 from toolgen.lint.context import LintContext
-from toolgen.lint.registry import Category, Finding, rule
+from toolgen.lint.registry import Finding, rule
 from toolgen.spec.ir import Tool
 
 _STRICT = "OpenAI structured outputs: supported schemas and limits (strict mode)"
 
 
 @rule(
-    Tool,
     id="TG508",
     name="nesting-over-target-limit",
-    category=Category.PARAMETERS,
     severity=Severity.ERROR,
     fix="Flatten the parameters: nested objects of nested objects belong in separate tools.",
     source=f"{_STRICT}: at most 10 levels of nesting",
@@ -57,10 +55,8 @@ def nesting_over_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Finding]
 
 
 @rule(
-    Tool,
     id="TG510",
     name="schema-properties-over-target-limit",
-    category=Category.PARAMETERS,
     severity=Severity.ERROR,
     fix="Split the tool: no single call needs thousands of fields.",
     source=f"{_STRICT}: at most 5000 object properties in total",
@@ -98,10 +94,8 @@ def schema_properties_over_target_limit(
 
 
 @rule(
-    Tool,
     id="TG511",
     name="enum-over-target-limit",
-    category=Category.PARAMETERS,
     severity=Severity.ERROR,
     fix="Replace a huge enum with a pattern or a lookup tool the model calls first.",
     source=f"{_STRICT}: at most 1000 enum values in a schema; a string enum of more than 250 "
@@ -151,10 +145,8 @@ def enum_over_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 
 @rule(
-    Tool,
     id="TG512",
     name="schema-size-over-target-limit",
-    category=Category.PARAMETERS,
     severity=Severity.ERROR,
     fix="Shorten property names and enum values, or split the tool.",
     source=f"{_STRICT}: property names and enum values total at most 120,000 characters",

@@ -22,9 +22,8 @@ class StrictLimits:
     """What a strict-mode JSON schema may hold (OpenAI structured outputs)."""
 
     max_properties: int = 5000  # object properties in the whole schema
-    max_depth: int = (
-        10  # levels of objects and arrays, the argument object being the first
-    )
+    # levels of objects and arrays, the argument object being the first
+    max_depth: int = 10
     max_enum_values: int = 1000  # enum values across the whole schema
     max_schema_chars: int = 120_000  # characters of every property name and enum value
     large_enum_values: int = 250  # a string enum with more values than this ...
@@ -37,11 +36,14 @@ class Target:
     label: str  # as a message names it
     tool_name: re.Pattern[str]
     tool_name_words: str  # the pattern in words, for the fix hint
-    description_chars: int | None  # most characters in a tool description
-    tools_recommended: int | None  # more tools than this and the model chooses worse
-    tools_max: int | None  # more tools than this and the API refuses the request
-    strict: StrictLimits | None  # None: the target has no strict schema mode
     source: str
+    # None: the target documents no such limit. The most characters in a tool description;
+    # more tools than `tools_recommended` and the model chooses worse, than `tools_max` and
+    # the API refuses the request
+    description_chars: int | None = None
+    tools_recommended: int | None = None
+    tools_max: int | None = None
+    strict: StrictLimits | None = None  # None: the target has no strict schema mode
     # the JSON Schema keywords the API documents for tool parameters; None: any keyword
     schema_keywords: frozenset[str] | None = None
 
@@ -65,10 +67,6 @@ MCP = Target(
     label="MCP",
     tool_name=re.compile(r"^[A-Za-z0-9_.-]{1,128}$"),
     tool_name_words="1 to 128 letters, digits, '_', '-' or '.'",
-    description_chars=None,
-    tools_recommended=None,
-    tools_max=None,
-    strict=None,
     source="Model Context Protocol specification, server/tools: tool names",
 )
 ANTHROPIC = Target(
@@ -76,11 +74,8 @@ ANTHROPIC = Target(
     label="Anthropic",
     tool_name=re.compile(r"^[a-zA-Z0-9_-]{1,128}$"),
     tool_name_words="1 to 128 letters, digits, '_' or '-'",
-    description_chars=None,  # the Messages API documents no length limit
-    tools_recommended=None,
-    tools_max=None,
-    # strict tool use has its own subset and counts (AnthropicStrict below), not OpenAI's
-    strict=None,
+    # no description limit is documented; strict tool use has its own subset and counts
+    # (AnthropicStrict below), not OpenAI's
     source=(
         "Anthropic, Define tools (platform.claude.com/docs/en/agents-and-tools/tool-use/"
         "define-tools, read 2026-12-01): name must match ^[a-zA-Z0-9_-]{1,128}$; "
@@ -106,10 +101,7 @@ GEMINI = Target(
     tool_name_words=(
         "1 to 64 letters, digits, '_', '.', ':' or '-', starting with a letter or '_'"
     ),
-    description_chars=None,
-    tools_recommended=None,
-    tools_max=None,
-    strict=None,  # no strict flag per function declaration (see toolgen.interop.export.apis)
+    # no strict flag per function declaration (see toolgen.interop.export.apis)
     source=(
         "Gemini API reference, FunctionDeclaration (name: a-z, A-Z, 0-9, underscores, "
         "colons, dots and dashes, at most 64; parametersJsonSchema, exclusive with "

@@ -10,7 +10,7 @@ from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import CatalogueContext, LintContext
 from toolgen.lint.names import overlapping
-from toolgen.lint.registry import Category, Finding, ParamSite, ToolPair, rule
+from toolgen.lint.registry import Finding, ParamSite, ToolPair, rule
 from toolgen.spec.ir import Tool, ToolSummary
 
 _TEST = "toolgen seeds: Tools lesson, 'Designing the catalogue: the two-tool test'"
@@ -64,10 +64,8 @@ def twins(
 
 
 @rule(
-    ToolPair,
     id="TG401",
     name="near-twin-tools",
-    category=Category.TWO_TOOL,
     severity=Severity.WARNING,
     fix="Merge the twins into one tool with a typed kind parameter "
     "(find_customer(value, kind: [name, email, vat])).",
@@ -123,10 +121,8 @@ ACTION_PARAMS = words.wordset(
 
 
 @rule(
-    ParamSite,
     id="TG402",
     name="action-spans-read-and-write",
-    category=Category.TWO_TOOL,
     severity=Severity.ERROR,
     fix="Split the tool: one read tool, and one tool per write effect.",
     source=f"{_TEST}: a tool that does two things (manage_order(action: read|cancel|edit))",
@@ -204,10 +200,8 @@ _PROSE = re.compile(
 
 
 @rule(
-    Tool,
     id="TG403",
     name="too-generic-tool",
-    category=Category.TWO_TOOL,
     severity=Severity.WARNING,
     fix="Design one tool per user intention, with typed parameters for what it accepts.",
     source=f"{_TEST}: a tool that is too generic (run_operation(name, parameters: dict))",
@@ -285,10 +279,8 @@ def _sentences(text: str) -> list[str]:
 
 
 @rule(
-    Tool,
     id="TG404",
     name="always-call-after",
-    category=Category.TWO_TOOL,
     severity=Severity.WARNING,
     fix="Merge the two tools into one that does both steps.",
     source=f"{_TEST}: one tool per user intention, not per endpoint of your backend",
@@ -324,7 +316,7 @@ def always_call_after(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
                 continue
             for found in _AFTER.finditer(sentence):
                 target = found.group("a") or found.group("b") or found.group("c")
-                if ctx.has_tool(target) and target != tool.name:
+                if target in ctx.tool_names and target != tool.name:
                     yield Finding(
                         f"{piece.where} of {tool.name!r} says to call {target!r} after it "
                         "every time; expected one tool that does both steps",

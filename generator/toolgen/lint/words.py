@@ -12,6 +12,8 @@ import functools
 import re
 from collections.abc import Iterable, Mapping
 
+from toolgen.text import listing
+
 
 def wordset(text: str) -> frozenset[str]:
     """A vocabulary written as prose: "get read fetch" -> {"get", "read", "fetch"}."""
@@ -95,6 +97,8 @@ QUALIFIERS = wordset(
 )
 # A name word after one of these qualifies the object (find_customer_by_email).
 PREPOSITIONS = wordset("by with for from using via in on at to into of")
+# lower-case words joined by "_": order_id, not orderId or Order-Id
+SNAKE_CASE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 # A marker of unfinished text: TODO:, FIXME:, TODO(someone):
 TODO_MARKER = re.compile(r"\b(?:TODO|FIXME|XXX)(?:\([^)]*\))?:")
 VERB_CLASS: Mapping[str, str] = {
@@ -102,32 +106,12 @@ VERB_CLASS: Mapping[str, str] = {
 }
 # Verbs a reader takes as "this tool changes or sends something": a read tool named with one
 # of these misleads the model and the reviewer alike.
-STRONG_WRITE_VERBS = frozenset(
-    {
-        "delete",
-        "remove",
-        "send",
-        "pay",
-        "transfer",
-        "revoke",
-        "purge",
-        "destroy",
-        "wipe",
-    }
+STRONG_WRITE_VERBS = wordset(
+    "delete remove send pay transfer revoke purge destroy wipe"
 )
 # Effects that cannot be undone: a tool named with one of these is destructive.
-DESTRUCTIVE_VERBS = frozenset(
-    {
-        "delete",
-        "remove",
-        "drop",
-        "destroy",
-        "erase",
-        "purge",
-        "revoke",
-        "wipe",
-        "truncate",
-    }
+DESTRUCTIVE_VERBS = wordset(
+    "delete remove drop destroy erase purge revoke wipe truncate"
 )
 
 # Words that never distinguish one tool from another.
@@ -221,7 +205,4 @@ def verb_class(verb: str) -> str:
 
 def quoted(values: Iterable[object]) -> str:
     """'a', 'b' and 'c': values as a message lists them."""
-    shown = [repr(v) for v in values]
-    if len(shown) <= 1:
-        return "".join(shown)
-    return ", ".join(shown[:-1]) + " and " + shown[-1]
+    return listing([repr(v) for v in values])

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from toolgen.review.elements import GuardPair, Json, ToolPair
-from toolgen.review.registry import Found, Group, Level, diff_rule
+from toolgen.review.elements import GuardPair, Json, ToolChange
+from toolgen.review.registry import Found, Group, Level, diff_rules
 from toolgen.text import json_sorted
 
 # --- guards -------------------------------------------------------------------------------
@@ -73,13 +73,11 @@ def _guard_changes(old: Json, new: Json) -> tuple[list[str], list[str]]:
     return wider, narrower
 
 
-@diff_rule(
-    GuardPair,
-    id="TD511",
-    name="guard-widened",
-    level=Level.BREAKING,
-    group=Group.BOUNDARIES,
-)
+guard_rule = diff_rules(GuardPair, Group.BOUNDARIES)
+boundary_rule = diff_rules(ToolChange, Group.BOUNDARIES)
+
+
+@guard_rule("TD511", "guard-widened", Level.BREAKING)
 def guard_widened(pair: GuardPair) -> Iterator[Found]:
     """A guarded parameter lets more through: a host, scheme, port or suffix added, another
     root, a permission turned on, a longer limit, or the guard removed.
@@ -113,13 +111,7 @@ def guard_widened(pair: GuardPair) -> Iterator[Found]:
         )
 
 
-@diff_rule(
-    GuardPair,
-    id="TD512",
-    name="guard-narrowed",
-    level=Level.DANGEROUS,
-    group=Group.BOUNDARIES,
-)
+@guard_rule("TD512", "guard-narrowed", Level.DANGEROUS)
 def guard_narrowed(pair: GuardPair) -> Iterator[Found]:
     """A parameter gained a guard, or its guard lets less through.
 
@@ -152,43 +144,27 @@ def _pagination(tool: Json) -> dict[str, Any] | None:
     return dict(value) if isinstance(value, Mapping) else None
 
 
-@diff_rule(
-    ToolPair,
-    id="TD601",
-    name="pagination-removed",
-    level=Level.BREAKING,
-    group=Group.BOUNDARIES,
-)
-def pagination_removed(pair: ToolPair) -> Iterator[Found]:
+@boundary_rule("TD601", "pagination-removed", Level.BREAKING)
+def pagination_removed(pair: ToolChange) -> Iterator[Found]:
     """A paginated tool no longer pages its answers.
 
     ## Why breaking
     Calls that sent a cursor are refused, and the answer is no longer capped: a list can
     fill the context.
     """
-    both = pair.both
-    if both is not None and _pagination(both[0]) and not _pagination(both[1]):
+    if _pagination(pair.old) and not _pagination(pair.new):
         yield Found(f"{pair.name!r} no longer pages its answers", ("pagination",))
 
 
-@diff_rule(
-    ToolPair,
-    id="TD602",
-    name="cursor-binding-loosened",
-    level=Level.BREAKING,
-    group=Group.BOUNDARIES,
-)
-def cursor_binding_loosened(pair: ToolPair) -> Iterator[Found]:
+@boundary_rule("TD602", "cursor-binding-loosened", Level.BREAKING)
+def cursor_binding_loosened(pair: ToolChange) -> Iterator[Found]:
     """A cursor is bound to fewer filters, or lives longer (or forever).
 
     ## Why breaking
     A safety regression: a cursor reused with other filters, or much later, returns rows the
     filters it was made for did not select.
     """
-    both = pair.both
-    if both is None:
-        return
-    old, new = (_pagination(t) for t in both)
+    old, new = (_pagination(t) for t in pair.both)
     if not old or not new:
         return
     came = [u for u in new.get("unbound", []) if u not in old.get("unbound", [])]
@@ -206,23 +182,14 @@ def cursor_binding_loosened(pair: ToolPair) -> Iterator[Found]:
         )
 
 
-@diff_rule(
-    ToolPair,
-    id="TD603",
-    name="page-size-cap-raised",
-    level=Level.DANGEROUS,
-    group=Group.BOUNDARIES,
-)
-def page_size_cap_raised(pair: ToolPair) -> Iterator[Found]:
+@boundary_rule("TD603", "page-size-cap-raised", Level.DANGEROUS)
+def page_size_cap_raised(pair: ToolChange) -> Iterator[Found]:
     """A paginated tool may return more items per page.
 
     ## Why dangerous
     Every answer may cost more context; nothing fails.
     """
-    both = pair.both
-    if both is None:
-        return
-    old, new = (_pagination(t) for t in both)
+    old, new = (_pagination(t) for t in pair.both)
     if old and new:
         before, after = old.get("max_page_size", 0), new.get("max_page_size", 0)
         if after > before:
@@ -232,23 +199,14 @@ def page_size_cap_raised(pair: ToolPair) -> Iterator[Found]:
             )
 
 
-@diff_rule(
-    ToolPair,
-    id="TD604",
-    name="pagination-tightened",
-    level=Level.SAFE,
-    group=Group.BOUNDARIES,
-)
-def pagination_tightened(pair: ToolPair) -> Iterator[Found]:
+@boundary_rule("TD604", "pagination-tightened", Level.SAFE)
+def pagination_tightened(pair: ToolChange) -> Iterator[Found]:
     """A tool pages its answers now, or with a smaller cap.
 
     ## Why safe
     Answers get shorter; the model follows the cursor for more.
     """
-    both = pair.both
-    if both is None:
-        return
-    old, new = (_pagination(t) for t in both)
+    old, new = (_pagination(t) for t in pair.both)
     if new and not old:
         yield Found(f"{pair.name!r} pages its answers now", ("pagination",))
     elif old and new and new.get("max_page_size", 0) < old.get("max_page_size", 0):
@@ -281,24 +239,15 @@ def _return_where(field: str) -> tuple[str, ...]:
     return tuple(parts)
 
 
-@diff_rule(
-    ToolPair,
-    id="TD701",
-    name="sensitive-field-exposed",
-    level=Level.BREAKING,
-    group=Group.BOUNDARIES,
-)
-def sensitive_field_exposed(pair: ToolPair) -> Iterator[Found]:
+@boundary_rule("TD701", "sensitive-field-exposed", Level.BREAKING)
+def sensitive_field_exposed(pair: ToolChange) -> Iterator[Found]:
     """A return field marked sensitive is not any more.
 
     ## Why breaking
     A safety regression: its value was redacted from error messages, logs and what the
     model reads; now it appears in them.
     """
-    both = pair.both
-    if both is None:
-        return
-    (_, old), (_, new) = (_output(t) for t in both)
+    (_, old), (_, new) = (_output(t) for t in pair.both)
     for name in sorted(old - new):
         yield Found(
             f"return field {name!r} of {pair.name!r} is no longer sensitive",
@@ -306,24 +255,15 @@ def sensitive_field_exposed(pair: ToolPair) -> Iterator[Found]:
         )
 
 
-@diff_rule(
-    ToolPair,
-    id="TD702",
-    name="output-limit-raised",
-    level=Level.DANGEROUS,
-    group=Group.BOUNDARIES,
-)
-def output_limit_raised(pair: ToolPair) -> Iterator[Found]:
+@boundary_rule("TD702", "output-limit-raised", Level.DANGEROUS)
+def output_limit_raised(pair: ToolChange) -> Iterator[Found]:
     """A text field of the answer may be longer, or is no longer cut.
 
     ## Why dangerous
     Every answer may cost more context, and a long text from outside carries more room for
     instructions the model should not follow.
     """
-    both = pair.both
-    if both is None:
-        return
-    (old, _), (new, _) = (_output(t) for t in both)
+    (old, _), (new, _) = (_output(t) for t in pair.both)
     for name in sorted(old):
         after = new.get(name)
         if after is None or after > old[name]:
@@ -334,24 +274,15 @@ def output_limit_raised(pair: ToolPair) -> Iterator[Found]:
             )
 
 
-@diff_rule(
-    ToolPair,
-    id="TD703",
-    name="output-contract-tightened",
-    level=Level.SAFE,
-    group=Group.BOUNDARIES,
-)
-def output_contract_tightened(pair: ToolPair) -> Iterator[Found]:
+@boundary_rule("TD703", "output-contract-tightened", Level.SAFE)
+def output_contract_tightened(pair: ToolChange) -> Iterator[Found]:
     """A return field is marked sensitive now, or cut shorter, or newly limited.
 
     ## Why safe
     The model reads less, never more; a cut field says so with its `truncated` flag.
     """
-    both = pair.both
-    if both is None:
-        return
     (old_limits, old_sensitive), (new_limits, new_sensitive) = (
-        _output(t) for t in both
+        _output(t) for t in pair.both
     )
     for name in sorted(new_sensitive - old_sensitive):
         yield Found(

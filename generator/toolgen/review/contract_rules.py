@@ -6,40 +6,112 @@ reason that names the old and the new value.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from toolgen.review.elements import (
     BOUNDS,
-    SPEC_KEY,
     ErrorPair,
+    FieldPair,
     Node,
     ParamPair,
     ReturnPair,
+    Where,
     parameters,
 )
-from toolgen.review.registry import Found, Group, Level, diff_rule
+from toolgen.review.registry import Found, Group, Level, diff_rules
+from toolgen.text import json_text
 
 
-def _values(values: object) -> str:
-    items = values if isinstance(values, list | tuple | set | frozenset) else [values]
-    return ", ".join(json.dumps(v, ensure_ascii=False) for v in items)
+def _values(values: Iterable[object]) -> str:
+    return ", ".join(json_text(v) for v in values)
 
 
 def _type(node: Node) -> str:
     return node.type + (f" ({node.format})" if node.format else "")
 
 
+def _named(pair: FieldPair) -> str:
+    """How a message names a field: "parameter 'sku' of 'read_stock'"."""
+    return f"{pair.noun} {pair.label!r} of {pair.tool!r}"
+
+
+def _at(pair: FieldPair, key: str) -> Where:
+    """The place of `key` of the field's new version."""
+    assert pair.new is not None
+    return (*pair.new.where, key)
+
+
+def _both(pair: FieldPair) -> tuple[Node, Node] | None:
+    """The field's old and new node, when it is in both versions with the same type."""
+    if pair.old and pair.new and pair.old.node.shape == pair.new.node.shape:
+        return pair.old.node, pair.new.node
+    return None
+
+
+def _enum_moves(pair: FieldPair) -> tuple[list[object], list[object]]:
+    """The values (gone, came) of the enum of a field that has one in both versions."""
+    both = _both(pair)
+    if both is None or both[0].enum is None or both[1].enum is None:
+        return [], []
+    old, new = both[0].enum, both[1].enum
+    return [v for v in old if v not in new], [v for v in new if v not in old]
+
+
+def _bounds_moved(
+    pair: FieldPair, old: Node, new: Node, *, tighter: bool
+) -> Iterator[Found]:
+    """Each bound that changed and now accepts fewer values (`tighter`), or more."""
+    for key, spec_key in BOUNDS.items():
+        before, after = old.bounds.get(key), new.bounds.get(key)
+        if before == after:
+            continue
+        larger_is_tighter = spec_key.startswith("min")
+        fewer = before is None or (
+            after is not None and (after > before) == larger_is_tighter
+        )
+        if fewer == tighter:
+            was, now = ("none" if v is None else json_text(v) for v in (before, after))
+            yield Found(
+                f"{_named(pair)}: {key} is {now}, was {was}", _at(pair, spec_key)
+            )
+
+
+def _removed(pair: FieldPair) -> Iterator[Found]:
+    if pair.new is None and pair.old is not None:
+        yield Found(f"{_named(pair)} was removed", pair.old.parent)
+
+
+def _renamed(pair: FieldPair) -> Iterator[Found]:
+    if pair.renamed_from is not None and pair.new is not None:
+        yield Found(
+            f"{pair.noun} {pair.renamed_from.name!r} of {pair.tool!r} was renamed to "
+            f"{pair.new.name!r}",
+            pair.new.where,
+        )
+
+
+def _retyped(pair: FieldPair) -> Iterator[Found]:
+    if pair.old and pair.new and pair.old.node.shape != pair.new.node.shape:
+        old, new = _type(pair.old.node), _type(pair.new.node)
+        yield Found(f"{_named(pair)} is {new}, was {old}", _at(pair, "type"))
+
+
+def _description_changed(pair: FieldPair) -> Iterator[Found]:
+    if pair.old and pair.new and pair.old.node.description != pair.new.node.description:
+        yield Found(
+            f"the description of {_named(pair)} changed", _at(pair, "description")
+        )
+
+
+param_rule = diff_rules(ParamPair, Group.PARAMETERS)
+return_rule = diff_rules(ReturnPair, Group.RETURNS)
+error_rule = diff_rules(ErrorPair, Group.ERRORS)
+
+
 # --- parameters ---------------------------------------------------------------------------
 
 
-@diff_rule(
-    ParamPair,
-    id="TD201",
-    name="parameter-removed",
-    level=Level.BREAKING,
-    group=Group.PARAMETERS,
-)
+@param_rule("TD201", "parameter-removed", Level.BREAKING)
 def parameter_removed(pair: ParamPair) -> Iterator[Found]:
     """A parameter was removed.
 
@@ -47,40 +119,20 @@ def parameter_removed(pair: ParamPair) -> Iterator[Found]:
     The schema forbids keys it does not list (`additionalProperties: false`): a call that
     sends the old parameter is refused.
     """
-    if pair.new is None and pair.old is not None:
-        yield Found(
-            f"parameter {pair.label!r} of {pair.tool!r} was removed", pair.old.parent
-        )
+    return _removed(pair)
 
 
-@diff_rule(
-    ParamPair,
-    id="TD202",
-    name="parameter-renamed",
-    level=Level.BREAKING,
-    group=Group.PARAMETERS,
-)
+@param_rule("TD202", "parameter-renamed", Level.BREAKING)
 def parameter_renamed(pair: ParamPair) -> Iterator[Found]:
     """A parameter was renamed (removed, and added beside it accepting the same values).
 
     ## Why breaking
     A call with the old name is refused for an unknown key and a missing one.
     """
-    if pair.renamed_from is not None and pair.new is not None:
-        yield Found(
-            f"parameter {pair.renamed_from.name!r} of {pair.tool!r} was renamed to "
-            f"{pair.new.name!r}",
-            pair.new.where,
-        )
+    return _renamed(pair)
 
 
-@diff_rule(
-    ParamPair,
-    id="TD203",
-    name="parameter-added-required",
-    level=Level.BREAKING,
-    group=Group.PARAMETERS,
-)
+@param_rule("TD203", "parameter-added-required", Level.BREAKING)
 def parameter_added_required(pair: ParamPair) -> Iterator[Found]:
     """A parameter was added that does not take null.
 
@@ -96,13 +148,7 @@ def parameter_added_required(pair: ParamPair) -> Iterator[Found]:
         )
 
 
-@diff_rule(
-    ParamPair,
-    id="TD204",
-    name="parameter-added-optional",
-    level=Level.DANGEROUS,
-    group=Group.PARAMETERS,
-)
+@param_rule("TD204", "parameter-added-optional", Level.DANGEROUS)
 def parameter_added_optional(pair: ParamPair) -> Iterator[Found]:
     """A parameter was added that takes null (optional).
 
@@ -119,13 +165,7 @@ def parameter_added_optional(pair: ParamPair) -> Iterator[Found]:
         )
 
 
-@diff_rule(
-    ParamPair,
-    id="TD205",
-    name="parameter-made-required",
-    level=Level.BREAKING,
-    group=Group.PARAMETERS,
-)
+@param_rule("TD205", "parameter-made-required", Level.BREAKING)
 def parameter_made_required(pair: ParamPair) -> Iterator[Found]:
     """A parameter that took null no longer does.
 
@@ -133,87 +173,34 @@ def parameter_made_required(pair: ParamPair) -> Iterator[Found]:
     A call that sent null (meaning "leave it out" or "the default") is refused.
     """
     if pair.old and pair.new and pair.old.node.nullable and not pair.new.node.nullable:
-        yield Found(
-            f"parameter {pair.label!r} of {pair.tool!r} no longer takes null",
-            (*pair.new.where, "optional"),
-        )
+        yield Found(f"{_named(pair)} no longer takes null", _at(pair, "optional"))
 
 
-@diff_rule(
-    ParamPair,
-    id="TD206",
-    name="parameter-type-changed",
-    level=Level.BREAKING,
-    group=Group.PARAMETERS,
-)
+@param_rule("TD206", "parameter-type-changed", Level.BREAKING)
 def parameter_type_changed(pair: ParamPair) -> Iterator[Found]:
     """A parameter's type (or format, such as date and date-time) changed.
 
     ## Why breaking
     Values of the old type are refused: strict validation does not convert `"5"` to `5`.
     """
-    if pair.old and pair.new and pair.old.node.shape != pair.new.node.shape:
-        yield Found(
-            f"parameter {pair.label!r} of {pair.tool!r} is {_type(pair.new.node)}, was "
-            f"{_type(pair.old.node)}",
-            (*pair.new.where, "type"),
-        )
+    return _retyped(pair)
 
 
-@diff_rule(
-    ParamPair,
-    id="TD207",
-    name="enum-value-removed",
-    level=Level.BREAKING,
-    group=Group.PARAMETERS,
-)
+@param_rule("TD207", "enum-value-removed", Level.BREAKING)
 def enum_value_removed(pair: ParamPair) -> Iterator[Found]:
     """A value was removed from a parameter's enum.
 
     ## Why breaking
     A call with that value is refused.
     """
-    if not (pair.old and pair.new) or pair.old.node.shape != pair.new.node.shape:
-        return
-    old, new = pair.old.node.enum, pair.new.node.enum
-    if old is not None and new is not None:
-        gone = [v for v in old if v not in new]
-        if gone:
-            yield Found(
-                f"parameter {pair.label!r} of {pair.tool!r} no longer accepts "
-                f"{_values(gone)}",
-                (*pair.new.where, "enum"),
-            )
+    gone, _ = _enum_moves(pair)
+    if gone:
+        yield Found(
+            f"{_named(pair)} no longer accepts {_values(gone)}", _at(pair, "enum")
+        )
 
 
-def _tightened(old: Node, new: Node) -> list[tuple[str, str]]:
-    """(schema keyword, reason) for each constraint of `new` that accepts fewer values."""
-    found = []
-    if old.enum is None and new.enum is not None:
-        found.append(("enum", f"now accepts only {_values(new.enum)}"))
-    for key, larger_is_tighter in BOUNDS.items():
-        before, after = old.bounds.get(key), new.bounds.get(key)
-        if after is None or before == after:
-            continue
-        if before is None or (after > before) == larger_is_tighter:
-            was = "none" if before is None else json.dumps(before)
-            found.append((key, f"{key} is {json.dumps(after)}, was {was}"))
-    if new.pattern is not None and new.pattern != old.pattern:
-        was = "none" if old.pattern is None else repr(old.pattern)
-        found.append(("pattern", f"must match {new.pattern!r}, was {was}"))
-    for key in sorted(set(old.other) | set(new.other)):
-        if old.other.get(key) != new.other.get(key):
-            found.append((key, f"{key} changed"))
-    return found
-
-
-@diff_rule(
-    ParamPair,
-    id="TD208",
-    name="constraint-tightened",
-    level=Level.BREAKING,
-    group=Group.PARAMETERS,
-)
+@param_rule("TD208", "constraint-tightened", Level.BREAKING)
 def constraint_tightened(pair: ParamPair) -> Iterator[Found]:
     """A parameter's constraint accepts fewer values: a minimum raised, a maximum lowered, an
     enum or a pattern added, a pattern changed.
@@ -225,22 +212,27 @@ def constraint_tightened(pair: ParamPair) -> Iterator[Found]:
     ## Example
     `max_results: {type: integer, max: 50}` becomes `max: 20`.
     """
-    if not (pair.old and pair.new) or pair.old.node.shape != pair.new.node.shape:
+    both = _both(pair)
+    if both is None:
         return
-    for key, reason in _tightened(pair.old.node, pair.new.node):
+    old, new = both
+    if old.enum is None and new.enum is not None:
         yield Found(
-            f"parameter {pair.label!r} of {pair.tool!r}: {reason}",
-            (*pair.new.where, SPEC_KEY.get(key, key)),
+            f"{_named(pair)}: now accepts only {_values(new.enum)}", _at(pair, "enum")
         )
+    yield from _bounds_moved(pair, old, new, tighter=True)
+    if new.pattern is not None and new.pattern != old.pattern:
+        was = "none" if old.pattern is None else repr(old.pattern)
+        yield Found(
+            f"{_named(pair)}: must match {new.pattern!r}, was {was}",
+            _at(pair, "pattern"),
+        )
+    for key in sorted(set(old.other) | set(new.other)):
+        if old.other.get(key) != new.other.get(key):
+            yield Found(f"{_named(pair)}: {key} changed", _at(pair, key))
 
 
-@diff_rule(
-    ParamPair,
-    id="TD209",
-    name="parameter-loosened",
-    level=Level.SAFE,
-    group=Group.PARAMETERS,
-)
+@param_rule("TD209", "parameter-loosened", Level.SAFE)
 def parameter_loosened(pair: ParamPair) -> Iterator[Found]:
     """A parameter accepts more values: an enum value added, a bound relaxed or dropped, a
     pattern dropped, null now accepted.
@@ -248,75 +240,36 @@ def parameter_loosened(pair: ParamPair) -> Iterator[Found]:
     ## Why safe
     Every call that passed still passes.
     """
-    if not (pair.old and pair.new) or pair.old.node.shape != pair.new.node.shape:
+    both = _both(pair)
+    if both is None:
         return
-    old, new = pair.old.node, pair.new.node
-    where = pair.new.where
-    if old.enum is not None and new.enum is not None:
-        came = [v for v in new.enum if v not in old.enum]
-        if came:
-            yield Found(
-                f"parameter {pair.label!r} of {pair.tool!r} also accepts {_values(came)}",
-                (*where, "enum"),
-            )
+    old, new = both
+    _, came = _enum_moves(pair)
+    if came:
+        yield Found(f"{_named(pair)} also accepts {_values(came)}", _at(pair, "enum"))
     elif old.enum is not None and new.enum is None:
-        yield Found(
-            f"parameter {pair.label!r} of {pair.tool!r} no longer has an enum",
-            (*where, "enum"),
-        )
-    for key, larger_is_tighter in BOUNDS.items():
-        before, after = old.bounds.get(key), new.bounds.get(key)
-        if before is None or before == after:
-            continue
-        if after is None or (after > before) != larger_is_tighter:
-            now = "none" if after is None else json.dumps(after)
-            yield Found(
-                f"parameter {pair.label!r} of {pair.tool!r}: {key} is {now}, was "
-                f"{json.dumps(before)}",
-                (*where, SPEC_KEY[key]),
-            )
+        yield Found(f"{_named(pair)} no longer has an enum", _at(pair, "enum"))
+    yield from _bounds_moved(pair, old, new, tighter=False)
     if old.pattern is not None and new.pattern is None:
-        yield Found(
-            f"parameter {pair.label!r} of {pair.tool!r} no longer has a pattern",
-            (*where, "pattern"),
-        )
+        yield Found(f"{_named(pair)} no longer has a pattern", _at(pair, "pattern"))
     if not old.nullable and new.nullable:
-        yield Found(
-            f"parameter {pair.label!r} of {pair.tool!r} now takes null",
-            (*where, "optional"),
-        )
+        yield Found(f"{_named(pair)} now takes null", _at(pair, "optional"))
 
 
-@diff_rule(
-    ParamPair,
-    id="TD210",
-    name="parameter-description-changed",
-    level=Level.SAFE,
-    group=Group.PARAMETERS,
-)
+@param_rule("TD210", "parameter-description-changed", Level.SAFE)
 def parameter_description_changed(pair: ParamPair) -> Iterator[Found]:
     """The description of a parameter changed (the text the model reads beside it).
 
     ## Why safe
     Nothing the model sends becomes invalid; the text guides how it fills the value in.
     """
-    if pair.old and pair.new and pair.old.node.description != pair.new.node.description:
-        yield Found(
-            f"the description of parameter {pair.label!r} of {pair.tool!r} changed",
-            (*pair.new.where, "description"),
-        )
+    return _description_changed(pair)
 
 
 # --- return fields ------------------------------------------------------------------------
 
 
-@diff_rule(
-    ReturnPair,
-    id="TD301",
-    name="return-field-removed",
-    level=Level.BREAKING,
-    group=Group.RETURNS,
-)
+@return_rule("TD301", "return-field-removed", Level.BREAKING)
 def return_field_removed(pair: ReturnPair) -> Iterator[Found]:
     """A field of a successful answer was removed (or renamed).
 
@@ -324,25 +277,11 @@ def return_field_removed(pair: ReturnPair) -> Iterator[Found]:
     The model, and any code that reads the answer, relied on it: the next turn asks for a
     value that is no longer there.
     """
-    if pair.new is None and pair.old is not None:
-        yield Found(
-            f"return field {pair.label!r} of {pair.tool!r} was removed", pair.old.parent
-        )
-    if pair.renamed_from is not None and pair.new is not None:
-        yield Found(
-            f"return field {pair.renamed_from.name!r} of {pair.tool!r} was renamed to "
-            f"{pair.new.name!r}",
-            pair.new.where,
-        )
+    yield from _removed(pair)
+    yield from _renamed(pair)
 
 
-@diff_rule(
-    ReturnPair,
-    id="TD302",
-    name="return-field-retyped",
-    level=Level.BREAKING,
-    group=Group.RETURNS,
-)
+@return_rule("TD302", "return-field-retyped", Level.BREAKING)
 def return_field_retyped(pair: ReturnPair) -> Iterator[Found]:
     """A return field's type (or format) changed.
 
@@ -350,21 +289,10 @@ def return_field_retyped(pair: ReturnPair) -> Iterator[Found]:
     Whatever reads the answer (the model's next call that passes the value on, the
     application) gets a value of another kind.
     """
-    if pair.old and pair.new and pair.old.node.shape != pair.new.node.shape:
-        yield Found(
-            f"return field {pair.label!r} of {pair.tool!r} is {_type(pair.new.node)}, was "
-            f"{_type(pair.old.node)}",
-            (*pair.new.where, "type"),
-        )
+    return _retyped(pair)
 
 
-@diff_rule(
-    ReturnPair,
-    id="TD303",
-    name="return-field-made-nullable",
-    level=Level.BREAKING,
-    group=Group.RETURNS,
-)
+@return_rule("TD303", "return-field-made-nullable", Level.BREAKING)
 def return_field_made_nullable(pair: ReturnPair) -> Iterator[Found]:
     """A return field that always had a value may now be null.
 
@@ -372,19 +300,10 @@ def return_field_made_nullable(pair: ReturnPair) -> Iterator[Found]:
     A reader that used the value now meets null.
     """
     if pair.old and pair.new and not pair.old.node.nullable and pair.new.node.nullable:
-        yield Found(
-            f"return field {pair.label!r} of {pair.tool!r} may now be null",
-            (*pair.new.where, "optional"),
-        )
+        yield Found(f"{_named(pair)} may now be null", _at(pair, "optional"))
 
 
-@diff_rule(
-    ReturnPair,
-    id="TD304",
-    name="return-enum-widened",
-    level=Level.DANGEROUS,
-    group=Group.RETURNS,
-)
+@return_rule("TD304", "return-enum-widened", Level.DANGEROUS)
 def return_enum_widened(pair: ReturnPair) -> Iterator[Found]:
     """A return field may hold values it never held: an enum value added, or the enum
     dropped.
@@ -393,33 +312,18 @@ def return_enum_widened(pair: ReturnPair) -> Iterator[Found]:
     Nothing fails, but code that switches on the value (and the model's idea of what the
     values mean) meets a case it was not written for.
     """
-    if not (pair.old and pair.new) or pair.old.node.shape != pair.new.node.shape:
-        return
-    old, new = pair.old.node.enum, pair.new.node.enum
-    if old is None:
-        return
-    if new is None:
+    both = _both(pair)
+    if both and both[0].enum is not None and both[1].enum is None:
         yield Found(
-            f"return field {pair.label!r} of {pair.tool!r} is no longer limited to "
-            f"{_values(old)}",
-            (*pair.new.where, "enum"),
+            f"{_named(pair)} is no longer limited to {_values(both[0].enum)}",
+            _at(pair, "enum"),
         )
-        return
-    came = [v for v in new if v not in old]
+    _, came = _enum_moves(pair)
     if came:
-        yield Found(
-            f"return field {pair.label!r} of {pair.tool!r} may also be {_values(came)}",
-            (*pair.new.where, "enum"),
-        )
+        yield Found(f"{_named(pair)} may also be {_values(came)}", _at(pair, "enum"))
 
 
-@diff_rule(
-    ReturnPair,
-    id="TD305",
-    name="return-field-added",
-    level=Level.SAFE,
-    group=Group.RETURNS,
-)
+@return_rule("TD305", "return-field-added", Level.SAFE)
 def return_field_added(pair: ReturnPair) -> Iterator[Found]:
     """A field was added to successful answers.
 
@@ -432,13 +336,7 @@ def return_field_added(pair: ReturnPair) -> Iterator[Found]:
         )
 
 
-@diff_rule(
-    ReturnPair,
-    id="TD306",
-    name="return-field-narrowed",
-    level=Level.SAFE,
-    group=Group.RETURNS,
-)
+@return_rule("TD306", "return-field-narrowed", Level.SAFE)
 def return_field_narrowed(pair: ReturnPair) -> Iterator[Found]:
     """A return field holds fewer kinds of values: an enum value removed, an enum added,
     or it is never null any more.
@@ -446,59 +344,37 @@ def return_field_narrowed(pair: ReturnPair) -> Iterator[Found]:
     ## Why safe
     Every value a reader may now meet is one it met before.
     """
-    if not (pair.old and pair.new) or pair.old.node.shape != pair.new.node.shape:
+    both = _both(pair)
+    if both is None:
         return
-    old, new = pair.old.node, pair.new.node
-    if old.enum is not None and new.enum is not None:
-        gone = [v for v in old.enum if v not in new.enum]
-        if gone:
-            yield Found(
-                f"return field {pair.label!r} of {pair.tool!r} is never {_values(gone)} "
-                "any more",
-                (*pair.new.where, "enum"),
-            )
+    old, new = both
+    gone, _ = _enum_moves(pair)
+    if gone:
+        yield Found(
+            f"{_named(pair)} is never {_values(gone)} any more", _at(pair, "enum")
+        )
     elif old.enum is None and new.enum is not None:
         yield Found(
-            f"return field {pair.label!r} of {pair.tool!r} is now one of {_values(new.enum)}",
-            (*pair.new.where, "enum"),
+            f"{_named(pair)} is now one of {_values(new.enum)}", _at(pair, "enum")
         )
     if old.nullable and not new.nullable:
-        yield Found(
-            f"return field {pair.label!r} of {pair.tool!r} is never null any more",
-            (*pair.new.where, "optional"),
-        )
+        yield Found(f"{_named(pair)} is never null any more", _at(pair, "optional"))
 
 
-@diff_rule(
-    ReturnPair,
-    id="TD307",
-    name="return-description-changed",
-    level=Level.SAFE,
-    group=Group.RETURNS,
-)
+@return_rule("TD307", "return-description-changed", Level.SAFE)
 def return_description_changed(pair: ReturnPair) -> Iterator[Found]:
     """The description of a return field changed.
 
     ## Why safe
     The values are the same; the words that explain them to a reader changed.
     """
-    if pair.old and pair.new and pair.old.node.description != pair.new.node.description:
-        yield Found(
-            f"the description of return field {pair.label!r} of {pair.tool!r} changed",
-            (*pair.new.where, "description"),
-        )
+    return _description_changed(pair)
 
 
 # --- error codes --------------------------------------------------------------------------
 
 
-@diff_rule(
-    ErrorPair,
-    id="TD401",
-    name="error-code-removed",
-    level=Level.BREAKING,
-    group=Group.ERRORS,
-)
+@error_rule("TD401", "error-code-removed", Level.BREAKING)
 def error_code_removed(pair: ErrorPair) -> Iterator[Found]:
     """A declared error code was removed.
 
@@ -512,9 +388,7 @@ def error_code_removed(pair: ErrorPair) -> Iterator[Found]:
         )
 
 
-@diff_rule(
-    ErrorPair, id="TD402", name="error-code-added", level=Level.SAFE, group=Group.ERRORS
-)
+@error_rule("TD402", "error-code-added", Level.SAFE)
 def error_code_added(pair: ErrorPair) -> Iterator[Found]:
     """An error code was declared.
 
@@ -528,13 +402,7 @@ def error_code_added(pair: ErrorPair) -> Iterator[Found]:
         )
 
 
-@diff_rule(
-    ErrorPair,
-    id="TD403",
-    name="error-retryable-changed",
-    level=Level.DANGEROUS,
-    group=Group.ERRORS,
-)
+@error_rule("TD403", "error-retryable-changed", Level.DANGEROUS)
 def error_retryable_changed(pair: ErrorPair) -> Iterator[Found]:
     """An error code's `retryable` flag changed.
 
@@ -552,13 +420,7 @@ def error_retryable_changed(pair: ErrorPair) -> Iterator[Found]:
             )
 
 
-@diff_rule(
-    ErrorPair,
-    id="TD404",
-    name="error-fix-changed",
-    level=Level.SAFE,
-    group=Group.ERRORS,
-)
+@error_rule("TD404", "error-fix-changed", Level.SAFE)
 def error_fix_changed(pair: ErrorPair) -> Iterator[Found]:
     """An error code's how-to-fix changed (what the model reads when the error happens).
 

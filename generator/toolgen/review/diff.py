@@ -20,6 +20,7 @@ from toolgen.review.elements import (
     Json,
     ParamPair,
     ReturnPair,
+    ToolChange,
     ToolPair,
     Where,
 )
@@ -81,6 +82,7 @@ def _elements(pair: ToolPair) -> Iterator[object]:
     if both is None:
         return
     old, new = both
+    yield ToolChange(pair.name, old, new)
     for kind, root, schema_of in (
         (ParamPair, "params", elements.parameters),
         (ReturnPair, "returns", lambda t: t.get("returns", {})),
@@ -166,12 +168,9 @@ class Acceptance:
         if self.field is None:
             return True
         field = elements.shown(change.where)
+        after = field[len(self.field) :]
         # the field named, or one inside it (options covers options.insured)
-        return field.startswith(self.field) and field[len(self.field) :][:1] in (
-            "",
-            ".",
-            "[",
-        )
+        return field.startswith(self.field) and after[:1] in ("", ".", "[")
 
 
 def parse_acceptances(data: object) -> tuple[list[Acceptance], list[str]]:

@@ -9,6 +9,7 @@ note; a breaking change accepted on purpose is printed as a note that says so.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -17,20 +18,22 @@ from toolgen.diagnostics import Diagnostic, Severity, Span
 from toolgen.review import diff as diffing
 from toolgen.review.registry import DiffRule, Group, Level, all_diff_rules
 from toolgen.spec.load import Document, load_document
-from toolgen.text import json_document
+from toolgen.text import (
+    deeper_headings,
+    json_document,
+    reference_page,
+    reference_section,
+)
 
 DOCS_PATH = "docs/diff-rules.md"
 DOCS_URL = "https://toolgen.dev/docs/diff-rules.md"
 
 
 def _documents(root: Path) -> Callable[[str], Document | None]:
-    cache: dict[str, Document | None] = {}
-
+    @functools.cache
     def document(file: str) -> Document | None:
-        if file not in cache:
-            path = root / file
-            cache[file] = load_document(path, file, root)[0] if path.is_file() else None
-        return cache[file]
+        path = root / file
+        return load_document(path, file, root)[0] if path.is_file() else None
 
     return document
 
@@ -44,11 +47,9 @@ def span_of(change: diffing.Change, document: Callable[[str], Document | None]) 
     return found.span(change.where, key=True)
 
 
-def diagnostics(
-    comparison: diffing.Comparison, root: Path, *, fmt_level: bool = True
-) -> list[Diagnostic]:
-    """One diagnostic per change; with `fmt_level`, the message starts with the level
-    (`[breaking]`), for formats that have no field for it."""
+def diagnostics(comparison: diffing.Comparison, root: Path) -> list[Diagnostic]:
+    """One diagnostic per change, its message starting with the level (`[breaking]`), for
+    formats that have no field for it."""
     document = _documents(root)
     found = []
     for change in comparison.changes:
@@ -67,7 +68,7 @@ def diagnostics(
             Diagnostic(
                 change.rule.id,
                 severity,
-                f"[{level}] {change.message}" if fmt_level else change.message,
+                f"[{level}] {change.message}",
                 span_of(change, document),
                 hint,
             )
@@ -139,11 +140,7 @@ def rule_descriptors() -> list[Mapping[str, object]]:
             "shortDescription": {"text": r.summary},
             "fullDescription": {"text": r.doc},
             "helpUri": f"{DOCS_URL}#{r.id}",
-            "defaultConfiguration": {
-                "level": {"breaking": "error", "dangerous": "warning", "safe": "note"}[
-                    r.level.value
-                ]
-            },
+            "defaultConfiguration": {"level": report.SARIF_LEVEL[r.level.severity]},
             "properties": {
                 "tags": [r.group.value, r.level.value],
                 "level": r.level.value,
@@ -173,45 +170,23 @@ How to run it, read it and accept a breaking change on purpose: [review.md](revi
 
 def _section(rule_: DiffRule) -> str:
     body = rule_.doc.split("\n\n", 1)
-    rest = body[1].strip() if len(body) > 1 else ""
-    rest = "\n".join(
-        "##" + ln if ln.startswith("## ") else ln for ln in rest.splitlines()
-    )
-    return "\n".join(
-        [
-            f'<a id="{rule_.id}"></a>',
-            f"### {rule_.id} `{rule_.name}`",
-            "",
-            rule_.summary,
-            "",
-            f"Level `{rule_.level.value}` · group `{rule_.group.value}`",
-            "",
-            rest,
-            "",
-        ]
+    return reference_section(
+        rule_.id,
+        f"{rule_.id} `{rule_.name}`",
+        rule_.summary,
+        f"Level `{rule_.level.value}` · group `{rule_.group.value}`",
+        deeper_headings(body[1].strip()) if len(body) > 1 else "",
     )
 
 
 def rules_markdown() -> str:
     rules = all_diff_rules()
-    lines = [
-        _INTRO,
-        "## Index",
-        "",
-        "| Id | Name | Level | Summary |",
-        "| --- | --- | --- | --- |",
+    rows = [
+        (f"[{r.id}](#{r.id})", f"`{r.name}`", r.level.value, r.summary) for r in rules
     ]
-    for r in rules:
-        lines.append(
-            f"| [{r.id}](#{r.id}) | `{r.name}` | {r.level.value} | {r.summary} |"
-        )
-    lines.append("")
-    for group in Group:
-        members = [r for r in rules if r.group is group]
-        if members:
-            lines.extend([f"## {group.title}", ""])
-            lines.extend(_section(r) for r in members)
-    return "\n".join(lines).rstrip() + "\n"
+    groups = [(g.title, [_section(r) for r in rules if r.group is g]) for g in Group]
+    columns = ("Id", "Name", "Level", "Summary")
+    return reference_page(_INTRO + "\n## Index\n", columns, rows, groups)
 
 
 def rules_table(rules: Sequence[DiffRule]) -> str:

@@ -28,54 +28,31 @@ read as "not declared"):
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, TypeVar
 
 Where = tuple[str | int, ...]
 Json = Mapping[str, Any]
+T = TypeVar("T")
 
-# bounds of a value, with the direction that accepts fewer values (True: a larger value
-# accepts fewer, as a minimum does)
-BOUNDS: Mapping[str, bool] = {
-    "minimum": True,
-    "exclusiveMinimum": True,
-    "minLength": True,
-    "minItems": True,
-    "maximum": False,
-    "exclusiveMaximum": False,
-    "maxLength": False,
-    "maxItems": False,
-}
-# the contract file's key for a schema keyword, for locations
-SPEC_KEY: Mapping[str, str] = {
+# the bounds of a value, by schema keyword, with the contract file's key for each (for
+# locations); a larger min... bound accepts fewer values, a larger max... bound more
+BOUNDS: Mapping[str, str] = {
     "minimum": "min",
-    "maximum": "max",
     "exclusiveMinimum": "min",
-    "exclusiveMaximum": "max",
     "minLength": "min_length",
-    "maxLength": "max_length",
     "minItems": "min_items",
+    "maximum": "max",
+    "exclusiveMaximum": "max",
+    "maxLength": "max_length",
     "maxItems": "max_items",
-    "pattern": "pattern",
-    "enum": "enum",
-    "format": "type",
-    "type": "type",
-    "description": "description",
 }
-_STRUCTURE = frozenset(
-    {
-        "type",
-        "enum",
-        "format",
-        "description",
-        "pattern",
-        "properties",
-        "items",
-        "required",
-        "additionalProperties",
-        *BOUNDS,
-    }
+# what a Node reads into its own fields; the other keywords are kept in `other`
+_STRUCTURE = frozenset(BOUNDS).union(
+    ("type", "enum", "format", "description", "pattern", "properties", "items"),
+    ("required", "additionalProperties"),
 )
 
 
@@ -98,10 +75,6 @@ class Node:
         return (self.type, self.format)
 
 
-def _is_null(schema: object) -> bool:
-    return isinstance(schema, Mapping) and schema.get("type") == "null"
-
-
 def value_schema(schema: Json) -> tuple[Json, bool]:
     """The schema of a value without the strict-mode wrapper of an optional object or array
     (`{"anyOf": [{...}, {"type": "null"}], "description": ...}`), and whether that wrapper
@@ -109,7 +82,9 @@ def value_schema(schema: Json) -> tuple[Json, bool]:
     branches = schema.get("anyOf")
     if "type" in schema or not isinstance(branches, list):
         return schema, False
-    values = [b for b in branches if not _is_null(b)]
+    values = [
+        b for b in branches if not (isinstance(b, Mapping) and b.get("type") == "null")
+    ]
     if len(values) != 1 or len(branches) < 2 or not isinstance(values[0], Mapping):
         return schema, False
     outer = {k: v for k, v in schema.items() if k != "anyOf"}
@@ -226,6 +201,20 @@ class ToolPair:
 
 
 @dataclass(frozen=True, slots=True)
+class ToolChange:
+    """A tool in both versions (a renamed one under its new name): what the rules of its
+    safety and boundaries compare."""
+
+    name: str
+    old: Json
+    new: Json
+
+    @property
+    def both(self) -> tuple[Json, Json]:
+        return self.old, self.new
+
+
+@dataclass(frozen=True, slots=True)
 class FieldPair:
     """A parameter (or a return field) of a tool present in both versions of it."""
 
@@ -233,6 +222,7 @@ class FieldPair:
     old: Field | None
     new: Field | None
     renamed_from: Field | None = None  # set on the new field of a rename
+    noun: ClassVar[str] = "field"  # how messages name it
 
     @property
     def where(self) -> Where:
@@ -247,12 +237,12 @@ class FieldPair:
 
 @dataclass(frozen=True, slots=True)
 class ParamPair(FieldPair):
-    pass
+    noun: ClassVar[str] = "parameter"
 
 
 @dataclass(frozen=True, slots=True)
 class ReturnPair(FieldPair):
-    pass
+    noun: ClassVar[str] = "return field"
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,30 +285,27 @@ def _without_descriptions(value: object) -> object:
     return value
 
 
-def accepts_same(first: Field, second: Field) -> bool:
-    """The two fields, nested fields included, accept the same values (descriptions
-    aside): what a rename keeps."""
+def _field_key(field_: Field) -> tuple[Where, str]:
+    """What a renamed field keeps: its parent, and the values it accepts, nested fields
+    included (descriptions aside)."""
     from toolgen.spec.snapshot import canonical_json
 
-    return canonical_json(_without_descriptions(first.schema)) == canonical_json(
-        _without_descriptions(second.schema)
-    )
+    return field_.parent, canonical_json(_without_descriptions(field_.schema))
 
 
-def _matched_renames(
-    removed: Sequence[Field], added: Sequence[Field]
-) -> dict[Where, Field]:
-    """Removed and added fields under the same parent that accept the same values, paired
-    one to one: the new path -> the old field."""
-    pairs: dict[Where, Field] = {}
-    for gone in removed:
-        same = [a for a in added if a.parent == gone.parent and accepts_same(a, gone)]
-        twins = [
-            r for r in removed if r.parent == gone.parent and accepts_same(r, gone)
-        ]
-        if len(same) == 1 and len(twins) == 1:
-            pairs[same[0].where] = gone
-    return pairs
+def _one_to_one(
+    gone: Sequence[T], came: Sequence[T], key: Callable[[T], Hashable]
+) -> Iterator[tuple[T, T]]:
+    """The renames: each gone item and the came one that share a key no other gone or came
+    item has."""
+    gone_keys = Counter(map(key, gone))
+    came_by_key: dict[Hashable, list[T]] = defaultdict(list)
+    for item in came:
+        came_by_key[key(item)].append(item)
+    for item in gone:
+        same = came_by_key[key(item)]
+        if len(same) == 1 and gone_keys[key(item)] == 1:
+            yield item, same[0]
 
 
 def field_pairs(
@@ -331,7 +318,9 @@ def field_pairs(
     # only the top of a renamed subtree is a rename; what is under it moved with it
     tops_removed = [f for f in removed if not _under_any(f.where, removed)]
     tops_added = [f for f in added if not _under_any(f.where, added)]
-    renames = _matched_renames(tops_removed, tops_added)
+    renames = {
+        new.where: old for old, new in _one_to_one(tops_removed, tops_added, _field_key)
+    }
     moved_old = {r.where for r in renames.values()}
     pairs: list[FieldPair] = []
     # what is under a removed or an added field is reported with it, not on its own
@@ -384,13 +373,10 @@ def tool_pairs(old: Json, new: Json, committed: Json | None = None) -> list[Tool
     locked = committed.get("tools", {}) if committed else {}
     gone = [n for n in before if n not in after]
     came = [n for n in after if n not in before]
-    renames: dict[str, str] = {}
-    for name in gone:
-        sig = _tool_signature(before[name])
-        same = [c for c in came if _tool_signature(after[c]) == sig]
-        twins = [g for g in gone if _tool_signature(before[g]) == sig]
-        if len(same) == 1 and len(twins) == 1:
-            renames[same[0]] = name
+    matched = _one_to_one(
+        [before[n] for n in gone], [after[n] for n in came], _tool_signature
+    )
+    renames = {new["name"]: old["name"] for old, new in matched}
     pairs = []
     for name in sorted({*before, *after} - set(renames.values())):
         source = renames.get(name)

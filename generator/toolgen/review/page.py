@@ -16,11 +16,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from functools import cache
-from importlib import resources
 from typing import Any
-
-import jinja2
 
 from toolgen import __version__
 from toolgen.diagnostics import Diagnostic
@@ -29,6 +25,7 @@ from toolgen.report import docs_url
 from toolgen.review import elements
 from toolgen.review.diff import Change, Comparison
 from toolgen.review.diff_report import DOCS_URL as DIFF_DOCS_URL
+from toolgen.review.safety_rules import confirmation_of, idempotency_of
 from toolgen.review.silenced import Silenced
 from toolgen.text import counted, json_document
 
@@ -37,32 +34,13 @@ _LEVEL_TONE = {"breaking": "bad", "dangerous": "warn", "safe": "ok"}
 _TOKEN_PAIR = "one token contract: the confirm tool needs the prepare tool's token"
 
 
-@cache
-def _environment() -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(
-            str(resources.files("toolgen.templates") / "review")
-        ),
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        # the page template is page.html.jinja: every value is escaped in it
-        autoescape=jinja2.select_autoescape(["html", "html.jinja"]),
-    )
-
-
-def _pretty(value: object) -> str:
-    return json_document(value)
-
-
 def _badges(tool: Mapping[str, Any]) -> list[dict[str, str]]:
     effect = str(tool.get("effect", "read"))
     found = [
         {"text": effect, "tone": _EFFECT_TONE.get(effect, "bad"), "what": "effect"}
     ]
-    idem = tool.get("idempotency", {})
-    kind = idem.get("kind", "none") if isinstance(idem, Mapping) else str(idem)
+    idem = idempotency_of(tool)
+    kind = idem.get("kind", "none")
     if kind == "key":
         parts = [*idem.get("args", []), *(f"ctx.{c}" for c in idem.get("context", []))]
         found.append({"text": f"idempotent by key ({', '.join(parts)})", "tone": "ok",
@@ -71,11 +49,8 @@ def _badges(tool: Mapping[str, Any]) -> list[dict[str, str]]:
         found.append({"text": "idempotent", "tone": "ok", "what": "idempotency"})
     elif effect != "read":
         found.append({"text": "not idempotent", "tone": "warn", "what": "idempotency"})
-    confirmation = tool.get("confirmation", "none")
-    confirm = (
-        confirmation.get("kind") if isinstance(confirmation, Mapping) else confirmation
-    )
-    if confirm and confirm != "none":
+    confirm, _ = confirmation_of(tool)
+    if confirm != "none":
         found.append(
             {"text": f"confirmation: {confirm}", "tone": "ok", "what": "confirmation"}
         )
@@ -156,11 +131,9 @@ def _matrix(sim: Mapping[str, Any], changed: set[str]) -> dict[str, Any]:
     size = label + n * cell
     cells = []
     for p in sim["pairs"]:
-        tone = (
-            "bad"
-            if p["verdict"] and not p["separated"]
-            else ("warn" if p["verdict"] else "")
-        )
+        tone = ""
+        if p["verdict"]:
+            tone = "warn" if p["separated"] else "bad"
         if p.get("token_pair"):
             tone = "pair"
         title = (
@@ -303,7 +276,7 @@ def _contract(t: Mapping[str, Any]) -> dict[str, Any]:
         "name": t["name"],
         "file": t["file"],
         "description": t["model"]["description"],
-        "schema": _pretty(t["model"]["parameters"]),
+        "schema": json_document(t["model"]["parameters"]),
         "digest": t["digest"],
         "badges": _badges(t),
         "params": _fields(t["model"]["parameters"], "params"),
@@ -459,11 +432,3 @@ _COUNTED = {
     "broken": "with an implementation that does not fit",
     "derived": "answered by the runtime",
 }
-
-
-def render_html(model: Mapping[str, Any]) -> str:
-    return _environment().get_template("page.html.jinja").render(**model)
-
-
-def render_markdown(model: Mapping[str, Any]) -> str:
-    return _environment().get_template("reference.md.jinja").render(**model)

@@ -2,10 +2,11 @@
 level and its documentation.
 
 A diff rule is one small function over one kind of element pair (a tool in both versions, a
-parameter, a return field, an error code, a guard), registered with `@diff_rule(...)`. It
-yields `Found` values: a one-line reason naming the old and the new value, and where in the
-tool's contract file the change is. Its docstring is its documentation (What it reports / Why
-this level / Example); docs/diff-rules.md is generated from it.
+parameter, a return field, an error code, a guard), registered with `@rule(id, name, level)`,
+the decorator `diff_rules(kind, group)` makes for one group. It yields `Found` values: a
+one-line reason naming the old and the new value, and where in the tool's contract file the
+change is. Its docstring is its documentation (What it reports / Why this level / Example);
+docs/diff-rules.md is generated from it.
 
 Levels, as a reviewer reads them:
 
@@ -27,6 +28,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from toolgen.codes import Titled
 from toolgen.diagnostics import Severity
 
 
@@ -48,27 +50,13 @@ _SEVERITY = {
 }
 
 
-class Group(enum.Enum):
-    TOOLS = "tools"
-    PARAMETERS = "parameters"
-    RETURNS = "returns"
-    ERRORS = "errors"
-    SAFETY = "safety"
-    BOUNDARIES = "boundaries"
-
-    @property
-    def title(self) -> str:
-        return _GROUP_TITLES[self]
-
-
-_GROUP_TITLES = {
-    Group.TOOLS: "Tools and what the model reads",
-    Group.PARAMETERS: "Parameters",
-    Group.RETURNS: "Return fields",
-    Group.ERRORS: "Error codes",
-    Group.SAFETY: "Safety: effect, confirmation, idempotency, context",
-    Group.BOUNDARIES: "Boundaries: guards, pagination, output contracts",
-}
+class Group(Titled):
+    TOOLS = "tools", "Tools and what the model reads"
+    PARAMETERS = "parameters", "Parameters"
+    RETURNS = "returns", "Return fields"
+    ERRORS = "errors", "Error codes"
+    SAFETY = "safety", "Safety: effect, confirmation, idempotency, context"
+    BOUNDARIES = "boundaries", "Boundaries: guards, pagination, output contracts"
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,24 +93,27 @@ _ID = re.compile(r"^TD[1-9]\d\d$")
 _NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 
 
-def diff_rule(
-    kind: type[E], *, id: str, name: str, level: Level, group: Group
-) -> Callable[[Check[E]], Check[E]]:
-    """Register a check over one kind of element pair; its docstring documents the rule."""
+def diff_rules(
+    kind: type[E], group: Group
+) -> Callable[[str, str, Level], Callable[[Check[E]], Check[E]]]:
+    """The decorator of the rules of `group` over one kind of element pair:
+    `@rule(id, name, level)` registers a check; its docstring documents the rule."""
 
-    def register(check: Check[E]) -> Check[E]:
-        if not _ID.fullmatch(id):
-            raise ValueError(f"diff rule id {id!r} is not TD100-TD999")
-        if id in REGISTRY or any(r.name == name for r in REGISTRY.values()):
-            raise ValueError(f"diff rule {id} {name!r} is already taken")
-        if not _NAME.fullmatch(name):
-            raise ValueError(f"diff rule name {name!r} is not kebab-case")
-        REGISTRY[id] = DiffRule(
-            id, name, level, group, kind, check, inspect.cleandoc(check.__doc__ or "")
-        )
-        return check
+    def rule(id: str, name: str, level: Level) -> Callable[[Check[E]], Check[E]]:
+        def register(check: Check[E]) -> Check[E]:
+            if not _ID.fullmatch(id):
+                raise ValueError(f"diff rule id {id!r} is not TD100-TD999")
+            if id in REGISTRY or any(r.name == name for r in REGISTRY.values()):
+                raise ValueError(f"diff rule {id} {name!r} is already taken")
+            if not _NAME.fullmatch(name):
+                raise ValueError(f"diff rule name {name!r} is not kebab-case")
+            doc = inspect.cleandoc(check.__doc__ or "")
+            REGISTRY[id] = DiffRule(id, name, level, group, kind, check, doc)
+            return check
 
-    return register
+        return register
+
+    return rule
 
 
 def all_diff_rules() -> list[DiffRule]:

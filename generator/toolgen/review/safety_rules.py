@@ -12,8 +12,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from toolgen.review.contract_rules import param_names
-from toolgen.review.elements import Json, ToolPair
-from toolgen.review.registry import Found, Group, Level, diff_rule
+from toolgen.review.elements import Json, ToolChange
+from toolgen.review.registry import Found, Group, Level, diff_rules
 from toolgen.text import json_sorted
 
 # how much protection each confirmation gives: a person approving each call (the SDK's
@@ -22,7 +22,7 @@ CONFIRMATION_RANK = {"none": 0, "token": 1, "approval": 2}
 EFFECT_RANK = {"read": 0, "write": 1, "destructive": 2}
 
 
-def _confirmation(tool: Json) -> tuple[str, dict[str, Any]]:
+def confirmation_of(tool: Json) -> tuple[str, dict[str, Any]]:
     value = tool.get("confirmation", "none")
     if isinstance(value, Mapping):
         settings = {k: v for k, v in value.items() if k != "kind"}
@@ -30,7 +30,7 @@ def _confirmation(tool: Json) -> tuple[str, dict[str, Any]]:
     return str(value), {}
 
 
-def _idempotency(tool: Json) -> dict[str, Any]:
+def idempotency_of(tool: Json) -> dict[str, Any]:
     value = tool.get("idempotency", {"kind": "none"})
     return dict(value) if isinstance(value, Mapping) else {"kind": str(value)}
 
@@ -38,14 +38,11 @@ def _idempotency(tool: Json) -> dict[str, Any]:
 # --- effect and confirmation --------------------------------------------------------------
 
 
-@diff_rule(
-    ToolPair,
-    id="TD501",
-    name="confirmation-weakened",
-    level=Level.BREAKING,
-    group=Group.SAFETY,
-)
-def confirmation_weakened(pair: ToolPair) -> Iterator[Found]:
+safety_rule = diff_rules(ToolChange, Group.SAFETY)
+
+
+@safety_rule("TD501", "confirmation-weakened", Level.BREAKING)
+def confirmation_weakened(pair: ToolChange) -> Iterator[Found]:
     """The confirmation a tool needs was weakened or removed: `approval` (a person approves
     every call) to `token` or `none`, `token` to `none`, or the settings of the same kind
     changed (a token living longer).
@@ -57,10 +54,7 @@ def confirmation_weakened(pair: ToolPair) -> Iterator[Found]:
     ## Example
     `confirmation: approval` becomes `confirmation: none`.
     """
-    both = pair.both
-    if both is None:
-        return
-    (old, old_settings), (new, new_settings) = (_confirmation(t) for t in both)
+    (old, old_settings), (new, new_settings) = (confirmation_of(t) for t in pair.both)
     if CONFIRMATION_RANK.get(new, 0) < CONFIRMATION_RANK.get(old, 0):
         yield Found(
             f"{pair.name!r} needs confirmation {new!r}, was {old!r}", ("confirmation",)
@@ -73,38 +67,23 @@ def confirmation_weakened(pair: ToolPair) -> Iterator[Found]:
         )
 
 
-@diff_rule(
-    ToolPair,
-    id="TD502",
-    name="confirmation-strengthened",
-    level=Level.SAFE,
-    group=Group.SAFETY,
-)
-def confirmation_strengthened(pair: ToolPair) -> Iterator[Found]:
+@safety_rule("TD502", "confirmation-strengthened", Level.SAFE)
+def confirmation_strengthened(pair: ToolChange) -> Iterator[Found]:
     """A tool needs a stronger confirmation than before (`none` to `token` or `approval`,
     `token` to `approval`).
 
     ## Why safe
     Calls that ran at once now wait for a confirmation; nothing runs that did not before.
     """
-    both = pair.both
-    if both is None:
-        return
-    (old, _), (new, _) = (_confirmation(t) for t in both)
+    (old, _), (new, _) = (confirmation_of(t) for t in pair.both)
     if CONFIRMATION_RANK.get(new, 0) > CONFIRMATION_RANK.get(old, 0):
         yield Found(
             f"{pair.name!r} needs confirmation {new!r}, was {old!r}", ("confirmation",)
         )
 
 
-@diff_rule(
-    ToolPair,
-    id="TD503",
-    name="effect-escalated",
-    level=Level.BREAKING,
-    group=Group.SAFETY,
-)
-def effect_escalated(pair: ToolPair) -> Iterator[Found]:
+@safety_rule("TD503", "effect-escalated", Level.BREAKING)
+def effect_escalated(pair: ToolChange) -> Iterator[Found]:
     """A tool's effect got stronger: `read` to `write` or `destructive`, `write` to
     `destructive`.
 
@@ -115,66 +94,41 @@ def effect_escalated(pair: ToolPair) -> Iterator[Found]:
     ## Example
     `effect: read` becomes `effect: write`.
     """
-    both = pair.both
-    if both is None:
-        return
-    old, new = (str(t.get("effect", "read")) for t in both)
+    old, new = (str(t.get("effect", "read")) for t in pair.both)
     if EFFECT_RANK.get(new, 2) > EFFECT_RANK.get(old, 2):
         yield Found(f"{pair.name!r} is {new}, was {old}", ("effect",))
 
 
-@diff_rule(
-    ToolPair,
-    id="TD504",
-    name="effect-relaxed",
-    level=Level.DANGEROUS,
-    group=Group.SAFETY,
-)
-def effect_relaxed(pair: ToolPair) -> Iterator[Found]:
+@safety_rule("TD504", "effect-relaxed", Level.DANGEROUS)
+def effect_relaxed(pair: ToolChange) -> Iterator[Found]:
     """A tool's declared effect got weaker (`destructive` to `write`, `write` to `read`).
 
     ## Why dangerous
     Nothing fails, but the lint rules that demand idempotency and confirmation for writes
     stop applying: a reviewer should check that the tool really no longer changes data.
     """
-    both = pair.both
-    if both is None:
-        return
-    old, new = (str(t.get("effect", "read")) for t in both)
+    old, new = (str(t.get("effect", "read")) for t in pair.both)
     if EFFECT_RANK.get(new, 2) < EFFECT_RANK.get(old, 2):
         yield Found(f"{pair.name!r} is declared {new}, was {old}", ("effect",))
 
 
-@diff_rule(
-    ToolPair,
-    id="TD505",
-    name="open-world-enabled",
-    level=Level.DANGEROUS,
-    group=Group.SAFETY,
-)
-def open_world_enabled(pair: ToolPair) -> Iterator[Found]:
+@safety_rule("TD505", "open-world-enabled", Level.DANGEROUS)
+def open_world_enabled(pair: ToolChange) -> Iterator[Found]:
     """A tool now reaches the open world (outside systems, the web).
 
     ## Why dangerous
     Its answers may carry text nobody in the organisation wrote: instructions hidden in a
     page or an email reach the model's context.
     """
-    both = pair.both
-    if both is not None and not both[0].get("open_world") and both[1].get("open_world"):
+    if not pair.old.get("open_world") and pair.new.get("open_world"):
         yield Found(f"{pair.name!r} now reaches the open world", ("open_world",))
 
 
 # --- idempotency --------------------------------------------------------------------------
 
 
-@diff_rule(
-    ToolPair,
-    id="TD506",
-    name="idempotency-key-changed",
-    level=Level.BREAKING,
-    group=Group.SAFETY,
-)
-def idempotency_key_changed(pair: ToolPair) -> Iterator[Found]:
+@safety_rule("TD506", "idempotency-key-changed", Level.BREAKING)
+def idempotency_key_changed(pair: ToolChange) -> Iterator[Found]:
     """A tool's idempotency changed kind or key: removed (`natural` or `key` to `none`),
     `natural` to `key`, or the key built from other arguments or context fields.
 
@@ -186,10 +140,7 @@ def idempotency_key_changed(pair: ToolPair) -> Iterator[Found]:
     ## Example
     `idempotency: {key: [order_ref], context: [run_id]}` becomes `key: [order_ref]`.
     """
-    both = pair.both
-    if both is None:
-        return
-    old, new = (_idempotency(t) for t in both)
+    old, new = (idempotency_of(t) for t in pair.both)
     old_kind, new_kind = old.get("kind", "none"), new.get("kind", "none")
     if old_kind == "none":
         return
@@ -208,41 +159,27 @@ def idempotency_key_changed(pair: ToolPair) -> Iterator[Found]:
             )
 
 
-@diff_rule(
-    ToolPair, id="TD507", name="idempotency-added", level=Level.SAFE, group=Group.SAFETY
-)
-def idempotency_added(pair: ToolPair) -> Iterator[Found]:
+@safety_rule("TD507", "idempotency-added", Level.SAFE)
+def idempotency_added(pair: ToolChange) -> Iterator[Found]:
     """A tool that was not idempotent now is.
 
     ## Why safe
     Repeated calls stop repeating the effect; nothing that worked stops working.
     """
-    both = pair.both
-    if both is None:
-        return
-    old, new = (_idempotency(t).get("kind", "none") for t in both)
+    old, new = (idempotency_of(t).get("kind", "none") for t in pair.both)
     if old == "none" and new != "none":
         yield Found(f"{pair.name!r} is idempotent by {new!r} now", ("idempotency",))
 
 
-@diff_rule(
-    ToolPair,
-    id="TD508",
-    name="idempotency-retention-shortened",
-    level=Level.DANGEROUS,
-    group=Group.SAFETY,
-)
-def idempotency_retention_shortened(pair: ToolPair) -> Iterator[Found]:
+@safety_rule("TD508", "idempotency-retention-shortened", Level.DANGEROUS)
+def idempotency_retention_shortened(pair: ToolChange) -> Iterator[Found]:
     """The time an idempotency key is remembered got shorter.
 
     ## Why dangerous
     A repeat that comes later than the new retention (a run resumed the next day) executes
     again.
     """
-    both = pair.both
-    if both is None:
-        return
-    old, new = (_idempotency(t).get("retention_s") for t in both)
+    old, new = (idempotency_of(t).get("retention_s") for t in pair.both)
     if isinstance(old, int | float) and isinstance(new, int | float) and new < old:
         yield Found(
             f"{pair.name!r} remembers idempotency keys for {new} s, was {old} s",
@@ -253,14 +190,8 @@ def idempotency_retention_shortened(pair: ToolPair) -> Iterator[Found]:
 # --- context ------------------------------------------------------------------------------
 
 
-@diff_rule(
-    ToolPair,
-    id="TD509",
-    name="context-moved-into-schema",
-    level=Level.BREAKING,
-    group=Group.SAFETY,
-)
-def context_moved_into_schema(pair: ToolPair) -> Iterator[Found]:
+@safety_rule("TD509", "context-moved-into-schema", Level.BREAKING)
+def context_moved_into_schema(pair: ToolChange) -> Iterator[Found]:
     """A field the tool read from the run context is now a parameter the model fills in.
 
     ## Why breaking
@@ -270,10 +201,7 @@ def context_moved_into_schema(pair: ToolPair) -> Iterator[Found]:
     ## Example
     `context: [customer_id]` becomes a parameter `customer_id: {type: integer}`.
     """
-    both = pair.both
-    if both is None:
-        return
-    old, new = both
+    old, new = pair.both
     moved = set(old.get("context", [])) - set(new.get("context", []))
     for name in sorted(moved & param_names(dict(new))):
         yield Found(
@@ -283,20 +211,15 @@ def context_moved_into_schema(pair: ToolPair) -> Iterator[Found]:
         )
 
 
-@diff_rule(
-    ToolPair, id="TD510", name="context-changed", level=Level.SAFE, group=Group.SAFETY
-)
-def context_changed(pair: ToolPair) -> Iterator[Found]:
+@safety_rule("TD510", "context-changed", Level.SAFE)
+def context_changed(pair: ToolChange) -> Iterator[Found]:
     """The run-context fields a tool reads changed (and none moved into its schema).
 
     ## Why safe
     The model sees none of them; the application must provide what the tool now reads.
     """
-    both = pair.both
-    if both is None:
-        return
-    old, new = (list(t.get("context", [])) for t in both)
-    moved = (set(old) - set(new)) & param_names(dict(both[1]))
+    old, new = (list(t.get("context", [])) for t in pair.both)
+    moved = (set(old) - set(new)) & param_names(dict(pair.new))
     if old != new and not moved:
         yield Found(
             f"{pair.name!r} reads context {json_sorted(new)}, was {json_sorted(old)}",

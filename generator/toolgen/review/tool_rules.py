@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from toolgen.review.elements import ToolPair
-from toolgen.review.registry import Found, Group, Level, diff_rule
+from toolgen.review.registry import Found, Group, Level, diff_rules
+
+tool_rule = diff_rules(ToolPair, Group.TOOLS)
 
 
-@diff_rule(
-    ToolPair, id="TD101", name="tool-removed", level=Level.BREAKING, group=Group.TOOLS
-)
+@tool_rule("TD101", "tool-removed", Level.BREAKING)
 def tool_removed(pair: ToolPair) -> Iterator[Found]:
     """A tool was removed.
 
@@ -30,9 +30,7 @@ def tool_removed(pair: ToolPair) -> Iterator[Found]:
         yield Found(f"tool {pair.name!r} was removed", ("name",))
 
 
-@diff_rule(
-    ToolPair, id="TD102", name="tool-renamed", level=Level.BREAKING, group=Group.TOOLS
-)
+@tool_rule("TD102", "tool-renamed", Level.BREAKING)
 def tool_renamed(pair: ToolPair) -> Iterator[Found]:
     """A tool was renamed (removed, and added under another name with the same parameters,
     returns, effect and errors).
@@ -50,7 +48,7 @@ def tool_renamed(pair: ToolPair) -> Iterator[Found]:
         )
 
 
-@diff_rule(ToolPair, id="TD103", name="tool-added", level=Level.SAFE, group=Group.TOOLS)
+@tool_rule("TD103", "tool-added", Level.SAFE)
 def tool_added(pair: ToolPair) -> Iterator[Found]:
     """A tool was added.
 
@@ -62,13 +60,7 @@ def tool_added(pair: ToolPair) -> Iterator[Found]:
         yield Found(f"tool {pair.name!r} was added", ("name",))
 
 
-@diff_rule(
-    ToolPair,
-    id="TD104",
-    name="description-changed",
-    level=Level.SAFE,
-    group=Group.TOOLS,
-)
+@tool_rule("TD104", "description-changed", Level.SAFE)
 def description_changed(pair: ToolPair) -> Iterator[Found]:
     """The description the model reads changed.
 
@@ -122,13 +114,7 @@ def _written(value: object) -> bool:
     return bool(value) and value != "none"
 
 
-@diff_rule(
-    ToolPair,
-    id="TD105",
-    name="definition-changed-by-toolgen",
-    level=Level.DANGEROUS,
-    group=Group.TOOLS,
-)
+@tool_rule("TD105", "definition-changed-by-toolgen", Level.DANGEROUS)
 def definition_changed_by_toolgen(pair: ToolPair) -> Iterator[Found]:
     """What the model reads changed without a change of the contract: the old version's
     lockfile holds another definition than this toolgen makes from the same contract.
@@ -152,9 +138,7 @@ def definition_changed_by_toolgen(pair: ToolPair) -> Iterator[Found]:
         )
 
 
-@diff_rule(
-    ToolPair, id="TD106", name="token-cost-changed", level=Level.SAFE, group=Group.TOOLS
-)
+@tool_rule("TD106", "token-cost-changed", Level.SAFE)
 def token_cost_changed(pair: ToolPair) -> Iterator[Found]:
     """What the tool costs the model on every turn changed.
 

@@ -39,7 +39,7 @@ from typing import Any
 
 from toolgen.spec.ir import Tool
 from toolgen.spec.snapshot import boundaries_snapshot
-from toolgen.spec.toolschema import returns_schema
+from toolgen.spec.toolschema import nullable, returns_schema
 
 REDACTED = "[redacted]"  # toolgen_runtime.output.REDACTED
 
@@ -143,10 +143,10 @@ def _redact(schema: dict[str, Any], path: list[str], prefix: str) -> None:
         node = node["properties"][part]
         node = _object_of(node)
     leaf = node["properties"][parts[-1]]
-    nullable = "null" in _types(leaf)
+    takes_null = nullable(leaf)
     redacted: dict[str, Any] = {
-        "type": ["string", "null"] if nullable else "string",
-        "enum": [REDACTED, None] if nullable else [REDACTED],
+        "type": ["string", "null"] if takes_null else "string",
+        "enum": [REDACTED, None] if takes_null else [REDACTED],
     }
     if "description" in leaf:
         redacted["description"] = leaf["description"]
@@ -158,8 +158,3 @@ def _object_of(node: dict[str, Any]) -> dict[str, Any]:
     while "items" in node and "properties" not in node:
         node = node["items"]
     return node
-
-
-def _types(schema: Mapping[str, Any]) -> list[str]:
-    kind = schema.get("type", [])
-    return [kind] if isinstance(kind, str) else list(kind)

@@ -27,10 +27,8 @@ from toolgen.spec.yaml_data import PathKey, Place, read_yaml
 
 __all__ = [
     "Document",
-    "LoadedCatalogue",
     "PathKey",
     "SourceMap",
-    "load_catalogue",
     "load_document",
 ]
 
@@ -119,16 +117,6 @@ class Document:
 
     def span(self, path: Sequence[str | int], *, key: bool = False) -> Span:
         return self.source.span(path, key=key)
-
-
-@dataclass(frozen=True, slots=True)
-class LoadedCatalogue:
-    folder: str
-    catalogue: Document | None
-    tools: tuple[Document, ...]
-    diagnostics: tuple[Diagnostic, ...]
-    # every tool entry of tools/, by display path, including those that could not be read
-    tool_files: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,29 +340,3 @@ def collector_paused() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
-
-
-def load_catalogue(
-    folder: Path, display: str | None = None, root: Path | None = None
-) -> LoadedCatalogue:
-    """Load catalogue.yaml and every tools/*.yaml of one catalogue folder."""
-    sources = read_sources(folder, display, root)
-    diagnostics = list(sources.diagnostics)
-    with collector_paused():
-        catalogue = None
-        if sources.catalogue is not None:
-            catalogue, found = parse(sources.catalogue)
-            diagnostics.extend(found)
-        tools = []
-        for source in sources.tools:
-            document, found = parse(source)
-            diagnostics.extend(found)
-            if document is not None:
-                tools.append(document)
-    return LoadedCatalogue(
-        sources.folder,
-        catalogue,
-        tuple(tools),
-        tuple(diagnostics),
-        tuple(s.file for s in sources.tools),
-    )

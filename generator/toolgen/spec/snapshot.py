@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from toolgen.spec import describe, tokens
@@ -44,8 +44,7 @@ from toolgen.spec.ir import (
     CURSOR_PARAM,
     PAGE_SIZE_PARAM,
     Catalogue,
-    Param,
-    ReturnField,
+    N,
     Tool,
 )
 from toolgen.spec.toolschema import returns_schema
@@ -85,54 +84,41 @@ def _guard_limits() -> tuple[int, int]:
     return MAX_PATH_CHARS, MAX_URL_CHARS
 
 
+def _named(nodes: tuple[N, ...], prefix: str = "") -> Iterator[tuple[str, N]]:
+    """Each named parameter or return field with its dotted path, nested ones included (the
+    properties of array items are under the array's name)."""
+    for node in nodes:
+        path = prefix + node.name
+        yield path, node
+        inner = node.items if node.items is not None else node
+        yield from _named(inner.properties, path + ".")
+
+
 def guards_snapshot(tool: Tool) -> dict[str, Any]:
     """The guard of each `path` and `url` parameter, by dotted parameter path."""
     found: dict[str, Any] = {}
-
-    def visit(params: tuple[Param, ...], prefix: str) -> None:
-        for param in params:
-            path = prefix + param.name
-            if param.path is not None:
-                found[path] = {
-                    "kind": "path",
-                    "root": param.path.root,
-                    "suffixes": list(param.path.suffixes),
-                    "must_exist": param.path.must_exist,
-                    "allow_hidden": False,
-                    "max_chars": _guard_limits()[0],
-                }
-            elif param.url is not None:
-                found[path] = {
-                    "kind": "url",
-                    "hosts": list(param.url.hosts),
-                    "schemes": list(param.url.schemes),
-                    "ports": list(param.url.ports),
-                    "allow_userinfo": False,
-                    "allow_trailing_dot": False,
-                    "hosts_from": param.url.hosts_from,
-                    "max_chars": _guard_limits()[1],
-                }
-            node = param.items if param.items is not None else param
-            visit(node.properties, path + ".")
-
-    visit(tool.params, "")
+    for path, param in _named(tool.params):
+        if param.path is not None:
+            found[path] = {
+                "kind": "path",
+                "root": param.path.root,
+                "suffixes": list(param.path.suffixes),
+                "must_exist": param.path.must_exist,
+                "allow_hidden": False,
+                "max_chars": _guard_limits()[0],
+            }
+        elif param.url is not None:
+            found[path] = {
+                "kind": "url",
+                "hosts": list(param.url.hosts),
+                "schemes": list(param.url.schemes),
+                "ports": list(param.url.ports),
+                "allow_userinfo": False,
+                "allow_trailing_dot": False,
+                "hosts_from": param.url.hosts_from,
+                "max_chars": _guard_limits()[1],
+            }
     return found
-
-
-def _output_rules(
-    fields: tuple[ReturnField, ...],
-    prefix: str,
-    limits: dict[str, int],
-    hidden: list[str],
-) -> None:
-    for f in fields:
-        path = prefix + f.name
-        if f.max_length is not None:
-            limits[path] = f.max_length
-        if f.sensitive:
-            hidden.append(path)
-        node = f.items if f.items is not None else f
-        _output_rules(node.properties, path + ".", limits, hidden)
 
 
 def boundaries_snapshot(tool: Tool) -> dict[str, Any]:
@@ -151,9 +137,9 @@ def boundaries_snapshot(tool: Tool) -> dict[str, Any]:
             "noun": page.noun,
             "identity": list(page.identity),
         }
-    limits: dict[str, int] = {}
-    hidden: list[str] = []
-    _output_rules(tool.returns, "items." if page is not None else "", limits, hidden)
+    fields = list(_named(tool.returns, "items." if page is not None else ""))
+    limits = {p: f.max_length for p, f in fields if f.max_length is not None}
+    hidden = [p for p, f in fields if f.sensitive]
     if limits or hidden:
         found["output"] = {"max_chars": limits, "sensitive": sorted(hidden)}
     return found

@@ -31,10 +31,6 @@ _KINDS: Final = (
 )
 
 
-def _kind_of(mode: int) -> str:
-    return next((words for test, words in _KINDS if test(mode)), "not a regular file")
-
-
 def _unreadable(display: str, code: str, message: str, hint: str) -> Diagnostic:
     return error(code, message, Span(display, 1, 1), hint)
 
@@ -119,10 +115,11 @@ def _mode(path: Path) -> int:
 
 
 def _not_regular(display: str, mode: int) -> Diagnostic:
+    kind = next((words for test, words in _KINDS if test(mode)), "not a regular file")
     return _unreadable(
         display,
         "TG012",
-        f"the file is {_kind_of(mode)}, not a regular file",
+        f"the file is {kind}, not a regular file",
         "A spec is a plain YAML file: replace this entry with one, or move it out of the "
         "folder.",
     )

@@ -21,23 +21,13 @@ from typing import TYPE_CHECKING, Any, cast
 from toolgen_runtime.schema import validator
 
 from toolgen.spec.ir import Param, ReturnField
-from toolgen.text import sentence, value_text
+from toolgen.text import listing, sentence, value_text
 
 if TYPE_CHECKING:
     import jsonschema
 
-_JSON_TYPE = {
-    "string": "string",
-    "integer": "integer",
-    "number": "number",
-    "boolean": "boolean",
-    "date": "string",
-    "datetime": "string",
-    "array": "array",
-    "object": "object",
-    "path": "string",
-    "url": "string",
-}
+# the contract types JSON writes as strings; every other type is a JSON type of that name
+_JSON_TYPE = {"date": "string", "datetime": "string", "path": "string", "url": "string"}
 _FORMAT = {"date": "date", "datetime": "date-time"}
 _FORMAT_NOTE = {
     "date": "Date as YYYY-MM-DD.",
@@ -63,31 +53,22 @@ def _length_note(low: int | None, high: int | None, unit: str) -> str:
     return ""
 
 
-def _either(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
-
-
 def guard_note(param: Param) -> str:
     """What a `path` or `url` parameter accepts, in the words its guard checks."""
     if param.path is not None:
-        ending = (
-            f", ending with {_either(list(param.path.suffixes))}"
-            if param.path.suffixes
-            else ""
-        )
+        suffixes = param.path.suffixes
+        ending = f", ending with {listing(suffixes, 'or')}" if suffixes else ""
         return (
             f"A file name relative to the {param.path.root} folder (folders separated by "
             f"/, no leading / or ..){ending}."
         )
     if param.url is not None:
-        schemes = _either([s + "://" for s in param.url.schemes])
-        hosts = [h for h in param.url.hosts]
-        where = (
-            f"on {_either(hosts)}"
-            + (" or the other hosts configured for it" if param.url.hosts_from else "")
-            if hosts
-            else "on the hosts configured for it"
-        )
+        schemes = listing([s + "://" for s in param.url.schemes], "or")
+        where = "on the hosts configured for it"
+        if param.url.hosts:
+            where = f"on {listing(param.url.hosts, 'or')}"
+            if param.url.hosts_from:
+                where += " or the other hosts configured for it"
         return f"A full URL starting with {schemes} {where}."
     return ""
 
@@ -113,29 +94,22 @@ def param_description(param: Param) -> str:
 
 def _constraint_keywords(param: Param, *, full: bool) -> dict[str, object]:
     c = param.constraints
-    out: dict[str, object] = {}
-    if param.type in _FORMAT:
-        out["format"] = _FORMAT[param.type]
-    if c.pattern is not None:
-        out["pattern"] = c.pattern
-    if c.minimum is not None:
-        out["minimum"] = c.minimum
-    if c.maximum is not None:
-        out["maximum"] = c.maximum
-    if full and c.min_length is not None:
-        out["minLength"] = c.min_length
-    if full and c.max_length is not None:
-        out["maxLength"] = c.max_length
-    if c.min_items is not None:
-        out["minItems"] = c.min_items
-    if c.max_items is not None:
-        out["maxItems"] = c.max_items
-    return out
+    keywords = {
+        "format": _FORMAT.get(param.type),
+        "pattern": c.pattern,
+        "minimum": c.minimum,
+        "maximum": c.maximum,
+        "minLength": c.min_length if full else None,
+        "maxLength": c.max_length if full else None,
+        "minItems": c.min_items,
+        "maxItems": c.max_items,
+    }
+    return {key: value for key, value in keywords.items() if value is not None}
 
 
 def param_schema(param: Param, *, full: bool = False) -> dict[str, object]:
     """The JSON Schema of one parameter: exposed (full=False) or for validation (full=True)."""
-    json_type = _JSON_TYPE[param.type]
+    json_type = _JSON_TYPE.get(param.type, param.type)
     body: dict[str, object] = {"type": json_type}
     description = param_description(param)
     if description and not full:
@@ -181,7 +155,7 @@ def parameters_schema(
 
 
 def _return_schema(field: ReturnField) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": _JSON_TYPE[field.type]}
+    schema: dict[str, Any] = {"type": _JSON_TYPE.get(field.type, field.type)}
     if field.description:
         schema["description"] = field.description
     if field.type in _FORMAT:
@@ -247,38 +221,6 @@ def compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(python_pattern(pattern))
 
 
-def error_fields(err: jsonschema.ValidationError) -> list[FieldPath]:
-    """The fields one jsonschema error blames: a missing or an extra key is named itself."""
-    base = tuple(err.absolute_path)
-    instance = err.instance
-    if err.validator == "required" and isinstance(instance, dict):
-        required = cast(list[str], err.validator_value)
-        return [(*base, name) for name in required if name not in instance]
-    if err.validator == "additionalProperties" and isinstance(instance, dict):
-        known = err.schema.get("properties", {}) if isinstance(err.schema, dict) else {}
-        return [(*base, key) for key in instance if key not in known]
-    if err.validator == "anyOf" and err.context:
-        # a nullable container: blame what is wrong inside the non-null branch
-        inner = [
-            e
-            for e in err.context
-            if not (e.validator == "type" and e.validator_value == "null")
-        ]
-        if inner:
-            deepest = max(inner, key=lambda e: len(e.absolute_path))
-            return error_fields(deepest)
-    return [base]
-
-
-def problems(schema: dict[str, object], value: object) -> list[tuple[FieldPath, str]]:
-    """Every way `value` breaks `schema`, as (field path, message) pairs."""
-    found = []
-    for err in validator(schema).iter_errors(value):
-        for path in error_fields(err):
-            found.append((path, err.message))
-    return found
-
-
 def dotted(path: FieldPath) -> str:
     """("filter", "status") -> "filter.status"; the root is "$"."""
     return ".".join(str(part) for part in path) or "$"
@@ -287,8 +229,8 @@ def dotted(path: FieldPath) -> str:
 def first_problem(param: Param, value: object) -> str | None:
     """Why `value` breaks the parameter's own constraints (null not allowed), or None."""
     schema = param_schema(replace(param, optional=False), full=True)
-    found = problems(schema, value)
-    return found[0][1] if found else None
+    error = next(validator(schema).iter_errors(value), None)
+    return None if error is None else error.message
 
 
 # --- what is wrong with a value, in the words the model reads ------------------------------
@@ -320,7 +262,8 @@ _LIMIT_KINDS = {
 }
 
 
-def _nullable(schema: object) -> bool:
+def nullable(schema: object) -> bool:
+    """Whether a schema takes null: a null type, or a null branch of its anyOf."""
     if not isinstance(schema, dict):
         return False
     declared = schema.get("type")
@@ -364,7 +307,7 @@ def _issues(
                 loc = (*base, name)
                 yield (
                     loc,
-                    told("missing", loc, nullable=_nullable(properties.get(name))),
+                    told("missing", loc, nullable=nullable(properties.get(name))),
                 )
     elif check == "additionalProperties" and isinstance(instance, dict):
         known = schema.get("properties", {})

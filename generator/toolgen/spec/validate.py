@@ -3,8 +3,8 @@
 The schemas in `toolgen/spec/schemas/` are the single definition of what keys exist;
 `toolgen schema` prints them and the YAML files reference them so editors autocomplete. Each
 jsonschema error is mapped back to `file:line:col` with a message in plain words, and an
-unknown key gets a "did you mean". Documents with format errors go no further down the
-pipeline; the others are returned.
+unknown key gets a "did you mean". A document with format errors goes no further down the
+pipeline (build/tool_files.py).
 """
 
 from __future__ import annotations
@@ -14,13 +14,12 @@ import functools
 import json
 import math
 from collections.abc import Sized
-from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 from toolgen.diagnostics import Diagnostic, error
 from toolgen.spec import reserved
-from toolgen.spec.load import Document, LoadedCatalogue, PathKey
+from toolgen.spec.load import Document, PathKey
 from toolgen.text import article
 
 if TYPE_CHECKING:
@@ -49,16 +48,6 @@ def _validator(kind: SchemaKind) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(_schema(kind))
 
 
-@dataclass(frozen=True, slots=True)
-class ValidationResult:
-    catalogue: Document | None  # None when missing or broken
-    tools: tuple[Document, ...]  # the tool documents that passed
-    # the tool files that did not pass or could not be read, by the name they give (their
-    # file name without suffix when they give none): the model knows them as broken
-    broken: tuple[str, ...]
-    diagnostics: tuple[Diagnostic, ...]
-
-
 def stem(file: str) -> str:
     """The name a tool file that cannot be read is known by: its name without suffix."""
     return file.rsplit("/", 1)[-1].rsplit(".", 1)[0]
@@ -69,32 +58,6 @@ def broken_name(document: Document) -> str:
     its file's."""
     name = document.data.get("name") if isinstance(document.data, dict) else None
     return name if isinstance(name, str) else stem(document.file)
-
-
-def validate(loaded: LoadedCatalogue) -> ValidationResult:
-    """Check every document against the format."""
-    diagnostics: list[Diagnostic] = []
-    # A value load already reported (a foreign tag, an alias, a misfit) is read as null;
-    # saying so again here would blame the reader for a null they never wrote.
-    reported = {d.span for d in loaded.diagnostics}
-    catalogue = None
-    if loaded.catalogue is not None:
-        found = check_document(loaded.catalogue, "catalogue")
-        diagnostics.extend(d for d in found if d.span not in reported)
-        catalogue = None if found else loaded.catalogue
-    tools = []
-    broken = {stem(file) for file in loaded.tool_files}
-    for document in loaded.tools:
-        found = check_document(document, "tool")
-        diagnostics.extend(d for d in found if d.span not in reported)
-        broken.discard(stem(document.file))
-        if not found:
-            tools.append(document)
-            continue
-        broken.add(broken_name(document))
-    return ValidationResult(
-        catalogue, tuple(tools), tuple(sorted(broken)), tuple(diagnostics)
-    )
 
 
 def check_document(document: Document, kind: SchemaKind) -> list[Diagnostic]:

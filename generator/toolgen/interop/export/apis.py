@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolgen.lint import targets
+from toolgen.spec.toolschema import nullable
 
 __all__ = ["APIS", "Api", "Definitions", "Note"]
 
@@ -83,17 +84,6 @@ def _chat(tools: Sequence[Mapping[str, Any]]) -> Definitions:
     return Definitions({"tools": payload}, (Note(None, RUNTIME_KEEPS),))
 
 
-def _nullable(schema: Mapping[str, Any]) -> bool:
-    kind = schema.get("type")
-    return (isinstance(kind, list) and "null" in kind) or any(
-        isinstance(b, dict) and b.get("type") == "null" for b in schema.get("anyOf", ())
-    )
-
-
-def _union(schema: Mapping[str, Any]) -> bool:
-    return isinstance(schema.get("type"), list) or "anyOf" in schema
-
-
 def _properties(schema: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """Every property schema, nested ones and array items' included."""
     found: list[Mapping[str, Any]] = []
@@ -154,8 +144,8 @@ def _anthropic(tools: Sequence[Mapping[str, Any]]) -> Definitions:
             )
     strict_tools = [t for t in tools if fits[_model(t)["name"]]]
     props = [p for t in strict_tools for p in _properties(_model(t)["parameters"])]
-    optional = sum(1 for p in props if _nullable(p))
-    unions = sum(1 for p in props if _union(p))
+    optional = sum(1 for p in props if nullable(p))
+    unions = sum(1 for p in props if isinstance(p.get("type"), list) or "anyOf" in p)
     over = []
     if len(strict_tools) > limits.max_strict_tools:
         over.append(

@@ -20,7 +20,7 @@ module's docstring names what was left out, and `toolgen export` says it as a no
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +28,7 @@ from toolgen.render.formatting import format_sources
 from toolgen.spec import snapshot
 from toolgen.spec.answers import answer_schema
 from toolgen.spec.ir import Catalogue, Tool
+from toolgen.text import listing
 
 _HEADER = '''"""The MCP server of the {name} catalogue, written by `toolgen export --to mcp` from
 {folder}.
@@ -121,13 +122,6 @@ def _frozen(found: Mapping[str, list[str]]) -> dict[str, tuple[str, ...]]:
     return {name: tuple(tools) for name, tools in sorted(found.items())}
 
 
-def _and(names: Iterable[str]) -> str:
-    listed = list(names)
-    return (
-        listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + " and " + listed[-1]
-    )
-
-
 def environment_variables(catalogue: Catalogue) -> list[tuple[str, str]]:
     """Every setting the server reads from its environment, with what it is for: the run
     context's fields, then what the served tools need (`needs`)."""
@@ -141,14 +135,14 @@ def environment_variables(catalogue: Catalogue) -> list[tuple[str, str]]:
         found.append(
             (
                 "TOOLGEN_STORE_URL",
-                f"the store where {_and(need.store)} record their calls",
+                f"the store where {listing(need.store)} record their calls",
             )
         )
     if need.secret:
         found.append(
             (
                 "TOOLGEN_SECRET",
-                f"signs the tokens and cursors of {_and(need.secret)}; random, the "
+                f"signs the tokens and cursors of {listing(need.secret)}; random, the "
                 "same in every worker",
             )
         )
@@ -156,14 +150,14 @@ def environment_variables(catalogue: Catalogue) -> list[tuple[str, str]]:
         found.append(
             (
                 f"TOOLGEN_ROOT_{root.upper()}",
-                f"the folder the paths of {_and(tools)} are relative to (root {root})",
+                f"the folder the paths of {listing(tools)} are relative to (root {root})",
             )
         )
     for name, tools in need.hosts.items():
         found.append(
             (
                 f"TOOLGEN_HOSTS_{name.upper()}",
-                f"the hosts the URLs of {_and(tools)} may name, as a.example.com,"
+                f"the hosts the URLs of {listing(tools)} may name, as a.example.com,"
                 "b.example.com",
             )
         )
@@ -192,7 +186,7 @@ def _usage(catalogue: Catalogue, left_out: tuple[str, ...]) -> str:
     for name, tools in need.more_hosts.items():
         more = (
             f"It also reads TOOLGEN_HOSTS_{name.upper()}, when set: more hosts the URLs "
-            f"of {_and(tools)} may name."
+            f"of {listing(tools)} may name."
         )
         text += "\n\n" + textwrap.fill(more, 88)
     if left_out:

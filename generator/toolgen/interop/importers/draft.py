@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from toolgen.interop.importers.schema import Converter, ParamDoc
 from toolgen.interop.importers.source import Loss, SourceTool
+from toolgen.names import MODEL_NAME_RE
 from toolgen.spec.comments import IMPORT_TODO
 
 TODO = IMPORT_TODO.removesuffix(":")
@@ -36,7 +37,6 @@ TODO_EXAMPLE = (
 PLACEHOLDER_EFFECT = "write"
 # beside the placeholder effect: only a person's edit of that line removes it (comments.py)
 TODO_EFFECT = f"{TODO}: the source does not say; write read, write or destructive"
-TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 RESERVED_MODULES = frozenset({"context", "tests", "json", "datetime", "copy", "pytest"})
 
 
@@ -61,19 +61,19 @@ def legal_name(name: str) -> str:
     characters becomes one `_`; a name still over 64 characters loses its namespace (what
     precedes the first such run: `repos/`), then whole words from its end. "" when nothing
     is left."""
-    if TOOL_NAME.fullmatch(name):
+    if MODEL_NAME_RE.fullmatch(name):
         return name
     snake = _NOT_NAME.sub("_", name).strip("_")
     if len(snake) > 64 and _NAMESPACE.match(name):
         snake = _NOT_NAME.sub("_", _NAMESPACE.sub("", name, count=1)).strip("_")
     while len(snake) > 64 and "_" in snake[:65]:
         snake = snake[:65].rsplit("_", 1)[0]
-    return snake if TOOL_NAME.fullmatch(snake) else ""
+    return snake if MODEL_NAME_RE.fullmatch(snake) else ""
 
 
 def unusable_name(name: str) -> str | None:
     """Why a tool name cannot be a contract's, or None."""
-    if not TOOL_NAME.fullmatch(name):
+    if not MODEL_NAME_RE.fullmatch(name):
         return NAME_RULE
     if name.replace("-", "_").lower() in RESERVED_MODULES:
         return "the generated package uses this module name itself"

@@ -18,9 +18,8 @@ WIDTH = 92
 _PLAIN = re.compile(r"^[A-Za-z][A-Za-z0-9 _.,;'()/+\-]*[A-Za-z0-9_.)']$|^[A-Za-z]$")
 _FLOW_PLAIN = re.compile(r"^[A-Za-z][A-Za-z0-9 _./+\-]*[A-Za-z0-9_.]$|^[A-Za-z]$")
 _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
-_AMBIGUOUS = frozenset(
-    ["y", "n", "yes", "no", "on", "off", "true", "false", "null"]
-)  # what some YAML reader takes for a boolean or null
+# what some YAML reader takes for a boolean or null
+_AMBIGUOUS = frozenset(["y", "n", "yes", "no", "on", "off", "true", "false", "null"])
 
 
 def _plain_ok(text: str, pattern: re.Pattern[str]) -> bool:
@@ -28,9 +27,8 @@ def _plain_ok(text: str, pattern: re.Pattern[str]) -> bool:
         bool(pattern.fullmatch(text))
         and text.lower() not in _AMBIGUOUS
         and "  " not in text
-        and not re.search(
-            r"\d[._]\d|^\d", text
-        )  # numbers and times in any YAML dialect
+        # numbers and times in any YAML dialect
+        and not re.search(r"\d[._]\d|^\d", text)
     )
 
 
@@ -51,11 +49,8 @@ def scalar(value: object, *, flow: bool = False) -> str:
 
 
 def key(name: str) -> str:
-    return (
-        name
-        if _KEY.fullmatch(name) and name.lower() not in _AMBIGUOUS
-        else scalar(name)
-    )
+    plain = _KEY.fullmatch(name) and name.lower() not in _AMBIGUOUS
+    return name if plain else scalar(name)
 
 
 def _block_text(text: str, indent: str) -> list[str] | None:
@@ -132,5 +127,4 @@ def _item(value: object, indent: str) -> list[str]:
     if isinstance(value, list) and value:
         body = [line for item in value for line in _item(item, indent + "  ")]
         return [indent + "- " + body[0].lstrip(), *body[1:]]
-    head = _entry(indent + "-", value, indent)
-    return head
+    return _entry(indent + "-", value, indent)

@@ -8,27 +8,7 @@ import re
 from collections.abc import Mapping
 from typing import cast
 
-
-def is_number(value: object) -> bool:
-    """An int or a float, never a bool (which Python counts as an int)."""
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def fits_type(kind: str, value: object) -> bool:
-    """Whether a value is of a contract type (`integer`, `date`, ...); a bool is no number."""
-    if kind in ("string", "date", "datetime"):
-        return isinstance(value, str)
-    if kind == "integer":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if kind == "number":
-        return is_number(value)
-    if kind == "boolean":
-        return isinstance(value, bool)
-    if kind == "array":
-        return isinstance(value, list)
-    if kind == "object":
-        return isinstance(value, dict)
-    return False
+from toolgen.spec.model.reading import fits_type, is_number
 
 
 def satisfies(doc: Mapping[str, object], value: object) -> bool:

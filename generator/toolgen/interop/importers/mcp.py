@@ -99,9 +99,8 @@ def _tool(entry: object, index: int) -> SourceTool:
         basis += "; openWorldHint absent (MCP's default is true)"
     idempotent = _flag(annotations, "idempotentHint")
     if idempotent and effect == "read":
-        idempotent = (
-            None  # a read repeats nothing: the hint adds nothing to the contract
-        )
+        # a read repeats nothing: the hint adds nothing to the contract
+        idempotent = None
     schema = entry.get("inputSchema")
     output = entry.get("outputSchema")
     description = entry.get("description")

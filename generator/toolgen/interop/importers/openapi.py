@@ -280,12 +280,8 @@ def _effect(method: str) -> tuple[Effect | None, str, bool | None]:
             "DELETE removes what it names and is idempotent (RFC 9110, 9.3.5)",
             True,
         )
-    if method == "put":
-        return (
-            None,
-            "",
-            True,
-        )  # idempotent (RFC 9110, 9.2.2); whether it destroys is open
+    if method == "put":  # idempotent (RFC 9110, 9.2.2); whether it destroys is open
+        return None, "", True
     return None, "", None
 
 
@@ -347,20 +343,17 @@ def _tool(
         if isinstance(operation.get(k), str) and str(operation[k]).strip()
     ]
     effect, basis, idempotent = _effect(method)
+    result = _result(doc, operation, losses)
     return SourceTool(
         name=str(operation["operationId"]),
         description="\n\n".join(parts) or None,
         input_schema={"type": "object", "properties": properties, "required": required},
-        output_schema=_as_object(_result(doc, operation, losses)),
+        output_schema=result if isinstance(result, dict) and result else None,
         effect=effect,
         effect_basis=basis,
         idempotent=idempotent,
         losses=tuple(losses),
     )
-
-
-def _as_object(schema: object) -> Mapping[str, object] | None:
-    return schema if isinstance(schema, dict) and schema else None
 
 
 def read(data: object) -> SourceFile:

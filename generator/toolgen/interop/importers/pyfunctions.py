@@ -97,10 +97,6 @@ def run_module(path: Path) -> object:
         return data
 
 
-def _pydantic_title(name: str) -> str:
-    return name.title().replace("_", " ")
-
-
 def _without_derived_titles(node: object, name: str | None = None) -> object:
     """The schema without the titles pydantic derives from names."""
     if isinstance(node, list):
@@ -109,7 +105,8 @@ def _without_derived_titles(node: object, name: str | None = None) -> object:
         return node
     out: dict[str, Any] = {}
     for key, value in node.items():
-        if key == "title" and name is not None and value == _pydantic_title(name):
+        derived = name is not None and value == name.title().replace("_", " ")
+        if key == "title" and derived:
             continue
         if key == "properties" and isinstance(value, dict):
             out[key] = {k: _without_derived_titles(v, k) for k, v in value.items()}
@@ -154,43 +151,34 @@ def _parameters(entry: Mapping[str, Any]) -> Mapping[str, object] | None:
 
 
 def _losses(entry: Mapping[str, Any]) -> list[Loss]:
-    losses: list[Loss] = []
-    approval = entry.get("needs_approval")
-    if approval is not False:
-        losses.append(
-            Loss(
-                "the tool",
-                f"needs_approval {approval!r}",
-                "the format has no approval yet: decide how this tool is confirmed "
-                "before it is built without one",
-            )
-        )
-    if entry.get("is_enabled") is not True:
-        losses.append(
-            Loss(
-                "the tool",
-                f"is_enabled {entry.get('is_enabled')!r}",
-                "a contract's tool is always offered; choose the tools per agent instead",
-            )
-        )
-    if entry.get("timeout_seconds") is not None:
-        losses.append(
-            Loss(
-                "the tool",
-                f"timeout_seconds {entry['timeout_seconds']!r}",
-                "the format has no timeout",
-            )
-        )
-    if entry.get("strict") is False:
-        losses.append(
-            Loss(
-                "the tool",
-                "strict_json_schema False",
-                "every generated tool is strict: the model must send every parameter "
-                "(null for an optional one)",
-            )
-        )
-    return losses
+    approval, enabled = entry.get("needs_approval"), entry.get("is_enabled")
+    timeout = entry.get("timeout_seconds")
+    # (whether the tool says it, what it says, why the draft cannot hold it)
+    said = (
+        (
+            approval is not False,
+            f"needs_approval {approval!r}",
+            "the format has no approval yet: decide how this tool is confirmed before it "
+            "is built without one",
+        ),
+        (
+            enabled is not True,
+            f"is_enabled {enabled!r}",
+            "a contract's tool is always offered; choose the tools per agent instead",
+        ),
+        (
+            timeout is not None,
+            f"timeout_seconds {timeout!r}",
+            "the format has no timeout",
+        ),
+        (
+            entry.get("strict") is False,
+            "strict_json_schema False",
+            "every generated tool is strict: the model must send every parameter (null "
+            "for an optional one)",
+        ),
+    )
+    return [Loss("the tool", what, why) for says, what, why in said if says]
 
 
 def read(data: object) -> SourceFile:

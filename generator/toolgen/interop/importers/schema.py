@@ -16,9 +16,10 @@ import re
 from collections.abc import Mapping
 from typing import cast
 
-from toolgen.interop.importers.fitting import fits_type, is_number, satisfies
+from toolgen.interop.importers.fitting import satisfies
 from toolgen.interop.importers.source import Loss
 from toolgen.names import ENVELOPE_KEYS, MODEL_NAME_RE
+from toolgen.spec.model.reading import fits_type, is_number, whole_number
 
 Node = Mapping[str, object]
 ParamDoc = dict[str, object]
@@ -26,8 +27,13 @@ ParamDoc = dict[str, object]
 _MAX_DEPTH = 32
 # Keywords that say nothing the model or the validator acts on: dropping them loses nothing.
 _SILENT = frozenset({"$schema", "$id", "$comment", "$defs", "definitions"})
-_SCALARS = {"string": str, "integer": int, "number": float, "boolean": bool}
 _ANNOTATION_ONLY = frozenset({"title", "deprecated", "readOnly", "writeOnly"})
+# what an object's schema says of its fields
+_OBJECT_KEYS = frozenset({"properties", "required", "additionalProperties"})
+# what every parameter and return field reads of its schema
+_READ = frozenset(
+    {"type", "description", "enum", "const", "format", "anyOf", "oneOf", "allOf"}
+)
 
 
 class Converter:
@@ -66,6 +72,21 @@ class Converter:
         # keywords beside $ref (a description) win over the referenced schema's
         return {**resolved, **{k: v for k, v in node.items() if k != "$ref"}}
 
+    def _node(
+        self, raw: object, where: str, depth: int
+    ) -> tuple[Node, str, bool] | None:
+        """The schema at `where`, resolved and without its null alternative, with its type
+        and whether it takes null; None when it cannot be read (a loss says why)."""
+        if depth > _MAX_DEPTH:
+            self.lose(where, "its nesting", "nested too deep")
+            return None
+        resolved = self._resolve(raw, where)
+        node, nullable = (
+            (None, False) if resolved is None else self._unwrap(resolved, where)
+        )
+        kind = None if node is None else self._type(node, where)
+        return None if node is None or kind is None else (node, kind, nullable)
+
     def _unwrap(self, node: Node, where: str) -> tuple[Node | None, bool]:
         """The schema without its null alternative, and whether null is allowed."""
         nullable = False
@@ -77,18 +98,22 @@ class Converter:
                 self.lose(where, f"type {kind!r}", "a parameter has exactly one type")
                 return None, nullable
             node = {**node, "type": others[0]}
-        for key in ("anyOf", "oneOf"):
+        for key in ("anyOf", "oneOf", "allOf"):
             branches = node.get(key)
             if not isinstance(branches, list):
                 continue
             real = [
                 b
                 for b in branches
-                if not (isinstance(b, dict) and b.get("type") == "null")
+                if key == "allOf"
+                or not (isinstance(b, dict) and b.get("type") == "null")
             ]
             nullable = nullable or len(real) < len(branches)
             if len(real) != 1:
-                self.lose(where, key, "a union of several types cannot be written")
+                why = "only an allOf of one schema can be read"
+                if key != "allOf":
+                    why = "a union of several types cannot be written"
+                self.lose(where, key, why)
                 return None, nullable
             branch = self._resolve(real[0], where)
             if branch is None:
@@ -96,16 +121,6 @@ class Converter:
             outer = {k: v for k, v in node.items() if k != key}
             merged, inner_null = self._unwrap({**branch, **outer}, where)
             return merged, nullable or inner_null
-        all_of = node.get("allOf")
-        if isinstance(all_of, list):
-            if len(all_of) != 1:
-                self.lose(where, "allOf", "only an allOf of one schema can be read")
-                return None, nullable
-            branch = self._resolve(all_of[0], where)
-            if branch is None:
-                return None, nullable
-            outer = {k: v for k, v in node.items() if k != "allOf"}
-            return self._unwrap({**branch, **outer}, where)
         return node, nullable
 
     def _type(self, node: Node, where: str) -> str | None:
@@ -115,13 +130,8 @@ class Converter:
             if "const" in node:
                 values = [node["const"]]
             if isinstance(values, list) and values:
-                for name, python in _SCALARS.items():
-                    if name != "number" and all(
-                        isinstance(v, python)
-                        and not (name == "integer" and isinstance(v, bool))
-                        for v in values
-                        if v is not None
-                    ):
+                for name in ("string", "integer", "boolean"):
+                    if all(fits_type(name, v) for v in values if v is not None):
                         return name
             self.lose(where, "its type", "the schema does not say the type")
             return None
@@ -160,11 +170,11 @@ class Converter:
 
     # -- parameters --------------------------------------------------------------------------
 
-    def params(self, schema: Node | None, where: str = "") -> dict[str, ParamDoc]:
+    def params(self, schema: Node | None) -> dict[str, ParamDoc]:
         """The top-level parameters of an input schema (an object)."""
         if schema is None:
             return {}
-        root = self._resolve(schema, where or "the arguments")
+        root = self._resolve(schema, "the arguments")
         if root is None:
             return {}
         if root.get("type", "object") != "object":
@@ -172,11 +182,7 @@ class Converter:
                 "the arguments", f"type {root.get('type')!r}", "arguments are an object"
             )
             return {}
-        self._leftovers(
-            root,
-            {"type", "properties", "required", "additionalProperties"},
-            "the arguments",
-        )
+        self._leftovers(root, {"type", *_OBJECT_KEYS}, "the arguments")
         extra = root.get("additionalProperties")
         if extra not in (None, False):
             self.lose(
@@ -215,37 +221,18 @@ class Converter:
         depth: int = 0,
         item: bool = False,
     ) -> ParamDoc | None:
-        if depth > _MAX_DEPTH:
-            self.lose(where, "its nesting", "nested too deep")
+        read_node = self._node(raw, where, depth)
+        if read_node is None:
             return None
-        resolved = self._resolve(raw, where)
-        if resolved is None:
-            return None
-        node, nullable = self._unwrap(resolved, where)
-        if node is None:
-            return None
-        kind = self._type(node, where)
-        if kind is None:
-            return None
+        node, kind, nullable = read_node
         doc: ParamDoc = {"type": kind}
-        used = {
-            "type",
-            "description",
-            "default",
-            "examples",
-            "example",
-            "anyOf",
-            "oneOf",
-        }
-        used |= {"allOf", "format"}
+        used = {*_READ, "default", "examples", "example"}
         enum = self._enum(node, kind, where)
         if enum is not None:
-            if None in enum:
-                nullable = True
-                enum = [v for v in enum if v is not None]
+            nullable = nullable or None in enum
+            enum = [v for v in enum if v is not None]
             if enum:
                 doc["enum"] = enum
-        used |= {"enum", "const"}
         read = self._kind_keywords(node, kind, doc, where, depth)
         if read is None:
             return None
@@ -263,10 +250,7 @@ class Converter:
         else:
             self._optional(node, doc, where, required=required, nullable=nullable)
         self._example(node, doc, where)
-        description = node.get("description")
-        if isinstance(description, str) and description.strip():
-            doc["description"] = description
-        return _ordered(doc)
+        return _ordered(node, doc)
 
     def _kind_keywords(
         self, node: Node, kind: str, doc: ParamDoc, where: str, depth: int
@@ -274,7 +258,11 @@ class Converter:
         """Read into `doc` the keywords of the parameter's own type; returns the keywords
         read, or None when the parameter is left out (its loss said why)."""
         if kind == "string":
-            self._string_keys(node, doc)
+            if isinstance(node.get("pattern"), str):
+                doc["pattern"] = node["pattern"]
+            for key, name in (("minLength", "min_length"), ("maxLength", "max_length")):
+                if whole_number(node.get(key)) is not None:
+                    doc[name] = node[key]
             return {"pattern", "minLength", "maxLength"}
         if kind in ("integer", "number"):
             return self._bounds(node, kind, doc, where)
@@ -326,7 +314,7 @@ class Converter:
             )
             return None
         doc["properties"] = props
-        return {"properties", "required", "additionalProperties"}
+        return set(_OBJECT_KEYS)
 
     def _enum(self, node: Node, kind: str, where: str) -> list[object] | None:
         values: object = node.get("enum")
@@ -334,33 +322,21 @@ class Converter:
             values = [node["const"]]
         if values is None:
             return None
-        if not isinstance(values, list) or not values:
-            self.lose(where, f"enum {_short(values)}", "an enum is a non-empty list")
-            return None
-        if kind == "number":
-            self.lose(
-                where, f"enum {_short(values)}", "the format has no enum of numbers"
-            )
-            return None
-        if kind not in ("string", "integer"):
-            self.lose(
-                where, f"enum {_short(values)}", f"a {kind} parameter takes no enum"
-            )
-            return None
-        kept = [v for v in values if v is None or fits_type(kind, v)]
-        if len(kept) < len(values) or len(set(map(repr, kept))) < len(kept):
-            self.lose(
-                where, f"enum {_short(values)}", "values of another type or repeated"
-            )
+        listed = values if isinstance(values, list) else []
+        kept = [v for v in listed if v is None or fits_type(kind, v)]
+        why = ""
+        if not listed:
+            why = "an enum is a non-empty list"
+        elif kind == "number":
+            why = "the format has no enum of numbers"
+        elif kind not in ("string", "integer"):
+            why = f"a {kind} parameter takes no enum"
+        elif len(kept) < len(listed) or len(set(map(repr, kept))) < len(kept):
+            why = "values of another type or repeated"
+        if why:
+            self.lose(where, f"enum {_short(values)}", why)
             return None
         return kept
-
-    def _string_keys(self, node: Node, doc: ParamDoc) -> None:
-        if isinstance(node.get("pattern"), str):
-            doc["pattern"] = node["pattern"]
-        for key, name in (("minLength", "min_length"), ("maxLength", "max_length")):
-            if isinstance(node.get(key), int) and not isinstance(node.get(key), bool):
-                doc[name] = node[key]
 
     def _bounds(self, node: Node, kind: str, doc: ParamDoc, where: str) -> set[str]:
         for key, name in (("minimum", "min"), ("maximum", "max")):
@@ -465,11 +441,7 @@ class Converter:
                 "only a result object with properties is read",
             )
             return {}
-        self._leftovers(
-            root,
-            {"type", "properties", "required", "additionalProperties"},
-            "the result",
-        )
+        self._leftovers(root, {"type", *_OBJECT_KEYS}, "the result")
         return self._fields(root, "")
 
     def _fields(self, node: Node, prefix: str) -> dict[str, ParamDoc]:
@@ -506,29 +478,12 @@ class Converter:
         required: bool,
         item: bool = False,
     ) -> ParamDoc | None:
-        if prefix.count(".") > _MAX_DEPTH:
-            self.lose(where, "its nesting", "nested too deep")
+        read_node = self._node(raw, where, prefix.count("."))
+        if read_node is None:
             return None
-        resolved = self._resolve(raw, where)
-        if resolved is None:
-            return None
-        node, nullable = self._unwrap(resolved, where)
-        if node is None:
-            return None
-        kind = self._type(node, where)
-        if kind is None:
-            return None
+        node, kind, nullable = read_node
         doc: ParamDoc = {"type": kind}
-        used = {
-            "type",
-            "description",
-            "enum",
-            "const",
-            "format",
-            "anyOf",
-            "oneOf",
-            "allOf",
-        }
+        used = set(_READ)
         enum = self._enum(node, kind, where) if kind in ("string", "integer") else None
         if enum is not None:
             nullable = nullable or None in enum
@@ -544,25 +499,20 @@ class Converter:
             doc["items"] = inner
             used.add("items")
         elif kind == "object":
-            fields = (
-                self._fields(node, prefix)
-                if isinstance(node.get("properties"), dict)
-                else {}
-            )
+            fields: dict[str, ParamDoc] = {}
+            if isinstance(node.get("properties"), dict):
+                fields = self._fields(node, prefix)
             if not fields:
                 self.lose(
                     where, "the field", "an object without properties is left out"
                 )
                 return None
             doc["properties"] = fields
-            used |= {"properties", "required", "additionalProperties"}
+            used |= _OBJECT_KEYS
         self._leftovers(node, used, where)
         if (nullable or not required) and not item:
             doc["optional"] = True
-        description = node.get("description")
-        if isinstance(description, str) and description.strip():
-            doc["description"] = description
-        return _ordered(doc)
+        return _ordered(node, doc)
 
 
 def where_prefix(where: str) -> str:
@@ -577,7 +527,12 @@ _ORDER = (
 )  # fmt: skip
 
 
-def _ordered(doc: ParamDoc) -> ParamDoc:
+def _ordered(node: Node, doc: ParamDoc) -> ParamDoc:
+    """The contract of a parameter or field, with the schema's description, in the order
+    a person writes the keys."""
+    description = node.get("description")
+    if isinstance(description, str) and description.strip():
+        doc["description"] = description
     return {key: doc[key] for key in _ORDER if key in doc}
 
 

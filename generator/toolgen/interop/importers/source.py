@@ -11,7 +11,7 @@ the conversion to a contract is written once.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 Effect = Literal["read", "write", "destructive"]
@@ -38,14 +38,11 @@ class SourceTool:
     input_schema: Mapping[str, object] | None
     output_schema: Mapping[str, object] | None = None
     effect: Effect | None = None  # None: the source does not say
-    effect_basis: str = (
-        ""  # how the effect follows from the source, for the file's header
-    )
+    # how the effect follows from the source, for the file's header
+    effect_basis: str = ""
     idempotent: bool | None = None
     open_world: bool | None = None
-    losses: tuple[Loss, ...] = field(
-        default_factory=tuple
-    )  # tool-level features not carried
+    losses: tuple[Loss, ...] = ()  # tool-level features not carried
 
 
 @dataclass(frozen=True, slots=True)

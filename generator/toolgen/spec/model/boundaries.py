@@ -21,7 +21,13 @@ from toolgen.spec.ir import (
 )
 from toolgen.spec.load import PathKey
 from toolgen.spec.model.derived import derived_param
-from toolgen.spec.model.reading import Reader, mapping_value, sequence_value, text_value
+from toolgen.spec.model.reading import (
+    Reader,
+    mapping_value,
+    sequence_value,
+    text_value,
+    whole_number,
+)
 from toolgen.text import article, shown
 
 # the keys of the guarded types, which apply to theirs only
@@ -138,9 +144,9 @@ class BoundaryReader(Reader):
         ) or ("https",)
         ports = tuple(
             dict.fromkeys(
-                p
+                n
                 for p in sequence_value(d.get("ports"))
-                if isinstance(p, int) and not isinstance(p, bool)
+                if (n := whole_number(p)) is not None
             )
         )
         return UrlSpec(
@@ -184,10 +190,7 @@ class BoundaryReader(Reader):
                 "Remove max_length: a sensitive field reaches the model as [redacted].",
             )
             limit = None
-        return (
-            limit if isinstance(limit, int) and not isinstance(limit, bool) else None,
-            sensitive,
-        )
+        return whole_number(limit), sensitive
 
     def pagination(
         self, value: object, params: tuple[Param, ...], context_names: tuple[str, ...]
@@ -207,11 +210,9 @@ class BoundaryReader(Reader):
                 f"Remove it (or rename it): a paginated tool takes {CURSOR_PARAM} and "
                 f"{PAGE_SIZE_PARAM} from its pagination block.",
             )
-        cap = d.get("max_page_size")
-        cap = cap if isinstance(cap, int) and not isinstance(cap, bool) else 1
-        default = d.get("default_page_size", min(cap, 10))
-        if not isinstance(default, int) or isinstance(default, bool):
-            default = min(cap, 10)
+        # the format check has refused a size below 1
+        cap = whole_number(d.get("max_page_size")) or 1
+        default = whole_number(d.get("default_page_size")) or min(cap, 10)
         if default > cap:
             self.report(
                 "TG172",
@@ -221,11 +222,9 @@ class BoundaryReader(Reader):
             )
             default = cap
         listed = d.get("identity")
-        identity = (
-            tuple(str(n) for n in sequence_value(listed))
-            if isinstance(listed, list)
-            else context_names
-        )
+        identity = context_names
+        if isinstance(listed, list):
+            identity = tuple(str(n) for n in sequence_value(listed))
         for index, field_name in enumerate(identity):
             if field_name not in context_names:
                 self.report(
@@ -236,7 +235,6 @@ class BoundaryReader(Reader):
                     "List context fields the tool receives (its context:): a cursor is bound "
                     "to who calls, which only the run context knows.",
                 )
-        ttl = d.get("cursor_ttl_s", 24 * 3600)
         origin = self.origin(where)
         spec = PaginationSpec(
             max_page_size=cap,
@@ -246,7 +244,7 @@ class BoundaryReader(Reader):
             ),
             noun=text_value(d, "noun") or "result",
             identity=tuple(n for n in identity if n in context_names),
-            ttl_s=ttl if isinstance(ttl, int) and not isinstance(ttl, bool) else None,
+            ttl_s=whole_number(d.get("cursor_ttl_s", 24 * 3600)),
             origin=origin,
         )
         added = (

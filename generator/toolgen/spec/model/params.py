@@ -13,7 +13,13 @@ from toolgen.names import item_class, pascal, python_name
 from toolgen.spec.ir import Constraints, JsonValue, Param, ParamType
 from toolgen.spec.load import PathKey
 from toolgen.spec.model.boundaries import BoundaryReader
-from toolgen.spec.model.reading import enum_fits, is_number, mapping_value, text_value
+from toolgen.spec.model.reading import (
+    fits_type,
+    is_number,
+    mapping_value,
+    text_value,
+    whole_number,
+)
 from toolgen.text import article, listing, shown
 
 _TYPE_KEYS: Mapping[str, frozenset[str]] = {
@@ -173,23 +179,15 @@ class ParamsReader(BoundaryReader):
             value = d.get(key)
             return value if is_number(value) else None  # type: ignore[return-value]
 
-        def count(key: str) -> int | None:
-            value = d.get(key)
-            return (
-                value
-                if isinstance(value, int) and not isinstance(value, bool)
-                else None
-            )
-
         return Constraints(
             enum=None if enum is None else tuple(cast(list[JsonValue], enum)),
             pattern=pattern,
             minimum=number("min"),
             maximum=number("max"),
-            min_length=count("min_length"),
-            max_length=count("max_length"),
-            min_items=count("min_items"),
-            max_items=count("max_items"),
+            min_length=whole_number(d.get("min_length")),
+            max_length=whole_number(d.get("max_length")),
+            min_items=whole_number(d.get("min_items")),
+            max_items=whole_number(d.get("max_items")),
         )
 
     def _check_bounds(
@@ -264,7 +262,7 @@ class ParamsReader(BoundaryReader):
         if "enum" in allowed:
             seen: list[object] = []
             for index, value in enumerate(enum):
-                if not enum_fits(ptype, value):
+                if not fits_type(ptype, value):
                     self.report(
                         "TG123",
                         f"enum value {shown(value)} is not {article(ptype)}",

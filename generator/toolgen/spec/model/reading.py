@@ -28,16 +28,29 @@ def sequence_value(value: object) -> Sequence[object]:
 
 
 def is_number(value: object) -> bool:
+    """An int or a float, never a bool (which Python counts as an int)."""
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def enum_fits(param_type: str, value: object) -> bool:
-    if param_type == "string":
+def whole_number(value: object) -> int | None:
+    """The value if it is an int (never a bool), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def fits_type(kind: str, value: object) -> bool:
+    """Whether a value is of a contract type (`integer`, `date`, ...); a bool is no number."""
+    if kind in ("string", "date", "datetime"):
         return isinstance(value, str)
-    if param_type == "integer":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if param_type == "number":
+    if kind == "integer":
+        return whole_number(value) is not None
+    if kind == "number":
         return is_number(value)
+    if kind == "boolean":
+        return isinstance(value, bool)
+    if kind == "array":
+        return isinstance(value, list)
+    if kind == "object":
+        return isinstance(value, dict)
     return False
 
 
