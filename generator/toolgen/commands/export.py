@@ -34,7 +34,7 @@ def _export_text(
         print_diagnostics(problems, "text")
         if any(d.severity in (Severity.ERROR, Severity.WARNING) for d in problems):
             return None, []
-        server = export.mcp_server_module(result.catalogue)
+        server = export.mcp_server_module(result.catalogue, toolset)
         return server.source, [
             f"{result.folder}: note: {name}: {export.LEFT_OUT_REASON}"
             for name in server.left_out

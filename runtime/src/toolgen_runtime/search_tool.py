@@ -95,14 +95,21 @@ class Searched:
 
 class DeferredTools:
     """The deferred tools of one toolset, as `search_tools` finds them: the search index
-    over their contracts, and the description of each (what the answer tells the model)."""
+    over their contracts, the description of each (what the answer tells the model), and
+    the description of each of their namespaces (what `search_tools` says it finds)."""
 
-    def __init__(self, index: ToolIndex, descriptions: Mapping[str, str]) -> None:
+    def __init__(
+        self,
+        index: ToolIndex,
+        descriptions: Mapping[str, str],
+        namespaces: Mapping[str, str] | None = None,
+    ) -> None:
         missing = sorted(set(index.names) - set(descriptions))
         if missing:
             raise ValueError(f"no description for {', '.join(missing)}")
         self.index = index
         self.descriptions = dict(descriptions)
+        self.description = search_description(namespaces or {})
         self._parse = ArgumentParser(SearchArgs, keep=MAX_PROBLEMS).parse
 
     @property
