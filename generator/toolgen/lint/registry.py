@@ -39,6 +39,7 @@ class Category(enum.Enum):
     RETURNS = "returns"
     SECURITY = "security"
     CATALOGUE = "catalogue"
+    TOOLSETS = "toolsets"
     CONFIG = "config"
 
     @property
@@ -56,6 +57,7 @@ _CATEGORY_TITLES = {
     Category.RETURNS: "Returns and errors",
     Category.SECURITY: "Security",
     Category.CATALOGUE: "Catalogue and token budget",
+    Category.TOOLSETS: "Namespaces, toolsets and tool search",
     Category.CONFIG: "Lint configuration and suppressions",
 }
 

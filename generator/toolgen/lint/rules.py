@@ -15,5 +15,6 @@ from toolgen.lint import (  # noqa: F401  (imported for their registrations)
     returns,
     security,
     strict_limits,
+    toolsets,
     two_tool,
 )
