@@ -292,9 +292,10 @@ def test_an_api_whose_limits_the_catalogue_breaks_gets_nothing(
     shutil.copytree(CATALOGUE, project / "spec" / "inventory")
     (project / "pyproject.toml").write_text("", encoding="utf-8")
     catalogue = project / "spec" / "inventory" / "catalogue.yaml"
-    catalogue.write_text(
-        catalogue.read_text().replace("targets: [openai]", "targets: [anthropic]")
-    )
+    # the longer tool no longer fits the warehouse toolset's budget (TG965): raised here,
+    # since what is tested is the API's own limit
+    text = catalogue.read_text().replace("targets: [openai]", "targets: [anthropic]")
+    catalogue.write_text(text.replace("budget: 900", "budget: 2000"))
     tool = project / "spec" / "inventory" / "tools" / "next_batch.yaml"
     long_intent = "Return the number of the batch that follows a given one" + (
         ", counting from the batch the user names and never skipping one" * 18
