@@ -82,6 +82,11 @@ def test_the_page_shows_namespaces_toolsets_and_asks(
         assert (0 < extra < 150) if later else extra == 0, (name, extra)
         assert budget == f"{shot['toolsets'][name]['budget']:,}"
     assert set(rows) == {"support", "warehouse"}
+    # the Markdown reference has the same table
+    reference = (out / "inventory.md").read_text(encoding="utf-8")
+    for name, (tools, up_front, searchable, budget) in rows.items():
+        row = f"| {name} | {tools} | {up_front} | {searchable} | {budget} |"
+        assert row in reference, row
     namespaces = _js(
         page,
         "[...document.querySelectorAll('#namespaces li')].map(li => [li.dataset.name, "
