@@ -137,6 +137,12 @@ def test_tool_search_runs_like_any_tool_and_loads_what_it_finds(
     exported = _export("openai-chat", capsys, str(CATALOGUE), "--toolset", "support")
     search = ToolSearch(exported)
     assert search.tools() == exported["tools"]
+    described = next(
+        t["function"]["description"]
+        for t in exported["tools"]
+        if t["function"]["name"] == SEARCH_TOOL
+    )
+    assert search.tool.description == described  # with the namespaces it searches
     query = {"query": "is a supplier delaying SKU-11", "limit": 1}
     answer = json.loads(asyncio.run(run_call(search.tool, query, None)))
     assert answer["ok"] is True

@@ -80,7 +80,7 @@ class ToolSearch:
         self.loaded: list[str] = []
         self.tool = FunctionTool(
             name=SEARCH_TOOL,
-            description=SEARCH_DESCRIPTION,
+            description=_search_description(exported["tools"]),
             params_json_schema=SEARCH_PARAMETERS,
             on_invoke_tool=self._invoke,
             strict_json_schema=True,
@@ -100,6 +100,17 @@ class ToolSearch:
             tools[0]["functionDeclarations"].extend(found)
             return tools
         return [*tools, *found]
+
+
+def _search_description(tools: list[Any]) -> str:
+    """The description of the export's own `search_tools` (it names the namespaces it
+    searches), in a Chat Completions or a Gemini file."""
+    for tool in tools:
+        for definition in tool.get("functionDeclarations", [tool]):
+            inner = definition.get("function", definition)
+            if inner.get("name") == SEARCH_TOOL:
+                return str(inner.get("description", SEARCH_DESCRIPTION))
+    return SEARCH_DESCRIPTION
 
 
 def _description(definition: Mapping[str, Any]) -> str:
