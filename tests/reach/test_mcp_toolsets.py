@@ -167,3 +167,26 @@ def test_a_toolset_the_server_does_not_hold_stops_it(tmp_path: Path) -> None:
     text = log.read_text()
     assert "TOOLGEN_TOOLSET is 'sales', which is no toolset of this server" in text
     assert "its toolsets: support, warehouse" in text
+
+
+def test_a_toolset_server_holds_and_needs_only_that_toolset(tmp_path: Path) -> None:
+    out = tmp_path / "warehouse_mcp.py"
+    argv = ["export", "--to", "mcp", str(CATALOGUE), "--toolset", "warehouse"]
+    assert cli.main([*argv, "--out", str(out)]) == 0
+    source = out.read_text(encoding="utf-8")
+    namespace: dict[str, Any] = {}
+    start = source.index("CONTRACTS: Final")
+    exec(  # the literals only: the module's data, read as the server reads it
+        "from typing import Final\nfrom toolgen_runtime.mcp import Contract\n"
+        + source[start : source.index("\n\n\n", start)],
+        namespace,
+    )
+    up_front, deferred = _toolset("warehouse")
+    assert set(namespace["CONTRACTS"]) == up_front | deferred
+    # read_document (support's) needs the archive's root: this server does not
+    assert "TOOLGEN_ROOT_ARCHIVE" not in source
+    assert (
+        "TOOLGEN_STORE_URL" in source
+    )  # send_order, idempotent by key, is the toolset's
+    assert "default='warehouse'" in source.replace('"', "'")
+    assert "TOOLGEN_TOOLSET names when it is set" not in source
