@@ -1437,3 +1437,21 @@ case(
     },
     {"catalogue.yaml": catalogue(_namespace())},
 )
+_timeout = (
+    "timeout:\n  ▸seconds: 20\n  how_to_fix: The warehouse did not answer; try again.\n"
+)
+_reserve = {
+    "name": "reserve_stock",
+    "intent": "Reserve pieces of a product in the warehouse for the current order.",
+    "use_when": "The user asks to put pieces of a product aside.",
+    "effect": "write",
+}
+_timed = tool(**_reserve) + _timeout
+case(
+    "TG968",
+    files(_timed),
+    {
+        tool_file(_timed): tool(**_reserve, idempotency="natural")
+        + _timeout.replace("▸", "")
+    },
+)

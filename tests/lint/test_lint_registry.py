@@ -108,6 +108,7 @@ IDS = {
     "TG965": "toolset-over-budget",
     "TG966": "tool-in-no-toolset",
     "TG967": "required-tool-deferred",
+    "TG968": "timeout-retries-a-write",
     "TG990": "unknown-lint-selector",
     "TG991": "unknown-suppressed-rule",
     "TG992": "unused-suppression",

@@ -1,5 +1,5 @@
 """Namespaces, toolsets, deferred tools and tool search (issue 36): catalogue-wide rules over
-the tools' summaries.
+the tools' summaries, and one over a tool's own timeout (TG968).
 
 What loads up front and what a search finds are computed here once for the rules, the review
 page and the bench: `toolset_tokens` (what a toolset costs up front per turn, and what it
@@ -17,11 +17,11 @@ from toolgen_runtime.search import ToolIndex, terms
 from toolgen_runtime.search_tool import DEFAULT_LIMIT
 
 from toolgen.diagnostics import Severity
-from toolgen.lint.context import CatalogueContext
+from toolgen.lint.context import CatalogueContext, LintContext
 from toolgen.lint.registry import Category, Finding, rule
 from toolgen.spec import tokens
 from toolgen.spec.groups import search_document
-from toolgen.spec.ir import Catalogue, ToolSummary
+from toolgen.spec.ir import Catalogue, Tool, ToolSummary
 
 # OpenAI, tool search: "aim for fewer than 10 functions per namespace"; a namespace of ten
 # is the boundary, tolerated (the issue's own shape: 300 tools in about 30 namespaces)
@@ -451,3 +451,49 @@ def required_tool_deferred(
                 f"toolset {shared[0]!r}",
                 span=required.at,
             )
+
+
+@rule(
+    Tool,
+    id="TG968",
+    name="timeout-retries-a-write",
+    category=Category.TOOLSETS,
+    severity=Severity.WARNING,
+    fix="Give the tool an idempotency key (idempotency: {key: [...]}), or declare "
+    "idempotency: natural if a repeat is harmless, or drop the timeout.",
+    source="issue 36: the timeout answer is retryable; Agents SDK: a sync implementation "
+    "keeps running in its worker thread after the timeout",
+)
+def timeout_retries_a_write(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
+    """A tool with effects, a timeout and nothing that makes a repeat harmless.
+
+    ## What it does
+    Reports a write or destructive tool with a `timeout` whose idempotency is `none`.
+
+    ## Why is this bad?
+    When the timeout passes, the model is told the call may be tried again
+    (`retryable: true`), but the implementation may still finish (a sync one keeps running
+    in its worker thread): the retry does the write a second time.
+
+    ## Example
+    ```yaml
+    name: send_order
+    effect: write
+    timeout: {seconds: 20, how_to_fix: Try again in a minute.}
+    ```
+
+    ## Use instead
+    ```yaml
+    name: send_order
+    effect: write
+    idempotency: {key: [order_ref]}
+    timeout: {seconds: 20, how_to_fix: Try again in a minute.}
+    ```
+    """
+    repeats = tool.effect != "read" and tool.idempotency.kind == "none"
+    if tool.timeout is not None and repeats:
+        yield Finding(
+            f"tool {tool.name!r} has effect {tool.effect}, a timeout and no "
+            "idempotency: a retry after the timeout may repeat the write",
+            span=tool.origin.span("timeout"),
+        )
