@@ -25,8 +25,8 @@ round the domains (record 0 is the clinic's, record 1 the pharmacy's, ...), so a
 N tools is the first N, and every tool refers only to tools before it (`requires`,
 `not_when`, how_to_fix). Every record's words and choices come from a generator seeded with
 the record's number. The catalogue is clean: `toolgen check` reports no error and no warning
-at any size (the catalogue file ignores only the rules on how many tools one agent holds and
-the token budget), so the figures time the work a real catalogue costs.
+at any size (the catalogue file ignores only the rules on how many tools one agent or one
+namespace holds and the token budget), so the figures time the work a real catalogue costs.
 
 Each domain is a namespace (`tool_domain(i)`, the one of tool `i`), described by the records
 it holds; every namespace but the clinic's is deferred, and two toolsets name them: `assistant`,
@@ -164,8 +164,11 @@ def catalogue_spec(count: int) -> SpecDict:
         "its warehouses, payroll and IT support.",
         "context": CONTEXT,
         # a catalogue of thousands of tools is the point here: the per-agent limits on the
-        # number of tools (TG951, TG952) and a token budget (TG955) do not apply to it
-        "lint": {"ignore": ["TG951", "TG952", "TG955"]},
+        # number of tools (TG951, TG952) and a token budget (TG955) do not apply to it, nor
+        # OpenAI's advice of at most 10 tools a namespace (TG961): a domain's namespace holds
+        # 17 tools per record, which a real catalogue this size would split further, at no
+        # difference to what a build costs
+        "lint": {"ignore": ["TG951", "TG952", "TG955", "TG961"]},
         "namespaces": namespaces(count),
         "toolsets": {
             "assistant": {

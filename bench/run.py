@@ -15,7 +15,9 @@ from them (bench/targets.py; docs/performance.md explains every figure):
 - import figures (bench/import_figures.py): `all_tools()` of the generated package against the
   same tools written with `@function_tool`, bytecode caching on and off;
 - a profile of the build, stage by stage (bench/profile_build.py);
-- the tables of bench/per_call.py and bench/idempotency.py, when they exist.
+- the tables of bench/per_call.py and bench/idempotency.py, when they exist;
+- what deferral saves (bench/search/compiled.py): the tokens a request carries up front with
+  the search catalogue's 300 tools deferred, against every definition (issue 36).
 
 openapi-python-client is installed, pinned, into its own environment (bench/.venv-baseline)
 the first time; it is never a dependency of toolgen. Results go to bench/results.md and
@@ -52,6 +54,7 @@ import report  # noqa: E402
 import stats  # noqa: E402
 import targets  # noqa: E402
 from measure import CommandFailed  # noqa: E402
+from search import compiled  # noqa: E402
 
 OPENAPI_PYTHON_CLIENT = "openapi-python-client==0.29.1"
 BASELINE_VENV = BENCH / ".venv-baseline"
@@ -351,6 +354,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 profile_build.measure(staged, profile_tools, WORK, _progress)
             )
         results["extra"] = {} if quick else other_tables(_progress)
+        results["deferral"] = compiled.measure()
     except CommandFailed as failure:
         print(f"bench: a measured command failed:\n{failure}", file=sys.stderr)
         return 1

@@ -32,6 +32,7 @@ REBUILD = 0.2  # s, nothing changed, 1,000 tools, no file written
 ONE_CHANGED = {300: 0.5, 1000: 1.0}  # s, tools -> limit
 BUILD_CHECK = 1.5  # x the first build, 1,000 tools
 AT = 1000  # the size of the ratio targets
+DEFERRED_UP_FRONT = 0.15  # x every definition, issue 36: 300 tools in 30 namespaces
 
 
 def _target(
@@ -136,6 +137,21 @@ def _linear_target(results: JSON) -> JSON:
     )
 
 
+def _deferral_target(found: JSON | None) -> JSON:
+    """Issue 36: tokens a request carries up front with every tool deferred, against every
+    definition (bench/search/compiled.py); a count, so one figure for wall and CPU."""
+    what = "tokens loaded up front per turn with deferral, against every definition"
+    limit = f"at most {DEFERRED_UP_FRONT}x"
+    if found is None:
+        return _target(what, limit)
+    ratio = found["up_front_deferred"] / found["every_definition"]
+    measured = (
+        f"{ratio:.3f}x ({found['up_front_deferred']:,} / {found['every_definition']:,} "
+        f"{found['encoding']} tokens, {found['tools']} tools)"
+    )
+    return _target(what, limit, measured, measured, ratio <= DEFERRED_UP_FRONT)
+
+
 def targets(results: JSON) -> list[JSON]:
     """Every target of the issue, in its order, with what this run measured."""
     example = results.get("example_check")
@@ -182,6 +198,7 @@ def targets(results: JSON) -> list[JSON]:
         )
     )
     rows.append(_linear_target(results))
+    rows.append(_deferral_target(results.get("deferral")))
     return rows
 
 

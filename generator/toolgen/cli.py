@@ -235,6 +235,11 @@ def _export_parser(commands: _Commands) -> None:
         "request; mcp: a Python module serving the generated tools over MCP",
     )
     exported.add_argument(
+        "--toolset",
+        default=None,
+        help="export the tools of this toolset of catalogue.yaml (default: every tool)",
+    )
+    exported.add_argument(
         "--out",
         type=Path,
         default=None,

@@ -1329,3 +1329,129 @@ _bad = tool(
       reason: The parameter used to be called val.""")
 )
 case("TG992", files(_bad), {tool_file(_bad): tool()})
+
+# --- namespaces, toolsets and tool search ---------------------------------------------------
+
+_NAMESPACE = """
+namespaces:
+  {mark}warehouse:
+    description: {text}
+    deferred: {deferred}
+"""
+_RICH = (
+    "The warehouse's stock of produce, crate by crate, how many crates of each fruit, "
+    "herb or tree it holds today. Look here when the user asks about crates."
+)
+
+
+def _namespace(text: str = _RICH, *, mark: str = "", deferred: str = "false") -> str:
+    return _NAMESPACE.format(mark=mark, text=text, deferred=deferred)
+
+
+def _in_namespace(texts: dict[str, str], asks: bool = True) -> dict[str, str]:
+    """The tools of `texts` in namespace warehouse, each with an ask of its own."""
+    found = {}
+    for path, text in texts.items():
+        if path.startswith("tools/"):
+            noun = path.removeprefix("tools/read_").removesuffix(".yaml")
+            text += "namespace: warehouse\n"
+            if asks:
+                text += f"asks: [How many crates of {noun} do we still have?]\n"
+        found[path] = text
+    return found
+
+
+_eleven = _in_namespace(_produce(11))
+case(
+    "TG961",
+    {**_eleven, "catalogue.yaml": catalogue(_namespace(mark="▸"))},
+    {f"tools/read_{_NOUNS[10]}.yaml": None},
+)
+_two = _in_namespace(_produce(2))
+case(
+    "TG962",
+    {**_two, "catalogue.yaml": catalogue(_namespace("▸Crate tools."))},
+    {"catalogue.yaml": catalogue(_namespace())},
+)
+_one = _in_namespace(_produce(1), asks=False)
+[(_path, _text)] = [(p, t) for p, t in _one.items() if p.startswith("tools/")]
+case(
+    "TG963",
+    {
+        _path: _text.replace(f"name: read_{_NOUNS[0]}", f"name: ▸read_{_NOUNS[0]}"),
+        "catalogue.yaml": catalogue(_namespace(deferred="true")),
+    },
+    {_path: _text + "asks: [How many apple crates are left in the warehouse?]\n"},
+)
+_same = "asks: [How many crates are left?]\n"
+_pair = {p: t for p, t in _produce(2).items() if p.startswith("tools/")}
+case(
+    "TG964",
+    {
+        **{p: t.replace("name: ", "name: ▸") + _same for p, t in _pair.items()},
+        "catalogue.yaml": catalogue(),
+    },
+    {
+        p: t + f"asks: [How many crates of {p[11:-5]} are left?]\n"
+        for p, t in _pair.items()
+    },
+)
+_toolsets = """
+toolsets:
+  support:
+    tools: [{tools}]
+    budget: {budget}
+"""
+case(
+    "TG965",
+    files(
+        tool(),
+        catalogue=catalogue(_toolsets.format(tools="read_stock", budget="▸10")),
+    ),
+    {"catalogue.yaml": catalogue(_toolsets.format(tools="read_stock", budget="900"))},
+)
+_apple, _banana = (f"read_{n}" for n in _NOUNS[:2])
+case(
+    "TG966",
+    {
+        **{
+            p: t.replace(f"name: {_banana}", f"name: ▸{_banana}")
+            for p, t in _produce(2).items()
+        },
+        "catalogue.yaml": catalogue(_toolsets.format(tools=_apple, budget="900")),
+    },
+    {
+        "catalogue.yaml": catalogue(
+            _toolsets.format(tools=f"{_apple}, {_banana}", budget="900")
+        )
+    },
+)
+_deferred = _in_namespace({k: v for k, v in _produce(2).items() if _apple in k})
+_needs = tool(requires=block("- ▸" + _apple))
+case(
+    "TG967",
+    {
+        **_deferred,
+        tool_file(_needs): _needs,
+        "catalogue.yaml": catalogue(_namespace(deferred="true")),
+    },
+    {"catalogue.yaml": catalogue(_namespace())},
+)
+_timeout = (
+    "timeout:\n  ▸seconds: 20\n  how_to_fix: The warehouse did not answer; try again.\n"
+)
+_reserve = {
+    "name": "reserve_stock",
+    "intent": "Reserve pieces of a product in the warehouse for the current order.",
+    "use_when": "The user asks to put pieces of a product aside.",
+    "effect": "write",
+}
+_timed = tool(**_reserve) + _timeout
+case(
+    "TG968",
+    files(_timed),
+    {
+        tool_file(_timed): tool(**_reserve, idempotency="natural")
+        + _timeout.replace("▸", "")
+    },
+)

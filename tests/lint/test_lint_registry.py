@@ -101,6 +101,14 @@ IDS = {
     "TG953": "catalogue-over-token-budget",
     "TG954": "tool-over-token-budget",
     "TG955": "no-token-budget",
+    "TG961": "namespace-too-large",
+    "TG962": "namespace-too-thin-to-find",
+    "TG963": "deferred-tool-too-thin-to-find",
+    "TG964": "ask-goes-elsewhere",
+    "TG965": "toolset-over-budget",
+    "TG966": "tool-in-no-toolset",
+    "TG967": "required-tool-deferred",
+    "TG968": "timeout-retries-a-write",
     "TG990": "unknown-lint-selector",
     "TG991": "unknown-suppressed-rule",
     "TG992": "unused-suppression",
@@ -115,6 +123,7 @@ FAMILY = {
     Category.RETURNS: "TG8",
     Category.SECURITY: "TG90",
     Category.CATALOGUE: "TG95",
+    Category.TOOLSETS: "TG96",
     Category.CONFIG: "TG99",
 }
 SECTIONS = ("## What it does", "## Why is this bad?", "## Example", "## Use instead")

@@ -110,8 +110,13 @@ def test_the_page_runs(
 
 # --- what `toolgen export` writes, as docs/howto-raw-apis.md describes it ------------------
 
-# the keys that hold the contract's parameters schema: described by their name alone
-_SCHEMAS = frozenset({"parameters", "input_schema", "parametersJsonSchema"})
+# the keys that hold the contract's parameters schema, or the search index: described by
+# their name alone
+_SCHEMAS = frozenset(
+    {"parameters", "input_schema", "parametersJsonSchema", "search_index"}
+)
+# the keys whose object holds a definition per tool name: `key: {<name>: {...}}`
+_BY_NAME = frozenset({"deferred_tools"})
 _ROW = re.compile(r"^\| `([a-z-]+)` \| `(\{.+?\})`", re.MULTILINE)
 
 
@@ -130,6 +135,9 @@ def _described(items: list[dict[str, Any]]) -> str:
         name = key if len(values) == len(items) else f"{key}?"
         if key in _SCHEMAS:
             parts.append(name)
+        elif key in _BY_NAME:
+            each = [d for v in values for d in v.values()]
+            parts.append(f"{name}: {{<name>: {{{_described(each)}}}}}")
         elif all(isinstance(v, dict) for v in values):
             parts.append(f"{name}: {{{_described(values)}}}")
         elif all(isinstance(v, list) for v in values):

@@ -285,6 +285,43 @@ CASES = [
 ]  # fmt: skip
 
 
+def _support(*tools: str) -> Callable[[Snapshot], None]:
+    """Toolset `support` declared with `tools` (and `all`, implicit, of every tool)."""
+
+    def edit(shot: Snapshot) -> None:
+        every = [t["name"] for t in shot["tools"]]
+        shot["toolsets"] = {
+            "all": {"members": [], "tools": every},
+            "support": {"members": list(tools), "tools": list(tools)},
+        }
+
+    return edit
+
+
+def _in_namespace(name: str | None) -> Callable[[Snapshot], None]:
+    return _set(_t("search_orders"), namespace=name)
+
+
+# where a tool is grouped (toolset_rules)
+CASES += [
+    Case("TD107", _support("send_order"),
+         [("TD107", B, "search_orders", SEARCH, ("name",))],
+         before=_support("search_orders", "send_order")),
+    Case("TD107-implicit-all", _support("send_order"), []),  # all is no agent's toolset
+    Case("TD108", _in_namespace("returns"),
+         [("TD108", B, "search_orders", SEARCH, ("namespace",))],
+         before=_in_namespace("orders")),
+    Case("TD108-out", _in_namespace(None),
+         [("TD108", B, "search_orders", SEARCH, ("namespace",))],
+         before=_in_namespace("orders")),
+    Case("TD108-into", _in_namespace("orders"), []),  # into one from none: nothing lost
+    Case("TD109", _set(_t("search_orders"), deferred=True),
+         [("TD109", B, "search_orders", SEARCH, ("deferred",))]),
+    Case("TD109-up-front", _set(_t("search_orders"), deferred=False), [],
+         before=_set(_t("search_orders"), deferred=True)),
+]  # fmt: skip
+
+
 def _run(case: Case) -> list[Expected]:
     old, new = base(), base()
     if case.before is not None:

@@ -22,7 +22,7 @@ from toolgen.text import json_document
 
 
 def _export_text(
-    result: pipeline.CheckResult, api: str
+    result: pipeline.CheckResult, api: str, toolset: str | None
 ) -> tuple[str | None, list[str]]:
     """The exported text (None when the API refuses the catalogue) and the notes."""
     from toolgen.interop import export
@@ -30,16 +30,16 @@ def _export_text(
 
     assert result.catalogue is not None
     if api == export.MCP:
-        problems = export.target_findings(result.catalogue, targets.MCP)
+        problems = export.target_findings(result.catalogue, targets.MCP, toolset)
         print_diagnostics(problems, "text")
         if any(d.severity in (Severity.ERROR, Severity.WARNING) for d in problems):
             return None, []
-        server = export.mcp_server_module(result.catalogue)
+        server = export.mcp_server_module(result.catalogue, toolset)
         return server.source, [
             f"{result.folder}: note: {name}: {export.LEFT_OUT_REASON}"
             for name in server.left_out
         ]
-    done = export.definitions(result.catalogue, api)
+    done = export.definitions(result.catalogue, api, toolset)
     print_diagnostics(done.problems, "text")
     if done.definitions is None:
         return None, []
@@ -68,7 +68,13 @@ def run(args: argparse.Namespace) -> int:
         print_diagnostics(result.diagnostics, args.format)
         print(f"{result.folder}: not exported, fix the errors above", file=sys.stderr)
         return EXIT_FINDINGS
-    text, notes = _export_text(result, args.api)
+    try:
+        text, notes = _export_text(result, args.api, args.toolset)
+    except export.UnknownToolset as exc:
+        raise UsageError(str(exc)) from None
+    except export.SearchNameTaken as exc:
+        print(f"{result.folder}: not exported: {exc}", file=sys.stderr)
+        return EXIT_FINDINGS
     if text is None:
         print(f"{result.folder}: not exported: {args.api} refuses it", file=sys.stderr)
         return EXIT_FINDINGS

@@ -104,6 +104,7 @@ def run_docs(args: argparse.Namespace) -> int:
     breaking changes against `against` (the page is written all the same)."""
     from toolgen.checks.implementations import implementation_state
     from toolgen.review import page
+    from toolgen.review.groups import groups_model
     from toolgen.review.silenced import silenced
     from toolgen.review.similarity import similarity
 
@@ -134,6 +135,7 @@ def run_docs(args: argparse.Namespace) -> int:
                 for t in catalogue.tools
             },
             silenced=silenced(catalogue, new.result.diagnostics),
+            groups=groups_model(catalogue),
         )
         out_dir.mkdir(parents=True, exist_ok=True)
         name = new.snapshot["catalogue"]

@@ -38,12 +38,14 @@ class Category(codes.Titled):
     RETURNS = "returns", "Returns and errors"
     SECURITY = "security", "Security"
     CATALOGUE = "catalogue", "Catalogue and token budget"
+    TOOLSETS = "toolsets", "Namespaces, toolsets and tool search"
     CONFIG = "config", "Lint configuration and suppressions"
 
 
 # the category of a rule is said by its id: its first digits, the longest prefix first
 _CATEGORY_IDS = (
     ("TG95", Category.CATALOGUE),
+    ("TG96", Category.TOOLSETS),
     ("TG99", Category.CONFIG),
     ("TG2", Category.NAMES),
     ("TG3", Category.DESCRIPTIONS),
@@ -321,6 +323,7 @@ def all_rules() -> list[Rule]:
         returns,
         security,
         strict_limits,
+        toolsets,
         two_tool,
     )
 

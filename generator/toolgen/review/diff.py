@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from toolgen.review import elements
+from toolgen.review import elements, toolset_rules
 from toolgen.review.elements import (
     ErrorPair,
     GuardPair,
@@ -118,7 +118,7 @@ def compare(old: Json, new: Json, committed: Json | None = None) -> Comparison:
     pairs = elements.tool_pairs(old, new, committed)
     for pair in pairs:
         file = _file(pair, new)
-        for element in _elements(pair):
+        for element in (*_elements(pair), *toolset_rules.group_pair(pair, old, new)):
             for rule_ in by_kind.get(type(element), ()):
                 for found in rule_.check(element):
                     where = ("name",) if pair.new is None else found.where

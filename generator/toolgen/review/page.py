@@ -25,6 +25,7 @@ from toolgen.report import docs_url
 from toolgen.review import elements
 from toolgen.review.diff import Change, Comparison
 from toolgen.review.diff_report import DOCS_URL as DIFF_DOCS_URL
+from toolgen.review.groups import tool_groups
 from toolgen.review.safety_rules import confirmation_of, idempotency_of
 from toolgen.review.silenced import Silenced
 from toolgen.text import counted, json_document
@@ -348,11 +349,12 @@ def page_model(
     *,
     implementations: Mapping[str, str] | None = None,
     silenced: Silenced | None = None,
+    groups: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Everything the page and the Markdown reference show, as plain data.
     `implementations` gives each tool's implementation state (implcheck), `silenced` what
-    the catalogue keeps off its lint report (review.silenced); without them the page does
-    not say."""
+    the catalogue keeps off its lint report (review.silenced), `groups` its namespaces,
+    toolsets and asks (review.groups); without them the page does not say."""
     budget = shot.get("budget", {})
     total_budget = budget.get("tokens")
     tool_budget = budget.get("tool_tokens")
@@ -377,6 +379,7 @@ def page_model(
                 "findings": [_finding(d) for d in by_file.get(t["file"], [])],
                 "suppressions": _suppressions(quiet, t["name"]),
                 "changes": [_change(c) for c in changes],
+                **tool_groups(groups, t),
             }
         )
     removed = [
@@ -414,6 +417,7 @@ def page_model(
         "turned_off": _turned_off(quiet),
         "rules": _rule_cards({d.code for d in findings} | verdicts | quieted),
         "matrix": _matrix(sim, {t["name"] for t in tools if t["status"]}),
+        "groups": groups,
     }
 
 

@@ -123,6 +123,7 @@ def all_diff_rules() -> list[DiffRule]:
         contract_rules,
         safety_rules,
         tool_rules,
+        toolset_rules,
     )
 
     return [REGISTRY[k] for k in sorted(REGISTRY)]

@@ -16,13 +16,13 @@ The modules, one job each: `arguments` (argument validators, parsing and checkin
 arguments), `duplicates` (repeated JSON keys), `envelope` (the texts of failed calls),
 `results` (result classes and the success text), `threads` (where sync implementations run),
 `invoke` (`Invoker`, `make_tool`), `calls` (`run_call`: one call a model API returned, run
-outside the Runner), `mcp` (serving generated tools over MCP), `cards` (what the model sees
-of a tool, and tools made from it that import their module on the first call), `toolsets`
-(the tools of one agent, grouped and deferred, and `search_tools`), `search` (tool search,
-offline; it loads no Agents SDK), `errors`,
-`signing`, `testing` (the suites of the generated tests), `pytest_plugin` (a test session's
-store and secret), `fuzz`; and for
-the contracts that declare them: `guards` (paths, URLs), `pagination`, `output`, `store`
+outside the Runner; `ToolSearch`, the `search_tools` of an export with deferred tools),
+`search` and `search_tool` (tool search, and the `search_tools` every runtime shares), `mcp`
+(serving generated tools over MCP), `cards` (what the model sees of a tool, and tools made
+from it that import their module on the first call), `toolsets` (the tools of one agent,
+grouped and deferred, found by `search_tools` in client mode), `errors`, `signing`, `testing` (the
+suites of the generated tests), `pytest_plugin` (a test session's store and secret), `fuzz`;
+and for the contracts that declare them: `guards` (paths, URLs), `pagination`, `output`, `store`
 (idempotency), `confirm` (confirmation tokens).
 """
 
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
         not_a_bool,
         null_means,
     )
-    from toolgen_runtime.calls import run_call
+    from toolgen_runtime.calls import ToolSearch, run_call
     from toolgen_runtime.cards import Card, lazy_tool, require_services
     from toolgen_runtime.errors import (
         ContractViolation,
@@ -68,6 +68,7 @@ __all__ = [
     "NotImplementedYet",
     "StrictArgs",
     "ToolError",
+    "ToolSearch",
     "ToolgenError",
     "UndeclaredError",
     "hints_from_schema",
@@ -91,6 +92,7 @@ _HOMES = {
     "NotImplementedYet": "toolgen_runtime.errors",
     "StrictArgs": "toolgen_runtime.arguments",
     "ToolError": "toolgen_runtime.errors",
+    "ToolSearch": "toolgen_runtime.calls",
     "ToolgenError": "toolgen_runtime.errors",
     "UndeclaredError": "toolgen_runtime.errors",
     "hints_from_schema": "toolgen_runtime.arguments",

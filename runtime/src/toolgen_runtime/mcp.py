@@ -19,6 +19,16 @@ client gets exactly what an agent of the Agents SDK gets:
   `context` callable), never from the client's arguments, which hold only the parameters;
 - `serverInfo.version`: toolgen's version (`RUNTIME_VERSION`) unless given another.
 
+Deferred tools (issue 36): a server serves one toolset (`Toolsets`: the one given at export,
+or the setting TOOLGEN_TOOLSET). Its tools that load only when searched for are not in
+`tools/list`: it lists the others and `search_tools` (`toolgen_runtime.search_tool`), whose
+call adds the tools it finds to `tools/list` and sends
+`notifications/tools/list_changed` (the handshake protocol versions; the 2026-07-28 protocol
+delivers change notifications only on `subscriptions/listen` streams, which this server does
+not serve). A deferred tool is called once found; before, the call is refused. What was
+found is the server's: one `CatalogueServer` per client (`serve_stdio` serves one client per
+process), since the SDK's per-request session is no handle on the client.
+
 `serve_stdio` starts a server only when everything its tools need is configured: the run
 context, and the store, the signing secret, the roots of path parameters and the host lists
 of URL guards (`Settings`); otherwise it exits naming each missing setting, rather than fail
@@ -49,7 +59,7 @@ import anyio
 import mcp_types as types
 from agents import FunctionTool
 from mcp.server.context import ServerRequestContext
-from mcp.server.lowlevel import Server
+from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
@@ -61,6 +71,8 @@ from toolgen_runtime.guards.scope import (
     Boundaries,
     configure_boundaries,
 )
+from toolgen_runtime.search import SearchDocument, ToolIndex
+from toolgen_runtime.search_tool import SEARCH_PARAMETERS, SEARCH_TOOL, DeferredTools
 from toolgen_runtime.signing import secret_from_environment
 from toolgen_runtime.store import store_from_environment
 
@@ -70,6 +82,7 @@ __all__ = [
     "Contract",
     "MisconfiguredServer",
     "Settings",
+    "Toolsets",
     "context_from_environment",
     "serve_stdio",
 ]
@@ -225,8 +238,38 @@ class Settings:
         return boundaries
 
 
+TOOLSET_ENV = "TOOLGEN_TOOLSET"
+
+
+@dataclass(frozen=True, slots=True)
+class Toolsets:
+    """The toolsets a server module can serve, by name (the tools of each), the search
+    document of each tool that loads only when searched for, and the toolset served when
+    TOOLGEN_TOOLSET is not set (None: every tool of the module)."""
+
+    tools: Mapping[str, tuple[str, ...]]
+    deferred: tuple[SearchDocument, ...] = ()
+    default: str | None = None
+
+    def chosen(self, environ: Mapping[str, str] | None = None) -> frozenset[str] | None:
+        """The tools of the toolset to serve (None: every tool); raises
+        `MisconfiguredServer` when TOOLGEN_TOOLSET names no toolset of the module."""
+        name = (os.environ if environ is None else environ).get(TOOLSET_ENV)
+        name = name or self.default
+        if name is None:
+            return None
+        if name not in self.tools:
+            raise MisconfiguredServer(
+                f"{TOOLSET_ENV} is {name!r}, which is no toolset of this server; its "
+                f"toolsets: {', '.join(self.tools) or 'none'}"
+            )
+        return frozenset(self.tools[name])
+
+
 class CatalogueServer:
-    """An MCP server for generated tools; `context` builds the run context of each call."""
+    """An MCP server for generated tools; `context` builds the run context of each call.
+    `deferred`: the search documents of those of `tools` that load only when searched for
+    (the others are ignored)."""
 
     def __init__(
         self,
@@ -236,9 +279,13 @@ class CatalogueServer:
         context: Callable[[], object],
         *,
         version: str | None = None,
+        deferred: Sequence[SearchDocument] = (),
     ) -> None:
         self.name = name
         self._tools = {tool.name: tool for tool in tools}
+        self._search = self._deferred_tools(deferred)
+        # the deferred tools its client found, in the order found
+        self._found: list[str] = []
         missing = sorted(set(self._tools) - set(contracts))
         if missing:
             raise MisconfiguredServer(
@@ -256,12 +303,50 @@ class CatalogueServer:
             )
         self._contracts = contracts
         self._context = context
-        self._listed = [self._listing(tool) for tool in tools]
+        self._listed = {tool.name: self._listing(tool) for tool in tools}
+        self._up_front = [
+            listed
+            for name, listed in self._listed.items()
+            if self._search is None or name not in self._search.names
+        ]
+        if self._search is not None:
+            self._up_front.append(
+                types.Tool(
+                    name=SEARCH_TOOL,
+                    description=self._search.description,
+                    input_schema=SEARCH_PARAMETERS,
+                    annotations=types.ToolAnnotations(
+                        read_only_hint=True,
+                        destructive_hint=False,
+                        idempotent_hint=True,
+                        open_world_hint=False,
+                    ),
+                )
+            )
         self.server: Server[Any] = Server(
             name,
             version=RUNTIME_VERSION if version is None else version,
             on_list_tools=self._list_tools,
             on_call_tool=self._call_tool,
+        )
+
+    def _deferred_tools(
+        self, documents: Sequence[SearchDocument]
+    ) -> DeferredTools | None:
+        chosen = [d for d in documents if d.name in self._tools]
+        if not chosen:
+            return None
+        if SEARCH_TOOL in self._tools:
+            raise MisconfiguredServer(
+                f"tool {SEARCH_TOOL!r} has the name of the tool that finds the deferred "
+                "tools: rename it, or load every tool up front"
+            )
+        descriptions = {d.name: self._tools[d.name].description for d in chosen}
+        namespaces = {
+            d.namespace: d.namespace_description for d in chosen if d.namespace
+        }
+        return DeferredTools(
+            ToolIndex.build(chosen), descriptions, dict(sorted(namespaces.items()))
         )
 
     def _listing(self, tool: FunctionTool) -> types.Tool:
@@ -279,17 +364,45 @@ class CatalogueServer:
         ctx: ServerRequestContext[Any],
         params: types.PaginatedRequestParams | None,
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=list(self._listed))
+        return types.ListToolsResult(
+            tools=[*self._up_front, *(self._listed[n] for n in self._found)]
+        )
+
+    async def _searched(
+        self, ctx: ServerRequestContext[Any], search: DeferredTools, arguments: object
+    ) -> types.CallToolResult:
+        """A call of `search_tools`: the tools it finds join `tools/list`, and the client
+        is told the list changed."""
+        searched = search.answer(json.dumps(arguments))
+        new = [name for name in searched.found if name not in self._found]
+        self._found += new
+        if new:
+            await ctx.session.send_tool_list_changed()
+        ok = json.loads(searched.text).get("ok") is True
+        text = types.TextContent(text=searched.text)
+        return types.CallToolResult(content=[text], is_error=not ok)
 
     async def _call_tool(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
+        arguments = params.arguments if params.arguments is not None else {}
+        search = self._search
+        if search is not None and params.name == SEARCH_TOOL:
+            return await self._searched(ctx, search, arguments)
         tool = self._tools.get(params.name)
         if tool is None:
             raise MCPError(
                 code=types.INVALID_PARAMS, message=f"no tool named {params.name!r}"
             )
-        arguments = params.arguments if params.arguments is not None else {}
+        if (
+            search is not None
+            and tool.name in search.names
+            and tool.name not in self._found
+        ):
+            raise MCPError(
+                code=types.INVALID_PARAMS,
+                message=f"{tool.name} is not loaded: {SEARCH_TOOL} finds and loads it",
+            )
         try:
             text = await run_call(
                 tool, arguments, self._context(), call_id=str(ctx.request_id)
@@ -311,8 +424,9 @@ class CatalogueServer:
 
     async def run_stdio(self) -> None:
         async with stdio_server() as (read, write):
+            changes = NotificationOptions(tools_changed=self._search is not None)
             await self.server.run(
-                read, write, self.server.create_initialization_options()
+                read, write, self.server.create_initialization_options(changes)
             )
 
 
@@ -324,8 +438,10 @@ def serve_stdio(
     *,
     settings: Settings | None = None,
     version: str | None = None,
+    toolsets: Toolsets | None = None,
 ) -> None:
-    """Serve the tools over stdio until the client closes the connection.
+    """Serve the tools over stdio until the client closes the connection: those of one
+    of `toolsets` when given (`Toolsets.chosen`), else every tool.
 
     Before anything is served, the settings the tools need (`Settings.check`) and the run
     context are read: a server without one of them does not start, and exits naming every
@@ -334,7 +450,7 @@ def serve_stdio(
     logging.basicConfig(level=logging.WARNING)  # stderr: stdout is the protocol's
     try:
         server = _started(
-            name, tools, contracts, context, settings or Settings(), version
+            name, tools, contracts, context, settings or Settings(), version, toolsets
         )
     except ToolgenError as exc:
         raise SystemExit(f"{name}: the MCP server does not start:\n{exc}") from None
@@ -348,9 +464,15 @@ def _started(
     context: Callable[[], object],
     settings: Settings,
     version: str | None,
+    toolsets: Toolsets | None,
 ) -> CatalogueServer:
     problems: list[str] = []
     boundaries = None
+    chosen = None
+    try:
+        chosen = None if toolsets is None else toolsets.chosen()
+    except MisconfiguredServer as exc:
+        problems.append(str(exc))
     try:
         boundaries = settings.check()
     except MisconfiguredServer as exc:
@@ -362,4 +484,8 @@ def _started(
     if boundaries is None or problems:
         raise MisconfiguredServer("\n".join(problems))
     configure_boundaries(boundaries)
-    return CatalogueServer(name, tools(), contracts, context, version=version)
+    served = [t for t in tools() if chosen is None or t.name in chosen]
+    deferred = () if toolsets is None else toolsets.deferred
+    return CatalogueServer(
+        name, served, contracts, context, version=version, deferred=deferred
+    )

@@ -23,55 +23,24 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from agents import FunctionTool, Tool, ToolSearchTool, tool_namespace
 from agents.tool_context import ToolContext
-from pydantic import Field
 
-from toolgen_runtime.arguments import (
-    ArgumentParser,
-    Rejected,
-    StrictArgs,
-    hints_from_schema,
-    null_means,
-)
 from toolgen_runtime.cards import Card, lazy_tool
-from toolgen_runtime.envelope import MAX_PROBLEMS, dumps, invalid_arguments
 from toolgen_runtime.errors import ToolgenError
-from toolgen_runtime.search import MAX_QUERY_CHARS, ToolIndex
+from toolgen_runtime.search import ToolIndex
+from toolgen_runtime.search_tool import (
+    SEARCH_PARAMETERS,
+    SEARCH_TOOL,
+    DeferredTools,
+    search_description,
+)
 
-__all__ = ["SEARCH_TOOL", "Search", "make_toolset"]
+__all__ = ["Search", "make_toolset"]
 
 Search = Literal["hosted", "client"]
-SEARCH_TOOL = "search_tools"
-MAX_FOUND = 10
-SEARCH_DESCRIPTION = (
-    "Find and load tools that are not loaded yet: describe what the user wants in a few "
-    "words. The tools found can be called from the next step on."
-)
-SEARCH_PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "query": {
-            "type": "string",
-            "description": "What the user wants done, in a few words.",
-        },
-        "limit": {
-            "type": ["integer", "null"],
-            "minimum": 1,
-            "maximum": MAX_FOUND,
-            "description": "How many tools to load at most; null for 3.",
-        },
-    },
-    "required": ["query", "limit"],
-    "additionalProperties": False,
-}
-
-
-class SearchArgs(StrictArgs):
-    query: Annotated[str, Field(min_length=1, max_length=MAX_QUERY_CHARS)]
-    limit: Annotated[int, Field(ge=1, le=MAX_FOUND), null_means(3)]
 
 
 @lru_cache(maxsize=64)
@@ -83,7 +52,8 @@ def _index(package: str, toolset: str) -> ToolIndex:
 
 
 class _SearchTools:
-    """`on_invoke_tool` of `search_tools`: validate, search, load, answer."""
+    """`on_invoke_tool` of `search_tools`: the answer `search_tool.DeferredTools` gives,
+    and the tools it found added to the running agent."""
 
     def __init__(
         self, package: str, toolset: str, deferred: Mapping[str, tuple[Card, str]]
@@ -91,35 +61,28 @@ class _SearchTools:
         self.package = package
         self.toolset = toolset
         self.deferred = deferred
-        self._parse = ArgumentParser(SearchArgs, keep=MAX_PROBLEMS).parse
+        self._tools: DeferredTools | None = None
 
     async def __call__(self, ctx: ToolContext[Any], raw_json: str) -> str:
-        args = self._parse(raw_json)
-        if type(args) is Rejected:
-            hints = hints_from_schema(SEARCH_PARAMETERS, {"query": "returns policy"})
-            return invalid_arguments(SEARCH_TOOL, args, hints)
-        assert isinstance(args, SearchArgs)
         agent = getattr(ctx, "agent", None)
         if agent is None:
             raise ToolgenError(
                 f"{SEARCH_TOOL} loads tools into the running agent: call it through the "
                 "Agents SDK's Runner"
             )
-        hits = _index(self.package, self.toolset).search(args.query, args.limit)
+        if self._tools is None:
+            descriptions = {
+                name: c.description for name, (c, _) in self.deferred.items()
+            }
+            self._tools = DeferredTools(
+                _index(self.package, self.toolset), descriptions
+            )
+        searched = self._tools.answer(raw_json)
         loaded = {getattr(tool, "name", None) for tool in agent.tools}
-        found = []
-        for hit in hits:
-            card, module = self.deferred[hit.name]
-            if card.name not in loaded:
-                agent.tools.append(lazy_tool(card, module))
-            found.append({"name": card.name, "description": card.description})
-        note = (
-            "These tools are loaded: call the one that fits."
-            if found
-            else "No tool matches: search again with other words, or go on with the "
-            "tools you have."
-        )
-        return dumps({"ok": True, "found": found, "note": note})
+        for name in searched.found:
+            if name not in loaded:
+                agent.tools.append(lazy_tool(*self.deferred[name]))
+        return searched.text
 
 
 def make_toolset(
@@ -134,7 +97,7 @@ def make_toolset(
     order, `namespaces` the description of each namespace."""
     members = [(card, f"{package}.{module}") for card, module in cards]
     if search == "client":
-        return _client(package, toolset, members)
+        return _client(package, toolset, members, namespaces)
     if search != "hosted":
         raise ValueError(f"search must be 'hosted' or 'client', not {search!r}")
     made = {
@@ -156,7 +119,10 @@ def make_toolset(
 
 
 def _client(
-    package: str, toolset: str, members: Sequence[tuple[Card, str]]
+    package: str,
+    toolset: str,
+    members: Sequence[tuple[Card, str]],
+    namespaces: Mapping[str, str],
 ) -> list[Tool]:
     tools: list[Tool] = [lazy_tool(c, m) for c, m in members if not c.deferred]
     deferred = {card.name: (card, module) for card, module in members if card.deferred}
@@ -170,7 +136,9 @@ def _client(
     tools.append(
         FunctionTool(
             name=SEARCH_TOOL,
-            description=SEARCH_DESCRIPTION,
+            description=search_description(
+                {n: namespaces[n] for c, _ in deferred.values() if (n := c.namespace)}
+            ),
             params_json_schema=SEARCH_PARAMETERS,
             on_invoke_tool=_SearchTools(package, toolset, deferred),
             strict_json_schema=True,

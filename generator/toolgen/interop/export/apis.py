@@ -15,6 +15,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from toolgen_runtime.search_tool import (
+    SEARCH_PARAMETERS,
+    SEARCH_TOOL,
+    search_description,
+)
+
+from toolgen.interop.export.selection import Selection
 from toolgen.lint import targets
 from toolgen.spec.toolschema import nullable
 
@@ -49,7 +56,7 @@ class Api:
     key: str  # as `toolgen export --to` names it
     label: str
     target: targets.Target  # the lint target whose limits apply
-    build: Callable[[Sequence[Mapping[str, Any]]], Definitions]
+    build: Callable[[Selection], Definitions]
     source: str  # the request shape, and where it is documented
 
 
@@ -63,25 +70,92 @@ def _parameters(tool: Mapping[str, Any]) -> dict[str, Any]:
     return copy.deepcopy(dict(_model(tool)["parameters"]))
 
 
-def _responses(tools: Sequence[Mapping[str, Any]]) -> Definitions:
-    payload = [copy.deepcopy(dict(_model(t))) for t in tools]
+def _deferrable(tool: Mapping[str, Any], definition: dict[str, Any]) -> dict[str, Any]:
+    """`definition` with `defer_loading: true` when the tool loads only when searched for
+    (the key of both hosted searches, OpenAI's and Anthropic's)."""
+    if tool["deferred"]:
+        definition["defer_loading"] = True
+    return definition
+
+
+def _responses(selection: Selection) -> Definitions:
+    """Each namespace as one namespace tool holding its functions, the functions of no
+    namespace beside them (in the order of their first tool's name), and OpenAI's hosted
+    tool search when a tool is deferred."""
+    payload: list[dict[str, Any]] = []
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for tool in selection.tools:
+        definition = _deferrable(tool, copy.deepcopy(dict(_model(tool))))
+        namespace = tool["namespace"]
+        if namespace is None:
+            payload.append(definition)
+            continue
+        if namespace not in groups:
+            groups[namespace] = []
+            payload.append(
+                {
+                    "type": "namespace",
+                    "name": namespace,
+                    "description": selection.namespaces[namespace],
+                    "tools": groups[namespace],
+                }
+            )
+        groups[namespace].append(definition)
+    if selection.deferred:
+        payload.append({"type": "tool_search"})
     return Definitions({"tools": payload}, (Note(None, RUNTIME_KEEPS),))
 
 
-def _chat(tools: Sequence[Mapping[str, Any]]) -> Definitions:
-    payload = [
-        {
-            "type": "function",
-            "function": {
-                "name": _model(t)["name"],
-                "description": _model(t)["description"],
-                "parameters": _parameters(t),
-                "strict": True,
-            },
-        }
-        for t in tools
-    ]
-    return Definitions({"tools": payload}, (Note(None, RUNTIME_KEEPS),))
+def _client_search(
+    selection: Selection,
+    definition: Callable[[str, str, dict[str, Any]], dict[str, Any]],
+) -> tuple[list[dict[str, Any]], dict[str, Any], list[Note]]:
+    """For an API without hosted search: the definitions loaded up front (with
+    `search_tools` when a tool is deferred), the keys that carry the deferred tools (their
+    definitions and the search index), and the note that says so."""
+
+    def of(tool: Mapping[str, Any]) -> dict[str, Any]:
+        model = _model(tool)
+        return definition(model["name"], model["description"], _parameters(tool))
+
+    loaded = [of(t) for t in selection.up_front]
+    index = selection.client_index()
+    if index is None:
+        return loaded, {}, []
+    described = search_description(selection.deferred_namespaces())
+    loaded.append(definition(SEARCH_TOOL, described, copy.deepcopy(SEARCH_PARAMETERS)))
+    more = {
+        "deferred_tools": {t["name"]: of(t) for t in selection.deferred},
+        "search_index": copy.deepcopy(dict(index)),
+    }
+    names = ", ".join(t["name"] for t in selection.deferred)
+    note = Note(
+        None,
+        f"{names} load only when {SEARCH_TOOL} finds them: their definitions are under "
+        "deferred_tools and their search under search_index, which are no part of a "
+        "request; toolgen_runtime.ToolSearch runs the search and gives the tools of the "
+        "next request",
+    )
+    return loaded, more, [note]
+
+
+def _chat_function(
+    name: str, description: str, schema: dict[str, Any]
+) -> dict[str, Any]:
+    return {
+        "type": "function",
+        "function": {
+            "name": name,
+            "description": description,
+            "parameters": schema,
+            "strict": True,
+        },
+    }
+
+
+def _chat(selection: Selection) -> Definitions:
+    loaded, more, notes = _client_search(selection, _chat_function)
+    return Definitions({"tools": loaded, **more}, (Note(None, RUNTIME_KEEPS), *notes))
 
 
 def _properties(schema: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -125,9 +199,12 @@ _ALL_KEYWORDS = frozenset(
 )  # fmt: skip
 
 
-def _anthropic(tools: Sequence[Mapping[str, Any]]) -> Definitions:
+def _anthropic_strict(
+    tools: Sequence[Mapping[str, Any]],
+) -> tuple[dict[str, bool], list[Note]]:
+    """Which tools go with `strict: true`, and the notes on those that cannot."""
     limits = targets.ANTHROPIC_STRICT
-    notes = [Note(None, RUNTIME_KEEPS)]
+    notes = []
     fits: dict[str, bool] = {}
     for tool in tools:
         name = _model(tool)["name"]
@@ -164,8 +241,24 @@ def _anthropic(tools: Sequence[Mapping[str, Any]]) -> Definitions:
                 f"most what Anthropic's strict tool use counts, and these hold {'; '.join(over)}",
             )
         )
+    return fits, notes
+
+
+# Anthropic's server-side tool search over tool names, descriptions and parameters, BM25
+# (anthropic SDK: ToolSearchToolBm25_20251119Param; the Messages API's Tool search tool)
+ANTHROPIC_SEARCH = {
+    "type": "tool_search_tool_bm25_20251119",
+    "name": "tool_search_tool_bm25",
+}
+
+
+def _anthropic(selection: Selection) -> Definitions:
+    """Every tool, the deferred ones with `defer_loading: true`, and Anthropic's BM25 tool
+    search when a tool is deferred. Anthropic has no namespaces: its search finds a
+    deferred tool by the tool's own words."""
+    fits, notes = _anthropic_strict(selection.tools)
     payload = []
-    for tool in tools:
+    for tool in selection.tools:
         model = _model(tool)
         definition: dict[str, Any] = {
             "name": model["name"],
@@ -174,8 +267,18 @@ def _anthropic(tools: Sequence[Mapping[str, Any]]) -> Definitions:
         }
         if fits[model["name"]]:
             definition["strict"] = True
-        payload.append(definition)
-    return Definitions({"tools": payload}, tuple(notes))
+        payload.append(_deferrable(tool, definition))
+    if selection.deferred:
+        payload.append(dict(ANTHROPIC_SEARCH))
+        notes.append(
+            Note(
+                None,
+                "Anthropic's tool definitions have no namespace: its tool search finds "
+                "a deferred tool by the tool's own name, description and parameters, "
+                "without its namespace's description",
+            )
+        )
+    return Definitions({"tools": payload}, (Note(None, RUNTIME_KEEPS), *notes))
 
 
 # what the Gemini API's Schema documents for `format` (Firebase AI Logic's Schema reference:
@@ -183,9 +286,34 @@ def _anthropic(tools: Sequence[Mapping[str, Any]]) -> Definitions:
 _GEMINI_FORMATS = frozenset({"enum", "date-time"})
 
 
-def _gemini(tools: Sequence[Mapping[str, Any]]) -> Definitions:
+def _gemini_note(name: str, schema: Mapping[str, Any]) -> Note | None:
+    """What of `schema` the Gemini API's Schema does not document, if anything."""
     allowed = targets.GEMINI.schema_keywords
     assert allowed is not None
+    outside = [f"{k} on {p}" for p, k in targets.keywords_outside(schema, allowed)]
+    formats = sorted(
+        {
+            f"format {p['format']!r}"
+            for p in _properties(schema)
+            if isinstance(p.get("format"), str) and p["format"] not in _GEMINI_FORMATS
+        }
+    )
+    if not (outside or formats):
+        return None
+    return Note(
+        name,
+        f"{', '.join([*outside, *formats])} not in the Schema the Gemini API "
+        "documents: the API may ignore it, and the runtime still checks it",
+    )
+
+
+def _gemini_declaration(
+    name: str, description: str, schema: dict[str, Any]
+) -> dict[str, Any]:
+    return {"name": name, "description": description, "parametersJsonSchema": schema}
+
+
+def _gemini(selection: Selection) -> Definitions:
     notes = [
         Note(None, RUNTIME_KEEPS),
         Note(
@@ -195,37 +323,13 @@ def _gemini(tools: Sequence[Mapping[str, Any]]) -> Definitions:
             "toolConfig.functionCallingConfig.mode VALIDATED",
         ),
     ]
-    declarations = []
-    for tool in tools:
-        model = _model(tool)
-        schema = _parameters(tool)
-        outside = [f"{k} on {p}" for p, k in targets.keywords_outside(schema, allowed)]
-        formats = sorted(
-            {
-                f"format {p['format']!r}"
-                for p in _properties(schema)
-                if isinstance(p.get("format"), str)
-                and p["format"] not in _GEMINI_FORMATS
-            }
-        )
-        if outside or formats:
-            notes.append(
-                Note(
-                    model["name"],
-                    f"{', '.join([*outside, *formats])} not in the Schema the Gemini API "
-                    "documents: the API may ignore it, and the runtime still checks it",
-                )
-            )
-        declarations.append(
-            {
-                "name": model["name"],
-                "description": model["description"],
-                "parametersJsonSchema": schema,
-            }
-        )
-    return Definitions(
-        {"tools": [{"functionDeclarations": declarations}]}, tuple(notes)
-    )
+    for tool in selection.tools:
+        note = _gemini_note(tool["name"], _model(tool)["parameters"])
+        if note is not None:
+            notes.append(note)
+    loaded, more, searched = _client_search(selection, _gemini_declaration)
+    payload = {"tools": [{"functionDeclarations": loaded}], **more}
+    return Definitions(payload, (*notes, *searched))
 
 
 APIS: Mapping[str, Api] = {

@@ -15,19 +15,26 @@ A tool whose contract asks a person to approve each call (`confirmation: approva
 out: MCP has no approval a server can require of its client (`toolgen_runtime.mcp`), and a
 tool served without the approval its contract promises would be worse than no tool. The
 module's docstring names what was left out, and `toolgen export` says it as a note.
+
+The module serves one toolset (`TOOLSETS`, `toolgen_runtime.mcp.Toolsets`): the one given at
+export (`--toolset`), else the one the setting TOOLGEN_TOOLSET names, else every tool. Its
+deferred tools are found by `search_tools`, over the search documents the module holds.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from toolgen.interop.export.selection import names_of
 from toolgen.render.formatting import format_sources
 from toolgen.spec import snapshot
 from toolgen.spec.answers import answer_schema
-from toolgen.spec.ir import Catalogue, Tool
+from toolgen.spec.groups import search_document
+from toolgen.spec.ir import Catalogue, Tool, summary
 from toolgen.text import listing
 
 _HEADER = '''"""The MCP server of the {name} catalogue, written by `toolgen export --to mcp` from
@@ -164,7 +171,7 @@ def environment_variables(catalogue: Catalogue) -> list[tuple[str, str]]:
     return found
 
 
-def _usage(catalogue: Catalogue, left_out: tuple[str, ...]) -> str:
+def _usage(catalogue: Catalogue, left_out: tuple[str, ...], toolset: str | None) -> str:
     variables = environment_variables(catalogue)
     paragraphs = [
         "Do not edit: export again when the catalogue changes (`toolgen export --to mcp "
@@ -193,7 +200,30 @@ def _usage(catalogue: Catalogue, left_out: tuple[str, ...]) -> str:
         text += "\n\n" + textwrap.fill(
             f"Left out: {', '.join(left_out)}, since {WHY_LEFT_OUT}.", 88
         )
+    if toolset is None:
+        one = (
+            "It serves every tool, or the toolset TOOLGEN_TOOLSET names when it is set: "
+            + ", ".join(t.name for t in catalogue.toolsets)
+            + "."
+        )
+        text += "\n\n" + textwrap.fill(one, 88)
     return text
+
+
+_SEARCHED = ["from toolgen_runtime.search import SearchDocument\n\n"]
+
+
+def _toolsets(catalogue: Catalogue, toolset: str | None, served: set[str]) -> str:
+    """The `Toolsets(...)` literal: the toolset given, or every toolset of the catalogue,
+    each with its served tools, and the search document of each deferred one."""
+    chosen = [t for t in catalogue.toolsets if toolset in (None, t.name)]
+    tools = {t.name: tuple(n for n in t.tools if n in served) for t in chosen}
+    deferred = tuple(
+        search_document(summary(t), catalogue)
+        for t in catalogue.tools
+        if t.deferred and t.name in served
+    )
+    return f"Toolsets(tools={tools!r}, deferred={deferred!r}, default={toolset!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,26 +234,36 @@ class McpServer:
     left_out: tuple[str, ...]
 
 
-def mcp_server_module(catalogue: Catalogue) -> McpServer:
-    """The source of the server module, formatted as `ruff format` keeps it."""
-    data = snapshot.catalogue_snapshot(catalogue)
+def mcp_server_module(catalogue: Catalogue, toolset: str | None = None) -> McpServer:
+    """The source of the server module of `toolset` (None: every tool), formatted as
+    `ruff format` keeps it; raises UnknownToolset when the catalogue has no such toolset."""
+    chosen = set(names_of(catalogue, toolset))
+    whole, catalogue = (
+        catalogue,
+        dataclasses.replace(
+            catalogue, tools=tuple(t for t in catalogue.tools if t.name in chosen)
+        ),
+    )
+    data = snapshot.catalogue_snapshot(whole)
     names = {t.name for t in served(catalogue)}
     contracts = [t for t in data["tools"] if t["name"] in names]
-    left_out = tuple(t["name"] for t in data["tools"] if t["name"] not in names)
+    left_out = tuple(t["name"] for t in data["tools"] if t["name"] in chosen - names)
     lines = [
         _HEADER.format(
             name=catalogue.name,
             folder=catalogue.folder,
-            usage=_usage(catalogue, left_out),
+            usage=_usage(catalogue, left_out, toolset),
         ),
         "import argparse\n",
         "from typing import Final\n\n",
         "from toolgen_runtime.mcp import (\n",
-        "    Contract,\n    Settings,\n    context_from_environment,\n    serve_stdio,\n",
-        ")\n\n",
+        "    Contract,\n    Settings,\n    Toolsets,\n    context_from_environment,\n",
+        "    serve_stdio,\n)\n",
+        *(_SEARCHED if any(t.deferred for t in served(catalogue)) else ["\n"]),
         f"from {catalogue.package} import {catalogue.context_class}, tools\n\n",
         f"NAME: Final = {catalogue.name!r}\n",
         f"SETTINGS: Final = {needs(catalogue).settings()}\n",
+        f"TOOLSETS: Final = {_toolsets(whole, toolset, names)}\n",
         "CONTRACTS: Final[dict[str, Contract]] = {\n",
         *(f"    {t['name']!r}: {_contract(t)},\n" for t in contracts),
         "}\n\n\n",
@@ -238,7 +278,8 @@ def mcp_server_module(catalogue: Catalogue) -> McpServer:
         "        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter\n",
         "    ).parse_args()\n",
         "    serve_stdio(\n",
-        "        NAME, lambda: tools(*CONTRACTS), CONTRACTS, run_context, settings=SETTINGS\n",
+        "        NAME,\n        lambda: tools(*CONTRACTS),\n        CONTRACTS,\n",
+        "        run_context,\n        settings=SETTINGS,\n        toolsets=TOOLSETS,\n",
         "    )\n\n\n",
         'if __name__ == "__main__":\n',
         "    main()\n",

@@ -1,0 +1,78 @@
+"""What the review page shows of namespaces, toolsets and tool search (issue 36), as data.
+
+`groups_model(catalogue)`: each namespace (its description, deferral and tools), each
+toolset's tokens loaded up front per turn and left to search (`toolgen.lint.toolsets`, the
+count lint holds a toolset's budget to), and, per tool, the asks the catalogue's search sends
+to another tool (the same search lint's TG964 runs). `tool_groups` gives one tool card its
+share: its namespace, deferral and asks, each ask with where the search sends it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from toolgen.lint.toolsets import misrouted, toolset_tokens
+from toolgen.spec import tokens
+from toolgen.spec.ir import Catalogue, summary
+
+
+def groups_model(catalogue: Catalogue) -> dict[str, Any]:
+    summaries = [summary(t) for t in catalogue.tools]
+    counts = {t.name: tokens.tool_tokens(t) for t in catalogue.tools}
+    members: dict[str, list[str]] = {}
+    for tool in catalogue.tools:
+        if tool.namespace is not None:
+            members.setdefault(tool.namespace, []).append(tool.name)
+    toolsets = {t.name: t for t in catalogue.toolsets}
+    return {
+        "namespaces": [
+            {
+                "name": n.name,
+                "description": n.description,
+                "deferred": n.deferred,
+                "tools": members.get(n.name, []),
+            }
+            for n in catalogue.namespaces
+        ],
+        "toolsets": [
+            {
+                "name": cost.name,
+                "description": toolsets[cost.name].description,
+                "tools": len(toolsets[cost.name].tools),
+                "up_front": cost.up_front,
+                "searchable": cost.searchable,
+                "budget": cost.budget,
+                "over": cost.budget is not None and cost.up_front > cost.budget,
+            }
+            for cost in toolset_tokens(catalogue, summaries, counts)
+        ],
+        "declared": any(not t.implicit for t in catalogue.toolsets),
+        "misrouted": {
+            name: {m.ask: m for m in found}
+            for name, found in misrouted(catalogue, summaries).items()
+        },
+    }
+
+
+def tool_groups(
+    groups: Mapping[str, Any] | None, tool: Mapping[str, Any]
+) -> dict[str, Any]:
+    """One tool card's grouping, from its snapshot: namespace, deferral, and its asks, each
+    with the tool the search sends it to instead (None when it comes to this one)."""
+    wrong = (groups or {}).get("misrouted", {}).get(tool["name"], {})
+    asks = []
+    for ask in tool.get("asks", []):
+        found = wrong.get(ask)
+        asks.append(
+            {
+                "text": ask,
+                "goes_to": None if found is None else found.goes_to,
+                "shared": found is not None and found.shared,
+            }
+        )
+    return {
+        "namespace": tool.get("namespace"),
+        "deferred": bool(tool.get("deferred")),
+        "asks": asks,
+    }
