@@ -13,8 +13,7 @@ import weakref
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from toolgen_runtime.search import ToolIndex, terms
-from toolgen_runtime.search_tool import DEFAULT_LIMIT
+from toolgen_runtime.search import DEFAULT_LIMIT, ToolIndex, terms
 
 from toolgen.diagnostics import Severity
 from toolgen.lint.context import CatalogueContext, LintContext

@@ -33,6 +33,7 @@ from functools import lru_cache
 from typing import Any, TypeGuard
 
 __all__ = [
+    "DEFAULT_LIMIT",
     "MAX_LIMIT",
     "MAX_QUERY_CHARS",
     "MAX_QUERY_TERMS",
@@ -48,6 +49,9 @@ __all__ = [
 MAX_QUERY_CHARS = 1_000
 MAX_QUERY_TERMS = 32
 MAX_LIMIT = 50
+# the tools `search_tools` loads when the model gives no limit, and the top that lint's
+# check of the asks holds each ask's own tool to
+DEFAULT_LIMIT = 3
 
 # the version of the data form; bumped when the tokenizer, the stemmer or the scoring
 # changes, so an index shipped by another toolgen is refused rather than misread

@@ -29,7 +29,7 @@ from toolgen_runtime.arguments import (
     null_means,
 )
 from toolgen_runtime.envelope import MAX_PROBLEMS, dumps, invalid_arguments
-from toolgen_runtime.search import MAX_QUERY_CHARS, ToolIndex
+from toolgen_runtime.search import DEFAULT_LIMIT, MAX_QUERY_CHARS, ToolIndex
 
 __all__ = [
     "DEFAULT_LIMIT",
@@ -43,7 +43,6 @@ __all__ = [
 ]
 
 SEARCH_TOOL = "search_tools"
-DEFAULT_LIMIT = 3
 MAX_FOUND = 10
 SEARCH_DESCRIPTION = (
     "Find and load tools that are not loaded yet: describe what the user wants in a few "
