@@ -103,6 +103,12 @@ def _tool(entry: dict[str, Any], namespace: Namespace, path: Path) -> Tool:
     ):
         raise ValueError(f"{where}: asks must be 3 to 5 strings")
     params = entry.get("params") or {}
+    for name, spec in params.items():
+        if None in spec.values():  # {description: The system, app or folder.}
+            raise ValueError(
+                f"{where}: parameter {name!r} has a key without a value: a comma in a "
+                "flow mapping ends the description before it (quote the description)"
+            )
     return Tool(
         name=_text(entry, "name", path),
         namespace=namespace,

@@ -58,13 +58,8 @@ def _sample(spec: dict[str, Any]) -> Any:
 
 
 def _param(spec: dict[str, Any]) -> dict[str, Any]:
-    """A parameter as toolgen reads it. The search catalogue writes parameters as flow
-    mappings, where a comma in a description ends it: the words after one come back as
-    keys without a value, which are put back into the description here."""
-    known = {k: v for k, v in spec.items() if v is not None}
-    cut = [k for k, v in spec.items() if v is None]
-    if cut:
-        known["description"] = ", ".join([known["description"], *cut])
+    """A parameter as toolgen reads it."""
+    known = dict(spec)
     if known.get("type") == "array":
         known.setdefault("items", {"type": "string"})
     if known.get("type") == "object" and "properties" not in known:
