@@ -129,13 +129,6 @@ class SourceFile:
     diagnostics: tuple[Diagnostic, ...] = ()
     digest: str = ""
 
-    @staticmethod
-    def of(
-        file: str, text: str | None, diagnostics: Sequence[Diagnostic]
-    ) -> SourceFile:
-        digest = "" if text is None else text_digest(text)
-        return SourceFile(file, text, tuple(diagnostics), digest)
-
 
 @dataclass(frozen=True, slots=True)
 class Sources:
@@ -147,23 +140,6 @@ class Sources:
     catalogue: SourceFile | None
     tools: tuple[SourceFile, ...]
     diagnostics: tuple[Diagnostic, ...]
-
-
-def _parse(text: str, file: str) -> tuple[Document | None, list[Diagnostic]]:
-    read, diagnostics = read_yaml(text, file)
-    if read is None:
-        return None, diagnostics
-    encoded = _encoded(text)
-    document = Document(
-        file=file,
-        data=read.data,
-        value_spans=_SpanTable(file, read.value_places),
-        key_spans=_SpanTable(file, read.key_places),
-        size=len(encoded),
-        digest=file_digest(encoded),
-        import_todos=import_todos(text, read.root, read.value_places),
-    )
-    return document, diagnostics
 
 
 def _encoded(text: str) -> bytes:
@@ -190,10 +166,23 @@ def load_document(
 
 def parse(source: SourceFile) -> tuple[Document | None, list[Diagnostic]]:
     """The document of a file read, with what reading and parsing it found."""
-    if source.text is None:
+    file, text = source.file, source.text
+    if text is None:
         return None, list(source.diagnostics)
-    document, found = _parse(source.text, source.file)
+    read, found = read_yaml(text, file)
     found.sort(key=lambda d: d.sort_key)
+    if read is None:
+        return None, [*source.diagnostics, *found]
+    encoded = _encoded(text)
+    document = Document(
+        file=file,
+        data=read.data,
+        value_spans=_SpanTable(file, read.value_places),
+        key_spans=_SpanTable(file, read.key_places),
+        size=len(encoded),
+        digest=file_digest(encoded),
+        import_todos=import_todos(text, read.root, read.value_places),
+    )
     return document, [*source.diagnostics, *found]
 
 
@@ -220,7 +209,8 @@ def _missing(folder: str, message: str, hint: str) -> Diagnostic:
 
 def _read(path: Path, display: str, root: Path | None) -> SourceFile:
     text, found = read_text(path, display, root)
-    return SourceFile.of(display, text, found)
+    digest = "" if text is None else text_digest(text)
+    return SourceFile(display, text, tuple(found), digest)
 
 
 def _catalogue_source(
