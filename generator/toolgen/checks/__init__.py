@@ -24,7 +24,7 @@ from typing import TypeVar
 
 from toolgen.codes import known
 from toolgen.diagnostics import Diagnostic
-from toolgen.spec.ir import Catalogue, Tool, ToolSummary, summary
+from toolgen.spec.ir import Catalogue, Tool, ToolSummary
 
 ToolCheck = Callable[[Tool, Catalogue], Iterable[Diagnostic]]
 CatalogueCheck = Callable[[Catalogue, tuple[ToolSummary, ...]], Iterable[Diagnostic]]
@@ -109,14 +109,3 @@ def check_catalogue(
         and not (tools_only and registered.reads_catalogue)
         for d in _reported(registered, registered.run(catalogue, tools))
     ]
-
-
-def run_checks(catalogue: Catalogue, *, tools_only: bool = False) -> list[Diagnostic]:
-    """Every check over a catalogue whose every tool's IR is at hand."""
-    found = [
-        d
-        for tool in catalogue.tools
-        for d in check_tool(tool, catalogue, tools_only=tools_only)
-    ]
-    tools = tuple(summary(t) for t in catalogue.tools)
-    return found + check_catalogue(catalogue, tools, tools_only=tools_only)
