@@ -35,7 +35,7 @@ _FORMAT_NOTE = {
 }
 # beside the parameter's own example, which shows the form: the note says the rule only
 _FORMAT_NOTE_WITH_EXAMPLE = {
-    "date": "Date as YYYY-MM-DD.",
+    **_FORMAT_NOTE,
     "datetime": "Date and time with a UTC offset.",
 }
 
