@@ -38,11 +38,11 @@ from toolgen.spec.ir import (
     TOKEN_PARAM,
     Catalogue,
     ContextField,
-    Param,
     Tool,
     ToolSummary,
     walk,
 )
+from toolgen.spec.snapshot import named
 from toolgen.text import listing
 
 # The cards module is the one file every tool is in: 2.5 MB for 1,000 tools, and formatting it
@@ -126,21 +126,14 @@ def examples_of(tool: Tool) -> dict[str, object]:
     """The examples the model is shown when a field is rejected, by dotted path without list
     indexes; the items of an array of values share the array's path."""
     found: dict[str, object] = {}
-
-    def visit(params: tuple[Param, ...], prefix: str) -> None:
-        for param in params:
-            path = prefix + param.name
-            told = (
-                param.items
-                if param.items is not None and param.items.type != "object"
-                else param
-            )
-            if told.has_example and told.type not in ("object", "array"):
-                found[path] = told.example
-            node = param.items if param.items is not None else param
-            visit(node.properties, path + ".")
-
-    visit(tool.params, "")
+    for path, param in named(tool.params):
+        told = (
+            param.items
+            if param.items is not None and param.items.type != "object"
+            else param
+        )
+        if told.has_example and told.type not in ("object", "array"):
+            found[path] = told.example
     return dict(sorted(found.items()))
 
 
