@@ -17,7 +17,6 @@ catalogue.yaml does not hide their problems.
 from __future__ import annotations
 
 import importlib
-import inspect
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
@@ -38,7 +37,6 @@ class Check:
     codes: tuple[str, ...]
     reads_catalogue: bool
     run: Callable[..., Iterable[Diagnostic]]
-    doc: str
 
 
 CHECKS: list[Check] = []
@@ -52,16 +50,7 @@ def check(
         known(code)
 
     def register(run: C) -> C:
-        CHECKS.append(
-            Check(
-                run.__name__,
-                kind,
-                codes,
-                reads_catalogue,
-                run,
-                inspect.cleandoc(run.__doc__ or ""),
-            )
-        )
+        CHECKS.append(Check(run.__name__, kind, codes, reads_catalogue, run))
         return run
 
     return register
