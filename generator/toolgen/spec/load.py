@@ -106,8 +106,7 @@ class Document:
     data: object
     value_spans: Mapping[PathKey, Span]
     key_spans: Mapping[PathKey, Span]
-    size: int = 0  # bytes of the source text (UTF-8, without a byte-order mark)
-    digest: str = ""  # of the source text
+    digest: str = ""  # of the source text (UTF-8, without a byte-order mark)
     # the comments holding the importer's TODO marker, by the value they stand beside
     import_todos: tuple[tuple[PathKey, str], ...] = ()
 
@@ -173,14 +172,12 @@ def parse(source: SourceFile) -> tuple[Document | None, list[Diagnostic]]:
     found.sort(key=lambda d: d.sort_key)
     if read is None:
         return None, [*source.diagnostics, *found]
-    encoded = _encoded(text)
     document = Document(
         file=file,
         data=read.data,
         value_spans=_SpanTable(file, read.value_places),
         key_spans=_SpanTable(file, read.key_places),
-        size=len(encoded),
-        digest=file_digest(encoded),
+        digest=text_digest(text),
         import_todos=import_todos(text, read.root, read.value_places),
     )
     return document, [*source.diagnostics, *found]
