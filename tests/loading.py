@@ -7,11 +7,16 @@ the model stage takes (`spec.model.build_model`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from toolgen.checks import check_catalogue, check_tool
 from toolgen.diagnostics import Diagnostic
+from toolgen.spec.groups import with_toolsets
+from toolgen.spec.ir import Catalogue, Tool, summary
 from toolgen.spec.load import Document, parse, read_sources
+from toolgen.spec.model import build_settings, build_tools
 from toolgen.spec.validate import broken_name, check_document, stem
 
 
@@ -78,3 +83,40 @@ def validate(loaded: LoadedCatalogue) -> ValidationResult:
     return ValidationResult(
         catalogue, tuple(tools), tuple(sorted(broken)), tuple(diagnostics)
     )
+
+
+@dataclass(frozen=True, slots=True)
+class ModelResult:
+    catalogue: Catalogue | None
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def build_model(
+    catalogue_doc: Document | None,
+    tool_docs: Sequence[Document],
+    *,
+    folder: str,
+    broken_tools: Sequence[str] = (),
+) -> ModelResult:
+    """The IR of a catalogue, from the documents that passed the format check, as a build
+    makes it of each file (`broken_tools`: the names of the tool files that did not pass)."""
+    if catalogue_doc is None:
+        return ModelResult(None, ())
+    settings, found = build_settings(catalogue_doc, folder, broken_tools)
+    diagnostics: list[Diagnostic] = list(found)
+    tools: list[Tool] = []
+    for document in tool_docs:
+        made, more = build_tools(document, settings)
+        diagnostics.extend(more)
+        tools.extend(made)
+    ordered = tuple(sorted(tools, key=lambda t: t.name))
+    catalogue = replace(settings, tools=ordered)
+    catalogue = with_toolsets(catalogue, [summary(t) for t in ordered])
+    return ModelResult(catalogue, tuple(diagnostics))
+
+
+def run_checks(catalogue: Catalogue) -> list[Diagnostic]:
+    """Every check over a catalogue whose every tool's IR is at hand."""
+    found = [d for tool in catalogue.tools for d in check_tool(tool, catalogue)]
+    tools = tuple(summary(t) for t in catalogue.tools)
+    return found + check_catalogue(catalogue, tools)

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from toolgen import templating
 from toolgen.build import pipeline
 from toolgen.render import formatting, modules
 from toolgen.spec.ir import Catalogue
@@ -29,9 +28,7 @@ def _catalogue(folder: Path, root: Path) -> Catalogue:
 
 def _formatted_whole(catalogue: Catalogue) -> str:
     """The cards module as the formatter makes it of one rendered text."""
-    head = templating.render(
-        "cards.py.jinja", module_doc=modules.render_cards_doc(catalogue)
-    )
+    head = modules.cards_head(catalogue)
     entries = "".join(modules.card_entry(tool) for tool in catalogue.tools)
     whole = f"{head}\n{modules.CARDS_OPEN}{entries}}}\n"
     return formatting.format_sources({"cards.py": whole})["cards.py"]

@@ -15,12 +15,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from loading import load_catalogue, validate
+from loading import build_model, load_catalogue, run_checks, validate
 
-from toolgen import checks
 from toolgen.build import pipeline
 from toolgen.build.write import write_outputs
-from toolgen.spec import model
 
 PAYLOAD = (
     'x"""\'\'\'"); import os; os.system("touch PWNED")  # \\ {{ 7*7 }} {% raw %}'
@@ -90,14 +88,14 @@ def test_hostile_text_stays_data(tmp_path: Path) -> None:
     folder = write_spec(tmp_path)
     loaded = load_catalogue(folder, "spec/hostile")
     checked = validate(loaded)
-    built = model.build_model(
+    built = build_model(
         checked.catalogue,
         checked.tools,
         folder="spec/hostile",
         broken_tools=checked.broken,
     )
     assert built.catalogue is not None
-    found = checks.run_checks(built.catalogue)
+    found = run_checks(built.catalogue)
     assert [
         d.format_text()
         for d in [*loaded.diagnostics, *checked.diagnostics, *built.diagnostics, *found]

@@ -11,15 +11,13 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
-from loading import load_catalogue, validate
+from loading import ModelResult, build_model, load_catalogue, run_checks, validate
 
-from toolgen import checks
 from toolgen.diagnostics import Diagnostic
 from toolgen.names import MODULE_NAMES, module_name, pascal, python_name
 from toolgen.render.modules import render_tool_module
-from toolgen.spec import model, toolschema
+from toolgen.spec import toolschema
 from toolgen.spec.ir import Param, PyNames, Tool
-from toolgen.spec.model import ModelResult
 
 CATALOGUE = """\
 format: 1
@@ -47,13 +45,13 @@ def build(tmp_path: Path, *tools: str, catalogue: str = CATALOGUE) -> ModelResul
     loaded = load_catalogue(folder, "cat")
     validated = validate(loaded)
     assert loaded.diagnostics == () and validated.diagnostics == ()
-    built = model.build_model(
+    built = build_model(
         validated.catalogue,
         validated.tools,
         folder="cat",
         broken_tools=validated.broken,
     )
-    found = checks.run_checks(built.catalogue) if built.catalogue is not None else []
+    found = run_checks(built.catalogue) if built.catalogue is not None else []
     return ModelResult(built.catalogue, (*built.diagnostics, *found))
 
 

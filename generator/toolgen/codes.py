@@ -54,10 +54,6 @@ class Code:
     summary: str  # one sentence: what was found
     fix: str  # one sentence: what to do
 
-    @property
-    def anchor(self) -> str:
-        return f"{self.id.lower()}-{self.name}"
-
 
 CODES: dict[str, Code] = {}
 

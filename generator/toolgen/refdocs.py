@@ -16,13 +16,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from toolgen.codes import CODES, Code, Stage
-from toolgen.lint.docs import rules_markdown
+from toolgen.lint import docs as lint_docs
 from toolgen.lint.registry import all_rules
 from toolgen.review import diff_report
 from toolgen.text import reference_page, reference_section
 
 CODES_PATH = "docs/codes.md"
-RULES_PATH = "docs/rules.md"
 
 _INTRO = """\
 # Diagnostic codes of the checks
@@ -59,7 +58,7 @@ def codes_markdown() -> str:
 
 PAGES: dict[str, Callable[[], str]] = {
     CODES_PATH: codes_markdown,
-    RULES_PATH: rules_markdown,
+    lint_docs.DOCS_PATH: lint_docs.rules_markdown,
     diff_report.DOCS_PATH: diff_report.rules_markdown,
 }
 

@@ -22,11 +22,7 @@ SARIF_LEVEL = {
     Severity.WARNING: "warning",
     Severity.INFO: "note",
 }
-_GITHUB_COMMAND = {
-    Severity.ERROR: "error",
-    Severity.WARNING: "warning",
-    Severity.INFO: "notice",
-}
+_GITHUB_COMMAND = {**SARIF_LEVEL, Severity.INFO: "notice"}
 
 
 def format_text(diagnostics: Sequence[Diagnostic]) -> str:

@@ -15,12 +15,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from loading import load_catalogue, validate
+from loading import build_model, load_catalogue, validate
 from synthetic import write_catalogue
 
 from toolgen.lint import engine
 from toolgen.lint.context import LintContext
-from toolgen.spec import model, tokens
+from toolgen.spec import tokens
 
 
 def main(count: int) -> None:
@@ -29,7 +29,7 @@ def main(count: int) -> None:
         started = time.perf_counter()
         loaded = load_catalogue(folder, "synthetic")
         checked = validate(loaded)
-        built = model.build_model(
+        built = build_model(
             checked.catalogue,
             checked.tools,
             folder="synthetic",

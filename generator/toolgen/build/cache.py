@@ -25,10 +25,10 @@ import contextlib
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from toolgen.codes import Severity
 from toolgen.diagnostics import Diagnostic, Hit, Span
@@ -43,6 +43,7 @@ MAX_CACHE_BYTES = 256 * 1024 * 1024
 
 # a file's size, modification time (ns) and inode
 Status = tuple[int, int, int]
+_T = TypeVar("_T")
 
 
 class _Bad(ValueError):
@@ -346,7 +347,9 @@ def _tree(folder: Path, *, contents: bool) -> Iterator[str]:
     while stack:
         rel = stack.pop()
         try:
-            entries = sorted(os.scandir(folder / rel if rel else folder), key=_name)
+            entries = sorted(
+                os.scandir(folder / rel if rel else folder), key=lambda e: e.name
+            )
         except OSError:
             yield f"{rel}/?"
             continue
@@ -363,10 +366,6 @@ def _tree(folder: Path, *, contents: bool) -> Iterator[str]:
                 yield f"{child}:{file_digest(Path(entry.path).read_bytes())}"
             except OSError:
                 yield f"{child}:?"
-
-
-def _name(entry: os.DirEntry[str]) -> str:
-    return entry.name
 
 
 def inputs(
@@ -427,24 +426,14 @@ class BuildCache:
         self._units = root / CACHE_DIR / f"{name}.tools.json"
 
     def stamp(self) -> Stamp | None:
-        data = self._read(self._stamp)
-        if data is None:
-            return None
-        try:
-            return _read_stamp(data)
-        except (_Bad, KeyError, TypeError, ValueError):
-            return None
+        return self._read(self._stamp, _read_stamp)
 
     def units(self) -> dict[str, ToolUnit]:
-        data = self._read(self._units)
-        if data is None:
-            return {}
-        try:
-            return {
-                file: _read_unit(file, value) for file, value in _dict(data).items()
-            }
-        except (_Bad, KeyError, TypeError, ValueError):
-            return {}
+        units = self._read(
+            self._units,
+            lambda data: {f: _read_unit(f, v) for f, v in _dict(data).items()},
+        )
+        return {} if units is None else units
 
     def save(self, stamp: Stamp | None, units: Sequence[ToolUnit]) -> str | None:
         """Keep this build's stamp (None: none, the next build checks everything) and units;
@@ -465,7 +454,9 @@ class BuildCache:
             )
         return None
 
-    def _read(self, path: Path) -> object | None:
+    def _read(self, path: Path, reader: Callable[[object], _T]) -> _T | None:
+        """What `reader` makes of the data kept at `path`; None when there is none, or it is
+        too large, damaged, of another format or code, or of the wrong shape."""
         try:
             with open(path, "rb") as file:
                 text = file.read(MAX_CACHE_BYTES + 1)
@@ -483,7 +474,10 @@ class BuildCache:
             and data.get("code") == self.code
         ):
             return None
-        return cast(object, data.get("data"))
+        try:
+            return reader(data.get("data"))
+        except (_Bad, KeyError, TypeError, ValueError):
+            return None
 
     def _write(self, path: Path, data: object) -> None:
         payload = {"format": FORMAT, "code": self.code, "data": data}

@@ -198,7 +198,7 @@ def _unknown_files(
 ) -> list[Diagnostic]:
     rel = package_dir(catalogue.package)
     try:
-        state = read_package(root / rel, contents=False, ids=False)
+        state = read_package(root / rel, contents=False)
     except OSError as exc:
         return [
             error(

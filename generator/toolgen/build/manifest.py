@@ -15,9 +15,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from toolgen.paths import read_regular, safe_relative
@@ -77,9 +76,7 @@ class PackageState:
 
     `owned` maps each file the manifest lists and that exists to its current text (None when
     it is not a readable regular file any more); `unknown` lists every other entry, relative
-    to the package, that toolgen must not touch. `ids` holds the device and inode each owned
-    file had when the folder was listed (the write stage keeps a staged file only when it is
-    that very file).
+    to the package, that toolgen must not touch.
     """
 
     exists: bool
@@ -87,33 +84,24 @@ class PackageState:
     manifest_problem: str | None
     owned: Mapping[str, str | None]
     unknown: tuple[str, ...]
-    ids: Mapping[str, tuple[int, int]] = field(default_factory=dict)
 
 
-def _walk(base: Path, *, ids: bool) -> list[tuple[str, bool, tuple[int, int] | None]]:
-    """Every entry below `base` except Python's caches, without following links: its path,
-    whether it is a regular file and, with `ids`, its device and inode (from its status;
-    without, the entry types the folder's listing gives, which need no status read)."""
-    found: list[tuple[str, bool, tuple[int, int] | None]] = []
+def _walk(base: Path) -> list[tuple[str, bool]]:
+    """Every entry below `base` except Python's caches, without following links: its path
+    and whether it is a regular file (the entry types the folder's listing gives, which need
+    no status read)."""
+    found: list[tuple[str, bool]] = []
     stack = [""]
     while stack:
         rel = stack.pop()
         folder = base / rel if rel else base
         for entry in sorted(os.scandir(folder), key=lambda e: e.name):
             child = f"{rel}/{entry.name}" if rel else entry.name
-            file_id: tuple[int, int] | None = None
-            if ids:
-                info = entry.stat(follow_symlinks=False)
-                is_dir, regular = stat.S_ISDIR(info.st_mode), stat.S_ISREG(info.st_mode)
-                file_id = (info.st_dev, info.st_ino)
-            else:
-                is_dir = entry.is_dir(follow_symlinks=False)
-                regular = not is_dir and entry.is_file(follow_symlinks=False)
-            if is_dir:
+            if entry.is_dir(follow_symlinks=False):
                 if entry.name not in PYTHON_CACHES:
                     stack.append(child)
             else:
-                found.append((child, regular, file_id))
+                found.append((child, entry.is_file(follow_symlinks=False)))
     return found
 
 
@@ -125,13 +113,9 @@ def owned_text(path: Path) -> str | None:
         return None
 
 
-def read_package(
-    package_dir: Path, *, contents: bool = True, ids: bool = True
-) -> PackageState:
+def read_package(package_dir: Path, *, contents: bool = True) -> PackageState:
     """What is in a generated package folder and which of it the manifest proves is ours;
-    with `contents`, the text of each owned file too (else None); with `ids`, each owned
-    file's device and inode (`PackageState.ids`, else empty: the listing is then a fifth
-    of the cost, 1 ms at 2,000 files).
+    with `contents`, the text of each owned file too (else None).
 
     Raises OSError only when the folder exists but cannot be listed.
     """
@@ -151,17 +135,12 @@ def read_package(
         problem = "it is not a readable regular file"
     listed = manifest.files if manifest is not None else {}
     owned: dict[str, str | None] = {}
-    found_ids: dict[str, tuple[int, int]] = {}
     unknown: list[str] = []
-    for rel, regular, file_id in _walk(package_dir, ids=ids):
+    for rel, regular in _walk(package_dir):
         if rel == MANIFEST_NAME and (manifest is not None or problem is not None):
             continue
         if rel in listed and regular:
             owned[rel] = owned_text(package_dir / rel) if contents else None
-            if file_id is not None:
-                found_ids[rel] = file_id
         else:
             unknown.append(rel)
-    return PackageState(
-        True, manifest, problem, owned, tuple(sorted(unknown)), found_ids
-    )
+    return PackageState(True, manifest, problem, owned, tuple(sorted(unknown)))

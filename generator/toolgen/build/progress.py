@@ -50,7 +50,6 @@ class Progress:
         self.label = ""
         self._shown = False
         self._drawn_at = 0.0
-        self.times: list[tuple[str, str, float]] = []  # (label, stage, seconds)
 
     @classmethod
     def for_stderr(cls, *, verbose: bool = False) -> Progress:
@@ -97,7 +96,6 @@ class Progress:
         finally:
             elapsed = self.clock() - start
             if self.verbose:
-                self.times.append((self.label, name, elapsed))
                 self.clear()
                 took = (
                     f"{elapsed * 1000:,.0f} ms" if elapsed < 1 else f"{elapsed:,.2f} s"

@@ -17,14 +17,13 @@ catalogue.yaml does not hide their problems.
 from __future__ import annotations
 
 import importlib
-import inspect
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
 from toolgen.codes import known
 from toolgen.diagnostics import Diagnostic
-from toolgen.spec.ir import Catalogue, Tool, ToolSummary, summary
+from toolgen.spec.ir import Catalogue, Tool, ToolSummary
 
 ToolCheck = Callable[[Tool, Catalogue], Iterable[Diagnostic]]
 CatalogueCheck = Callable[[Catalogue, tuple[ToolSummary, ...]], Iterable[Diagnostic]]
@@ -38,7 +37,6 @@ class Check:
     codes: tuple[str, ...]
     reads_catalogue: bool
     run: Callable[..., Iterable[Diagnostic]]
-    doc: str
 
 
 CHECKS: list[Check] = []
@@ -52,16 +50,7 @@ def check(
         known(code)
 
     def register(run: C) -> C:
-        CHECKS.append(
-            Check(
-                run.__name__,
-                kind,
-                codes,
-                reads_catalogue,
-                run,
-                inspect.cleandoc(run.__doc__ or ""),
-            )
-        )
+        CHECKS.append(Check(run.__name__, kind, codes, reads_catalogue, run))
         return run
 
     return register
@@ -109,14 +98,3 @@ def check_catalogue(
         and not (tools_only and registered.reads_catalogue)
         for d in _reported(registered, registered.run(catalogue, tools))
     ]
-
-
-def run_checks(catalogue: Catalogue, *, tools_only: bool = False) -> list[Diagnostic]:
-    """Every check over a catalogue whose every tool's IR is at hand."""
-    found = [
-        d
-        for tool in catalogue.tools
-        for d in check_tool(tool, catalogue, tools_only=tools_only)
-    ]
-    tools = tuple(summary(t) for t in catalogue.tools)
-    return found + check_catalogue(catalogue, tools, tools_only=tools_only)

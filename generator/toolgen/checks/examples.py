@@ -10,7 +10,8 @@ from collections.abc import Iterator, Mapping
 from toolgen.checks import check
 from toolgen.diagnostics import Diagnostic, error
 from toolgen.spec import toolschema
-from toolgen.spec.ir import Catalogue, Param, Tool
+from toolgen.spec.ir import Catalogue, Tool
+from toolgen.spec.snapshot import named
 
 _MAX_TOLD = 8
 
@@ -24,16 +25,6 @@ def _told(found: list[tuple[toolschema.FieldPath, str]]) -> str:
 
 def _strip_indexes(path: str) -> str:
     return ".".join(part for part in path.split(".") if not part.isdigit())
-
-
-def _param_paths(params: tuple[Param, ...], prefix: str = "") -> set[str]:
-    paths = set()
-    for p in params:
-        here = prefix + p.name
-        paths.add(here)
-        node = p.items if p.items is not None else p
-        paths |= _param_paths(node.properties, here + ".")
-    return paths
 
 
 @check(Tool, "TG130", "TG131", "TG132", "TG133")
@@ -51,7 +42,7 @@ def examples(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
             "optional ones): it is the base of the generated tests.",
         )
     schema = toolschema.parameters_schema(tool.params, full=True)
-    param_paths = _param_paths(tool.params)
+    param_paths = {path for path, _ in named(tool.params)}
     for example in tool.examples:
         args = dict(example.args)
         guarded = guard_problems(tool, example.args)

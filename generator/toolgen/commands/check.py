@@ -73,8 +73,6 @@ def check_one(
     *,
     implementations: bool = True,
 ) -> pipeline.CheckResult:
-    from toolgen.build import pipeline
-
     result = pipeline.check_catalogue(
         target.folder,
         target.root,

@@ -24,7 +24,6 @@ _PAGES = ((".md", "review/reference.md.jinja"), (".html", "review/page.html.jinj
 
 @dataclass(frozen=True, slots=True)
 class Compared:
-    target: project.Target
     new: sources.Version
     old: sources.Version | None
     comparison: diffing.Comparison
@@ -65,7 +64,7 @@ def compare_target(target: project.Target, against: str) -> Compared:
     comparison, stale = diffing.accept(
         comparison, acceptances(target.folder, target.root)
     )
-    return Compared(target, new, old, comparison, stale)
+    return Compared(new, old, comparison, stale)
 
 
 def run_diff(args: argparse.Namespace) -> int:

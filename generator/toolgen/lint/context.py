@@ -107,20 +107,17 @@ class Named(Protocol):
 
 def profile(tool: Named, namespaces: frozenset[str] = frozenset()) -> ToolProfile:
     parts, namespace, verb, others = _split_name(tool.name, namespaces)
-    before = []
-    for w in others:
-        if w in words.PREPOSITIONS:
-            break
-        if (
-            w not in words.FILLER_NAME_WORDS
-            and not w.isdigit()
-            and not words.participle(w)
-        ):
-            before.append(w)
     meaningful = [words.stem(w) for w in parts if w not in words.FILLER_NAME_WORDS]
     cut = next(
         (i for i, w in enumerate(others) if w in words.PREPOSITIONS), len(others)
     )
+    before = [
+        w
+        for w in others[:cut]
+        if w not in words.FILLER_NAME_WORDS
+        and not w.isdigit()
+        and not words.participle(w)
+    ]
     return ToolProfile(
         name_words=parts,
         normalized="".join(parts),

@@ -86,13 +86,8 @@ class Scanner:
 
     def first(self, text: str) -> str | None:
         """The first phrase found (whitespace collapsed), or None."""
-        low = text.lower()
-        for keyword, pattern in self.alternatives:
-            if keyword in low:
-                found = self._pattern(pattern).search(text)
-                if found:
-                    return " ".join(found.group(0).split())
-        return None
+        found = next(self.finditer(text), None)
+        return None if found is None else " ".join(found.group(0).split())
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
         low = text.lower()

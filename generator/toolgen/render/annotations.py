@@ -62,12 +62,9 @@ class EnumAliases:
 
 def _python_value(param: Param, value: JsonValue, imports: Imports) -> str:
     """A default as the Python value the validated field holds (dates are dates)."""
-    if param.type == "date" and isinstance(value, str):
-        imports.module("datetime")
-        return f"datetime.date.fromisoformat({py_str(value)})"
-    if param.type == "datetime" and isinstance(value, str):
-        imports.module("datetime")
-        return f"datetime.datetime.fromisoformat({py_str(value)})"
+    if param.type in ("date", "datetime") and isinstance(value, str):
+        imports.module("datetime")  # the class is named as the type: datetime.date, ...
+        return f"datetime.{param.type}.fromisoformat({py_str(value)})"
     return py_literal(value)
 
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from toolgen.render.imports import Imports
 from toolgen.render.source import py_literal, py_str
-from toolgen.spec.ir import CURSOR_PARAM, PAGE_SIZE_PARAM, ReturnField, Tool
+from toolgen.spec.ir import CURSOR_PARAM, PAGE_SIZE_PARAM, Tool
+from toolgen.spec.snapshot import named
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,26 +27,6 @@ class BoundaryLines:
     ]  # (key literal, context attribute) of `call_identity`
     invoker_options: list[str]  # extra keywords of the Invoker
     guarded: bool  # build_tool takes `boundaries=`
-
-
-def _output_paths(
-    fields: tuple[ReturnField, ...], prefix: str
-) -> tuple[dict[str, int], list[str]]:
-    """Output rules by field path (`items.summary`; no list indexes)."""
-    limits: dict[str, int] = {}
-    sensitive: list[str] = []
-    for f in fields:
-        path = prefix + f.name
-        node = f.items if f.items is not None and f.type == "array" else f
-        if f.max_length is not None:
-            limits[path] = f.max_length
-        if f.sensitive:
-            sensitive.append(path)
-        if node is not None and node.type == "object":
-            more_limits, more_sensitive = _output_paths(node.properties, path + ".")
-            limits.update(more_limits)
-            sensitive += more_sensitive
-    return limits, sensitive
 
 
 def boundary_lines(tool: Tool, imports: Imports) -> BoundaryLines:
@@ -75,9 +56,9 @@ def boundary_lines(tool: Tool, imports: Imports) -> BoundaryLines:
         ]
         if identity:
             options.append("identity=call_identity")
-    limits, sensitive = _output_paths(
-        tool.returns, "items." if page is not None else ""
-    )
+    fields = list(named(tool.returns, "items." if page is not None else ""))
+    limits = {p: f.max_length for p, f in fields if f.max_length is not None}
+    sensitive = [p for p, f in fields if f.sensitive]
     if limits or sensitive:
         imports.name("toolgen_runtime.output", "OutputContract")
         parts = []

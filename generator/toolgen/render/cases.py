@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolgen.render.source import py_literal, py_str
-from toolgen.spec.ir import Catalogue, ContextField, JsonValue, Param, ReturnField, Tool
+from toolgen.spec.ir import Catalogue, JsonValue, Param, ReturnField, Tool
 from toolgen.spec.toolschema import compiled
 
 
@@ -205,37 +205,27 @@ def cases(tool: Tool) -> list[Case]:
     base = dict(tool.accepted_examples[0].args)
     found: list[Case] = []
 
+    def broken(param: Param, valid: object, here: tuple[str, ...]) -> None:
+        field = ".".join(here)
+        for label, bad in _value_cases(param, valid):
+            found.append(
+                Case(f"{field}: {label}", _replaced(base, here, bad), field, here, bad)
+            )
+
     def visit(
         params: tuple[Param, ...], container: dict[str, Any], path: tuple[str, ...]
     ) -> None:
         for param in params:
-            field = ".".join((*path, param.name))
+            here = (*path, param.name)
+            field = ".".join(here)
             valid = container.get(param.name)
-            for label, bad in _value_cases(param, valid):
-                here = (*path, param.name)
-                found.append(
-                    Case(
-                        f"{field}: {label}",
-                        _replaced(base, here, bad),
-                        field,
-                        here,
-                        bad,
-                    )
-                )
+            broken(param, valid, here)
             missing = _replaced(base, path, None, drop=param.name)
-            found.append(
-                Case(
-                    f"{field}: missing",
-                    missing,
-                    field,
-                    (*path, param.name),
-                    missing=True,
-                )
-            )
+            found.append(Case(f"{field}: missing", missing, field, here, missing=True))
             if param.type == "object" and isinstance(valid, dict):
-                visit(param.properties, valid, (*path, param.name))
+                visit(param.properties, valid, here)
             if param.items is not None and isinstance(valid, list):
-                items(param, valid, (*path, param.name))
+                items(param, valid, here)
         extra = (*path, "unexpected_field")
         found.append(
             Case(
@@ -262,11 +252,7 @@ def cases(tool: Tool) -> list[Case]:
             if isinstance(first, dict):
                 visit(item.properties, first, here)
             return
-        field = ".".join(here)
-        for label, bad in _value_cases(item, first):
-            found.append(
-                Case(f"{field}: {label}", _replaced(base, here, bad), field, here, bad)
-            )
+        broken(item, first, here)
 
     visit(tool.params, base, ())
     return found
@@ -365,13 +351,10 @@ def sample_result_json(tool: Tool) -> dict[str, JsonValue]:
     return value
 
 
-def _sample_context_field(f: ContextField) -> str:
-    return _sample_scalar(f.type, f.name, None)[0]
-
-
 def sample_context_expression(catalogue: Catalogue) -> str:
     args = ", ".join(
-        f"{f.py_name}={_sample_context_field(f)}" for f in catalogue.context
+        f"{f.py_name}={_sample_scalar(f.type, f.name, None)[0]}"
+        for f in catalogue.context
     )
     return f"{catalogue.context_class}({args})"
 

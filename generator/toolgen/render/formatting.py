@@ -84,9 +84,7 @@ class Formatter:
 
     def _start(self) -> None:
         python, self._waiting = self._waiting, {}
-        if not python:
-            return
-        if self._failed is not None:
+        if not python or self._failed is not None:
             return
         try:
             folder, names = self._write(python, self._workdir)
@@ -144,15 +142,13 @@ class Formatter:
         return done
 
 
-def format_sources(
-    sources: Mapping[str, str], workdir: Path | None = None
-) -> dict[str, str]:
+def format_sources(sources: Mapping[str, str]) -> dict[str, str]:
     """Format many Python sources with one ruff process; keys are kept (sources that are
     not Python come back as they are).
 
     Imports are already in isort order (render computes them), so only the formatter runs.
     """
-    with Formatter(workdir) as formatter:
+    with Formatter() as formatter:
         formatter.add(sources)
         return formatter.results()
 

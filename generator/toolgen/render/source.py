@@ -146,22 +146,15 @@ def wrap_words(text: str, width: int, first_taken: int = 0) -> list[str]:
     the cost (textwrap's chunking is general; this text is already normalized)."""
     lines: list[str] = []
     line: list[str] = []
-    length = 0
+    length = -1  # of the line so far, with a space before each word
     limit = width - first_taken
     for word in text.split(" "):
         if line and length + 1 + len(word) > limit:
             lines.append(" ".join(line))
-            line = [word]
-            length = len(word)
-            limit = width
-        elif line:
-            line.append(word)
-            length += 1 + len(word)
-        else:
-            line = [word]
-            length = len(word)
-    if line:
-        lines.append(" ".join(line))
+            line, length, limit = [], -1, width
+        line.append(word)
+        length += 1 + len(word)
+    lines.append(" ".join(line))
     return lines
 
 

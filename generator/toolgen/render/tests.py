@@ -32,37 +32,18 @@ def rejected_examples(tool: Tool) -> list[Case]:
     ]
 
 
-def boundary_cases(
-    tool: Tool, examples: list[Case], found: list[boundary.Case] | None = None
-) -> list[tuple[str, str, object]]:
-    """The boundary cases derived from the contract (`found`, when the caller has them
-    already) that try arguments no rejected example tries already, as (label, dotted path,
-    value): the first accepted example with that one field changed (`MISSING`: left out)."""
+def boundary_literal(found: list[boundary.Case], examples: list[Case]) -> str:
+    """The class attribute of the boundary cases derived from the contract that try
+    arguments no rejected example tries already, as (label, dotted path, value): the first
+    accepted example with that one field changed (`MISSING`: left out)."""
     tried = [args for _, args, _ in examples]
-    return [
-        (c.label, ".".join(c.path), _MISSING if c.missing else c.value)
-        for c in (boundary.cases(tool) if found is None else found)
-        if c.args not in tried and c.field == ".".join(c.path)
-    ]
-
-
-class _Missing:
-    """Renders as the runtime's MISSING marker."""
-
-    def __repr__(self) -> str:
-        return "MISSING"
-
-
-_MISSING = _Missing()
-
-
-def boundary_literal(cases: list[tuple[str, str, object]]) -> str:
+    kept = [c for c in found if c.args not in tried and c.field == ".".join(c.path)]
     rows = ", ".join(
-        f"({py_str(label)}, {py_str(path)}, "
-        f"{'MISSING' if value is _MISSING else py_literal(value)})"
-        for label, path, value in cases
+        f"({py_str(c.label)}, {py_str(c.field)}, "
+        f"{'MISSING' if c.missing else py_literal(c.value)})"
+        for c in kept
     )
-    return f"boundary: ClassVar[tuple[Boundary, ...]] = ({rows}{',' if len(cases) == 1 else ''})"
+    return f"boundary: ClassVar[tuple[Boundary, ...]] = ({rows}{',' if len(kept) == 1 else ''})"
 
 
 # --- writes: which protocol suites a tool's tests run (issue 9) -------------------------
@@ -143,7 +124,7 @@ def render_tool_tests(catalogue: Catalogue, tool: Tool) -> str:
             "accepted", tuple(dict(e.args) for e in tool.accepted_examples)
         ),
         rejected=assignment("rejected: ClassVar[tuple[Case, ...]]", tuple(examples)),
-        boundary=boundary_literal(boundary_cases(tool, examples, found)),
+        boundary=boundary_literal(found, examples),
         errors=assignment(
             "errors", tuple((e.code, e.how_to_fix, e.retryable) for e in tool.errors)
         ),

@@ -10,7 +10,8 @@ note; a breaking change accepted on purpose is printed as a note that says so.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from toolgen import report
@@ -29,30 +30,25 @@ DOCS_PATH = "docs/diff-rules.md"
 DOCS_URL = "https://toolgen.dev/docs/diff-rules.md"
 
 
-def _documents(root: Path) -> Callable[[str], Document | None]:
+def diagnostics(comparison: diffing.Comparison, root: Path) -> list[Diagnostic]:
+    """One diagnostic per change, its message starting with the level (`[breaking]`), for
+    formats that have no field for it."""
+
     @functools.cache
     def document(file: str) -> Document | None:
         path = root / file
         return load_document(path, file, root)[0] if path.is_file() else None
 
-    return document
-
-
-def span_of(change: diffing.Change, document: Callable[[str], Document | None]) -> Span:
-    """The place of a change in its contract file; the nearest key that exists when the
-    exact one does not (a removed parameter points at `params`)."""
-    found = document(change.file)
-    if found is None:
-        return Span(change.file, 1, 1)
-    return found.span(change.where, key=True)
-
-
-def diagnostics(comparison: diffing.Comparison, root: Path) -> list[Diagnostic]:
-    """One diagnostic per change, its message starting with the level (`[breaking]`), for
-    formats that have no field for it."""
-    document = _documents(root)
     found = []
     for change in comparison.changes:
+        # a change's place in its contract file; the nearest key that exists when the
+        # exact one does not (a removed parameter points at `params`)
+        contract = document(change.file)
+        place = (
+            Span(change.file, 1, 1)
+            if contract is None
+            else contract.span(change.where, key=True)
+        )
         severity = change.level.severity
         level = change.level.value
         hint = ""
@@ -69,7 +65,7 @@ def diagnostics(comparison: diffing.Comparison, root: Path) -> list[Diagnostic]:
                 change.rule.id,
                 severity,
                 f"[{level}] {change.message}",
-                span_of(change, document),
+                place,
                 hint,
             )
         )
@@ -77,11 +73,8 @@ def diagnostics(comparison: diffing.Comparison, root: Path) -> list[Diagnostic]:
 
 
 def _summary(comparison: diffing.Comparison, against: str, folder: str) -> list[str]:
-    counts = {level: 0 for level in Level}
-    accepted = 0
-    for change in comparison.changes:
-        counts[change.level] += 1
-        accepted += change.accepted is not None
+    counts = Counter(change.level for change in comparison.changes)
+    accepted = sum(change.accepted is not None for change in comparison.changes)
     lines = [
         f"{folder}: {counts[Level.BREAKING]} breaking ({accepted} accepted), "
         f"{counts[Level.DANGEROUS]} dangerous, {counts[Level.SAFE]} safe changes "

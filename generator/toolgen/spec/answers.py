@@ -141,7 +141,9 @@ def _redact(schema: dict[str, Any], path: list[str], prefix: str) -> None:
     node = schema
     for part in parts[:-1]:
         node = node["properties"][part]
-        node = _object_of(node)
+        # on through the object's schema, or its array's items'
+        while "items" in node and "properties" not in node:
+            node = node["items"]
     leaf = node["properties"][parts[-1]]
     takes_null = nullable(leaf)
     redacted: dict[str, Any] = {
@@ -151,10 +153,3 @@ def _redact(schema: dict[str, Any], path: list[str], prefix: str) -> None:
     if "description" in leaf:
         redacted["description"] = leaf["description"]
     node["properties"][parts[-1]] = redacted
-
-
-def _object_of(node: dict[str, Any]) -> dict[str, Any]:
-    """The object schema a path goes on through: an object's, or its array's items'."""
-    while "items" in node and "properties" not in node:
-        node = node["items"]
-    return node

@@ -106,8 +106,7 @@ class Document:
     data: object
     value_spans: Mapping[PathKey, Span]
     key_spans: Mapping[PathKey, Span]
-    size: int = 0  # bytes of the source text (UTF-8, without a byte-order mark)
-    digest: str = ""  # of the source text
+    digest: str = ""  # of the source text (UTF-8, without a byte-order mark)
     # the comments holding the importer's TODO marker, by the value they stand beside
     import_todos: tuple[tuple[PathKey, str], ...] = ()
 
@@ -129,13 +128,6 @@ class SourceFile:
     diagnostics: tuple[Diagnostic, ...] = ()
     digest: str = ""
 
-    @staticmethod
-    def of(
-        file: str, text: str | None, diagnostics: Sequence[Diagnostic]
-    ) -> SourceFile:
-        digest = "" if text is None else text_digest(text)
-        return SourceFile(file, text, tuple(diagnostics), digest)
-
 
 @dataclass(frozen=True, slots=True)
 class Sources:
@@ -147,23 +139,6 @@ class Sources:
     catalogue: SourceFile | None
     tools: tuple[SourceFile, ...]
     diagnostics: tuple[Diagnostic, ...]
-
-
-def _parse(text: str, file: str) -> tuple[Document | None, list[Diagnostic]]:
-    read, diagnostics = read_yaml(text, file)
-    if read is None:
-        return None, diagnostics
-    encoded = _encoded(text)
-    document = Document(
-        file=file,
-        data=read.data,
-        value_spans=_SpanTable(file, read.value_places),
-        key_spans=_SpanTable(file, read.key_places),
-        size=len(encoded),
-        digest=file_digest(encoded),
-        import_todos=import_todos(text, read.root, read.value_places),
-    )
-    return document, diagnostics
 
 
 def _encoded(text: str) -> bytes:
@@ -190,10 +165,21 @@ def load_document(
 
 def parse(source: SourceFile) -> tuple[Document | None, list[Diagnostic]]:
     """The document of a file read, with what reading and parsing it found."""
-    if source.text is None:
+    file, text = source.file, source.text
+    if text is None:
         return None, list(source.diagnostics)
-    document, found = _parse(source.text, source.file)
+    read, found = read_yaml(text, file)
     found.sort(key=lambda d: d.sort_key)
+    if read is None:
+        return None, [*source.diagnostics, *found]
+    document = Document(
+        file=file,
+        data=read.data,
+        value_spans=_SpanTable(file, read.value_places),
+        key_spans=_SpanTable(file, read.key_places),
+        digest=text_digest(text),
+        import_todos=import_todos(text, read.root, read.value_places),
+    )
     return document, [*source.diagnostics, *found]
 
 
@@ -220,7 +206,8 @@ def _missing(folder: str, message: str, hint: str) -> Diagnostic:
 
 def _read(path: Path, display: str, root: Path | None) -> SourceFile:
     text, found = read_text(path, display, root)
-    return SourceFile.of(display, text, found)
+    digest = "" if text is None else text_digest(text)
+    return SourceFile(display, text, tuple(found), digest)
 
 
 def _catalogue_source(

@@ -84,20 +84,20 @@ def _guard_limits() -> tuple[int, int]:
     return MAX_PATH_CHARS, MAX_URL_CHARS
 
 
-def _named(nodes: tuple[N, ...], prefix: str = "") -> Iterator[tuple[str, N]]:
+def named(nodes: tuple[N, ...], prefix: str = "") -> Iterator[tuple[str, N]]:
     """Each named parameter or return field with its dotted path, nested ones included (the
     properties of array items are under the array's name)."""
     for node in nodes:
         path = prefix + node.name
         yield path, node
         inner = node.items if node.items is not None else node
-        yield from _named(inner.properties, path + ".")
+        yield from named(inner.properties, path + ".")
 
 
 def guards_snapshot(tool: Tool) -> dict[str, Any]:
     """The guard of each `path` and `url` parameter, by dotted parameter path."""
     found: dict[str, Any] = {}
-    for path, param in _named(tool.params):
+    for path, param in named(tool.params):
         if param.path is not None:
             found[path] = {
                 "kind": "path",
@@ -137,7 +137,7 @@ def boundaries_snapshot(tool: Tool) -> dict[str, Any]:
             "noun": page.noun,
             "identity": list(page.identity),
         }
-    fields = list(_named(tool.returns, "items." if page is not None else ""))
+    fields = list(named(tool.returns, "items." if page is not None else ""))
     limits = {p: f.max_length for p, f in fields if f.max_length is not None}
     hidden = [p for p, f in fields if f.sensitive]
     if limits or hidden:

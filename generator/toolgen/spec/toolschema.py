@@ -35,22 +35,20 @@ _FORMAT_NOTE = {
 }
 # beside the parameter's own example, which shows the form: the note says the rule only
 _FORMAT_NOTE_WITH_EXAMPLE = {
-    "date": "Date as YYYY-MM-DD.",
+    **_FORMAT_NOTE,
     "datetime": "Date and time with a UTC offset.",
 }
 
 
 def _length_note(low: int | None, high: int | None, unit: str) -> str:
     """`unit` is plural; one of them is said in the singular ("At least 1 character.")."""
-    if low is not None and high is not None:
-        if low != high:
-            return f"{low} to {high} {unit}."
-        return f"Exactly {low} {unit if low != 1 else unit[:-1]}."
-    if high is not None:
-        return f"At most {high} {unit if high != 1 else unit[:-1]}."
-    if low is not None:
-        return f"At least {low} {unit if low != 1 else unit[:-1]}."
-    return ""
+    if low is not None and high is not None and low != high:
+        return f"{low} to {high} {unit}."
+    count = high if high is not None else low
+    if count is None:
+        return ""
+    lead = "Exactly" if low == high else "At most" if high is not None else "At least"
+    return f"{lead} {count} {unit if count != 1 else unit[:-1]}."
 
 
 def guard_note(param: Param) -> str:

@@ -36,16 +36,10 @@ def schema_text(kind: SchemaKind) -> str:
 
 
 @functools.cache
-def _schema(kind: SchemaKind) -> dict[str, object]:
-    schema: dict[str, object] = json.loads(schema_text(kind))
-    return schema
-
-
-@functools.cache
 def _validator(kind: SchemaKind) -> jsonschema.Draft202012Validator:
     import jsonschema
 
-    return jsonschema.Draft202012Validator(_schema(kind))
+    return jsonschema.Draft202012Validator(json.loads(schema_text(kind)))
 
 
 def stem(file: str) -> str:

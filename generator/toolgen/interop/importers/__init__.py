@@ -130,14 +130,6 @@ def _schema_line(folder: Path, schema: str) -> str:
     return f"# yaml-language-server: $schema={relative}"
 
 
-def _losses_comment(losses: tuple[Loss, ...]) -> list[str]:
-    if not losses:
-        return []
-    found = ["# Not carried (the format cannot express it):"]
-    found.extend(f"#   {loss.where}: {loss.what}: {loss.reason}" for loss in losses)
-    return found
-
-
 def _tool_text(d: Draft, folder: Path, origin: str, kind: str) -> str:
     header = [
         _schema_line(folder / "tools", "tool.v1.json"),
@@ -147,7 +139,9 @@ def _tool_text(d: Draft, folder: Path, origin: str, kind: str) -> str:
     ]
     if d.effect_basis:
         header.append(f"# effect {d.document['effect']}: {d.effect_basis}.")
-    header.extend(_losses_comment(d.losses))
+    if d.losses:
+        header.append("# Not carried (the format cannot express it):")
+        header.extend(f"#   {x.where}: {x.what}: {x.reason}" for x in d.losses)
     return "\n".join([*header, *emit.lines(d.document, comments=d.comments)]) + "\n"
 
 

@@ -51,14 +51,12 @@ def _tool(entry: object, index: int) -> SourceTool:
         raise SourceError(f"entry {index} has no name")
     description = spec.get("description")
     parameters = spec.get("parameters")
-    losses: list[Loss] = []
-    for key in sorted(set(spec) - _KNOWN):
-        losses.append(Loss("the tool", f"key {key!r}", "the format has no such key"))
+    unknown = sorted(set(spec) - _KNOWN)
     if inner is not None:
-        for key in sorted(set(outer) - {"type", "function"}):
-            losses.append(
-                Loss("the tool", f"key {key!r}", "the format has no such key")
-            )
+        unknown += sorted(set(outer) - {"type", "function"})
+    losses = [
+        Loss("the tool", f"key {k!r}", "the format has no such key") for k in unknown
+    ]
     if parameters is not None and not isinstance(parameters, dict):
         raise SourceError(f"parameters of {name!r} is not an object")
     return SourceTool(

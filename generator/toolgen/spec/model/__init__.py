@@ -17,7 +17,7 @@ tool and the catalogue.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Literal, cast
 
 from toolgen.diagnostics import Diagnostic
@@ -27,7 +27,7 @@ from toolgen.names import (
     python_name,
 )
 from toolgen.spec import describe, limits, reserved
-from toolgen.spec.groups import Namespace, Toolset, with_toolsets
+from toolgen.spec.groups import Namespace, Toolset
 from toolgen.spec.ir import (
     CONFIRM_PREFIX,
     DEFAULT_RETENTION_S,
@@ -47,7 +47,6 @@ from toolgen.spec.ir import (
     Suppression,
     Timeout,
     Tool,
-    summary,
     walk,
 )
 from toolgen.spec.load import Document
@@ -64,11 +63,7 @@ from toolgen.spec.model.reading import (
 )
 from toolgen.spec.model.returns import ReturnsReader
 
-__all__ = [
-    "ModelResult",
-    "build_model",
-    "default_package",
-]
+__all__ = ["build_settings", "build_tools", "default_package"]
 
 
 def default_package(catalogue_name: str) -> tuple[str, str]:
@@ -276,15 +271,6 @@ def _grouped(tool: Tool, d: Mapping[str, object], catalogue: Catalogue) -> Tool:
 # --- the catalogue -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class ModelResult:
-    catalogue: Catalogue | None
-    diagnostics: tuple[Diagnostic, ...]
-    # when catalogue.yaml has format errors: its tools, in a catalogue that stands in for
-    # it (no context, default settings), for the checks that read the tool files alone
-    stand_in: Catalogue | None = None
-
-
 def _context_fields(c: Mapping[str, object], reader: _Reader) -> Iterator[ContextField]:
     for field_name, spec in mapping_value(c.get("context")).items():
         f = mapping_value(spec)
@@ -306,51 +292,6 @@ def build_tools(
     if tool.role == "confirm" and tool.name.startswith(CONFIRM_PREFIX):
         return (tool, prepare_tool(tool)), found
     return (tool,), found
-
-
-def build_model(
-    catalogue_doc: Document | None,
-    tool_docs: Sequence[Document],
-    *,
-    folder: str,
-    broken_tools: Sequence[str] = (),
-    broken_catalogue: Document | None = None,
-) -> ModelResult:
-    """The IR of a catalogue, from the documents that passed the format check.
-
-    `broken_tools` are the tool names (or, for a file that could not be read, its name
-    without suffix) of the tool files that did not pass: the IR keeps them so that nothing
-    derived from their absence is said (a reference to one is not an unknown tool).
-
-    `broken_catalogue` is catalogue.yaml when it failed the format check: there is then no
-    catalogue, but the tools are built in a stand-in for it (`ModelResult.stand_in`), so
-    their own problems are reported too.
-    """
-    if catalogue_doc is None:
-        if broken_catalogue is None:
-            return ModelResult(None, ())
-        settings, found = build_settings(
-            broken_catalogue, folder, broken_tools, trusted=False
-        )
-        stand_in, more = _with_tools(settings, tool_docs)
-        return ModelResult(None, (*found, *more), stand_in=stand_in)
-    settings, found = build_settings(catalogue_doc, folder, broken_tools)
-    catalogue, more = _with_tools(settings, tool_docs)
-    return ModelResult(catalogue, (*found, *more))
-
-
-def _with_tools(
-    settings: Catalogue, tool_docs: Sequence[Document]
-) -> tuple[Catalogue, list[Diagnostic]]:
-    diagnostics: list[Diagnostic] = []
-    tools: list[Tool] = []
-    for document in tool_docs:
-        made, found = build_tools(document, settings)
-        diagnostics.extend(found)
-        tools.extend(made)
-    ordered = tuple(sorted(tools, key=lambda t: t.name))
-    catalogue = replace(settings, tools=ordered)
-    return with_toolsets(catalogue, [summary(t) for t in ordered]), diagnostics
 
 
 def build_settings(
