@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import re
 
-import toolgen.lint.rules  # noqa: F401  (imports every rule module)
 from toolgen.lint import descriptions, prose, security
+from toolgen.lint.registry import all_rules
+
+all_rules()  # imports every rule module
 
 
 def _scanners() -> list[prose.Scanner]:
