@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from attack import shop_project
+
 ROOT = Path(__file__).parent.parent.parent
 TOOLGEN = str(Path(sys.executable).parent / "toolgen")
 
@@ -56,19 +58,6 @@ def read_only(folder: Path) -> Iterator[None]:
         subprocess.run(["umount", str(folder)], check=True)
 
 
-def _project(root: Path, tools: tuple[str, ...]) -> Path:
-    folder = root / "spec" / "shop"
-    (folder / "tools").mkdir(parents=True)
-    (root / "pyproject.toml").write_text("[project]\nname = 'shop'\n")
-    source = ROOT / "spec" / "inventory"
-    (folder / "catalogue.yaml").write_text(
-        (source / "catalogue.yaml").read_text().replace("name: inventory", "name: shop")
-    )
-    for tool in tools:
-        shutil.copy(source / "tools" / f"{tool}.yaml", folder / "tools")
-    return folder
-
-
 def _toolgen(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [TOOLGEN, *args], cwd=root, capture_output=True, text=True, check=False
@@ -103,7 +92,7 @@ def _add_tool(folder: Path) -> None:
 def test_a_read_only_folder_is_one_line_and_changes_nothing(
     tmp_path: Path, where: str, cause: str
 ) -> None:
-    folder = _project(tmp_path, ("read_stock",))
+    folder = shop_project(tmp_path, ("read_stock",))
     assert _toolgen(tmp_path, "build").returncode in (0, 1)
     _add_tool(folder)  # needs a new module in generated/ and a new stub in impl/
     before = _snapshot(tmp_path)
@@ -124,7 +113,7 @@ def test_a_read_only_folder_is_one_line_and_changes_nothing(
 
 
 def test_a_read_only_cache_is_a_warning(tmp_path: Path) -> None:
-    folder = _project(tmp_path, ("read_stock",))
+    folder = shop_project(tmp_path, ("read_stock",))
     assert _toolgen(tmp_path, "build").returncode in (0, 1)
     _add_tool(folder)
     with read_only(tmp_path / ".toolgen-cache"):
@@ -144,7 +133,7 @@ def test_a_full_disk_changes_nothing_and_leaves_nothing(tmp_path: Path) -> None:
         ["mount", "-t", "tmpfs", "-o", "size=160k", "tmpfs", str(disk)], check=True
     )
     try:
-        folder = _project(disk, ("read_stock",))
+        folder = shop_project(disk, ("read_stock",))
         first = _toolgen(disk, "build")
         assert first.returncode in (0, 1), first.stderr
         for tool in (

@@ -14,25 +14,13 @@ from pathlib import Path
 
 import pytest
 
+from attack import shop_project
 from toolgen.cli import main
 from toolgen.spec import limits, load
 
 ROOT = Path(__file__).parent.parent.parent
 TOOLGEN = str(Path(sys.executable).parent / "toolgen")
 TOOLS = ("find_customer", "next_batch", "read_stock")
-
-
-def _project(root: Path) -> Path:
-    folder = root / "spec" / "shop"
-    (folder / "tools").mkdir(parents=True)
-    (root / "pyproject.toml").write_text("[project]\nname = 'shop'\n")
-    source = ROOT / "spec" / "inventory"
-    (folder / "catalogue.yaml").write_text(
-        (source / "catalogue.yaml").read_text().replace("name: inventory", "name: shop")
-    )
-    for tool in TOOLS:
-        shutil.copy(source / "tools" / f"{tool}.yaml", folder / "tools")
-    return folder
 
 
 def _toolgen(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -58,7 +46,7 @@ def _tree(root: Path) -> dict[str, bytes]:
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The project, built once (in this process): each test gets a copy."""
     root = tmp_path_factory.mktemp("template")
-    folder = _project(root)
+    folder = shop_project(root, TOOLS)
     assert main(["build", "--root", str(root), str(folder)]) in (0, 1)
     return root
 
@@ -171,7 +159,7 @@ def test_too_many_values_in_a_file(tmp_path: Path) -> None:
 def test_too_many_tool_files(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    folder = _project(tmp_path)
+    folder = shop_project(tmp_path, TOOLS)
     monkeypatch.setattr(limits, "MAX_TOOLS", 2)
     assert main(["check", str(folder)]) == 1
     out = capsys.readouterr().out
@@ -184,7 +172,7 @@ def test_too_many_tool_files(
 def test_too_many_bytes_in_a_catalogue(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    folder = _project(tmp_path)
+    folder = shop_project(tmp_path, TOOLS)
     monkeypatch.setattr(limits, "MAX_CATALOGUE_BYTES", 100)
     assert main(["check", str(folder)]) == 1
     out = capsys.readouterr().out
@@ -192,7 +180,7 @@ def test_too_many_bytes_in_a_catalogue(
 
 
 def test_too_many_examples(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    folder = _project(tmp_path)
+    folder = shop_project(tmp_path, TOOLS)
     tool = folder / "tools/next_batch.yaml"
     many = "".join("  - args: {batch_number: 1}\n" for _ in range(limits.MAX_EXAMPLES))
     tool.write_text(tool.read_text().replace("examples:\n", "examples:\n" + many))

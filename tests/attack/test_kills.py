@@ -20,12 +20,19 @@ from pathlib import Path
 
 import pytest
 
+from attack import shop_project
 from toolgen.build import disk
 from toolgen.cli import main
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).parent.parent.parent
+TOOLS = (
+    "find_customer",
+    "read_stock",
+    "search_orders",
+    "search_returns",
+)  # the old tree
 
 
 class Killer(disk.FileSystem):
@@ -83,21 +90,6 @@ def _fork_build(
     return pid, os.waitpid(pid, 0)[1]
 
 
-def _project(root: Path) -> Path:
-    """A copy of four tools of the example catalogue: the old tree."""
-    folder = root / "spec" / "shop"
-    (folder / "tools").mkdir(parents=True)
-    (root / "pyproject.toml").write_text("[project]\nname = 'shop'\n")
-    source = ROOT / "spec" / "inventory"
-    catalogue = (
-        (source / "catalogue.yaml").read_text().replace("name: inventory", "name: shop")
-    )
-    (folder / "catalogue.yaml").write_text(catalogue)
-    for tool in ("find_customer", "read_stock", "search_orders", "search_returns"):
-        shutil.copy(source / "tools" / f"{tool}.yaml", folder / "tools")
-    return folder
-
-
 def _make_new(folder: Path) -> None:
     """Add a tool, change one, remove one."""
     source = ROOT / "spec" / "inventory" / "tools"
@@ -149,7 +141,7 @@ def trees(
     """A template project built at the old state, the old and new trees, and how many
     file-system steps the build from old to new makes."""
     root = tmp_path_factory.mktemp("template")
-    folder = _project(root)
+    folder = shop_project(root, TOOLS)
     assert _exit_code(_fork_build(root, folder)[1]) in (0, 1)
     old = _package(root)
     scratch = tmp_path_factory.mktemp("scratch")
