@@ -23,6 +23,7 @@ to find the asks the search sends to another tool.
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 import unicodedata
@@ -260,7 +261,7 @@ class ToolIndex:
             raise ValueError(
                 f"limit must be an integer from 1 to {MAX_LIMIT}, not {limit!r}"
             )
-        scores: dict[int, float] = {}
+        scores = [0.0] * len(self._names)
         for term in _query_terms(query):
             at = self._terms.get(term)
             if at is not None:
@@ -268,10 +269,11 @@ class ToolIndex:
                 for number, impact in zip(
                     self._ids[start:end], self._impacts[start:end], strict=True
                 ):
-                    scores[number] = scores.get(number, 0.0) + impact
-        # document numbers follow name order, so (-score, number) breaks ties by name
-        best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
-        return [Hit(self._names[number], round(score, 4)) for number, score in best]
+                    scores[number] += impact
+        # nlargest keeps the order of equal scores: document numbers follow name order, so
+        # ties are broken by name; a tool no term of the query scored is not found
+        best = heapq.nlargest(limit, range(len(scores)), key=scores.__getitem__)
+        return [Hit(self._names[n], round(scores[n], 4)) for n in best if scores[n] > 0]
 
     def to_data(self) -> dict[str, Any]:
         """The index as JSON-able literals (dicts, lists, strings, numbers), for `from_data`."""
