@@ -78,8 +78,8 @@ def _idempotency(tool: Tool) -> dict[str, Any]:
 def _guard_limits() -> tuple[int, int]:
     """The runtime's longest path and URL texts. Imported when a contract guards one:
     toolgen_runtime imports the Agents SDK (over a second), which no other build needs."""
+    from toolgen_runtime.guards.hosts import MAX_URL_CHARS
     from toolgen_runtime.guards.paths import MAX_PATH_CHARS
-    from toolgen_runtime.guards.urls import MAX_URL_CHARS
 
     return MAX_PATH_CHARS, MAX_URL_CHARS
 

@@ -106,7 +106,7 @@ class BoundaryReader(Reader):
     def url_spec(self, d: Mapping[str, object], path: PathKey) -> UrlSpec:
         # imported here: toolgen_runtime imports the Agents SDK (over a second), which only
         # a contract with a url parameter needs
-        from toolgen_runtime.guards.urls import host_problem
+        from toolgen_runtime.guards.hosts import host_problem
 
         hosts: list[str] = []
         for index, entry in enumerate(sequence_value(d.get("hosts"))):

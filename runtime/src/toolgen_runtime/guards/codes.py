@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic_core import PydanticCustomError
+if TYPE_CHECKING:
+    from pydantic_core import PydanticCustomError
 
 __all__ = [
     "CODES",
@@ -152,6 +153,10 @@ class GuardFailure(Exception):
 def as_pydantic_error(failure: GuardFailure) -> PydanticCustomError:
     """The failure as pydantic reports it: its code as the error type, the problem as the
     message, the how-to-fix in the error's context."""
+    from pydantic_core import (
+        PydanticCustomError,  # a guard imports no pydantic until then
+    )
+
     return PydanticCustomError(
         failure.code,
         "{problem}",

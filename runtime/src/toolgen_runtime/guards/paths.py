@@ -29,12 +29,13 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from pydantic import GetCoreSchemaHandler
-from pydantic_core import CoreSchema, PydanticKnownError, core_schema
-
 from toolgen_runtime.guards.codes import GuardFailure, alternatives, as_pydantic_error
 
 if TYPE_CHECKING:
+    from pydantic import GetCoreSchemaHandler
+    from pydantic_core import CoreSchema
+    from pydantic_core.core_schema import ValidationInfo
+
     from toolgen_runtime.errors import FileSystemFailed, PathChanged
 
 __all__ = [
@@ -441,6 +442,8 @@ class PathGuard:
         scope = scope_of(context, f"the path guard of root {self.root!r}")
         root = scope.boundaries.root(self.root)
         if not isinstance(value, str):
+            from pydantic_core import PydanticKnownError  # on this error only
+
             raise PydanticKnownError("string_type")
         try:
             return check_path(
@@ -457,7 +460,9 @@ class PathGuard:
     def __get_pydantic_core_schema__(
         self, source: Any, handler: GetCoreSchemaHandler
     ) -> CoreSchema:
-        def validate(value: object, info: core_schema.ValidationInfo) -> CheckedPath:
+        from pydantic_core import core_schema
+
+        def validate(value: object, info: ValidationInfo) -> CheckedPath:
             return self.check(value, info.context)
 
         return core_schema.with_info_plain_validator_function(

@@ -24,11 +24,9 @@ import ipaddress
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import idna
-from pydantic import GetCoreSchemaHandler
-from pydantic_core import CoreSchema, PydanticKnownError, core_schema
 
 from toolgen_runtime.guards.codes import GuardFailure, alternatives, as_pydantic_error
 from toolgen_runtime.guards.hosts import (
@@ -38,6 +36,11 @@ from toolgen_runtime.guards.hosts import (
     host_problem,
     normalize_host,
 )
+
+if TYPE_CHECKING:
+    from pydantic import GetCoreSchemaHandler
+    from pydantic_core import CoreSchema
+    from pydantic_core.core_schema import ValidationInfo
 
 __all__ = [
     "DEFAULT_PORTS",
@@ -424,6 +427,8 @@ class UrlGuard:
                 policy = _from_list(self, tuple(extra))
         assert policy is not None
         if not isinstance(value, str):
+            from pydantic_core import PydanticKnownError  # on this error only
+
             raise PydanticKnownError("string_type")
         try:
             return check_url(value, policy)
@@ -433,7 +438,9 @@ class UrlGuard:
     def __get_pydantic_core_schema__(
         self, source: Any, handler: GetCoreSchemaHandler
     ) -> CoreSchema:
-        def validate(value: object, info: core_schema.ValidationInfo) -> CheckedUrl:
+        from pydantic_core import core_schema
+
+        def validate(value: object, info: ValidationInfo) -> CheckedUrl:
             return self.check(value, info.context)
 
         return core_schema.with_info_plain_validator_function(
