@@ -1,8 +1,9 @@
 """Dependencies point one way, down the layers of the compiler (spec -> checks -> lint -> render
 -> build -> review, interop -> commands): a stage never imports one after it, so each can be
 read and tested on its own. The graph is scripts/import_graph.py's (an import inside a
-function counts); the compiler never imports the Agents SDK; and no module is hidden from git
-and ruff by .gitignore (the last tests)."""
+function counts); the compiler never imports the Agents SDK; no module is hidden from git
+and ruff by .gitignore; and no module is over 600 lines nor function over 80 (the last
+tests)."""
 
 from __future__ import annotations
 
@@ -157,3 +158,28 @@ def test_no_module_is_ignored_by_git() -> None:
     )
     assert done.returncode in (0, 1), done.stderr  # 1: nothing is ignored
     assert done.stdout.split() == []
+
+
+MAX_MODULE_LINES, MAX_FUNCTION_LINES = 600, 80
+
+
+def test_no_module_or_function_is_too_long_to_read() -> None:
+    # a module reads as one concern and a function as one step (issue 35): the compiler and
+    # the runtime, docstrings included
+    import ast
+
+    found = []
+    for package in (ROOT / "generator/toolgen", ROOT / "runtime/src/toolgen_runtime"):
+        for path in sorted(package.rglob("*.py")):
+            text = path.read_text(encoding="utf-8")
+            where = path.relative_to(ROOT).as_posix()
+            if text.count("\n") > MAX_MODULE_LINES:
+                found.append(f"{where}: {text.count(chr(10))} lines")
+            for node in ast.walk(ast.parse(text)):
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                    size = (node.end_lineno or node.lineno) - node.lineno + 1
+                    if size > MAX_FUNCTION_LINES:
+                        found.append(
+                            f"{where}:{node.lineno}: {node.name}, {size} lines"
+                        )
+    assert found == []
