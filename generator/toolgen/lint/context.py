@@ -25,7 +25,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from toolgen.lint import targets, words
 from toolgen.lint.prose import Prose, tool_prose
@@ -33,6 +33,9 @@ from toolgen.lint.registry import N, ParamSite, ReturnSite, ToolPair, innermost
 from toolgen.spec import tokens
 from toolgen.spec.ir import Catalogue, Param, Tool, ToolSummary, summary
 from toolgen.spec.tokens import TokenReport, ToolTokens
+
+if TYPE_CHECKING:
+    from toolgen.lint.toolsets import Misrouted
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,6 +342,14 @@ class CatalogueContext(LintContext):
         counts = Counter(name for t in self._tools for name in t.param_names)
         floor = max(3, len(self._tools) / 4)
         return frozenset(name for name, n in counts.items() if n >= floor)
+
+    @functools.cached_property
+    def misrouted(self) -> dict[str, tuple[Misrouted, ...]]:
+        """The asks the catalogue's search sends to another tool, by tool, searched once
+        per lint run (`toolsets.misrouted`)."""
+        from toolgen.lint.toolsets import misrouted
+
+        return misrouted(self.catalogue, self._tools)
 
     @functools.cached_property
     def tokens(self) -> TokenReport:

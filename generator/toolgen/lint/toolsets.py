@@ -9,7 +9,6 @@ tool, with `toolgen_runtime.search`, the one search engine).
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -109,18 +108,6 @@ def misrouted(
         if wrong:
             found[tool.name] = tuple(wrong)
     return found
-
-
-_MISROUTED: weakref.WeakKeyDictionary[
-    CatalogueContext, dict[str, tuple[Misrouted, ...]]
-] = weakref.WeakKeyDictionary()
-
-
-def _misrouted(ctx: CatalogueContext) -> dict[str, tuple[Misrouted, ...]]:
-    """`misrouted` once per lint run (a rule over each tool reads it)."""
-    if ctx not in _MISROUTED:
-        _MISROUTED[ctx] = misrouted(ctx.catalogue, ctx.tools())
-    return _MISROUTED[ctx]
 
 
 def _content_words(*texts: str) -> int:
@@ -303,7 +290,7 @@ def ask_goes_elsewhere(tool: ToolSummary, ctx: CatalogueContext) -> Iterator[Fin
     asks: [Cancel order ORD-1012 before it ships]
     ```
     """
-    for wrong in _misrouted(ctx).get(tool.name, ()):
+    for wrong in ctx.misrouted.get(tool.name, ()):
         why = "is also an ask of" if wrong.shared else "is sent by the search to"
         yield Finding(f"ask {wrong.ask!r} of {tool.name!r} {why} {wrong.goes_to!r}")
 
