@@ -13,10 +13,12 @@ from pathlib import Path
 import pytest
 
 from toolgen.build import cache, pipeline, recovery, tool_files
-from toolgen.diagnostics import Severity
+from toolgen.checks import implementations
+from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.lint.context import Names
 from toolgen.paths import CACHE_DIR
-from toolgen.spec.load import text_digest
+from toolgen.spec.ir import ToolSummary
+from toolgen.spec.load import read_sources, text_digest
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOLS = tuple(sorted(p.stem for p in (ROOT / "spec/inventory/tools").glob("*.yaml")))
@@ -110,13 +112,18 @@ def test_a_new_tool_name_lints_every_tool_again(
 def test_a_build_with_nothing_to_do_replays_the_last_report(tmp_path: Path) -> None:
     folder = _project(tmp_path)
     first = _build(folder, tmp_path)
-    stamp = cache.replay(tmp_path, folder, "spec/shop", [folder])
+    stamp = cache.replay(
+        tmp_path, read_sources(folder, "spec/shop", tmp_path), [folder]
+    )
     assert stamp is not None
     assert stamp.diagnostics == first.diagnostics
     assert stamp.unchanged == len(_package(tmp_path)) - 1  # the manifest is not counted
     # anything read or left that changed: no replay
     (tmp_path / "impl/shop/read_stock.py").write_text("# edited\n")
-    assert cache.replay(tmp_path, folder, "spec/shop", [folder]) is None
+    assert (
+        cache.replay(tmp_path, read_sources(folder, "spec/shop", tmp_path), [folder])
+        is None
+    )
 
 
 @pytest.mark.parametrize(
@@ -135,7 +142,10 @@ def test_a_replay_needs_every_input_and_output_as_left(
         (tmp_path / "generated/shop/notes.txt").write_text("mine\n")
     else:
         _edit(folder, "find_customer")
-    assert cache.replay(tmp_path, folder, "spec/shop", [folder]) is None
+    assert (
+        cache.replay(tmp_path, read_sources(folder, "spec/shop", tmp_path), [folder])
+        is None
+    )
 
 
 def test_a_hand_edit_of_a_generated_file_is_undone(tmp_path: Path) -> None:
@@ -184,7 +194,8 @@ def test_nothing_planted_in_the_cache_runs_and_the_build_still_succeeds(
     expected = _package(tmp_path)
     kept = tmp_path / CACHE_DIR
     files = sorted(p for p in kept.iterdir() if p.is_file())
-    assert len(files) == 2  # the stamp and the units: every cache file a build reads
+    # the stamp, the units and the implementation checks: every cache file a build reads
+    assert len(files) == 3
     for name, payload in _payloads(tmp_path).items():
         for file in files:
             file.write_bytes(payload)
@@ -219,7 +230,10 @@ def test_check_and_build_check_read_no_cache(tmp_path: Path) -> None:
     names = Names.of(t.name for u in units.values() for t in u.tools)
     good = units["spec/shop/tools/read_stock.yaml"]
     lie = replace(good, front=front, key=cache.digest([front, names.digest]))
-    assert kept.save(None, [*(u for u in units.values() if u is not good), lie]) is None
+    assert (
+        kept.save(None, [*(u for u in units.values() if u is not good), lie], {})
+        is None
+    )
     assert not any(
         d.severity is Severity.ERROR for d in _build(folder, tmp_path).diagnostics
     )
@@ -237,3 +251,24 @@ def test_check_and_build_check_read_no_cache(tmp_path: Path) -> None:
 
 def _digest(path: Path) -> str:
     return text_digest(path.read_text(encoding="utf-8"))
+
+
+def test_an_implementation_is_parsed_again_only_when_it_or_its_contract_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _project(tmp_path)
+    _build(folder, tmp_path)
+    parsed: list[str] = []
+    real = implementations._check_source
+
+    def counted(tool: ToolSummary, rel: str, data: bytes) -> list[Diagnostic]:
+        parsed.append(rel)
+        return real(tool, rel, data)
+
+    monkeypatch.setattr(implementations, "_check_source", counted)
+    _edit(folder, "read_stock")  # its intent: the signature expected stays the same
+    stub = tmp_path / "impl/shop/find_customer.py"
+    stub.write_text(stub.read_text() + "# edited by hand\n")
+    built = _build(folder, tmp_path)
+    assert parsed == ["impl/shop/find_customer.py"]
+    assert built.diagnostics == pipeline.check_catalogue(folder, tmp_path).diagnostics

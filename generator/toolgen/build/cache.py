@@ -34,7 +34,7 @@ from toolgen.codes import Severity
 from toolgen.diagnostics import Diagnostic, Hit, Span
 from toolgen.paths import CACHE_DIR, cache_key, file_digest
 from toolgen.spec.ir import PyNames, Reference, ToolSummary
-from toolgen.spec.load import Sources, read_sources
+from toolgen.spec.load import Sources
 
 FORMAT = 2  # 2: summaries keep namespace, deferral, asks and parameter texts
 # a catalogue's kept units are a few megabytes at 5,000 tools: a larger file was not written
@@ -394,16 +394,14 @@ def inputs(
     return digest(parts)
 
 
-def replay(
-    root: Path, folder: Path, shown: str, catalogues: Sequence[Path]
-) -> Stamp | None:
-    """The last build's stamp when a build now would do and say exactly what it did (the
-    same inputs, and every file it left as it left it); else None."""
-    cache = BuildCache(root, shown)
+def replay(root: Path, sources: Sources, catalogues: Sequence[Path]) -> Stamp | None:
+    """The last build's stamp when a build of the catalogue read as `sources` would do and
+    say exactly what it did (the same inputs, and every file it left as it left it); else
+    None."""
+    cache = BuildCache(root, sources.folder)
     stamp = cache.stamp()
     if stamp is None:
         return None
-    sources = read_sources(folder, shown, root)
     now = inputs(
         cache.code, sources, root, stamp.package, stamp.implementation, catalogues
     )
@@ -424,6 +422,7 @@ class BuildCache:
         name = digest([folder])[:16]
         self._stamp = root / CACHE_DIR / f"{name}.stamp.json"
         self._units = root / CACHE_DIR / f"{name}.tools.json"
+        self._checked = root / CACHE_DIR / f"{name}.implementations.json"
 
     def stamp(self) -> Stamp | None:
         return self._read(self._stamp, _read_stamp)
@@ -435,11 +434,35 @@ class BuildCache:
         )
         return {} if units is None else units
 
-    def save(self, stamp: Stamp | None, units: Sequence[ToolUnit]) -> str | None:
-        """Keep this build's stamp (None: none, the next build checks everything) and units;
-        None, or the note that says they could not be written."""
+    def checked(self) -> dict[str, tuple[Diagnostic, ...]]:
+        """What the last build's check of each implementation found, by its key
+        (`implementations.Checked`)."""
+        checked = self._read(
+            self._checked,
+            lambda data: {
+                _str(key): tuple(read_diagnostic(d) for d in _list(found))
+                for key, found in _dict(data).items()
+            },
+        )
+        return {} if checked is None else checked
+
+    def save(
+        self,
+        stamp: Stamp | None,
+        units: Sequence[ToolUnit],
+        checked: Mapping[str, Sequence[Diagnostic]],
+    ) -> str | None:
+        """Keep this build's stamp (None: none, the next build checks everything), units
+        and implementation checks; None, or the note that says they could not be written."""
         try:
             self._write(self._units, {u.file: unit_data(u) for u in units})
+            self._write(
+                self._checked,
+                {
+                    key: [_diagnostic(d) for d in found]
+                    for key, found in checked.items()
+                },
+            )
             if stamp is None:
                 self._stamp.unlink(missing_ok=True)
             else:

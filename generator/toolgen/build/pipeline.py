@@ -207,10 +207,11 @@ def _start(
     render: bool,
     cache: BuildCache | None = None,
     stamp: Stamp | None = None,
+    sources: load.Sources | None = None,
 ) -> Run:
-    shown = display_path(folder, root)
     with progress.stage("read"):
-        sources = load.read_sources(folder, shown, root)
+        if sources is None:
+            sources = load.read_sources(folder, display_path(folder, root), root)
         settings = catalogue_settings(sources)
     kept = cache.units() if cache is not None and not settings.broken else {}
     outputs = stamp.outputs if stamp is not None else {}
@@ -279,7 +280,10 @@ def _files(
 
 
 def _build(
-    run: Run, others: Sequence[Placement], check_only: bool
+    run: Run,
+    others: Sequence[Placement],
+    check_only: bool,
+    checked: implcheck.Checked | None = None,
 ) -> tuple[BuildResult, list[ToolUnit]]:
     if run.settings.catalogue is None:
         return BuildResult(_result(run, None), None), []
@@ -290,22 +294,23 @@ def _build(
         run.formatter = formatter
         units, fresh, _ = run.units(full_ir=False)
         whole = _whole(run, units, others)
-        checked = _result(run, whole)
-        if not checked.ok:
-            return BuildResult(checked, None), units
+        result = _result(run, whole)
+        if not result.ok:
+            return BuildResult(result, None), units
         try:
             files = _files(whole, units, fresh, formatter, run.progress)
         except FormattingError as exc:
-            return BuildResult(checked, None, str(exc)), units
-        return _written(run, whole, checked, files, check_only), units
+            return BuildResult(result, None, str(exc)), units
+        return _written(run, whole, result, files, check_only, checked), units
 
 
 def _written(
     run: Run,
     whole: _Whole,
-    checked: CheckResult,
+    result: CheckResult,
     files: write.RenderedFiles,
     check_only: bool,
+    checked: implcheck.Checked | None,
 ) -> BuildResult:
     """The build's result once `files` are written (or, with `check_only`, compared)."""
     found: list[Diagnostic] = []
@@ -322,11 +327,11 @@ def _written(
             # after the write, which creates the missing stubs
             with run.progress.stage("implementations", len(whole.tools)):
                 found = implcheck.check_implementations(
-                    whole.catalogue, run.root, whole.tools
+                    whole.catalogue, run.root, whole.tools, checked
                 )
     except write.WriteError as exc:
-        return BuildResult(checked, None, str(exc))
-    merged = replace(checked, diagnostics=_sorted([*checked.diagnostics, *found]))
+        return BuildResult(result, None, str(exc))
+    merged = replace(result, diagnostics=_sorted([*result.diagnostics, *found]))
     return BuildResult(merged, report)
 
 
@@ -338,27 +343,33 @@ def build_catalogue(
     others: Sequence[Placement] = (),
     progress: Progress = QUIET,
     catalogues: Sequence[Path] = (),
+    sources: load.Sources | None = None,
 ) -> BuildResult:
     """Check, render and write one catalogue (with `check_only`, compare instead of write).
 
     A catalogue with errors is not rendered and nothing is written. A build takes from the
     build cache the units of the tool files that did not change and keeps its own for the
     next one, with a stamp of what it read and left (`catalogues`, the project's catalogue
-    folders, are part of what it read: where each writes); `check_only` uses no cache."""
+    folders, are part of what it read: where each writes); `check_only` uses no cache.
+    `sources`: the folder as the caller already read it."""
     if check_only:
-        run = _start(folder, root, progress, render=True)
+        run = _start(folder, root, progress, render=True, sources=sources)
         return _build(run, others, check_only=True)[0]
     cache = BuildCache(root, display_path(folder, root))
     stamp = cache.stamp()
-    run = _start(folder, root, progress, render=True, cache=cache, stamp=stamp)
+    run = _start(
+        folder, root, progress, render=True, cache=cache, stamp=stamp, sources=sources
+    )
+    checked = implcheck.Checked(cache.checked())
     try:
-        built, units = _build(run, others, check_only=False)
+        built, units = _build(run, others, check_only=False, checked=checked)
     except write.KeptChanged:
         # a file the cache vouched for is not what the manifest says: render everything
-        run = _start(folder, root, progress, render=True)
-        built, units = _build(run, others, check_only=False)
+        run = _start(folder, root, progress, render=True, sources=run.sources)
+        built, units = _build(run, others, check_only=False, checked=checked)
     with progress.stage("cache"):
-        note = cache.save(_stamp(cache, run, built, catalogues), units)
+        stamp = _stamp(cache, run, built, catalogues)
+        note = cache.save(stamp, units, checked.kept)
     if note is None:
         return built
     return replace(built, check=replace(built.check, notes=(*built.check.notes, note)))

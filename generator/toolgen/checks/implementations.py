@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 from toolgen.diagnostics import Diagnostic, Span, make
 from toolgen.names import MODEL_NAME_RE, is_module_path
-from toolgen.paths import package_dir, read_regular
+from toolgen.paths import file_digest, package_dir, read_regular
 from toolgen.spec.ir import Catalogue, Tool, ToolSummary
 from toolgen.text import counted, listing
 
@@ -66,8 +67,41 @@ def _parameters(args: ast.arguments) -> str:
 _NO_IMPLEMENTATION = "has no implementation yet"
 
 
-def check_tool(catalogue: Catalogue, tool: ToolSummary, root: Path) -> list[Diagnostic]:
-    """What is wrong with `tool`'s implementation."""
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """What checking an implementation found, by the file's bytes and the signature expected
+    of it (`key`): those a build was given (`before`, the last build's) and those it made or
+    used (`now`, what it keeps for the next). A file unchanged is not parsed again."""
+
+    before: Mapping[str, tuple[Diagnostic, ...]] = field(default_factory=dict)
+    now: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict)
+
+    @staticmethod
+    def key(tool: ToolSummary, rel: str, data: bytes) -> str:
+        # everything _check_source reads of the tool: its name, module and signature
+        expected = (tool.name, rel, tool.py.module, _expected(tool))
+        return file_digest("\0".join((file_digest(data), *expected)).encode())
+
+    @property
+    def kept(self) -> Mapping[str, tuple[Diagnostic, ...]]:
+        """What the next build is given: this one's, or the last one's when this one checked
+        nothing (it stopped before the implementations)."""
+        return self.now or self.before
+
+    def found(self, tool: ToolSummary, rel: str, data: bytes) -> list[Diagnostic]:
+        key = self.key(tool, rel, data)
+        found = self.now.get(key, self.before.get(key))
+        if found is None:
+            found = tuple(_check_source(tool, rel, data))
+        self.now[key] = found
+        return list(found)
+
+
+def check_tool(
+    catalogue: Catalogue, tool: ToolSummary, root: Path, checked: Checked | None = None
+) -> list[Diagnostic]:
+    """What is wrong with `tool`'s implementation (with `checked`, found there when the file
+    was checked before)."""
     rel = implementation_path(catalogue, tool)
     path = root / rel
     if not os.path.lexists(path):
@@ -91,6 +125,8 @@ def check_tool(catalogue: Catalogue, tool: ToolSummary, root: Path) -> list[Diag
                 "Check that the file is a readable Python file.",
             )
         ]
+    if checked is not None:
+        return checked.found(tool, rel, data)
     return _check_source(tool, rel, data)
 
 
@@ -231,8 +267,10 @@ def check_implementations(
     catalogue: Catalogue,
     root: Path,
     tools: Sequence[ToolSummary],
+    checked: Checked | None = None,
 ) -> list[Diagnostic]:
-    """What is wrong with the implementations of `tools`, the catalogue's."""
+    """What is wrong with the implementations of `tools`, the catalogue's (with `checked`,
+    each file found there is not checked again)."""
     if not is_module_path(catalogue.implementation):
         # TG140 reports it; a path like ../x must never lead the check out of the project
         return []
@@ -247,7 +285,7 @@ def check_implementations(
         # file name), and TG112 two tools of one module: no implementation to look for
         if MODEL_NAME_RE.fullmatch(tool.name) and tool.py.module not in modules:
             modules.add(tool.py.module)
-            for diagnostic in check_tool(catalogue, tool, root):
+            for diagnostic in check_tool(catalogue, tool, root, checked):
                 if diagnostic.code == "TG151":
                     unwritten = diagnostic.message.endswith(_NO_IMPLEMENTATION)
                     (missing if unwritten else stubs).append(tool.name)

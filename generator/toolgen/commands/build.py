@@ -22,6 +22,7 @@ from toolgen.commands import (
     warn,
 )
 from toolgen.diagnostics import Diagnostic
+from toolgen.spec.load import read_sources
 
 if TYPE_CHECKING:
     # the stages: imported when a catalogue needs a full build, so that one with nothing
@@ -70,9 +71,11 @@ def _build_root(
                 warn(f"removed {leftover}, left by an interrupted build")
         for target in mine:
             progress.label = target.shown
+            # read once: what the stamp is checked against is what a build compiles
+            sources = read_sources(target.folder, target.shown, root)
             if not args.check:
                 with progress.stage("stamp"):
-                    stamp = cache.replay(root, target.folder, target.shown, catalogues)
+                    stamp = cache.replay(root, sources, catalogues)
                 if stamp is not None:
                     status = max(status, _report_replay(stamp, target, args, messages))
                     all_diagnostics.extend(stamp.diagnostics)
@@ -88,6 +91,7 @@ def _build_root(
                 others=placements,
                 progress=progress,
                 catalogues=catalogues,
+                sources=sources,
             )
             status = max(status, _report_build(built, args, all_diagnostics, messages))
     return status
