@@ -2,7 +2,7 @@
 change only.
 
 One module owns it, in one format: JSON in the project's cache folder (`.toolgen-cache/`,
-never committed), two files per catalogue.
+never committed), three files per catalogue.
 
 - The stamp (`<catalogue>.stamp.json`): the digest of everything the last build read, the
   status (size, modification time, inode) of every file it left in the package, and what it
@@ -11,8 +11,11 @@ never committed), two files per catalogue.
 - The tools (`<catalogue>.tools.json`): per tool file, what compiling it gave (`ToolUnit`: its
   summaries, diagnostics, lint findings, token counts, formatted card entries, lockfile pieces
   and the digests of its files), under the key of everything that is a function of.
+- The implementation checks (`<catalogue>.implementations.json`): what checking each
+  implementation found, under the digest of its bytes and the signature its contract expects
+  (`checks.implementations.Checked`).
 
-Both are keyed by content and versioned by the code that made them (toolgen's and toolgen_
+All are keyed by content and versioned by the code that made them (toolgen's and toolgen_
 runtime's, ruff's version, Python's); they hold data only, read back by a reader that checks
 the type of every value. A cache file that is missing, damaged, of other code or planted costs
 a full build and nothing more, and deleting `.toolgen-cache/` is always safe. `check` and
