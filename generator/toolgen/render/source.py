@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 import re
-from typing import cast
+from collections.abc import Callable
+from typing import Any, cast
 
 from toolgen.render.formatting import LINE_LENGTH
 
@@ -87,11 +88,7 @@ def py_literal(value: object) -> str:
     if kind is dict:
         return _py_dict(cast(dict[object, object], value))
     if kind is list:
-        return (
-            "["
-            + ", ".join([py_literal(item) for item in cast(list[object], value)])
-            + "]"
-        )
+        return _py_list(cast(list[object], value))
     if value is None or isinstance(value, bool):
         return repr(value)
     if isinstance(value, int | float):
@@ -106,6 +103,23 @@ def py_literal(value: object) -> str:
         inner = ", ".join([py_literal(item) for item in value])
         return f"({inner},)" if len(value) == 1 else f"({inner})"
     raise TypeError(f"cannot write a {type(value).__name__} as a Python literal")
+
+
+# a list of one exact type (the search index's numbers and terms) is written without a call
+# per item
+_ITEM_LITERALS: dict[type, Callable[[Any], str]] = {
+    str: py_str,
+    int: int.__repr__,
+    float: _py_number,
+}
+
+
+def _py_list(value: list[object]) -> str:
+    kinds = set(map(type, value))
+    one = _ITEM_LITERALS.get(kinds.pop()) if len(kinds) == 1 else None
+    if one is not None:
+        return "[" + ", ".join(map(one, value)) + "]"
+    return "[" + ", ".join([py_literal(item) for item in value]) + "]"
 
 
 def _py_dict(value: dict[object, object]) -> str:

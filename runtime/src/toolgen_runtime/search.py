@@ -26,6 +26,7 @@ from __future__ import annotations
 import heapq
 import math
 import re
+import threading
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -78,18 +79,18 @@ _STOP_WORDS = frozenset({
 # fmt: on
 
 
-@lru_cache(maxsize=1)
+_THREAD = threading.local()
+
+
 def _stemmer() -> Any:
-    # imported on the first search or build, not with this module: snowballstemmer loads
-    # the stemmers of all its languages (about 20 ms)
-    import snowballstemmer  # type: ignore[import-untyped]
+    """This thread's stemmer. A Snowball stemmer holds state while it stems a word, so no
+    two threads share one; imported on the first search or build, not with this module."""
+    stemmer = getattr(_THREAD, "stemmer", None)
+    if stemmer is None:
+        import Stemmer  # type: ignore[import-not-found]  # PyStemmer: Snowball, compiled
 
-    return snowballstemmer.stemmer(STEMMER)
-
-
-@lru_cache(maxsize=16_384)
-def _stem(word: str) -> str:
-    return str(_stemmer().stemWord(word))
+        stemmer = _THREAD.stemmer = Stemmer.Stemmer(STEMMER)
+    return stemmer
 
 
 def _words(text: str) -> list[str]:
@@ -102,7 +103,7 @@ def _words(text: str) -> list[str]:
 
 def terms(text: str) -> list[str]:
     """The search terms of `text`: its words, without stop words, stemmed (repeats kept)."""
-    return [_stem(word) for word in _words(text)]
+    return list(_stemmer().stemWords(_words(text)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,7 +358,7 @@ def _query_terms(query: str) -> list[str]:
         distinct[word] = None
         if len(distinct) == MAX_QUERY_TERMS:
             break
-    return list(dict.fromkeys(_stem(word) for word in distinct))
+    return list(dict.fromkeys(_stemmer().stemWords(distinct)))
 
 
 def _all_of(value: object, kind: type) -> TypeGuard[list[Any]]:
