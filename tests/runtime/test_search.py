@@ -341,3 +341,45 @@ def test_the_held_out_requests_find_their_tool_in_the_top_3(
     ]
     rate = 1 - len(misses) / len(REQUESTS)
     assert rate >= 0.90, f"top-3 {rate:.1%}; misses: {misses}"
+
+
+def _instead(index: ToolIndex, query: str, name: str, limit: int) -> Hit | None:
+    """What `instead_of` must answer, from `search` itself."""
+    hits = index.search(query, limit)
+    return hits[0] if hits and name not in names(hits) else None
+
+
+def test_instead_of_answers_what_search_does(
+    catalogue: list[Tool], catalogue_index: ToolIndex
+) -> None:
+    # every ask and held-out request, for its own tool and for tools it does not ask for,
+    # at the limits search_tools uses: lint's check of the asks reads instead_of
+    chosen = random.Random(7).sample([tool.name for tool in catalogue], 20)
+    queries = [*((a, t.name) for t in catalogue for a in t.asks), *REQUESTS]
+    disagree = [
+        (query, name, limit)
+        for query, own in queries
+        for name in (own, *chosen[:3])
+        for limit in (1, 3, 5)
+        if catalogue_index.instead_of(query, name, limit)
+        != _instead(catalogue_index, query, name, limit)
+    ]
+    assert not disagree
+    found = [catalogue_index.instead_of(q, own, 3) for q, own in queries]
+    assert (
+        0 < sum(hit is not None for hit in found) < len(found) / 4
+    )  # both answers seen
+
+
+def test_instead_of_breaks_ties_as_search_does() -> None:
+    index = ToolIndex.build(
+        SearchDocument(name=name, intent="Read the stock level.") for name in "cab"
+    )
+    first = index.search("stock level", 2)
+    assert names(first) == ["a", "b"]  # equal scores: by name
+    assert index.instead_of("stock level", "c", 2) == first[0]
+    assert index.instead_of("stock level", "b", 2) is None
+    assert index.instead_of("stock level", "c", 3) is None
+    assert index.instead_of("invoice", "c", 3) is None  # nothing found
+    with pytest.raises(ValueError, match="no tool 'd'"):
+        index.instead_of("stock level", "d", 3)

@@ -100,11 +100,10 @@ def misrouted(
                 for o in owners.get(tuple(sorted(set(terms(ask)))), [])
                 if o != tool.name
             ]
-            hits = [h.name for h in index.search(ask, DEFAULT_LIMIT)]
             if others:
                 wrong.append(Misrouted(tool.name, ask, others[0], shared=True))
-            elif hits and tool.name not in hits:
-                wrong.append(Misrouted(tool.name, ask, hits[0]))
+            elif first := index.instead_of(ask, tool.name, DEFAULT_LIMIT):
+                wrong.append(Misrouted(tool.name, ask, first.name))
         if wrong:
             found[tool.name] = tuple(wrong)
     return found

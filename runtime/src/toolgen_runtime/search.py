@@ -23,7 +23,9 @@ to find the asks the search sends to another tool.
 
 from __future__ import annotations
 
+import bisect
 import heapq
+import itertools
 import math
 import re
 import threading
@@ -59,6 +61,8 @@ DEFAULT_LIMIT = 3
 # changes, so an index shipped by another toolgen is refused rather than misread
 DATA_FORMAT = 1
 STEMMER = "english"
+# scores are sums of rounded impacts: a bound this close to a score is taken as reaching it
+_SLACK = 1e-9
 
 _WORD = re.compile(r"[^\W_]+")
 # a lowercase letter followed by an uppercase one starts a new word (`readStock`); only
@@ -192,7 +196,7 @@ class ToolIndex:
     start to the next term's.
     """
 
-    __slots__ = ("_ids", "_impacts", "_names", "_starts", "_terms")
+    __slots__ = ("_ids", "_impacts", "_maxima", "_names", "_starts", "_terms")
 
     def __init__(
         self,
@@ -208,6 +212,7 @@ class ToolIndex:
         self._starts = starts
         self._ids = ids
         self._impacts = impacts
+        self._maxima: list[float] | None = None  # each term's highest impact, on demand
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -275,6 +280,58 @@ class ToolIndex:
         # ties are broken by name; a tool no term of the query scored is not found
         best = heapq.nlargest(limit, range(len(scores)), key=scores.__getitem__)
         return [Hit(self._names[n], round(scores[n], 4)) for n in best if scores[n] > 0]
+
+    def instead_of(self, query: str, name: str, limit: int) -> Hit | None:
+        """The first tool `search(query, limit)` finds when the tool `name` is not among
+        them; None when it is, or nothing is found. What `search` answers, found without
+        scoring every tool: only a tool with a term the lesser terms of the query cannot
+        make up for may rank before `name` (MaxScore, Turtle and Flood, 1995)."""
+        target = bisect.bisect_left(self._names, name)
+        if target == len(self._names) or self._names[target] != name:
+            raise ValueError(f"no tool {name!r} in the index")
+        found = [
+            at for at in map(self._terms.get, _query_terms(query)) if at is not None
+        ]
+        own = self._score(target, found)
+        best = self._best()
+        # terms whose best impacts add up to less than the tool's own score cannot put
+        # another tool before it on their own: a tool ahead has one of the other terms
+        bound, rest = 0.0, []
+        for at in sorted(found, key=best.__getitem__):
+            bound += best[at]
+            if bound >= own - _SLACK:
+                rest.append(at)
+        candidates = {
+            number
+            for at in rest
+            for number in self._ids[self._starts[at] : self._starts[at + 1]]
+        }
+        ahead = []
+        for number in candidates - {target}:
+            score = self._score(number, found)
+            if score > own or (score == own > 0 and number < target):
+                ahead.append((-score, number))
+        if not ahead or (own > 0 and len(ahead) < limit):
+            return None
+        score, number = min(ahead)
+        return Hit(self._names[number], round(-score, 4))
+
+    def _best(self) -> list[float]:
+        """Each term's highest impact, found once per index."""
+        if self._maxima is None:
+            starts, impacts = self._starts, self._impacts
+            self._maxima = [max(impacts[a:b]) for a, b in itertools.pairwise(starts)]
+        return self._maxima
+
+    def _score(self, number: int, terms: Sequence[int]) -> float:
+        """A tool's score for `terms`, summed in their order, as `search` sums it."""
+        score = 0.0
+        for at in terms:
+            start, end = self._starts[at], self._starts[at + 1]
+            index = bisect.bisect_left(self._ids, number, start, end)
+            if index < end and self._ids[index] == number:
+                score += self._impacts[index]
+        return score
 
     def to_data(self) -> dict[str, Any]:
         """The index as JSON-able literals (dicts, lists, strings, numbers), for `from_data`."""
