@@ -333,7 +333,9 @@ class CatalogueContext(LintContext):
 
     def profile(self, name: str) -> ToolProfile:
         """The profile of the tool `name` (KeyError when there is none)."""
-        return self.profile_of(self._by_name[name])
+        # the pair rules ask for a hundred thousand profiles at 1,000 tools
+        found = self._profiles.get(name)
+        return self.profile_of(self._by_name[name]) if found is None else found
 
     @functools.cached_property
     def common_params(self) -> frozenset[str]:
