@@ -141,8 +141,12 @@ class SearchDocument:
 # a catalogue's documents change little between two builds (and lint searches the same
 # catalogue again with one ask left out): the terms of a document are read once
 @lru_cache(maxsize=4_096)
-def _field_terms(document: SearchDocument) -> dict[str, Counter[str]]:
-    return {name: Counter(terms(text)) for name, text in document.field_texts().items()}
+def _field_terms(
+    document: SearchDocument, scored: frozenset[str]
+) -> dict[str, Counter[str]]:
+    """The terms of each `scored` field of `document` (a field weighed 0 is not read)."""
+    texts = document.field_texts()
+    return {name: Counter(terms(texts[name])) for name in texts if name in scored}
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,10 +391,8 @@ def _pseudo_frequencies(
 ) -> dict[str, dict[int, float]]:
     """For each term, each document's weighted, length-normalised frequency (BM25F's tf)."""
     weights = {name: w for name, w in tuning.weights().items() if w != 0}
-    counts = [
-        {name: c for name, c in _field_terms(doc).items() if name in weights}
-        for doc in docs
-    ]
+    scored = frozenset(weights)
+    counts = [_field_terms(doc, scored) for doc in docs]
     average = {
         name: sum(sum(doc[name].values()) for doc in counts) / max(len(docs), 1)
         for name in weights
