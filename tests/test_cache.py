@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from toolgen.build import cache, pipeline, recovery, tool_files
+from toolgen.build import cache, disk, pipeline, recovery, tool_files
 from toolgen.checks import implementations
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.lint.context import Names
@@ -272,3 +272,27 @@ def test_an_implementation_is_parsed_again_only_when_it_or_its_contract_changed(
     built = _build(folder, tmp_path)
     assert parsed == ["impl/shop/find_customer.py"]
     assert built.diagnostics == pipeline.check_catalogue(folder, tmp_path).diagnostics
+
+
+def test_a_build_creates_each_formatted_file_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ruff formats a copy of each Python file: the write moves that copy into the package
+    # (or into place, for a stub) instead of creating the file a second time
+    written: list[str] = []
+    real = disk.FS.write_new
+
+    def counted(path: Path, text: str) -> None:
+        written.append(path.name)
+        real(path, text)
+
+    monkeypatch.setattr(disk.FS, "write_new", counted)
+    folder = _project(tmp_path)
+    _build(folder, tmp_path)
+    python = [name for name in written if ".py" in name]  # a stub's temporary name too
+    assert python == ["_cards.py"]  # assembled from the tools' entries after formatting
+    assert len(_package(tmp_path)) > 10
+    clean = _project(tmp_path / "clean")
+    monkeypatch.undo()
+    _build(clean, tmp_path / "clean")
+    assert _package(tmp_path) == _package(tmp_path / "clean")

@@ -69,6 +69,19 @@ class FileSystem:
         finally:
             os.close(fd)
 
+    def move_new(self, source: Path | None, target: Path, text: str) -> None:
+        """Create `target`, which must not exist yet, holding `text`: by moving `source`
+        there, a file that holds exactly that text already (the formatter's copy), or by
+        writing it where there is none or it is on another file system."""
+        if source is not None:
+            try:
+                self.rename(source, target)
+                return
+            except OSError as exc:
+                if exc.errno not in (errno.EXDEV, errno.ENOENT):
+                    raise
+        self.write_new(target, text)
+
     def link(self, source: Path, target: Path) -> None:
         """`target` becomes the same file as `source` (a copy where links are refused)."""
         try:

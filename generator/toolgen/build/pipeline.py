@@ -268,11 +268,16 @@ def _files(
     entries = {name: text for u in units for name, text in u.cards.items()}
     cards = f"{package_dir(catalogue.package)}/{CARDS_PATH}"
     owned[cards] = cards_module(owned[cards], [entries[t.name] for t in whole.tools])
+    # every other file is its formatted copy's text, which the write moves into place
+    copies = formatter.copies()
+    formatted = {rel: copies[rel] for rel in (*owned, *created) if rel in copies}
+    formatted.pop(cards, None)
     return write.RenderedFiles(
         package=package_dir(catalogue.package),
         catalogue=catalogue.folder,
         owned=owned,
         create_once=created,
+        formatted=formatted,
         kept={
             rel: d for u in units if u.file not in made for rel, d in u.outputs.items()
         },

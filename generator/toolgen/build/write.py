@@ -8,7 +8,8 @@ What a build guarantees (docs/ownership.md says it for users):
   (implementation stubs, package markers) are written only where nothing exists, never over
   anything, links included.
 - **All or nothing.** The new package is staged complete in a sibling folder (files that did not
-  change are hard links to the current ones, so their inodes and times stay), then switched in
+  change are hard links to the current ones, so their inodes and times stay; a new file is the
+  formatter's copy, moved there: `RenderedFiles.formatted`), then switched in
   with one atomic exchange of the two folders (`renameat2(RENAME_EXCHANGE)` on Linux). After an
   interruption at any point the package is the old tree or the new one, never a mix. Where the
   exchange is not available, two renames are used and a kill between them leaves the old tree
@@ -68,6 +69,9 @@ class RenderedFiles:
     owned: Mapping[str, str]
     create_once: Mapping[str, str]
     kept: Mapping[str, str] = field(default_factory=dict)
+    # files of `owned` and `create_once` whose text a file on disk holds already (the
+    # formatter's copy): a new one is moved into place rather than written again
+    formatted: Mapping[str, Path] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,9 +252,10 @@ def _sibling(package: Path, role: str, nonce: str) -> Path:
     return package.with_name(f".{package.name}.toolgen-{role}-{nonce}")
 
 
-def _stage(plan: _Plan, stage: Path) -> None:
+def _stage(plan: _Plan, stage: Path, formatted: Mapping[str, Path]) -> None:
     """Stage the new package in the empty folder `stage`: a hard link to the package's file
-    where it is unchanged, else the new text."""
+    where it is unchanged, else the new text (its `formatted` copy, by path inside the
+    package, moved there if there is one)."""
     made = {stage}
     disk.FS.mkdir(stage)
     for rel, text in plan.files.items():
@@ -262,14 +267,20 @@ def _stage(plan: _Plan, stage: Path) -> None:
             disk.FS.link(plan.package / rel, target)
         else:
             assert text is not None  # a kept file is unchanged, or the plan refused it
-            disk.FS.write_new(target, text)
+            disk.FS.move_new(formatted.get(rel), target, text)
 
 
 def _temporary(target: Path, nonce: str) -> Path:
     return target.with_name(f".{target.name}.toolgen-{nonce}.tmp")
 
 
-def _stage_create_once(plan: _Plan, root: Path, journal: Journal, nonce: str) -> None:
+def _stage_create_once(
+    plan: _Plan,
+    root: Path,
+    journal: Journal,
+    nonce: str,
+    formatted: Mapping[str, Path],
+) -> None:
     """Put each missing create-once file as a temporary sibling (the part that needs
     space); `_place_create_once` gives them their names after the switch. The journal
     lists them all before the first is made."""
@@ -282,7 +293,7 @@ def _stage_create_once(plan: _Plan, root: Path, journal: Journal, nonce: str) ->
         if temp.parent not in made:
             disk.FS.mkdir(temp.parent)
             made.add(temp.parent)
-        disk.FS.write_new(temp, text)
+        disk.FS.move_new(formatted.get(rel), temp, text)
 
 
 def _place_create_once(plan: _Plan, root: Path, nonce: str) -> tuple[str, ...]:
@@ -370,8 +381,14 @@ def write_outputs(files: RenderedFiles, root: Path) -> WriteReport:
                 f"cannot keep a journal in {CACHE_DIR}/: an interrupted build may "
                 f"leave {_shown(stage, root)} behind"
             )
-        _stage(plan, stage)
-        _stage_create_once(plan, root, journal, nonce)
+        prefix = files.package + "/"
+        inside = {
+            rel.removeprefix(prefix): copy
+            for rel, copy in files.formatted.items()
+            if rel.startswith(prefix)
+        }
+        _stage(plan, stage, inside)
+        _stage_create_once(plan, root, journal, nonce, files.formatted)
         replaced = _switch(plan, stage, old, journal)
     except OSError as exc:
         clean_up(journal)

@@ -5,7 +5,8 @@ generated file never changes under `ruff format`. Ruff runs isolated from any co
 of the project around it, so the same input gives the same bytes on every machine.
 
 Ruff formats files, so every source is written once into a folder made for it (beside the
-project, in its cache folder, where one is given) and read back. A build hands its files to a
+project, in its cache folder, where one is given) and read back; a build then moves each copy
+into the package instead of creating the file again (`copies`). A build hands its files to a
 `Formatter` as it renders them, which starts ruff on every `BATCH` of them, so ruff formats on
 the other core while the build renders the next ones; a build that renders few files runs ruff
 once.
@@ -13,6 +14,7 @@ once.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import tempfile
@@ -116,11 +118,21 @@ class Formatter:
         try:
             names = {path: folder / f"f{index}.py" for index, path in enumerate(python)}
             for path, file in names.items():
-                file.write_text(python[path], encoding="utf-8", newline="\n")
+                # as the write creates a file (the copy may be moved into the package)
+                fd = os.open(file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+                with open(fd, "w", encoding="utf-8", newline="\n") as out:
+                    out.write(python[path])
         except OSError:
             shutil.rmtree(folder, ignore_errors=True)
             raise
         return folder, names
+
+    def copies(self) -> dict[str, Path]:
+        """The file each Python source was formatted in, by its key: after `results`, it
+        holds what `results` gave for the key, until the formatter is left."""
+        return {
+            path: file for _, names, _ in self._batches for path, file in names.items()
+        }
 
     def results(self) -> dict[str, str]:
         """Every source added, formatted (the ones that are not Python as they were)."""
