@@ -41,6 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 STAGES = (
     ("toolgen.build.cache", "replay", "stamp"),
     ("toolgen.spec.load", "read_sources", "load"),
+    ("toolgen.commands.build", "read_sources", "load"),
     ("toolgen.spec.load", "parse", "load"),
     ("toolgen.spec.validate", "check_document", "validate"),
     ("toolgen.spec.model", "build_tools", "model"),
@@ -59,6 +60,7 @@ STAGES = (
     ("toolgen.build.write", "write_outputs", "write"),
     ("toolgen.checks.implementations", "check_implementations", "implcheck"),
     ("toolgen.build.cache", "BuildCache.units", "cache"),
+    ("toolgen.build.cache", "BuildCache.checked", "cache"),
     ("toolgen.build.cache", "BuildCache.save", "cache"),
     ("toolgen.report", "render", "report"),
 )
