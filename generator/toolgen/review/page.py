@@ -36,29 +36,29 @@ _TOKEN_PAIR = "one token contract: the confirm tool needs the prepare tool's tok
 
 
 def _badges(tool: Mapping[str, Any]) -> list[dict[str, str]]:
+    found: list[dict[str, str]] = []
+
+    def badge(what: str, text: str, tone: str = "ok") -> None:
+        found.append({"text": text, "tone": tone, "what": what})
+
     effect = str(tool.get("effect", "read"))
-    found = [
-        {"text": effect, "tone": _EFFECT_TONE.get(effect, "bad"), "what": "effect"}
-    ]
+    badge("effect", effect, _EFFECT_TONE.get(effect, "bad"))
     idem = idempotency_of(tool)
     kind = idem.get("kind", "none")
     if kind == "key":
         parts = [*idem.get("args", []), *(f"ctx.{c}" for c in idem.get("context", []))]
-        found.append({"text": f"idempotent by key ({', '.join(parts)})", "tone": "ok",
-                      "what": "idempotency"})  # fmt: skip
+        badge("idempotency", f"idempotent by key ({', '.join(parts)})")
     elif kind == "natural":
-        found.append({"text": "idempotent", "tone": "ok", "what": "idempotency"})
+        badge("idempotency", "idempotent")
     elif effect != "read":
-        found.append({"text": "not idempotent", "tone": "warn", "what": "idempotency"})
+        badge("idempotency", "not idempotent", "warn")
     confirm, _ = confirmation_of(tool)
     if confirm != "none":
-        found.append(
-            {"text": f"confirmation: {confirm}", "tone": "ok", "what": "confirmation"}
-        )
+        badge("confirmation", f"confirmation: {confirm}")
     elif effect == "destructive":
-        found.append({"text": "no confirmation", "tone": "bad", "what": "confirmation"})
+        badge("confirmation", "no confirmation", "bad")
     if tool.get("open_world"):
-        found.append({"text": "open world", "tone": "warn", "what": "open_world"})
+        badge("open_world", "open world", "warn")
     for path, guard in sorted(tool.get("guards", {}).items()):
         if guard.get("kind") == "url":
             detail = ", ".join(guard.get("hosts", [])) or "no host"
@@ -66,18 +66,15 @@ def _badges(tool: Mapping[str, Any]) -> list[dict[str, str]]:
             detail = (
                 f"{guard.get('root')}: {' '.join(guard.get('suffixes', [])) or 'any'}"
             )
-        found.append({"text": f"{path}: {guard.get('kind')} guard ({detail})", "tone": "ok",
-                      "what": "guard"})  # fmt: skip
+        badge("guard", f"{path}: {guard.get('kind')} guard ({detail})")
     pagination = tool.get("pagination")
     if isinstance(pagination, Mapping):
-        found.append({"text": f"pages of at most {pagination.get('max_page_size')}",
-                      "tone": "ok", "what": "pagination"})  # fmt: skip
+        badge("pagination", f"pages of at most {pagination.get('max_page_size')}")
     output = tool.get("output")
     if isinstance(output, Mapping) and output.get("sensitive"):
-        found.append({"text": f"sensitive: {', '.join(output['sensitive'])}", "tone": "ok",
-                      "what": "output"})  # fmt: skip
+        badge("output", f"sensitive: {', '.join(output['sensitive'])}")
     for name in tool.get("context", []):
-        found.append({"text": f"context: {name}", "tone": "info", "what": "context"})
+        badge("context", f"context: {name}", "info")
     return found
 
 
@@ -302,15 +299,18 @@ def _contract(t: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def _bar(tokens: int, scale: float) -> float:
+    """The width of a cost bar, in percent of `scale`."""
+    return min(100.0, round(100 * tokens / scale, 1))
+
+
 def _cost(
     t: Mapping[str, Any], before: Mapping[str, Any] | None, scale: float, limit: int
 ) -> dict[str, Any]:
     return {
         "old_tokens": before["tokens"] if before else None,
-        "bar": min(100.0, round(100 * t["tokens"] / scale, 1)),
-        "old_bar": min(100.0, round(100 * before["tokens"] / scale, 1))
-        if before
-        else None,
+        "bar": _bar(t["tokens"], scale),
+        "old_bar": _bar(before["tokens"], scale) if before else None,
         "over": bool(limit and t["tokens"] > limit),
     }
 
@@ -399,9 +399,7 @@ def page_model(
         "total": total,
         "budget": total_budget,
         "tool_budget": tool_budget,
-        "total_bar": min(100.0, round(100 * total / total_budget, 1))
-        if total_budget
-        else None,
+        "total_bar": _bar(total, total_budget) if total_budget else None,
         "old_total": comparison.old_total if comparison else None,
         "against": against,
         "breaking": len(comparison.breaking) if comparison else 0,

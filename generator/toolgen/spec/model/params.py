@@ -126,12 +126,7 @@ class ParamsReader(BoundaryReader):
     ) -> Param | None:
         """The items of an array parameter; None when it does not say their type."""
         if "items" not in d:
-            self.report(
-                "TG126",
-                f"array parameter {name!r} does not say the type of its items",
-                self.span(path, key=True),
-                "Add items: {type: string} (or the items' type).",
-            )
+            self.no_items("parameter", name, path)
             return None
         item_d = mapping_value(d["items"])
         for key in ("optional", "default"):
@@ -152,15 +147,8 @@ class ParamsReader(BoundaryReader):
         """The properties of an object parameter (TG126 when it has none)."""
         props = mapping_value(d.get("properties"))
         if not props:
-            self.report(
-                "TG126",
-                f"the object items of array parameter {name!r} have no properties"
-                if path[-1] == "items"
-                else f"object parameter {name!r} has no properties",
-                self.span(path, key=True),
-                "List its fields under properties (a free-form object cannot be "
-                "validated).",
-            )
+            hint = "List its fields under properties (a free-form object cannot be validated)."
+            self.no_properties("parameter", name, path, hint)
         return self.params(props, (*path, "properties"), class_name)
 
     def constraints(
