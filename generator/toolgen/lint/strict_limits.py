@@ -4,12 +4,12 @@ one of them is rejected by the provider, so each of these rules is an error."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from toolgen.diagnostics import Severity
 from toolgen.lint.context import LintContext
 from toolgen.lint.registry import Finding, rule
-from toolgen.lint.targets import StrictLimits
+from toolgen.lint.targets import StrictLimits, Target
 from toolgen.spec.ir import Tool
 
 _STRICT = "OpenAI structured outputs: supported schemas and limits (strict mode)"
@@ -17,14 +17,14 @@ _STRICT = "OpenAI structured outputs: supported schemas and limits (strict mode)
 
 def _over(
     tool: Tool,
-    ctx: LintContext,
+    targets: Iterable[Target],
     limit: Callable[[StrictLimits], int],
     said: str,
     measure: int,
 ) -> Iterator[Finding]:
     """A finding for every target whose strict mode's `limit` `measure` is over; `said`
     names the measure and the limit ends the message."""
-    for target in ctx.targets:
+    for target in targets:
         most = None if target.strict is None else limit(target.strict)
         if most is not None and measure > most:
             yield Finding(
@@ -65,7 +65,7 @@ def nesting_over_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Finding]
     """
     depth = ctx.schema_size(tool).depth
     said = f"parameters of {tool.name!r} nest {depth} levels deep"
-    return _over(tool, ctx, lambda s: s.max_depth, said, depth)
+    return _over(tool, ctx.targets, lambda s: s.max_depth, said, depth)
 
 
 @rule(
@@ -99,7 +99,7 @@ def schema_properties_over_target_limit(
     """
     count = ctx.schema_size(tool).properties
     said = f"parameters of {tool.name!r} have {count:,} object properties"
-    return _over(tool, ctx, lambda s: s.max_properties, said, count)
+    return _over(tool, ctx.targets, lambda s: s.max_properties, said, count)
 
 
 @rule(
@@ -133,7 +133,9 @@ def enum_over_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     """
     size = ctx.schema_size(tool)
     said = f"parameters of {tool.name!r} have {size.enum_values:,} enum values"
-    yield from _over(tool, ctx, lambda s: s.max_enum_values, said, size.enum_values)
+    yield from _over(
+        tool, ctx.targets, lambda s: s.max_enum_values, said, size.enum_values
+    )
     span = tool.origin.span("params", key=True)
     for target in ctx.targets:
         limits = target.strict
@@ -179,4 +181,4 @@ def schema_size_over_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Find
     """
     chars = ctx.schema_size(tool).chars
     said = f"property names and enum values of {tool.name!r} total {chars:,} characters"
-    return _over(tool, ctx, lambda s: s.max_schema_chars, said, chars)
+    return _over(tool, ctx.targets, lambda s: s.max_schema_chars, said, chars)
