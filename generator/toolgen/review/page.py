@@ -237,35 +237,10 @@ def _change(c: Change) -> dict[str, Any]:
     }
 
 
-def _silenced(found: Sequence[Diagnostic]) -> list[dict[str, str]]:
-    return [{"message": d.message, "where": str(d.span)} for d in found]
-
-
-def _suppressions(quiet: Silenced, tool: str) -> list[dict[str, Any]]:
-    return [
-        {
-            "rule": e.rule,
-            "link": _rule_link(e.rule),
-            "reason": e.reason,
-            "where": str(e.span),
-            "silenced": _silenced(e.silenced),
-        }
-        for e in quiet.suppressions
-        if e.tool == tool
-    ]
-
-
-def _turned_off(quiet: Silenced) -> list[dict[str, Any]]:
-    return [
-        {
-            "rule": o.rule,
-            "link": _rule_link(o.rule),
-            "how": o.how,
-            "count": counted(len(o.silenced), "finding"),
-            "silenced": _silenced(o.silenced),
-        }
-        for o in quiet.turned_off
-    ]
+def _quieted(rule: str, found: Sequence[Diagnostic], **said: str) -> dict[str, Any]:
+    """A rule kept quiet (a suppression, or turned off), and what it silenced."""
+    silenced = [{"message": d.message, "where": str(d.span)} for d in found]
+    return {"rule": rule, "link": _rule_link(rule), **said, "silenced": silenced}
 
 
 def _contract(t: Mapping[str, Any]) -> dict[str, Any]:
@@ -377,7 +352,11 @@ def page_model(
                 "status": _status(comparison, before, changes),
                 "implementation": _implementation(state),
                 "findings": [_finding(d) for d in by_file.get(t["file"], [])],
-                "suppressions": _suppressions(quiet, t["name"]),
+                "suppressions": [
+                    _quieted(e.rule, e.silenced, reason=e.reason, where=str(e.span))
+                    for e in quiet.suppressions
+                    if e.tool == t["name"]
+                ],
                 "changes": [_change(c) for c in changes],
                 **tool_groups(groups, t),
             }
@@ -412,7 +391,12 @@ def page_model(
             for d in ds
         ],
         "finding_count": len(findings),
-        "turned_off": _turned_off(quiet),
+        "turned_off": [
+            _quieted(
+                o.rule, o.silenced, how=o.how, count=counted(len(o.silenced), "finding")
+            )
+            for o in quiet.turned_off
+        ],
         "rules": _rule_cards({d.code for d in findings} | verdicts | quieted),
         "matrix": _matrix(sim, {t["name"] for t in tools if t["status"]}),
         "groups": groups,
