@@ -20,19 +20,9 @@ from toolgen.spec.ir import (
     Param,
     ParamType,
     ReturnField,
-    TokenPair,
     Tool,
-    prepare_name,
 )
 from toolgen.spec.model.reading import tool_names
-
-
-def token_pair(tool: Tool) -> TokenPair:
-    return TokenPair(
-        prepare=prepare_name(tool.name),
-        confirm=tool.name,
-        identity=tuple(f.name for f in tool.context),
-    )
 
 
 def parameters(tool: Tool) -> Mapping[str, object]:
