@@ -237,10 +237,25 @@ def _change(c: Change) -> dict[str, Any]:
     }
 
 
-def _quieted(rule: str, found: Sequence[Diagnostic], **said: str) -> dict[str, Any]:
-    """A rule kept quiet (a suppression, or turned off), and what it silenced."""
-    silenced = [{"message": d.message, "where": str(d.span)} for d in found]
-    return {"rule": rule, "link": _rule_link(rule), **said, "silenced": silenced}
+def _quieted(
+    quiet: Silenced,
+) -> tuple[dict[str, list[dict[str, Any]]], list[dict[str, Any]]]:
+    """What the catalogue keeps quiet: each tool's suppressions, and the rules turned off,
+    each with its rule, the rule's link and what it silenced."""
+
+    def entry(rule: str, found: Sequence[Diagnostic], **said: str) -> dict[str, Any]:
+        silenced = [{"message": d.message, "where": str(d.span)} for d in found]
+        return {"rule": rule, "link": _rule_link(rule), **said, "silenced": silenced}
+
+    by_tool: dict[str, list[dict[str, Any]]] = {}
+    for e in quiet.suppressions:
+        said = {"reason": e.reason, "where": str(e.span)}
+        by_tool.setdefault(e.tool, []).append(entry(e.rule, e.silenced, **said))
+    turned_off = [
+        entry(o.rule, o.silenced, how=o.how, count=counted(len(o.silenced), "finding"))
+        for o in quiet.turned_off
+    ]
+    return by_tool, turned_off
 
 
 def _contract(t: Mapping[str, Any]) -> dict[str, Any]:
@@ -340,6 +355,7 @@ def page_model(
     for d in findings:
         by_file.setdefault(d.span.file, []).append(d)
     quiet = silenced or Silenced((), ())
+    suppressions, turned_off = _quieted(quiet)
     tools = []
     for t in sorted(shot["tools"], key=lambda x: x["name"]):
         changes = by_tool.get(t["name"], [])
@@ -352,11 +368,7 @@ def page_model(
                 "status": _status(comparison, before, changes),
                 "implementation": _implementation(state),
                 "findings": [_finding(d) for d in by_file.get(t["file"], [])],
-                "suppressions": [
-                    _quieted(e.rule, e.silenced, reason=e.reason, where=str(e.span))
-                    for e in quiet.suppressions
-                    if e.tool == t["name"]
-                ],
+                "suppressions": suppressions.get(t["name"], []),
                 "changes": [_change(c) for c in changes],
                 **tool_groups(groups, t),
             }
@@ -391,12 +403,7 @@ def page_model(
             for d in ds
         ],
         "finding_count": len(findings),
-        "turned_off": [
-            _quieted(
-                o.rule, o.silenced, how=o.how, count=counted(len(o.silenced), "finding")
-            )
-            for o in quiet.turned_off
-        ],
+        "turned_off": turned_off,
         "rules": _rule_cards({d.code for d in findings} | verdicts | quieted),
         "matrix": _matrix(sim, {t["name"] for t in tools if t["status"]}),
         "groups": groups,
