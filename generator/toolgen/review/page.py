@@ -196,7 +196,7 @@ def _matrix(sim: Mapping[str, Any], changed: set[str]) -> dict[str, Any]:
     }
 
 
-# what stands behind a tool (implcheck.implementation_state), as a badge
+# what stands behind a tool (checks.implementations.implementation_state), as a badge
 _IMPLEMENTATION = {
     "implemented": ("implemented", "ok"),
     "stub": ("still the stub: a call stops the run", "bad"),
@@ -342,9 +342,9 @@ def page_model(
     groups: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Everything the page and the Markdown reference show, as plain data.
-    `implementations` gives each tool's implementation state (implcheck), `silenced` what
-    the catalogue keeps off its lint report (review.silenced), `groups` its namespaces,
-    toolsets and asks (review.groups); without them the page does not say."""
+    `implementations` gives each tool's implementation state (checks.implementations),
+    `silenced` what the catalogue keeps off its lint report (review.silenced), `groups` its
+    namespaces, toolsets and asks (review.groups); without them the page does not say."""
     budget = shot.get("budget", {})
     total_budget = budget.get("tokens")
     tool_budget = budget.get("tool_tokens")
