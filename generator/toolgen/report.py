@@ -50,16 +50,12 @@ def _escape_data(text: str) -> str:
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
-def _escape_property(text: str) -> str:
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
 def format_github(diagnostics: Sequence[Diagnostic]) -> str:
     """GitHub Actions workflow commands: one annotation per diagnostic, on its line."""
     lines = []
     for d in diagnostics:
         properties = ",".join(
-            f"{key}={_escape_property(str(value))}"
+            f"{key}={_escape_data(str(value)).replace(':', '%3A').replace(',', '%2C')}"
             for key, value in (
                 ("file", d.span.file),
                 ("line", d.span.line),

@@ -3,6 +3,7 @@ spec value is shown in a message or in prose. A leaf: it imports nothing of tool
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Iterable, Sequence
 
@@ -50,6 +51,12 @@ def shown(value: object) -> str:
 def value_text(value: object) -> str:
     """A value as a reader writes it in prose: text bare, anything else as JSON."""
     return value if isinstance(value, str) else json_text(value)
+
+
+def suggestion(name: str, known: Iterable[str], otherwise: str) -> str:
+    """ "Did you mean 'x'?" for the known name closest to `name`, else `otherwise`."""
+    close = difflib.get_close_matches(name, sorted(known), n=1)
+    return f"Did you mean {close[0]!r}?" if close else otherwise
 
 
 def counted(count: int, word: str, plural: str = "") -> str:

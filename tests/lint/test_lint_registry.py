@@ -13,7 +13,6 @@ from toolgen.lint import docs
 from toolgen.lint.context import CatalogueContext, LintContext
 from toolgen.lint.registry import (
     CATALOGUE_KINDS,
-    ELEMENT_KINDS,
     REGISTRY,
     RETIRED,
     TOOL_KINDS,
@@ -147,7 +146,7 @@ def test_rule_is_documented_from_code(rule: Rule) -> None:
     assert "```yaml" in example and "```yaml" in use_instead
     assert rule.fix.endswith(".") and rule.source
     assert (rule.kind is None) == (rule.check is None)
-    assert rule.kind is None or rule.kind in ELEMENT_KINDS
+    assert rule.kind is None or rule.kind in (*TOOL_KINDS, *CATALOGUE_KINDS)
 
 
 @pytest.mark.parametrize(

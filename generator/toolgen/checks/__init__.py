@@ -62,12 +62,19 @@ def all_checks() -> list[Check]:
     return CHECKS
 
 
-def _reported(registered: Check, found: Iterable[Diagnostic]) -> list[Diagnostic]:
-    reported = list(found)
-    stray = {d.code for d in reported} - set(registered.codes)
-    if stray:
-        raise AssertionError(f"check {registered.name} reported {sorted(stray)}")
-    return reported
+def _run(kind: type, tools_only: bool, *args: object) -> list[Diagnostic]:
+    """Every check over `kind`, run on `args`; with `tools_only`, those that read
+    catalogue.yaml are left out. A check that reports a code it did not declare fails."""
+    found = []
+    for registered in all_checks():
+        if registered.kind is not kind or (tools_only and registered.reads_catalogue):
+            continue
+        reported = list(registered.run(*args))
+        stray = {d.code for d in reported} - set(registered.codes)
+        if stray:
+            raise AssertionError(f"check {registered.name} reported {sorted(stray)}")
+        found += reported
+    return found
 
 
 def check_tool(
@@ -77,24 +84,11 @@ def check_tool(
     `catalogue` stands in for it), those that read catalogue.yaml are left out. A derived
     tool (the prepare tool of a token contract) is made of its contract's checked parts:
     checking it again would report each problem twice."""
-    if tool.derived:
-        return []
-    return [
-        d
-        for registered in all_checks()
-        if registered.kind is Tool and not (tools_only and registered.reads_catalogue)
-        for d in _reported(registered, registered.run(tool, catalogue))
-    ]
+    return [] if tool.derived else _run(Tool, tools_only, tool, catalogue)
 
 
 def check_catalogue(
     catalogue: Catalogue, tools: tuple[ToolSummary, ...], *, tools_only: bool = False
 ) -> list[Diagnostic]:
     """Every check over the catalogue as a whole, its tools seen through their summaries."""
-    return [
-        d
-        for registered in all_checks()
-        if registered.kind is Catalogue
-        and not (tools_only and registered.reads_catalogue)
-        for d in _reported(registered, registered.run(catalogue, tools))
-    ]
+    return _run(Catalogue, tools_only, catalogue, tools)

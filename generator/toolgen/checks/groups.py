@@ -3,20 +3,15 @@ name what exists, and no two groups or tools share a name (issue 36)."""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 
 from toolgen.checks import check
 from toolgen.diagnostics import Diagnostic, error
 from toolgen.names import is_identifier
 from toolgen.spec.ir import Catalogue, Tool, ToolSummary
+from toolgen.text import suggestion
 
 MAX_GROUP_NAME = 64
-
-
-def _suggest(name: str, known: set[str], otherwise: str) -> str:
-    close = difflib.get_close_matches(name, sorted(known), n=1)
-    return f"Did you mean {close[0]!r}?" if close else otherwise
 
 
 @check(Tool, "TG174", reads_catalogue=True)
@@ -29,7 +24,7 @@ def known_namespace(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
             "TG174",
             f"namespace {tool.namespace!r} is not declared in catalogue.yaml",
             tool.origin.span("namespace"),
-            _suggest(
+            suggestion(
                 tool.namespace,
                 declared,
                 f"Declare it under namespaces: in catalogue.yaml (declared: {listed}).",
@@ -76,7 +71,7 @@ def toolset_members(
                     f"toolset {toolset.name!r} lists {member!r}, which is neither a "
                     "namespace nor a tool of the catalogue",
                     span,
-                    _suggest(member, known, "Name a namespace or a tool."),
+                    suggestion(member, known, "Name a namespace or a tool."),
                 )
             seen.add(member)
 

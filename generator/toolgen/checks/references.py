@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterator
 from functools import partial
 
@@ -10,6 +9,7 @@ from toolgen.checks import check
 from toolgen.diagnostics import Diagnostic, Span, error
 from toolgen.names import is_identifier
 from toolgen.spec.ir import Catalogue, Tool, ToolSummary
+from toolgen.text import suggestion
 
 
 @check(Catalogue, "TG112")
@@ -75,8 +75,7 @@ def _reference_problem(
         )
     if ref in names:
         return None
-    close = difflib.get_close_matches(ref, sorted(names - {tool}), n=1)
-    hint = f"Did you mean {close[0]!r}?" if close else "Name a tool of this catalogue."
+    hint = suggestion(ref, names - {tool}, "Name a tool of this catalogue.")
     return partial(error, "TG113", f"{what} names unknown tool {ref!r}", hint=hint)
 
 

@@ -106,15 +106,9 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
     results = [(t, check_one(t, others, implementations=t.in_project)) for t in chosen]
-    diagnostics: list[Diagnostic] = []
-    shown_by_target: list[list[Diagnostic]] = []
-    hidden = 0
-    for target, result in results:
-        shown, left_out = _only(result.diagnostics, target)
-        diagnostics += shown
-        shown_by_target.append(shown)
-        hidden += left_out
-    print_diagnostics(diagnostics, args.format)
+    shown_by_target = [_only(result.diagnostics, target) for target, result in results]
+    hidden = sum(left_out for _, left_out in shown_by_target)
+    print_diagnostics([d for shown, _ in shown_by_target for d in shown], args.format)
     if args.format == "text":
         for target, result in results:
             print(summary(result), file=sys.stderr)
@@ -128,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
             if cost:
                 print(cost, file=sys.stderr)
     status = EXIT_CLEAN
-    for shown, (_, result) in zip(shown_by_target, results, strict=True):
+    for (shown, _), (_, result) in zip(shown_by_target, results, strict=True):
         code, why = exit_status(shown, allowed_warnings(result, args), result.folder)
         status = max(status, code)
         if why and args.format == "text":

@@ -69,18 +69,23 @@ def neighbour_without_not_when(
         return
     if a.normalized == b.normalized or not neighbours(a, b):
         return
-    related = (
-        second.name in a.not_when_targets
-        or first.name in b.not_when_targets
-        or second.name in first.required
-        or first.name in second.required
-    )
-    if not related:
+    if not told_apart(first, second, ctx):
         yield Finding(
             f"tools {first.name!r} and {second.name!r} both act on "
             f"{words.quoted(sorted(shared))} and neither has a not_when naming the other; "
             "expected a not_when that tells the model when to use the other one"
         )
+
+
+def told_apart(first: ToolSummary, second: ToolSummary, ctx: CatalogueContext) -> bool:
+    """Whether one of two tools names the other in a not_when or in requires."""
+    a, b = ctx.profile(first.name), ctx.profile(second.name)
+    return (
+        second.name in a.not_when_targets
+        or first.name in b.not_when_targets
+        or second.name in first.required
+        or first.name in second.required
+    )
 
 
 NEIGHBOUR_INTENTS = 0.3

@@ -80,10 +80,6 @@ class Scanner:
             found = self._compiled[pattern] = re.compile(pattern, re.IGNORECASE)
         return found
 
-    def patterns(self) -> tuple[re.Pattern[str], ...]:
-        """Every pattern, compiled (what the tests check)."""
-        return tuple(self._pattern(pattern) for _, pattern in self.alternatives)
-
     def first(self, text: str) -> str | None:
         """The first phrase found (whitespace collapsed), or None."""
         found = next(self.finditer(text), None)

@@ -179,7 +179,6 @@ TOOL_KINDS: tuple[type, ...] = (Tool, ParamSite, ReturnSite, ErrorSite, SpecText
 # the kinds seen with a CatalogueContext (every tool's summary), in every build: the
 # catalogue, pairs of tools, and each tool's references to the others
 CATALOGUE_KINDS: tuple[type, ...] = (Catalogue, ToolPair, ToolSummary)
-ELEMENT_KINDS: tuple[type, ...] = (*TOOL_KINDS, *CATALOGUE_KINDS)
 KIND_NAMES: dict[type, str] = {
     Catalogue: "catalogue",
     Tool: "tool",

@@ -4,14 +4,33 @@ one of them is rejected by the provider, so each of these rules is an error."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from toolgen.diagnostics import Severity
 from toolgen.lint.context import LintContext
 from toolgen.lint.registry import Finding, rule
+from toolgen.lint.targets import StrictLimits, Target
 from toolgen.spec.ir import Tool
 
 _STRICT = "OpenAI structured outputs: supported schemas and limits (strict mode)"
+
+
+def _over(
+    tool: Tool,
+    targets: Iterable[Target],
+    limit: Callable[[StrictLimits], int],
+    said: str,
+    measure: int,
+) -> Iterator[Finding]:
+    """A finding for every target whose strict mode's `limit` `measure` is over; `said`
+    names the measure and the limit ends the message."""
+    for target in targets:
+        most = None if target.strict is None else limit(target.strict)
+        if most is not None and measure > most:
+            yield Finding(
+                f"{said}; {target.label} accepts at most {most:,}",
+                span=tool.origin.span("params", key=True),
+            )
 
 
 @rule(
@@ -44,14 +63,9 @@ def nesting_over_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Finding]
       items: {type: object, properties: {sku: ..., quantity: ...}}
     ```
     """
-    size = ctx.schema_size(tool)
-    for target in ctx.targets:
-        if target.strict is not None and size.depth > target.strict.max_depth:
-            yield Finding(
-                f"parameters of {tool.name!r} nest {size.depth} levels deep; {target.label} "
-                f"accepts at most {target.strict.max_depth}",
-                span=tool.origin.span("params", key=True),
-            )
+    depth = ctx.schema_size(tool).depth
+    said = f"parameters of {tool.name!r} nest {depth} levels deep"
+    return _over(tool, ctx.targets, lambda s: s.max_depth, said, depth)
 
 
 @rule(
@@ -83,14 +97,9 @@ def schema_properties_over_target_limit(
     # one tool per group of settings the user changes together
     ```
     """
-    size = ctx.schema_size(tool)
-    for target in ctx.targets:
-        if target.strict is not None and size.properties > target.strict.max_properties:
-            yield Finding(
-                f"parameters of {tool.name!r} have {size.properties:,} object properties; "
-                f"{target.label} accepts at most {target.strict.max_properties:,}",
-                span=tool.origin.span("params", key=True),
-            )
+    count = ctx.schema_size(tool).properties
+    said = f"parameters of {tool.name!r} have {count:,} object properties"
+    return _over(tool, ctx.targets, lambda s: s.max_properties, said, count)
 
 
 @rule(
@@ -123,17 +132,15 @@ def enum_over_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     ```
     """
     size = ctx.schema_size(tool)
+    said = f"parameters of {tool.name!r} have {size.enum_values:,} enum values"
+    yield from _over(
+        tool, ctx.targets, lambda s: s.max_enum_values, said, size.enum_values
+    )
     span = tool.origin.span("params", key=True)
     for target in ctx.targets:
         limits = target.strict
         if limits is None:
             continue
-        if size.enum_values > limits.max_enum_values:
-            yield Finding(
-                f"parameters of {tool.name!r} have {size.enum_values:,} enum values; "
-                f"{target.label} accepts at most {limits.max_enum_values:,}",
-                span=span,
-            )
         values, chars = size.largest_enum
         if values > limits.large_enum_values and chars > limits.large_enum_chars:
             yield Finding(
@@ -172,12 +179,6 @@ def schema_size_over_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Find
     # the fields one intention needs, in their own tool
     ```
     """
-    size = ctx.schema_size(tool)
-    for target in ctx.targets:
-        if target.strict is not None and size.chars > target.strict.max_schema_chars:
-            yield Finding(
-                f"property names and enum values of {tool.name!r} total {size.chars:,} "
-                f"characters; {target.label} accepts at most "
-                f"{target.strict.max_schema_chars:,}",
-                span=tool.origin.span("params", key=True),
-            )
+    chars = ctx.schema_size(tool).chars
+    said = f"property names and enum values of {tool.name!r} total {chars:,} characters"
+    return _over(tool, ctx.targets, lambda s: s.max_schema_chars, said, chars)

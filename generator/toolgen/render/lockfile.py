@@ -15,7 +15,7 @@ indented, so a change is a few lines of diff.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from toolgen.spec import snapshot, tokens
@@ -24,33 +24,6 @@ from toolgen.text import json_document
 
 LOCK_NAME = "toolgen.lock.json"
 LOCK_FORMAT = 1
-
-
-def lock_data(shot: Mapping[str, Any]) -> dict[str, Any]:
-    """The lockfile's content for a catalogue snapshot."""
-    tools = sorted(shot["tools"], key=lambda t: t["name"])
-    return {
-        "lock_format": LOCK_FORMAT,
-        "catalogue": shot["catalogue"],
-        "encoding": tokens.ENCODING,
-        "tokens": shot["tokens"],
-        # one digest for the whole catalogue: equal digests, equal definitions
-        "digest": snapshot.digest([[t["name"], t["digest"]] for t in tools]),
-        "tools": {
-            t["name"]: {
-                "digest": t["digest"],
-                "source": t["source"],
-                "tokens": t["tokens"],
-                "definition": t["model"],
-            }
-            for t in tools
-        },
-    }
-
-
-def text(shot: Mapping[str, Any]) -> str:
-    """The lockfile's text: stable bytes for the same snapshot on every machine."""
-    return json_document(lock_data(shot)) + "\n"
 
 
 # a tool's part of the lockfile: its name, its definition's digest, and its entry as the
@@ -74,15 +47,15 @@ def lock_piece(tool: Tool, cost: int) -> LockPiece:
 
 
 def catalogue_text(name: str, pieces: Sequence[LockPiece], total_tokens: int) -> str:
-    """The lockfile's text for the catalogue `name`: what `text(snapshot.catalogue_snapshot
-    (...))` gives, assembled from each tool's piece (`lock_piece`); the tools' definitions
-    cost `total_tokens`."""
+    """The lockfile's text for the catalogue `name`, assembled from each tool's piece
+    (`lock_piece`), the tools in name order; the tools' definitions cost `total_tokens`."""
     made = sorted(pieces, key=lambda piece: piece[0])
     head = {
         "lock_format": LOCK_FORMAT,
         "catalogue": name,
         "encoding": tokens.ENCODING,
         "tokens": total_tokens,
+        # one digest for the whole catalogue: equal digests, equal definitions
         "digest": snapshot.digest([[name, digest] for name, digest, _ in made]),
     }
     if not made:

@@ -36,29 +36,29 @@ _TOKEN_PAIR = "one token contract: the confirm tool needs the prepare tool's tok
 
 
 def _badges(tool: Mapping[str, Any]) -> list[dict[str, str]]:
+    found: list[dict[str, str]] = []
+
+    def badge(what: str, text: str, tone: str = "ok") -> None:
+        found.append({"text": text, "tone": tone, "what": what})
+
     effect = str(tool.get("effect", "read"))
-    found = [
-        {"text": effect, "tone": _EFFECT_TONE.get(effect, "bad"), "what": "effect"}
-    ]
+    badge("effect", effect, _EFFECT_TONE.get(effect, "bad"))
     idem = idempotency_of(tool)
     kind = idem.get("kind", "none")
     if kind == "key":
         parts = [*idem.get("args", []), *(f"ctx.{c}" for c in idem.get("context", []))]
-        found.append({"text": f"idempotent by key ({', '.join(parts)})", "tone": "ok",
-                      "what": "idempotency"})  # fmt: skip
+        badge("idempotency", f"idempotent by key ({', '.join(parts)})")
     elif kind == "natural":
-        found.append({"text": "idempotent", "tone": "ok", "what": "idempotency"})
+        badge("idempotency", "idempotent")
     elif effect != "read":
-        found.append({"text": "not idempotent", "tone": "warn", "what": "idempotency"})
+        badge("idempotency", "not idempotent", "warn")
     confirm, _ = confirmation_of(tool)
     if confirm != "none":
-        found.append(
-            {"text": f"confirmation: {confirm}", "tone": "ok", "what": "confirmation"}
-        )
+        badge("confirmation", f"confirmation: {confirm}")
     elif effect == "destructive":
-        found.append({"text": "no confirmation", "tone": "bad", "what": "confirmation"})
+        badge("confirmation", "no confirmation", "bad")
     if tool.get("open_world"):
-        found.append({"text": "open world", "tone": "warn", "what": "open_world"})
+        badge("open_world", "open world", "warn")
     for path, guard in sorted(tool.get("guards", {}).items()):
         if guard.get("kind") == "url":
             detail = ", ".join(guard.get("hosts", [])) or "no host"
@@ -66,18 +66,15 @@ def _badges(tool: Mapping[str, Any]) -> list[dict[str, str]]:
             detail = (
                 f"{guard.get('root')}: {' '.join(guard.get('suffixes', [])) or 'any'}"
             )
-        found.append({"text": f"{path}: {guard.get('kind')} guard ({detail})", "tone": "ok",
-                      "what": "guard"})  # fmt: skip
+        badge("guard", f"{path}: {guard.get('kind')} guard ({detail})")
     pagination = tool.get("pagination")
     if isinstance(pagination, Mapping):
-        found.append({"text": f"pages of at most {pagination.get('max_page_size')}",
-                      "tone": "ok", "what": "pagination"})  # fmt: skip
+        badge("pagination", f"pages of at most {pagination.get('max_page_size')}")
     output = tool.get("output")
     if isinstance(output, Mapping) and output.get("sensitive"):
-        found.append({"text": f"sensitive: {', '.join(output['sensitive'])}", "tone": "ok",
-                      "what": "output"})  # fmt: skip
+        badge("output", f"sensitive: {', '.join(output['sensitive'])}")
     for name in tool.get("context", []):
-        found.append({"text": f"context: {name}", "tone": "info", "what": "context"})
+        badge("context", f"context: {name}", "info")
     return found
 
 
@@ -199,7 +196,7 @@ def _matrix(sim: Mapping[str, Any], changed: set[str]) -> dict[str, Any]:
     }
 
 
-# what stands behind a tool (implcheck.implementation_state), as a badge
+# what stands behind a tool (checks.implementations.implementation_state), as a badge
 _IMPLEMENTATION = {
     "implemented": ("implemented", "ok"),
     "stub": ("still the stub: a call stops the run", "bad"),
@@ -240,35 +237,25 @@ def _change(c: Change) -> dict[str, Any]:
     }
 
 
-def _silenced(found: Sequence[Diagnostic]) -> list[dict[str, str]]:
-    return [{"message": d.message, "where": str(d.span)} for d in found]
+def _quieted(
+    quiet: Silenced,
+) -> tuple[dict[str, list[dict[str, Any]]], list[dict[str, Any]]]:
+    """What the catalogue keeps quiet: each tool's suppressions, and the rules turned off,
+    each with its rule, the rule's link and what it silenced."""
 
+    def entry(rule: str, found: Sequence[Diagnostic], **said: str) -> dict[str, Any]:
+        silenced = [{"message": d.message, "where": str(d.span)} for d in found]
+        return {"rule": rule, "link": _rule_link(rule), **said, "silenced": silenced}
 
-def _suppressions(quiet: Silenced, tool: str) -> list[dict[str, Any]]:
-    return [
-        {
-            "rule": e.rule,
-            "link": _rule_link(e.rule),
-            "reason": e.reason,
-            "where": str(e.span),
-            "silenced": _silenced(e.silenced),
-        }
-        for e in quiet.suppressions
-        if e.tool == tool
-    ]
-
-
-def _turned_off(quiet: Silenced) -> list[dict[str, Any]]:
-    return [
-        {
-            "rule": o.rule,
-            "link": _rule_link(o.rule),
-            "how": o.how,
-            "count": counted(len(o.silenced), "finding"),
-            "silenced": _silenced(o.silenced),
-        }
+    by_tool: dict[str, list[dict[str, Any]]] = {}
+    for e in quiet.suppressions:
+        said = {"reason": e.reason, "where": str(e.span)}
+        by_tool.setdefault(e.tool, []).append(entry(e.rule, e.silenced, **said))
+    turned_off = [
+        entry(o.rule, o.silenced, how=o.how, count=counted(len(o.silenced), "finding"))
         for o in quiet.turned_off
     ]
+    return by_tool, turned_off
 
 
 def _contract(t: Mapping[str, Any]) -> dict[str, Any]:
@@ -302,15 +289,18 @@ def _contract(t: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def _bar(tokens: int, scale: float) -> float:
+    """The width of a cost bar, in percent of `scale`."""
+    return min(100.0, round(100 * tokens / scale, 1))
+
+
 def _cost(
     t: Mapping[str, Any], before: Mapping[str, Any] | None, scale: float, limit: int
 ) -> dict[str, Any]:
     return {
         "old_tokens": before["tokens"] if before else None,
-        "bar": min(100.0, round(100 * t["tokens"] / scale, 1)),
-        "old_bar": min(100.0, round(100 * before["tokens"] / scale, 1))
-        if before
-        else None,
+        "bar": _bar(t["tokens"], scale),
+        "old_bar": _bar(before["tokens"], scale) if before else None,
         "over": bool(limit and t["tokens"] > limit),
     }
 
@@ -352,9 +342,9 @@ def page_model(
     groups: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Everything the page and the Markdown reference show, as plain data.
-    `implementations` gives each tool's implementation state (implcheck), `silenced` what
-    the catalogue keeps off its lint report (review.silenced), `groups` its namespaces,
-    toolsets and asks (review.groups); without them the page does not say."""
+    `implementations` gives each tool's implementation state (checks.implementations),
+    `silenced` what the catalogue keeps off its lint report (review.silenced), `groups` its
+    namespaces, toolsets and asks (review.groups); without them the page does not say."""
     budget = shot.get("budget", {})
     total_budget = budget.get("tokens")
     tool_budget = budget.get("tool_tokens")
@@ -365,6 +355,7 @@ def page_model(
     for d in findings:
         by_file.setdefault(d.span.file, []).append(d)
     quiet = silenced or Silenced((), ())
+    suppressions, turned_off = _quieted(quiet)
     tools = []
     for t in sorted(shot["tools"], key=lambda x: x["name"]):
         changes = by_tool.get(t["name"], [])
@@ -377,7 +368,7 @@ def page_model(
                 "status": _status(comparison, before, changes),
                 "implementation": _implementation(state),
                 "findings": [_finding(d) for d in by_file.get(t["file"], [])],
-                "suppressions": _suppressions(quiet, t["name"]),
+                "suppressions": suppressions.get(t["name"], []),
                 "changes": [_change(c) for c in changes],
                 **tool_groups(groups, t),
             }
@@ -399,9 +390,7 @@ def page_model(
         "total": total,
         "budget": total_budget,
         "tool_budget": tool_budget,
-        "total_bar": min(100.0, round(100 * total / total_budget, 1))
-        if total_budget
-        else None,
+        "total_bar": _bar(total, total_budget) if total_budget else None,
         "old_total": comparison.old_total if comparison else None,
         "against": against,
         "breaking": len(comparison.breaking) if comparison else 0,
@@ -414,7 +403,7 @@ def page_model(
             for d in ds
         ],
         "finding_count": len(findings),
-        "turned_off": _turned_off(quiet),
+        "turned_off": turned_off,
         "rules": _rule_cards({d.code for d in findings} | verdicts | quieted),
         "matrix": _matrix(sim, {t["name"] for t in tools if t["status"]}),
         "groups": groups,

@@ -21,7 +21,7 @@ from typing import Any
 from toolgen.lint import words
 from toolgen.lint.context import CatalogueContext
 from toolgen.lint.names import overlapping
-from toolgen.lint.neighbours import neighbours
+from toolgen.lint.neighbours import neighbours, told_apart
 from toolgen.lint.two_tool import twins
 from toolgen.spec.ir import Catalogue, Tool
 
@@ -72,13 +72,7 @@ def similarity(catalogue: Catalogue) -> dict[str, Any]:
         verdict = _verdict(first, second, ctx)
         token_pair = _one_contract(full[first.name], full[second.name])
         if score >= SHOWN_FROM or verdict is not None or token_pair:
-            separated = (
-                token_pair
-                or second.name in a.not_when_targets
-                or first.name in b.not_when_targets
-                or second.name in first.required
-                or first.name in second.required
-            )
+            separated = token_pair or told_apart(first, second, ctx)
             pairs.append(
                 {
                     "a": i,

@@ -379,8 +379,8 @@ class Tool:
     def not_when_uses(self) -> tuple[str, ...]:
         """The tools its not_when entries name, in order.
 
-        This and the other properties of names read the IR without its places: a tool the
-        front cache kept holds them without reading its IR back (frontcache.KeptTool)."""
+        This and the other properties of names are the ones a `ToolSummary` has, so what
+        reads names (a lint profile, review.silenced) takes either (lint.context.Named)."""
         return tuple(item.use for item in self.not_when)
 
     @property

@@ -289,7 +289,7 @@ def _diagnose(
         ]
     choices = _choices(err)
     if choices:
-        return [_not_a_choice(document, err, path, subject, choices)]
+        return [_not_a_choice(document, err, subject, choices)]
     value = _shown(err.instance)
     if err.validator == "type":
         wanted = err.validator_value
@@ -374,7 +374,6 @@ def _choices(err: jsonschema.ValidationError) -> list[object]:
 def _not_a_choice(
     document: Document,
     err: jsonschema.ValidationError,
-    path: PathKey,
     subject: str,
     choices: list[object],
 ) -> Diagnostic:
@@ -392,7 +391,7 @@ def _not_a_choice(
     return error(
         "TG103",
         f"{subject} is {_shown(err.instance)}, expected {expected}",
-        document.span(path),
+        document.span(tuple(err.absolute_path)),
         said + hint,
     )
 

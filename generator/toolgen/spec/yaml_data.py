@@ -191,11 +191,23 @@ class _Walker:
                 self.discard(value_node, path, depth + 1)
                 continue
             if key == "<<" and key_node.tag == PLAIN:
-                self.merge_key(key_node)
+                self.report(
+                    "TG004",
+                    "the merge key '<<' is not supported; toolgen does not read anchors, "
+                    "aliases or merges",
+                    key_node,
+                    "Write the keys out in full in this mapping.",
+                )
                 continue
             child = (*path, key)
             if key in result:
-                self.duplicate(key_node, key, self.key_places[child][0])
+                self.report(
+                    "TG002",
+                    f"duplicate key '{_snippet(key)}': it is already defined on line "
+                    f"{self.key_places[child][0]}",
+                    key_node,
+                    "Remove one of them; YAML keeps only one value per key.",
+                )
                 self.discard(value_node, child, depth + 1)
                 continue
             mark = key_node.start_mark
@@ -231,15 +243,6 @@ class _Walker:
             return None
         return text
 
-    def duplicate(self, node: Node, key: str, first_line: int) -> None:
-        self.report(
-            "TG002",
-            f"duplicate key '{_snippet(key)}': it is already defined on line "
-            f"{first_line}",
-            node,
-            "Remove one of them; YAML keeps only one value per key.",
-        )
-
     def alias(self, node: ScalarNode) -> None:
         self.report(
             "TG004",
@@ -247,15 +250,6 @@ class _Walker:
             "anchors and aliases",
             node,
             "Write the value out in full here instead of referring to an anchor.",
-        )
-
-    def merge_key(self, node: Node) -> None:
-        self.report(
-            "TG004",
-            "the merge key '<<' is not supported; toolgen does not read anchors, "
-            "aliases or merges",
-            node,
-            "Write the keys out in full in this mapping.",
         )
 
     def foreign_tag(self, node: Node) -> None:

@@ -60,14 +60,9 @@ class Api:
     source: str  # the request shape, and where it is documented
 
 
-def _model(tool: Mapping[str, Any]) -> Mapping[str, Any]:
-    model: Mapping[str, Any] = tool["model"]
-    return model
-
-
 def _parameters(tool: Mapping[str, Any]) -> dict[str, Any]:
     # a copy: a caller that edits the payload must not edit the snapshot
-    return copy.deepcopy(dict(_model(tool)["parameters"]))
+    return copy.deepcopy(dict(tool["model"]["parameters"]))
 
 
 def _deferrable(tool: Mapping[str, Any], definition: dict[str, Any]) -> dict[str, Any]:
@@ -85,7 +80,7 @@ def _responses(selection: Selection) -> Definitions:
     payload: list[dict[str, Any]] = []
     groups: dict[str, list[dict[str, Any]]] = {}
     for tool in selection.tools:
-        definition = _deferrable(tool, copy.deepcopy(dict(_model(tool))))
+        definition = _deferrable(tool, copy.deepcopy(dict(tool["model"])))
         namespace = tool["namespace"]
         if namespace is None:
             payload.append(definition)
@@ -115,7 +110,7 @@ def _client_search(
     definitions and the search index), and the note that says so."""
 
     def of(tool: Mapping[str, Any]) -> dict[str, Any]:
-        model = _model(tool)
+        model = tool["model"]
         return definition(model["name"], model["description"], _parameters(tool))
 
     loaded = [of(t) for t in selection.up_front]
@@ -207,8 +202,8 @@ def _anthropic_strict(
     notes = []
     fits: dict[str, bool] = {}
     for tool in tools:
-        name = _model(tool)["name"]
-        misfits = _strict_misfits(_model(tool)["parameters"])
+        name = tool["name"]
+        misfits = _strict_misfits(tool["model"]["parameters"])
         fits[name] = not misfits
         if misfits:
             notes.append(
@@ -219,8 +214,8 @@ def _anthropic_strict(
                     "schema, and the runtime rejects arguments that break it",
                 )
             )
-    strict_tools = [t for t in tools if fits[_model(t)["name"]]]
-    props = [p for t in strict_tools for p in _properties(_model(t)["parameters"])]
+    strict_tools = [t for t in tools if fits[t["name"]]]
+    props = [p for t in strict_tools for p in _properties(t["model"]["parameters"])]
     optional = sum(1 for p in props if nullable(p))
     unions = sum(1 for p in props if isinstance(p.get("type"), list) or "anyOf" in p)
     over = []
@@ -259,7 +254,7 @@ def _anthropic(selection: Selection) -> Definitions:
     fits, notes = _anthropic_strict(selection.tools)
     payload = []
     for tool in selection.tools:
-        model = _model(tool)
+        model = tool["model"]
         definition: dict[str, Any] = {
             "name": model["name"],
             "description": model["description"],
@@ -324,7 +319,7 @@ def _gemini(selection: Selection) -> Definitions:
         ),
     ]
     for tool in selection.tools:
-        note = _gemini_note(tool["name"], _model(tool)["parameters"])
+        note = _gemini_note(tool["name"], tool["model"]["parameters"])
         if note is not None:
             notes.append(note)
     loaded, more, searched = _client_search(selection, _gemini_declaration)

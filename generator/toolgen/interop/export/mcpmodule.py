@@ -139,35 +139,17 @@ def environment_variables(catalogue: Catalogue) -> list[tuple[str, str]]:
     ]
     need = needs(catalogue)
     if need.store:
-        found.append(
-            (
-                "TOOLGEN_STORE_URL",
-                f"the store where {listing(need.store)} record their calls",
-            )
-        )
+        said = f"the store where {listing(need.store)} record their calls"
+        found.append(("TOOLGEN_STORE_URL", said))
     if need.secret:
-        found.append(
-            (
-                "TOOLGEN_SECRET",
-                f"signs the tokens and cursors of {listing(need.secret)}; random, the "
-                "same in every worker",
-            )
-        )
+        said = f"signs the tokens and cursors of {listing(need.secret)}"
+        found.append(("TOOLGEN_SECRET", f"{said}; random, the same in every worker"))
     for root, tools in need.roots.items():
-        found.append(
-            (
-                f"TOOLGEN_ROOT_{root.upper()}",
-                f"the folder the paths of {listing(tools)} are relative to (root {root})",
-            )
-        )
+        said = f"the folder the paths of {listing(tools)} are relative to (root {root})"
+        found.append((f"TOOLGEN_ROOT_{root.upper()}", said))
     for name, tools in need.hosts.items():
-        found.append(
-            (
-                f"TOOLGEN_HOSTS_{name.upper()}",
-                f"the hosts the URLs of {listing(tools)} may name, as a.example.com,"
-                "b.example.com",
-            )
-        )
+        said = f"the hosts the URLs of {listing(tools)} may name, as a.example.com,b.example.com"
+        found.append((f"TOOLGEN_HOSTS_{name.upper()}", said))
     return found
 
 

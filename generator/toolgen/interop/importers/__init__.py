@@ -125,15 +125,18 @@ def read_path(kind: str, path: Path) -> SourceFile:
     return read_source(kind, path.read_text(encoding="utf-8"))
 
 
-def _schema_line(folder: Path, schema: str) -> str:
+def _head(folder: Path, schema: str, origin: str, kind: str) -> list[str]:
+    """The lines an imported file starts with: its schema, for editors, and its source."""
     relative = os.path.relpath(_SCHEMAS / schema, folder.resolve()).replace(os.sep, "/")
-    return f"# yaml-language-server: $schema={relative}"
+    return [
+        f"# yaml-language-server: $schema={relative}",
+        f"# Imported by `toolgen import --from {kind}` from {origin}.",
+    ]
 
 
 def _tool_text(d: Draft, folder: Path, origin: str, kind: str) -> str:
     header = [
-        _schema_line(folder / "tools", "tool.v1.json"),
-        f"# Imported by `toolgen import --from {kind}` from {origin}.",
+        *_head(folder / "tools", "tool.v1.json", origin, kind),
         f"# {TODO} marks what the source does not say: `toolgen check` reports",
         "# each one (TG313) until a person writes it.",
     ]
@@ -149,10 +152,7 @@ def _catalogue_text(
     name: str, folder: Path, origin: str, kind: str
 ) -> tuple[str, object]:
     data = {"format": 1, "name": name, "description": TODO_CATALOGUE}
-    header = [
-        _schema_line(folder, "catalogue.v1.json"),
-        f"# Imported by `toolgen import --from {kind}` from {origin}.",
-    ]
+    header = _head(folder, "catalogue.v1.json", origin, kind)
     return "\n".join([*header, *emit.lines(data)]) + "\n", data
 
 

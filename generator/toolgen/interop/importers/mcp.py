@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 from toolgen.interop.importers.source import (
     Effect,
-    Loss,
+    Losses,
     SourceError,
     SourceFile,
     SourceTool,
@@ -80,17 +80,15 @@ def _tool(entry: object, index: int) -> SourceTool:
     annotations: Mapping[str, object] = (
         raw_annotations if isinstance(raw_annotations, dict) else {}
     )
-    losses: list[Loss] = []
+    losses = Losses()
     titles = [entry.get("title"), annotations.get("title")]
     for title in dict.fromkeys(t for t in titles if isinstance(t, str) and t):
-        losses.append(
-            Loss("the tool", f"title {title!r}", "the format has no display title")
-        )
+        losses.add("the tool", f"title {title!r}", "the format has no display title")
     for key in sorted(set(entry) - _CARRIED - {"title"}):
-        losses.append(Loss("the tool", f"key {key!r}", "the format has no such key"))
+        losses.add("the tool", f"key {key!r}", "the format has no such key")
     for key in sorted(set(annotations) - _HINTS):
-        losses.append(
-            Loss("the tool", f"annotation {key!r}", "the format has no such annotation")
+        losses.add(
+            "the tool", f"annotation {key!r}", "the format has no such annotation"
         )
     effect, basis = _effect(annotations)
     open_world = _flag(annotations, "openWorldHint")

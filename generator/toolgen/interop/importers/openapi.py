@@ -27,6 +27,7 @@ from typing import Any
 from toolgen.interop.importers.source import (
     Effect,
     Loss,
+    Losses,
     SourceError,
     SourceFile,
     SourceTool,
@@ -150,11 +151,11 @@ def _merged_parameters(
 
 
 def _parameter_schema(
-    doc: _Document, param: Mapping[str, Any], where: str, losses: list[Loss]
+    doc: _Document, param: Mapping[str, Any], where: str, losses: Losses
 ) -> dict[str, Any] | None:
     if "schema" not in param:
         what = "content" if "content" in param else "no schema"
-        losses.append(Loss(where, what, "only a parameter with a schema can be read"))
+        losses.add(where, what, "only a parameter with a schema can be read")
         return None
     schema = doc.schema(param["schema"])
     if "description" in param:
@@ -168,9 +169,9 @@ def _parameter_schema(
         schema["examples"] = [*schema.get("examples", []), *values]
     for key in sorted(set(param) - _PARAMETER_KEYS - _BINDING_KEYS):
         if key == "deprecated" and param[key] is True:
-            losses.append(Loss(where, "deprecated: true", "the format has no such key"))
+            losses.add(where, "deprecated: true", "the format has no such key")
         elif key != "deprecated":
-            losses.append(Loss(where, f"key {key!r}", "the format has no such key"))
+            losses.add(where, f"key {key!r}", "the format has no such key")
     return schema
 
 
@@ -189,7 +190,7 @@ def _body(
     operation: Mapping[str, Any],
     properties: dict[str, Any],
     required: list[str],
-    losses: list[Loss],
+    losses: Losses,
 ) -> None:
     body = doc.resolve(operation.get("requestBody"))
     if not isinstance(body, dict):
@@ -197,13 +198,7 @@ def _body(
     raw = _json_schema(body.get("content"))
     if raw is None:
         media = ", ".join(sorted(body.get("content") or {})) or "none"
-        losses.append(
-            Loss(
-                "the request body",
-                f"content {media}",
-                "only a JSON body is read",
-            )
-        )
+        losses.add("the request body", f"content {media}", "only a JSON body is read")
         return
     schema = doc.schema(raw)
     body_required = body.get("required") is True
@@ -212,24 +207,20 @@ def _body(
         listed = schema.get("required")
         needed = set(listed) if isinstance(listed, list) and body_required else set()
         if isinstance(listed, list) and listed and not body_required:
-            losses.append(
-                Loss(
-                    "the request body",
-                    f"required {', '.join(map(str, listed))}",
-                    "requestBody.required is not true (OpenAPI's default is false), so "
-                    "the body may be left out and none of its properties is required; "
-                    "if the body is needed, set requestBody.required and import again, or "
-                    "drop optional from those parameters",
-                )
+            losses.add(
+                "the request body",
+                f"required {', '.join(map(str, listed))}",
+                "requestBody.required is not true (OpenAPI's default is false), so "
+                "the body may be left out and none of its properties is required; "
+                "if the body is needed, set requestBody.required and import again, or "
+                "drop optional from those parameters",
             )
         for name, sub in props.items():
             if name in properties:
-                losses.append(
-                    Loss(
-                        f"body property {name!r}",
-                        "the property",
-                        f"a parameter is named {name!r} too; one name, one argument",
-                    )
+                losses.add(
+                    f"body property {name!r}",
+                    "the property",
+                    f"a parameter is named {name!r} too; one name, one argument",
                 )
                 continue
             properties[name] = sub
@@ -238,8 +229,8 @@ def _body(
         for key in sorted(set(schema) - {"type", "properties", "required"}):
             if key == "additionalProperties" and schema[key] is False:
                 continue
-            losses.append(
-                Loss("the request body", f"key {key!r}", "the format cannot express it")
+            losses.add(
+                "the request body", f"key {key!r}", "the format cannot express it"
             )
         return
     properties["body"] = schema
@@ -247,7 +238,7 @@ def _body(
         required.append("body")
 
 
-def _result(doc: _Document, operation: Mapping[str, Any], losses: list[Loss]) -> object:
+def _result(doc: _Document, operation: Mapping[str, Any], losses: Losses) -> object:
     responses = doc.resolve(operation.get("responses"))
     if not isinstance(responses, dict):
         return None
@@ -255,13 +246,11 @@ def _result(doc: _Document, operation: Mapping[str, Any], losses: list[Loss]) ->
     success = [c for c in codes if c.startswith("2")]
     errors = [c for c in codes if not c.startswith("2")]
     if errors:
-        losses.append(
-            Loss(
-                "the tool",
-                f"responses {', '.join(errors)}",
-                "HTTP error responses are not the contract's error codes: declare under "
-                "errors the ones the model can fix, with how to fix them",
-            )
+        losses.add(
+            "the tool",
+            f"responses {', '.join(errors)}",
+            "HTTP error responses are not the contract's error codes: declare under "
+            "errors the ones the model can fix, with how to fix them",
         )
     for code in success:
         entry = doc.resolve(responses[code])
@@ -290,7 +279,7 @@ def _tool(
 ) -> SourceTool:
     operation = doc.resolve(item[method])
     assert isinstance(operation, dict)
-    losses: list[Loss] = []
+    losses = Losses()
     properties: dict[str, Any] = {}
     required: list[str] = []
     places: dict[str, list[str]] = {}
@@ -300,9 +289,7 @@ def _tool(
         name, place = str(param.get("name")), str(param.get("in"))
         where = f"parameter {name!r}"
         if name in properties:
-            losses.append(
-                Loss(where, f"in {place}", f"another parameter is named {name!r} too")
-            )
+            losses.add(where, f"in {place}", f"another parameter is named {name!r} too")
             continue
         schema = _parameter_schema(doc, param, where, losses)
         if schema is None:
@@ -327,16 +314,14 @@ def _tool(
     security = operation.get("security", doc.data.get("security"))
     if security:
         schemes = sorted({k for s in security if isinstance(s, dict) for k in s})
-        losses.append(
-            Loss(
-                "the tool",
-                f"security {', '.join(schemes)}",
-                "credentials are the implementation's, read from its environment, never "
-                "arguments the model fills in",
-            )
+        losses.add(
+            "the tool",
+            f"security {', '.join(schemes)}",
+            "credentials are the implementation's, read from its environment, never "
+            "arguments the model fills in",
         )
     for key in sorted(set(operation) - _OPERATION_CARRIED - {"security"}):
-        losses.append(Loss("the tool", f"key {key!r}", "the format has no such key"))
+        losses.add("the tool", f"key {key!r}", "the format has no such key")
     parts = [
         str(operation[k]).strip()
         for k in ("summary", "description")

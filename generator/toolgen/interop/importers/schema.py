@@ -172,9 +172,7 @@ class Converter:
 
     def params(self, schema: Node | None) -> dict[str, ParamDoc]:
         """The top-level parameters of an input schema (an object)."""
-        if schema is None:
-            return {}
-        root = self._resolve(schema, "the arguments")
+        root = None if schema is None else self._resolve(schema, "the arguments")
         if root is None:
             return {}
         if root.get("type", "object") != "object":
@@ -194,8 +192,6 @@ class Converter:
 
     def _properties(self, node: Node, prefix: str) -> dict[str, ParamDoc]:
         properties = node.get("properties")
-        required_raw = node.get("required")
-        required = set(required_raw) if isinstance(required_raw, list) else set()
         found: dict[str, ParamDoc] = {}
         if not isinstance(properties, dict):
             return found
@@ -207,7 +203,9 @@ class Converter:
                     where, "the name", "a name is 1 to 64 letters, digits, '_' or '-'"
                 )
                 continue
-            doc = self.param(sub, where, required=name in required, depth=len(prefix))
+            doc = self.param(
+                sub, where, required=_required(node, name), depth=len(prefix)
+            )
             if doc is not None:
                 found[str(name)] = doc
         return found
@@ -227,12 +225,7 @@ class Converter:
         node, kind, nullable = read_node
         doc: ParamDoc = {"type": kind}
         used = {*_READ, "default", "examples", "example"}
-        enum = self._enum(node, kind, where)
-        if enum is not None:
-            nullable = nullable or None in enum
-            enum = [v for v in enum if v is not None]
-            if enum:
-                doc["enum"] = enum
+        nullable = self._enum(node, kind, doc, where) or nullable
         read = self._kind_keywords(node, kind, doc, where, depth)
         if read is None:
             return None
@@ -316,12 +309,13 @@ class Converter:
         doc["properties"] = props
         return set(_OBJECT_KEYS)
 
-    def _enum(self, node: Node, kind: str, where: str) -> list[object] | None:
+    def _enum(self, node: Node, kind: str, doc: ParamDoc, where: str) -> bool:
+        """Read the enum (or const) into `doc`, null left out; whether it lists null."""
         values: object = node.get("enum")
         if "const" in node:
             values = [node["const"]]
         if values is None:
-            return None
+            return False
         listed = values if isinstance(values, list) else []
         kept = [v for v in listed if v is None or fits_type(kind, v)]
         why = ""
@@ -335,8 +329,10 @@ class Converter:
             why = "values of another type or repeated"
         if why:
             self.lose(where, f"enum {_short(values)}", why)
-            return None
-        return kept
+            return False
+        if any(v is not None for v in kept):
+            doc["enum"] = [v for v in kept if v is not None]
+        return None in kept
 
     def _bounds(self, node: Node, kind: str, doc: ParamDoc, where: str) -> set[str]:
         for key, name in (("minimum", "min"), ("maximum", "max")):
@@ -427,9 +423,7 @@ class Converter:
     # -- returns -----------------------------------------------------------------------------
 
     def returns(self, schema: Node | None) -> dict[str, ParamDoc]:
-        if schema is None:
-            return {}
-        root = self._resolve(schema, "the result")
+        root = None if schema is None else self._resolve(schema, "the result")
         if root is None:
             return {}
         if root.get("type", "object") != "object" or not isinstance(
@@ -446,8 +440,6 @@ class Converter:
 
     def _fields(self, node: Node, prefix: str) -> dict[str, ParamDoc]:
         properties = cast(Mapping[str, object], node.get("properties") or {})
-        required_raw = node.get("required")
-        required = set(required_raw) if isinstance(required_raw, list) else set()
         found: dict[str, ParamDoc] = {}
         for name, sub in properties.items():
             where = f"return field {prefix + name!r}"
@@ -463,7 +455,7 @@ class Converter:
                 )
                 continue
             field = self.field(
-                sub, where, prefix + name + ".", required=name in required
+                sub, where, prefix + name + ".", required=_required(node, name)
             )
             if field is not None:
                 found[name] = field
@@ -484,12 +476,8 @@ class Converter:
         node, kind, nullable = read_node
         doc: ParamDoc = {"type": kind}
         used = set(_READ)
-        enum = self._enum(node, kind, where) if kind in ("string", "integer") else None
-        if enum is not None:
-            nullable = nullable or None in enum
-            enum = [v for v in enum if v is not None]
-            if enum:
-                doc["enum"] = enum
+        if kind in ("string", "integer"):
+            nullable = self._enum(node, kind, doc, where) or nullable
         if kind == "array":
             inner = self.field(
                 node.get("items"), f"items of {where}", prefix, required=True, item=True
@@ -513,6 +501,12 @@ class Converter:
         if (nullable or not required) and not item:
             doc["optional"] = True
         return _ordered(node, doc)
+
+
+def _required(node: Node, name: str) -> bool:
+    """Whether an object schema lists `name` as required."""
+    listed = node.get("required")
+    return isinstance(listed, list) and name in listed
 
 
 def where_prefix(where: str) -> str:

@@ -31,6 +31,13 @@ class Loss:
     reason: str  # why it is not carried
 
 
+class Losses(list[Loss]):
+    """What a reader found the contract cannot carry, in the order found."""
+
+    def add(self, where: str, what: str, reason: str) -> None:
+        self.append(Loss(where, what, reason))
+
+
 @dataclass(frozen=True, slots=True)
 class SourceTool:
     name: str

@@ -46,11 +46,13 @@ from toolgen.spec.ir import (
     ParamType,
     Suppression,
     Timeout,
+    TokenPair,
     Tool,
+    prepare_name,
     walk,
 )
 from toolgen.spec.load import Document
-from toolgen.spec.model.derived import parameters, prepare_tool, token_pair
+from toolgen.spec.model.derived import parameters, prepare_tool
 from toolgen.spec.model.params import ParamsReader
 from toolgen.spec.model.reading import (
     duration_s,
@@ -240,7 +242,9 @@ def _build_tool(
     )
     tool = _grouped(tool, d, catalogue)
     if tool.confirmation == "token":
-        tool = replace(tool, role="confirm", token_pair=token_pair(tool))
+        identity = tuple(f.name for f in tool.context)
+        pair = TokenPair(prepare_name(tool.name), tool.name, identity)
+        tool = replace(tool, role="confirm", token_pair=pair)
     tool = replace(
         tool,
         description=describe.tool_description(tool),

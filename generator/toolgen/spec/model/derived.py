@@ -20,19 +20,9 @@ from toolgen.spec.ir import (
     Param,
     ParamType,
     ReturnField,
-    TokenPair,
     Tool,
-    prepare_name,
 )
 from toolgen.spec.model.reading import tool_names
-
-
-def token_pair(tool: Tool) -> TokenPair:
-    return TokenPair(
-        prepare=prepare_name(tool.name),
-        confirm=tool.name,
-        identity=tuple(f.name for f in tool.context),
-    )
 
 
 def parameters(tool: Tool) -> Mapping[str, object]:
@@ -102,24 +92,20 @@ def prepare_tool(confirm: Tool) -> Tool:
     examples; no effect, no implementation; it answers with a summary and a token."""
     pair = confirm.token_pair
     assert pair is not None
-    name = pair.prepare
     at = confirm.origin
-    tool = Tool(
-        name=name,
+    # the contract's use_when, requires, parameters, context, examples, tests and groups
+    tool = replace(
+        confirm,
+        name=pair.prepare,
         intent=(
             f"Check a call of {pair.confirm} and return its summary and a confirmation "
             f"token; nothing is done until {pair.confirm} is called with the token."
         ),
-        use_when=confirm.use_when,
         not_when=(),
-        requires=confirm.requires,
         effect="read",
         open_world=False,
         idempotency=Idempotency("none", origin=confirm.idempotency.origin),
         confirmation="none",
-        params=confirm.params,
-        context_names=confirm.context_names,
-        context=confirm.context,
         returns=(
             derived_return("token", "string", f"Pass it to {pair.confirm}.", at),
             derived_return(
@@ -130,19 +116,11 @@ def prepare_tool(confirm: Tool) -> Tool:
             ),
         ),
         errors=(),
-        examples=confirm.examples,
         suppressions=(),
-        py=tool_names(name, name),
-        origin=at,
-        digest=confirm.digest,
+        py=tool_names(pair.prepare, pair.prepare),
         texts=(),
+        pagination=None,
         role="prepare",
-        token_pair=pair,
-        tests=confirm.tests,
-        namespace=confirm.namespace,
-        deferred=confirm.deferred,
-        asks=confirm.asks,
-        timeout=confirm.timeout,
     )
     return replace(
         tool,

@@ -68,9 +68,8 @@ class ParamsReader(BoundaryReader):
     ) -> Param | None:
         ptype = str(d.get("type"))
         path_spec, url_spec = self.guard_specs(name, ptype, d, path)
-        allowed = _TYPE_KEYS[ptype]
-        self._keys_of_other_types(ptype, d, path, allowed)
-        constraints = self.constraints(ptype, d, path, allowed)
+        self._keys_of_other_types(ptype, d, path)
+        constraints = self.constraints(ptype, d, path)
         items = self._items(name, d, path, items_class) if ptype == "array" else None
         properties: tuple[Param, ...] = ()
         if ptype == "object":
@@ -104,14 +103,10 @@ class ParamsReader(BoundaryReader):
         )
 
     def _keys_of_other_types(
-        self,
-        ptype: str,
-        d: Mapping[str, object],
-        path: PathKey,
-        allowed: frozenset[str],
+        self, ptype: str, d: Mapping[str, object], path: PathKey
     ) -> None:
         """TG120 for each constraint that applies to other types than `ptype`."""
-        for key in sorted(_CONSTRAINT_KEYS & set(d) - allowed):
+        for key in sorted(_CONSTRAINT_KEYS & set(d) - _TYPE_KEYS[ptype]):
             fits = sorted(t for t, keys in _TYPE_KEYS.items() if key in keys)
             self.report(
                 "TG120",
@@ -126,12 +121,7 @@ class ParamsReader(BoundaryReader):
     ) -> Param | None:
         """The items of an array parameter; None when it does not say their type."""
         if "items" not in d:
-            self.report(
-                "TG126",
-                f"array parameter {name!r} does not say the type of its items",
-                self.span(path, key=True),
-                "Add items: {type: string} (or the items' type).",
-            )
+            self.no_items("parameter", name, path)
             return None
         item_d = mapping_value(d["items"])
         for key in ("optional", "default"):
@@ -152,28 +142,17 @@ class ParamsReader(BoundaryReader):
         """The properties of an object parameter (TG126 when it has none)."""
         props = mapping_value(d.get("properties"))
         if not props:
-            self.report(
-                "TG126",
-                f"the object items of array parameter {name!r} have no properties"
-                if path[-1] == "items"
-                else f"object parameter {name!r} has no properties",
-                self.span(path, key=True),
-                "List its fields under properties (a free-form object cannot be "
-                "validated).",
-            )
+            hint = "List its fields under properties (a free-form object cannot be validated)."
+            self.no_properties("parameter", name, path, hint)
         return self.params(props, (*path, "properties"), class_name)
 
     def constraints(
-        self,
-        ptype: str,
-        d: Mapping[str, object],
-        path: PathKey,
-        allowed: frozenset[str],
+        self, ptype: str, d: Mapping[str, object], path: PathKey
     ) -> Constraints:
         """The constraints that apply to `ptype` (TG120 reports the others)."""
-        self._check_bounds(ptype, d, path, allowed)
+        self._check_bounds(ptype, d, path)
         pattern = self._pattern(d, path)
-        enum = self._enum(ptype, d, path, allowed)
+        enum = self._enum(ptype, d, path)
 
         def number(key: str) -> int | float | None:
             value = d.get(key)
@@ -190,18 +169,12 @@ class ParamsReader(BoundaryReader):
             max_items=whole_number(d.get("max_items")),
         )
 
-    def _check_bounds(
-        self,
-        ptype: str,
-        d: Mapping[str, object],
-        path: PathKey,
-        allowed: frozenset[str],
-    ) -> None:
+    def _check_bounds(self, ptype: str, d: Mapping[str, object], path: PathKey) -> None:
         """TG121 for a lower bound above its upper one; TG123 for a bound of an integer
         parameter that is not a whole number."""
         for low, high in _PAIRS:
             lo, hi = d.get(low), d.get(high)
-            if low not in allowed:
+            if low not in _TYPE_KEYS[ptype]:
                 continue
             if is_number(lo) and is_number(hi) and cast(float, lo) > cast(float, hi):
                 self.report(
@@ -240,11 +213,7 @@ class ParamsReader(BoundaryReader):
         return pattern
 
     def _enum(
-        self,
-        ptype: str,
-        d: Mapping[str, object],
-        path: PathKey,
-        allowed: frozenset[str],
+        self, ptype: str, d: Mapping[str, object], path: PathKey
     ) -> list[object] | None:
         """The enum as written, or None on a number parameter, which takes none (TG123);
         each value of another type, or listed twice, is reported (TG123)."""
@@ -259,7 +228,7 @@ class ParamsReader(BoundaryReader):
                 "List whole numbers with type: integer, or words with type: string.",
             )
             return None
-        if "enum" in allowed:
+        if "enum" in _TYPE_KEYS[ptype]:
             seen: list[object] = []
             for index, value in enumerate(enum):
                 if not fits_type(ptype, value):

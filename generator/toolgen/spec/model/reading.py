@@ -120,6 +120,27 @@ class Reader:
     def span(self, path: PathKey, *, key: bool = False) -> Span:
         return self.source.span(path, key=key)
 
+    def no_items(self, noun: str, name: str, path: PathKey) -> None:
+        """TG126 for an array `noun` ("parameter", "field") that does not say its items."""
+        self.report(
+            "TG126",
+            f"array {noun} {name!r} does not say the type of its items",
+            self.span(path, key=True),
+            "Add items: {type: string} (or the items' type).",
+        )
+
+    def no_properties(self, noun: str, name: str, path: PathKey, hint: str) -> None:
+        """TG126 for an object `noun`, or the object items of an array one, without
+        properties."""
+        self.report(
+            "TG126",
+            f"the object items of array {noun} {name!r} have no properties"
+            if path[-1] == "items"
+            else f"object {noun} {name!r} has no properties",
+            self.span(path, key=True),
+            hint,
+        )
+
 
 def tool_names(name: str, stem: str) -> PyNames:
     prefix = pascal(name) or "Tool"

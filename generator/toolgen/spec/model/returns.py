@@ -55,12 +55,7 @@ class ReturnsReader(BoundaryReader):
         items = None
         if ftype == "array":
             if "items" not in d:
-                self.report(
-                    "TG126",
-                    f"array field {name!r} does not say the type of its items",
-                    self.span(path, key=True),
-                    "Add items: {type: string} (or the items' type).",
-                )
+                self.no_items("field", name, path)
             else:
                 items = self.return_field(
                     name,
@@ -75,14 +70,8 @@ class ReturnsReader(BoundaryReader):
                 mapping_value(d.get("properties")), (*path, "properties"), class_name
             )
             if not properties:
-                self.report(
-                    "TG126",
-                    f"the object items of array field {name!r} have no properties"
-                    if path[-1] == "items"
-                    else f"object field {name!r} has no properties",
-                    self.span(path, key=True),
-                    "List its fields under properties.",
-                )
+                hint = "List its fields under properties."
+                self.no_properties("field", name, path, hint)
         enum = d.get("enum")
         max_length, sensitive = self.output_contract(name, ftype, d, path)
         return ReturnField(
