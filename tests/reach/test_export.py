@@ -363,3 +363,36 @@ def test_the_cli_offers_every_export_target() -> None:
     from toolgen.interop import export
 
     assert sorted(cli.EXPORT_TARGETS) == sorted([*export.APIS, export.MCP])
+
+
+def test_what_a_target_refuses_is_found_inside_optional_parameters_too() -> None:
+    # an optional array or object is an anyOf with null: its limits and formats count
+    from toolgen.interop.export import apis
+
+    def optional(schema: dict[str, Any]) -> dict[str, Any]:
+        return {"anyOf": [schema, {"type": "null"}], "description": "Optional."}
+
+    ids = {"type": "array", "items": {"type": "integer"}, "minItems": 3}
+    schema = {
+        "type": "object",
+        "properties": {
+            "tags": optional(
+                {"type": "array", "items": {"type": "string"}, "minItems": 2}
+            ),
+            "contact": optional({"type": "string", "format": "email"}),
+            "box": optional(
+                {
+                    "type": "object",
+                    "properties": {"ids": ids},
+                    "required": ["ids"],
+                    "additionalProperties": False,
+                }
+            ),
+        },
+        "required": ["tags", "contact", "box"],
+        "additionalProperties": False,
+    }
+    assert sorted(apis._strict_misfits(schema)) == ["minItems 2", "minItems 3"]
+    note = apis._gemini_note("t", schema)
+    assert note is not None and "format 'email'" in note.text
+    assert ids in apis._properties(schema)  # an optional object's own properties

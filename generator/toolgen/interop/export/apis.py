@@ -153,20 +153,33 @@ def _chat(selection: Selection) -> Definitions:
     return Definitions({"tools": loaded, **more}, (Note(None, RUNTIME_KEEPS), *notes))
 
 
-def _properties(schema: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """Every property schema, nested ones and array items' included."""
+def _subschemas(schema: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The schema and every schema inside it: properties, array items and the branches of
+    an `anyOf` (an optional array or object is one: `anyOf: [{...}, {type: null}]`)."""
     found: list[Mapping[str, Any]] = []
     stack = [schema]
     while stack:
         node = stack.pop()
+        found.append(node)
         props = node.get("properties")
-        if isinstance(props, dict):
-            found.extend(p for p in props.values() if isinstance(p, dict))
-            stack.extend(p for p in props.values() if isinstance(p, dict))
-        items = node.get("items")
-        if isinstance(items, dict):
-            stack.append(items)
+        inside = [
+            *(props.values() if isinstance(props, dict) else ()),
+            node.get("items"),
+            *node.get("anyOf", ()),
+        ]
+        stack.extend(child for child in inside if isinstance(child, dict))
     return found
+
+
+def _properties(schema: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """Every property schema, nested ones (in array items and optional objects) included."""
+    return [
+        prop
+        for node in _subschemas(schema)
+        if isinstance(node.get("properties"), dict)
+        for prop in node["properties"].values()
+        if isinstance(prop, dict)
+    ]
 
 
 def _strict_misfits(schema: Mapping[str, Any]) -> list[str]:
@@ -177,8 +190,8 @@ def _strict_misfits(schema: Mapping[str, Any]) -> list[str]:
             schema, frozenset(_ALL_KEYWORDS - limits.unsupported)
         )
     ]
-    for prop in _properties(schema):
-        fewest = prop.get("minItems")
+    for node in _subschemas(schema):
+        fewest = node.get("minItems")
         if isinstance(fewest, int) and fewest > limits.max_min_items:
             misfits.append(f"minItems {fewest}")
     return misfits
@@ -289,7 +302,7 @@ def _gemini_note(name: str, schema: Mapping[str, Any]) -> Note | None:
     formats = sorted(
         {
             f"format {p['format']!r}"
-            for p in _properties(schema)
+            for p in _subschemas(schema)
             if isinstance(p.get("format"), str) and p["format"] not in _GEMINI_FORMATS
         }
     )
