@@ -14,7 +14,14 @@ import pytest
 from loading import ModelResult, build_model, load_catalogue, run_checks, validate
 
 from toolgen.diagnostics import Diagnostic
-from toolgen.names import MODULE_NAMES, module_name, pascal, python_name
+from toolgen.names import (
+    MODULE_NAMES,
+    item_class,
+    module_name,
+    pascal,
+    python_name,
+    singular,
+)
 from toolgen.render.modules import render_tool_module
 from toolgen.spec import toolschema
 from toolgen.spec.ir import Param, PyNames, Tool
@@ -293,6 +300,22 @@ def test_class_names_of_nested_objects_and_arrays(tmp_path: Path) -> None:
     assert orders.items.class_name == "SearchOrdersOrder"
     assert orders.items.properties[0].class_name == "SearchOrdersOrderCustomer"
     assert summary.class_name == "SearchOrdersSummary"
+
+
+@pytest.mark.parametrize(
+    ("plural", "one"),
+    [
+        ("orders", "order"), ("entries", "entry"), ("boxes", "box"), ("sizes", "size"),
+        ("prizes", "prize"), ("waltzes", "waltz"), ("buzzes", "buzz"),
+        ("addresses", "address"), ("statuses", "status"), ("watches", "watch"),
+        ("dishes", "dish"), ("status", "status"), ("data", "data"),
+    ],
+)  # fmt: skip
+def test_an_array_item_is_named_after_the_singular(plural: str, one: str) -> None:
+    assert singular(plural) == one
+    # a word that is no plural names its items ...Item
+    expected = "Stem" + (pascal(plural) + "Item" if one == plural else pascal(one))
+    assert item_class("Stem", plural, frozenset()) == expected
 
 
 # --- descriptions ----------------------------------------------------------------------------

@@ -108,9 +108,10 @@ def is_identifier(name: str) -> bool:
     return IDENTIFIER_RE.fullmatch(name) is not None and not keyword.iskeyword(name)
 
 
+# -zes only after tz and zz (waltzes, buzzes): sizes, prizes and mazes lose the plain -s below
 _PLURAL_ENDINGS = (
     ("ies", "y"), ("sses", "ss"), ("uses", "us"), ("xes", "x"), ("ches", "ch"),
-    ("shes", "sh"), ("zes", "z"),
+    ("shes", "sh"), ("tzes", "tz"), ("zzes", "zz"),
 )  # fmt: skip
 
 
