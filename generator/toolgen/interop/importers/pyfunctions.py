@@ -158,8 +158,8 @@ def _losses(entry: Mapping[str, Any]) -> list[Loss]:
         (
             approval is not False,
             f"needs_approval {approval!r}",
-            "the format has no approval yet: decide how this tool is confirmed before it "
-            "is built without one",
+            "not carried over: write `confirmation: approval` in the draft if a person "
+            "must approve every call (a function that decides per call has no equivalent)",
         ),
         (
             enabled is not True,
@@ -169,7 +169,8 @@ def _losses(entry: Mapping[str, Any]) -> list[Loss]:
         (
             timeout is not None,
             f"timeout_seconds {timeout!r}",
-            "the format has no timeout",
+            "not carried over: write `timeout: {seconds, how_to_fix}` in the draft, with "
+            "what the model should do when the time is up",
         ),
         (
             entry.get("strict") is False,
