@@ -91,17 +91,13 @@ def _non_finite(document: Document, kind: SchemaKind) -> list[Diagnostic]:
 
 
 def _holds_non_finite(data: object) -> bool:
-    """Whether any value is .inf or .nan: the walk of every document, so it keeps no paths
-    (_non_finite finds them, in the rare document that has one)."""
-    stack = [data]
-    while stack:
-        value = stack.pop()
-        if isinstance(value, dict):
-            stack.extend(value.values())
-        elif isinstance(value, list):
-            stack.extend(value)
-        elif isinstance(value, float) and not math.isfinite(value):
-            return True
+    """Whether any value may be .inf or .nan, asked of json's C encoder: the walk of every
+    document, so it keeps no paths (_non_finite finds them, in the rare document that has
+    one, or one with a value JSON cannot hold, which the format check reports)."""
+    try:
+        json.dumps(data, allow_nan=False)
+    except (ValueError, TypeError):
+        return True
     return False
 
 
