@@ -17,6 +17,7 @@ what it builds, and packs what an earlier build left in build/.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -30,9 +31,21 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).parent.parent
 
 
+# The new environments' interpreters write the bytecode of what they import (into those
+# environments, deleted with them): where the machine sets PYTHONDONTWRITEBYTECODE, as this
+# one does, each of their processes compiled the SDK, pydantic and the rest from source
+# again (the packages are installed without bytecode, --no-compile below).
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def _run(*args: str | Path, cwd: Path | None = None) -> str:
     done = subprocess.run(
-        [str(a) for a in args], cwd=cwd, capture_output=True, text=True, check=False
+        [str(a) for a in args],
+        cwd=cwd,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0, f"{args}\n{done.stdout}\n{done.stderr}"
     return done.stdout + done.stderr
