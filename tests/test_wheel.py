@@ -9,14 +9,16 @@ environments, and used there.
   through the MCP server `toolgen export --to mcp` writes.
 
 This proves the templates and schemas ship inside the wheel and that nothing reads from the
-source tree. Each environment takes about ten seconds (the dependencies from the package
-index, installed by this environment's pip: the new ones have none of their own). The wheels
+source tree. The runtime's environment is made first (the dependencies from the package
+index, installed by this environment's pip: the new ones have none of their own), and the
+compiler's is a copy of it with the compiler's wheel added: a few seconds each. The wheels
 are built from copies of the sources, since setuptools writes build/ and *.egg-info beside
 what it builds, and packs what an earlier build left in build/.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -30,9 +32,21 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).parent.parent
 
 
+# The new environments' interpreters write the bytecode of what they import (into those
+# environments, deleted with them): where the machine sets PYTHONDONTWRITEBYTECODE, as this
+# one does, each of their processes compiled the SDK, pydantic and the rest from source
+# again (the packages are installed without bytecode, --no-compile below).
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def _run(*args: str | Path, cwd: Path | None = None) -> str:
     done = subprocess.run(
-        [str(a) for a in args], cwd=cwd, capture_output=True, text=True, check=False
+        [str(a) for a in args],
+        cwd=cwd,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0, f"{args}\n{done.stdout}\n{done.stderr}"
     return done.stdout + done.stderr
@@ -67,21 +81,35 @@ def wheels(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return {"compiler": compiler, "runtime": runtime}
 
 
-def _venv(where: Path, *packages: str | Path) -> Path:
-    venv.EnvBuilder(with_pip=False).create(where)
-    python = where / "bin" / "python"
+def _install(python: Path, *packages: str | Path) -> None:
     # no byte-compiling of every module installed: what runs is compiled as it is imported
     _run(sys.executable, "-m", "pip", "--python", python, "install", "--quiet",
          "--no-compile", *packages)  # fmt: skip
-    return python
+
+
+@pytest.fixture(scope="module")
+def runtime_env(
+    wheels: dict[str, Path], tmp_path_factory: pytest.TempPathFactory
+) -> Path:
+    """A new environment with the runtime's wheel and pytest, without the compiler."""
+    where = tmp_path_factory.mktemp("runtime") / "venv"
+    venv.EnvBuilder(with_pip=False).create(where)
+    _install(where / "bin" / "python", wheels["runtime"], "pytest")
+    return where
 
 
 @pytest.fixture(scope="module")
 def compiler_env(
-    wheels: dict[str, Path], tmp_path_factory: pytest.TempPathFactory
+    wheels: dict[str, Path], runtime_env: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Path:
+    """A copy of the runtime's environment, the compiler's wheel and the runtime's testing
+    extra installed into it: what both need (the SDK, pydantic) is installed once, and the
+    runtime's environment stays without the compiler."""
     where = tmp_path_factory.mktemp("compiler") / "venv"
-    _venv(where, f"{wheels['runtime']}[testing]", wheels["compiler"], "pytest")
+    shutil.copytree(runtime_env, where, symlinks=True)
+    _install(
+        where / "bin" / "python", f"{wheels['runtime']}[testing]", wheels["compiler"]
+    )
     return where
 
 
@@ -188,9 +216,9 @@ print([item.output for item in result.new_items if hasattr(item, "output")][0])
 
 
 def test_the_runtime_alone_runs_a_generated_catalogue(
-    wheels: dict[str, Path], tmp_path: Path
+    runtime_env: Path, tmp_path: Path
 ) -> None:
-    python = _venv(tmp_path / "venv", wheels["runtime"], "pytest")
+    python = runtime_env / "bin" / "python"
     project = tmp_path / "agent"
     project.mkdir()
     for folder in ("generated", "impl"):

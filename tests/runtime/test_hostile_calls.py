@@ -23,7 +23,7 @@ import pytest
 from agents import Agent, RunConfig, Runner, ToolExecutionConfig
 from agents.testing import ScriptedModel, assistant_message, function_call
 from agents.tool_context import ToolContext
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from toolgen_runtime.envelope import MAX_ANSWER_BYTES
 from toolgen_runtime.guards import configure_boundaries
@@ -201,7 +201,23 @@ def argument_texts(draw: st.DrawFn, tool: str, runner: bool = False) -> str:
         text = f"```json\n{text}\n```"
     elif damage == "quoted":
         text = json.dumps(text)
+    # a lone surrogate can also arrive escaped (\\ud800) from any string above
+    assume(not (runner and _escapes_a_lone_surrogate(text)))
     return text
+
+
+def _escapes_a_lone_surrogate(text: str) -> bool:
+    """Whether `text` is JSON whose value holds a lone surrogate: what the SDK cannot
+    take as UTF-8 (see the last test), though the text itself is plain ASCII."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 @pytest.mark.parametrize("name", sorted(GOOD))
@@ -372,8 +388,13 @@ def test_a_person_is_asked_about_every_call_that_runs_and_no_other(raw: str) -> 
     [
         ('{"sku": ' + nested(5000) + "}", RecursionError),
         ('{"sku": "SKU-11\ud800"}', UnicodeEncodeError),
+        ('{"sku": "SKU-11\\ud800"}', UnicodeEncodeError),
     ],
-    ids=["nested 5,000 deep", "a lone surrogate character"],
+    ids=[
+        "nested 5,000 deep",
+        "a lone surrogate character",
+        "a lone surrogate, escaped",
+    ],
 )
 def test_texts_the_agents_sdk_stops_the_run_on(raw: str, raised: type) -> None:
     """Limits that remain (docs/runtime.md): openai-agents 0.24.0 reads every call's text
