@@ -373,7 +373,7 @@ def render_search(catalogue: Catalogue, tools: Sequence[ToolSummary]) -> str | N
     """The search index of each toolset's deferred tools, as data (`ToolIndex.to_data`),
     for `toolset(..., search="client")`; None when no tool is deferred. Shipped rather than
     built on first use: a compiled literal loads in about 4 ms at 1,000 tools, building
-    takes 50-140 ms (docs/runtime.md, Toolsets and tool search)."""
+    takes 30-60 ms (docs/runtime.md, Toolsets and tool search)."""
     indexes = []
     for toolset in catalogue.toolsets:
         members = set(toolset.tools)
