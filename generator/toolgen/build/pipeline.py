@@ -448,4 +448,6 @@ def render(result: CheckResult, root: Path | None = None) -> write.RenderedFiles
     whole = _Whole(catalogue, result.tools, result.tokens, (), True)
     with Formatter() as formatter:
         formatter.add({k: v for f in fresh for k, v in {**f.files, **f.stubs}.items()})
-        return _files(whole, [f.unit for f in fresh], fresh, formatter, QUIET)
+        files = _files(whole, [f.unit for f in fresh], fresh, formatter, QUIET)
+    # the formatter's copies went with it: nothing is left to move
+    return replace(files, formatted={})

@@ -204,24 +204,41 @@ def measure_schema(schema: Mapping[str, object]) -> SchemaSize:
     return SchemaSize(properties, depth, enum_values, chars, largest)
 
 
+def subschemas(
+    schema: Mapping[str, object],
+) -> Iterator[tuple[str, Mapping[str, object]]]:
+    """Every schema in `schema`, itself included, with the path that names its parameter
+    (`sku`, `lines.items.quantity`): properties, array items and the branches of anyOf,
+    oneOf and allOf (an optional array or object is `anyOf: [{...}, {type: null}]`; a
+    branch has its parent's path)."""
+    stack: list[tuple[str, Mapping[str, object]]] = [("", schema)]
+    while stack:
+        path, node = stack.pop()
+        yield path, node
+        props = node.get("properties")
+        if isinstance(props, dict):
+            for name, sub in props.items():
+                if isinstance(sub, dict):
+                    stack.append((f"{path}.{name}" if path else str(name), sub))
+        items = node.get("items")
+        if isinstance(items, dict):
+            stack.append((f"{path}.items" if path else "items", items))
+        for key in ("anyOf", "oneOf", "allOf"):
+            branches = node.get(key)
+            if isinstance(branches, list):
+                stack.extend((path, sub) for sub in branches if isinstance(sub, dict))
+
+
 def keywords_outside(
     schema: Mapping[str, object], allowed: frozenset[str]
 ) -> list[tuple[str, str]]:
     """(path, keyword) of every keyword of `schema` that `allowed` does not hold; property
     names are not keywords. Paths name the parameter (`sku`, `lines.items.quantity`)."""
-    found: list[tuple[str, str]] = []
-    stack: list[tuple[str, Mapping[str, object]]] = [("", schema)]
-    while stack:
-        path, node = stack.pop()
-        for key, value in node.items():
-            if key not in allowed:
-                found.append((path or "$", key))
-            if key == "properties" and isinstance(value, dict):
-                for name, sub in value.items():
-                    if isinstance(sub, dict):
-                        stack.append((f"{path}.{name}" if path else str(name), sub))
-            elif key == "items" and isinstance(value, dict):
-                stack.append((f"{path}.items" if path else "items", value))
-            elif key in ("anyOf", "oneOf", "allOf") and isinstance(value, list):
-                stack.extend((path, sub) for sub in value if isinstance(sub, dict))
-    return sorted(set(found))
+    return sorted(
+        {
+            (path or "$", key)
+            for path, node in subschemas(schema)
+            for key in node
+            if key not in allowed
+        }
+    )

@@ -154,21 +154,8 @@ def _chat(selection: Selection) -> Definitions:
 
 
 def _subschemas(schema: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """The schema and every schema inside it: properties, array items and the branches of
-    an `anyOf` (an optional array or object is one: `anyOf: [{...}, {type: null}]`)."""
-    found: list[Mapping[str, Any]] = []
-    stack = [schema]
-    while stack:
-        node = stack.pop()
-        found.append(node)
-        props = node.get("properties")
-        inside = [
-            *(props.values() if isinstance(props, dict) else ()),
-            node.get("items"),
-            *node.get("anyOf", ()),
-        ]
-        stack.extend(child for child in inside if isinstance(child, dict))
-    return found
+    """The schema and every schema inside it (`targets.subschemas`)."""
+    return [node for _, node in targets.subschemas(schema)]
 
 
 def _properties(schema: Mapping[str, Any]) -> list[Mapping[str, Any]]:
