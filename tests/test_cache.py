@@ -14,6 +14,7 @@ import pytest
 
 from toolgen.build import cache, disk, pipeline, recovery, tool_files
 from toolgen.checks import implementations
+from toolgen.cli import main
 from toolgen.diagnostics import Diagnostic, Severity
 from toolgen.lint.context import Names
 from toolgen.paths import CACHE_DIR
@@ -112,7 +113,7 @@ def test_a_new_tool_name_lints_every_tool_again(
 def test_a_build_with_nothing_to_do_replays_the_last_report(tmp_path: Path) -> None:
     folder = _project(tmp_path)
     first = _build(folder, tmp_path)
-    stamp = cache.replay(
+    stamp, _ = cache.replay(
         tmp_path, read_sources(folder, "spec/shop", tmp_path), [folder]
     )
     assert stamp is not None
@@ -121,7 +122,7 @@ def test_a_build_with_nothing_to_do_replays_the_last_report(tmp_path: Path) -> N
     # anything read or left that changed: no replay
     (tmp_path / "impl/shop/read_stock.py").write_text("# edited\n")
     assert (
-        cache.replay(tmp_path, read_sources(folder, "spec/shop", tmp_path), [folder])
+        cache.replay(tmp_path, read_sources(folder, "spec/shop", tmp_path), [folder])[0]
         is None
     )
 
@@ -143,7 +144,7 @@ def test_a_replay_needs_every_input_and_output_as_left(
     else:
         _edit(folder, "find_customer")
     assert (
-        cache.replay(tmp_path, read_sources(folder, "spec/shop", tmp_path), [folder])
+        cache.replay(tmp_path, read_sources(folder, "spec/shop", tmp_path), [folder])[0]
         is None
     )
 
@@ -272,6 +273,40 @@ def test_an_implementation_is_parsed_again_only_when_it_or_its_contract_changed(
     built = _build(folder, tmp_path)
     assert parsed == ["impl/shop/find_customer.py"]
     assert built.diagnostics == pipeline.check_catalogue(folder, tmp_path).diagnostics
+
+
+def test_a_rebuild_reads_each_implementation_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the stamp's check reads the implementations; the implementation check and the new
+    # stamp take their digests from that read instead of reading the files again
+    folder = _project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert main(["build", "spec/shop"]) == 0
+    trees: list[str] = []
+    opened: list[str] = []
+    real_tree, real_read = cache._tree, implementations.read_regular
+
+    def tree(at: Path, *, contents: bool) -> object:
+        trees.append(f"{at.relative_to(tmp_path).as_posix()}:{contents}")
+        return real_tree(at, contents=contents)
+
+    def read(path: Path, *, limit: int) -> bytes:
+        opened.append(path.relative_to(tmp_path).as_posix())
+        return real_read(path, limit=limit)
+
+    monkeypatch.setattr(cache, "_tree", tree)
+    monkeypatch.setattr(implementations, "read_regular", read)
+    _edit(folder, "read_stock")
+    stub = tmp_path / "impl/shop/find_customer.py"
+    stub.write_text(stub.read_text() + "# edited by hand\n")
+    assert main(["build", "spec/shop"]) == 0
+    assert trees.count("impl/shop:True") == 1
+    assert opened == ["impl/shop/find_customer.py"]  # changed: checked again
+    # what was read is what the stamp says: the next build has nothing to do
+    capsys.readouterr()
+    assert main(["build", "spec/shop"]) == 0
+    assert "(nothing changed since the last build)" in capsys.readouterr().err
 
 
 def test_a_build_creates_each_formatted_file_once(

@@ -343,9 +343,9 @@ def digest(parts: Iterable[str]) -> str:
     return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:32]
 
 
-def _tree(folder: Path, *, contents: bool) -> Iterator[str]:
+def _tree(folder: Path, *, contents: bool) -> Iterator[tuple[str, str]]:
     """Every entry below `folder` but Python's caches, without following links: its path
-    and, with `contents`, the digest of a file's bytes (else its kind)."""
+    and, with `contents`, the digest of a file's bytes, else what it is (`_KINDS`)."""
     stack = [""]
     while stack:
         rel = stack.pop()
@@ -354,21 +354,47 @@ def _tree(folder: Path, *, contents: bool) -> Iterator[str]:
                 os.scandir(folder / rel if rel else folder), key=lambda e: e.name
             )
         except OSError:
-            yield f"{rel}/?"
+            yield f"{rel}/", "unreadable"
             continue
         for entry in entries:
             child = f"{rel}/{entry.name}" if rel else entry.name
             if entry.is_dir(follow_symlinks=False):
                 if entry.name != "__pycache__":
                     stack.append(child)
-                continue
-            if not contents or not entry.is_file(follow_symlinks=False):
-                yield f"{child}:{entry.is_symlink()}"
-                continue
-            try:
-                yield f"{child}:{file_digest(Path(entry.path).read_bytes())}"
-            except OSError:
-                yield f"{child}:?"
+            elif entry.is_symlink():
+                yield child, "link"
+            elif not contents or not entry.is_file():
+                yield child, "file" if entry.is_file() else "special"
+            else:
+                try:
+                    yield child, file_digest(Path(entry.path).read_bytes())
+                except OSError:
+                    yield child, "unreadable"
+
+
+_KINDS = frozenset({"link", "file", "special", "unreadable"})
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """The implementation folder (root-relative) as a build read it, each entry as `_tree`
+    gives it. A rebuild reads its files once, for the stamp's check: the implementation
+    check (`digests`) and the new stamp take them from here."""
+
+    folder: str
+    entries: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def read(cls, root: Path, folder: str) -> Seen:
+        return cls(folder, tuple(_tree(root / folder, contents=True)))
+
+    def digests(self) -> dict[str, str]:
+        """The digest of each regular file's bytes, by root-relative path."""
+        return {
+            f"{self.folder}/{rel}": found
+            for rel, found in self.entries
+            if found not in _KINDS
+        }
 
 
 def inputs(
@@ -376,19 +402,19 @@ def inputs(
     sources: Sources,
     root: Path,
     package: str,
-    implementation: str,
+    seen: Seen,
     catalogues: Sequence[Path],
 ) -> str:
     """The digest of everything a build of the catalogue read: its spec files as read,
-    the implementations (every file of the folder), the names in its generated package, and
-    the catalogue.yaml of every catalogue of the project (where each writes)."""
+    the implementations (`seen`, every file of the folder), the names in its generated
+    package, and the catalogue.yaml of every catalogue of the project (where each writes)."""
     files = (*((sources.catalogue,) if sources.catalogue else ()), *sources.tools)
     parts = [code, sources.folder, *(d.message for d in sources.diagnostics)]
     parts.extend(f"{f.file}:{f.digest}:{len(f.diagnostics)}" for f in files)
     parts.append("implementation")
-    parts.extend(_tree(root / implementation, contents=True))
+    parts.extend(f"{rel}:{found}" for rel, found in seen.entries)
     parts.append("package")
-    parts.extend(_tree(root / package, contents=False))
+    parts.extend(f"{rel}:{kind}" for rel, kind in _tree(root / package, contents=False))
     for folder in catalogues:
         try:
             parts.append(file_digest((folder / "catalogue.yaml").read_bytes()))
@@ -397,18 +423,19 @@ def inputs(
     return digest(parts)
 
 
-def replay(root: Path, sources: Sources, catalogues: Sequence[Path]) -> Stamp | None:
+def replay(
+    root: Path, sources: Sources, catalogues: Sequence[Path]
+) -> tuple[Stamp | None, Seen | None]:
     """The last build's stamp when a build of the catalogue read as `sources` would do and
-    say exactly what it did (the same inputs, and every file it left as it left it); else
-    None."""
+    say exactly what it did (the same inputs, and every file it left as it left it), else
+    None; with the implementations as read for the check, when there was a stamp."""
     cache = BuildCache(root, sources.folder)
     stamp = cache.stamp()
     if stamp is None:
-        return None
-    now = inputs(
-        cache.code, sources, root, stamp.package, stamp.implementation, catalogues
-    )
-    return stamp if stamp.replays(now, root) else None
+        return None, None
+    seen = Seen.read(root, stamp.implementation)
+    now = inputs(cache.code, sources, root, stamp.package, seen, catalogues)
+    return (stamp if stamp.replays(now, root) else None), seen
 
 
 # --- the files ---------------------------------------------------------------------------

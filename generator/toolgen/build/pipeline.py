@@ -24,7 +24,7 @@ from pathlib import Path
 
 from toolgen import checks
 from toolgen.build import layout, write
-from toolgen.build.cache import BuildCache, Stamp, ToolUnit, inputs, status_of
+from toolgen.build.cache import BuildCache, Seen, Stamp, ToolUnit, inputs, status_of
 from toolgen.build.manifest import content_digest
 from toolgen.build.progress import QUIET, Progress
 from toolgen.build.project import Placement
@@ -349,6 +349,7 @@ def build_catalogue(
     progress: Progress = QUIET,
     catalogues: Sequence[Path] = (),
     sources: load.Sources | None = None,
+    seen: Seen | None = None,
 ) -> BuildResult:
     """Check, render and write one catalogue (with `check_only`, compare instead of write).
 
@@ -356,7 +357,8 @@ def build_catalogue(
     build cache the units of the tool files that did not change and keeps its own for the
     next one, with a stamp of what it read and left (`catalogues`, the project's catalogue
     folders, are part of what it read: where each writes); `check_only` uses no cache.
-    `sources`: the folder as the caller already read it."""
+    `sources`: the folder as the caller already read it; `seen`: the implementations as the
+    caller read them to check the stamp."""
     if check_only:
         run = _start(folder, root, progress, render=True, sources=sources)
         return _build(run, others, check_only=True)[0]
@@ -365,7 +367,7 @@ def build_catalogue(
     run = _start(
         folder, root, progress, render=True, cache=cache, stamp=stamp, sources=sources
     )
-    checked = implcheck.Checked(cache.checked())
+    checked = implcheck.Checked(cache.checked(), seen=seen.digests() if seen else {})
     try:
         built, units = _build(run, others, check_only=False, checked=checked)
     except write.KeptChanged:
@@ -373,7 +375,7 @@ def build_catalogue(
         run = _start(folder, root, progress, render=True, sources=run.sources)
         built, units = _build(run, others, check_only=False, checked=checked)
     with progress.stage("cache"):
-        stamp = _stamp(cache, run, built, catalogues)
+        stamp = _stamp(cache, run, built, catalogues, seen)
         note = cache.save(stamp, units, checked.kept)
     if note is None:
         return built
@@ -381,10 +383,15 @@ def build_catalogue(
 
 
 def _stamp(
-    cache: BuildCache, run: Run, built: BuildResult, catalogues: Sequence[Path]
+    cache: BuildCache,
+    run: Run,
+    built: BuildResult,
+    catalogues: Sequence[Path],
+    seen: Seen | None,
 ) -> Stamp | None:
     """The stamp of a build that wrote without trouble, else None (the next build does
-    everything again)."""
+    everything again). The implementations are as `seen` before the build, unless it wrote
+    there (created stubs)."""
     catalogue = built.check.catalogue
     report = built.report
     if catalogue is None or report is None or built.failure or report.warnings:
@@ -398,10 +405,15 @@ def _stamp(
         if status is None:
             return None
         outputs[f"{package}/{rel}"] = status
+    wrote = (*report.written, *report.created, *report.removed)
+    if (
+        seen is None
+        or seen.folder != implementation
+        or any(rel.startswith(f"{implementation}/") for rel in wrote)
+    ):
+        seen = Seen.read(run.root, implementation)
     return Stamp(
-        inputs=inputs(
-            cache.code, run.sources, run.root, package, implementation, catalogues
-        ),
+        inputs=inputs(cache.code, run.sources, run.root, package, seen, catalogues),
         package=package,
         implementation=implementation,
         outputs=outputs,

@@ -73,9 +73,10 @@ def _build_root(
             progress.label = target.shown
             # read once: what the stamp is checked against is what a build compiles
             sources = read_sources(target.folder, target.shown, root)
+            seen = None
             if not args.check:
                 with progress.stage("stamp"):
-                    stamp = cache.replay(root, sources, catalogues)
+                    stamp, seen = cache.replay(root, sources, catalogues)
                 if stamp is not None:
                     status = max(status, _report_replay(stamp, target, args, messages))
                     all_diagnostics.extend(stamp.diagnostics)
@@ -92,6 +93,7 @@ def _build_root(
                 progress=progress,
                 catalogues=catalogues,
                 sources=sources,
+                seen=seen,
             )
             status = max(status, _report_build(built, args, all_diagnostics, messages))
     return status
