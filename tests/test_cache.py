@@ -184,6 +184,13 @@ def _payloads(tmp_path: Path) -> dict[str, bytes]:
         "marshal": code,
         "not json": b"\x80\x04not json at all",
         "wrong shape": json.dumps({"format": 1, "code": "x", "data": [1, 2]}).encode(),
+        "entries of the wrong shape": json.dumps(
+            {
+                "format": cache.FORMAT,
+                "code": cache.BuildCache(tmp_path, "spec/shop").code,
+            }
+        ).encode()
+        + b"\n[1, 2]\n{}",
     }
 
 
@@ -307,6 +314,33 @@ def test_a_rebuild_reads_each_implementation_once(
     capsys.readouterr()
     assert main(["build", "spec/shop"]) == 0
     assert "(nothing changed since the last build)" in capsys.readouterr().err
+
+
+def test_a_rebuild_encodes_only_the_units_that_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a unit the cache gave is saved again as the line it was read from
+    folder = _project(tmp_path)
+    _build(folder, tmp_path)
+    encoded: list[str] = []
+    real = cache.unit_data
+
+    def counted(unit: cache.ToolUnit) -> dict[str, object]:
+        encoded.append(unit.file)
+        return real(unit)
+
+    monkeypatch.setattr(cache, "unit_data", counted)
+    _edit(folder, "read_stock")
+    _build(folder, tmp_path)
+    assert encoded == ["spec/shop/tools/read_stock.yaml"]
+    # and what it saved serves the next build as a fresh one would
+    kept = cache.BuildCache(tmp_path, "spec/shop").units()
+    assert len(kept) == len(TOOLS)
+    clean = _project(tmp_path / "clean")
+    _edit(clean, "read_stock")
+    _build(clean, tmp_path / "clean")
+    fresh = cache.BuildCache(tmp_path / "clean", "spec/shop").units()
+    assert kept == fresh
 
 
 def test_a_build_creates_each_formatted_file_once(

@@ -1,17 +1,18 @@
 """The build cache: what the last build of a catalogue kept, so a rebuild does the work of the
 change only.
 
-One module owns it, in one format: JSON in the project's cache folder (`.toolgen-cache/`,
-never committed), three files per catalogue.
+One module owns it, in one format: JSON Lines in the project's cache folder
+(`.toolgen-cache/`, never committed), a header line (the format and the code that made the
+file) and an entry a line, three files per catalogue.
 
-- The stamp (`<catalogue>.stamp.json`): the digest of everything the last build read, the
+- The stamp (`<catalogue>.stamp.jsonl`): the digest of everything the last build read, the
   status (size, modification time, inode) of every file it left in the package, and what it
   reported. A build that finds the same inputs and its files untouched reports the same and
   does nothing else (`Stamp.replays`).
-- The tools (`<catalogue>.tools.json`): per tool file, what compiling it gave (`ToolUnit`: its
+- The tools (`<catalogue>.tools.jsonl`): per tool file, what compiling it gave (`ToolUnit`: its
   summaries, diagnostics, lint findings, token counts, formatted card entries, lockfile pieces
   and the digests of its files), under the key of everything that is a function of.
-- The implementation checks (`<catalogue>.implementations.json`): what checking each
+- The implementation checks (`<catalogue>.implementations.jsonl`): what checking each
   implementation found, under the digest of its bytes and the signature its contract expects
   (`checks.implementations.Checked`).
 
@@ -39,7 +40,7 @@ from toolgen.paths import CACHE_DIR, cache_key, file_digest
 from toolgen.spec.ir import PyNames, Reference, ToolSummary
 from toolgen.spec.load import Sources
 
-FORMAT = 2  # 2: summaries keep namespace, deferral, asks and parameter texts
+FORMAT = 3  # 3: JSON Lines, a header and an entry a line
 # a catalogue's kept units are a few megabytes at 5,000 tools: a larger file was not written
 # by a build
 MAX_CACHE_BYTES = 256 * 1024 * 1024
@@ -450,18 +451,27 @@ class BuildCache:
         # what kept data is made with: the code, and which catalogue folder (its places)
         self.code = cache_key("build", folder)
         name = digest([folder])[:16]
-        self._stamp = root / CACHE_DIR / f"{name}.stamp.json"
-        self._units = root / CACHE_DIR / f"{name}.tools.json"
-        self._checked = root / CACHE_DIR / f"{name}.implementations.json"
+        self._stamp = root / CACHE_DIR / f"{name}.stamp.jsonl"
+        self._units = root / CACHE_DIR / f"{name}.tools.jsonl"
+        self._checked = root / CACHE_DIR / f"{name}.implementations.jsonl"
+        self._header = {"format": FORMAT, "code": self.code}
+        # each unit the cache gave, with its line: saved again without encoding
+        self._lines: dict[str, tuple[ToolUnit, bytes]] = {}
 
     def stamp(self) -> Stamp | None:
-        return self._read(self._stamp, _read_stamp)
+        return self._read(self._stamp, lambda entries: _read_stamp(_one(entries)))
 
     def units(self) -> dict[str, ToolUnit]:
-        units = self._read(
-            self._units,
-            lambda data: {f: _read_unit(f, v) for f, v in _dict(data).items()},
-        )
+        def read(entries: list[bytes]) -> dict[str, ToolUnit]:
+            units, lines = {}, {}
+            for line in entries:
+                file, data = _list(json.loads(line), 2)
+                unit = units[_str(file)] = _read_unit(_str(file), data)
+                lines[unit.file] = (unit, line)
+            self._lines = lines
+            return units
+
+        units = self._read(self._units, read)
         return {} if units is None else units
 
     def checked(self) -> dict[str, tuple[Diagnostic, ...]]:
@@ -469,9 +479,9 @@ class BuildCache:
         (`implementations.Checked`)."""
         checked = self._read(
             self._checked,
-            lambda data: {
+            lambda entries: {
                 _str(key): tuple(read_diagnostic(d) for d in _list(found))
-                for key, found in _dict(data).items()
+                for key, found in _dict(_one(entries)).items()
             },
         )
         return {} if checked is None else checked
@@ -483,20 +493,29 @@ class BuildCache:
         checked: Mapping[str, Sequence[Diagnostic]],
     ) -> str | None:
         """Keep this build's stamp (None: none, the next build checks everything), units
-        and implementation checks; None, or the note that says they could not be written."""
+        and implementation checks; None, or the note that says they could not be written.
+        A unit the cache gave is written as it was read."""
+        lines = []
+        for unit in units:
+            kept, line = self._lines.get(unit.file, (None, b""))
+            lines.append(line if kept is unit else _line([unit.file, unit_data(unit)]))
         try:
-            self._write(self._units, {u.file: unit_data(u) for u in units})
+            self._write(self._units, lines)
             self._write(
                 self._checked,
-                {
-                    key: [_diagnostic(d) for d in found]
-                    for key, found in checked.items()
-                },
+                [
+                    _line(
+                        {
+                            key: [_diagnostic(d) for d in found]
+                            for key, found in checked.items()
+                        }
+                    )
+                ],
             )
             if stamp is None:
                 self._stamp.unlink(missing_ok=True)
             else:
-                self._write(self._stamp, _stamp_data(stamp))
+                self._write(self._stamp, [_line(_stamp_data(stamp))])
         except OSError as exc:
             with contextlib.suppress(OSError):
                 self._stamp.unlink(missing_ok=True)
@@ -507,9 +526,10 @@ class BuildCache:
             )
         return None
 
-    def _read(self, path: Path, reader: Callable[[object], _T]) -> _T | None:
-        """What `reader` makes of the data kept at `path`; None when there is none, or it is
-        too large, damaged, of another format or code, or of the wrong shape."""
+    def _read(self, path: Path, reader: Callable[[list[bytes]], _T]) -> _T | None:
+        """What `reader` makes of the entries kept at `path` (a line of JSON each, after
+        the header's); None when there are none, or they are too large, damaged, of another
+        format or code, or of the wrong shape."""
         try:
             with open(path, "rb") as file:
                 text = file.read(MAX_CACHE_BYTES + 1)
@@ -517,32 +537,31 @@ class BuildCache:
             return None
         if len(text) > MAX_CACHE_BYTES:
             return None
+        header, *entries = text.split(b"\n")
         try:
-            data = json.loads(text)
-        except ValueError:
-            return None
-        if not (
-            isinstance(data, dict)
-            and data.get("format") == FORMAT
-            and data.get("code") == self.code
-        ):
-            return None
-        try:
-            return reader(data.get("data"))
+            if json.loads(header) != self._header:
+                return None
+            return reader(entries)
         except (_Bad, KeyError, TypeError, ValueError):
             return None
 
-    def _write(self, path: Path, data: object) -> None:
-        payload = {"format": FORMAT, "code": self.code, "data": data}
+    def _write(self, path: Path, entries: list[bytes]) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         try:
-            with open(temp, "w", encoding="utf-8") as file:
-                # dumps, not dump: json writes a file with its pure-Python encoder
-                file.write(
-                    json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-                )
+            with open(temp, "wb") as file:
+                file.write(b"\n".join([_line(self._header), *entries]))
             os.replace(temp, path)
         finally:
             with contextlib.suppress(OSError):
                 temp.unlink()
+
+
+def _line(data: object) -> bytes:
+    """One entry: JSON on one line (json escapes a newline inside a string)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _one(entries: list[bytes]) -> object:
+    (entry,) = entries
+    return json.loads(entry)
