@@ -15,7 +15,6 @@ _LESSON = "toolgen seeds: Tools lesson, 'The tool is a system boundary'"
 
 @rule(
     id="TG608",
-    name="url-without-allow-list",
     severity=Severity.ERROR,
     fix="List the hosts the tool may reach under hosts: (api.example.com, *.example.com), or "
     "name the deployment's list with hosts_from:.",
@@ -59,7 +58,6 @@ def url_without_allow_list(site: ParamSite, ctx: LintContext) -> Iterator[Findin
 
 @rule(
     id="TG609",
-    name="path-without-root",
     severity=Severity.WARNING,
     fix="Name the folder the files are under with root: (archive, documents); the deployment "
     "sets where it is with TOOLGEN_ROOT_<ROOT>.",
@@ -126,7 +124,6 @@ def sensitive_name(name: str) -> bool:
 
 @rule(
     id="TG610",
-    name="sensitive-return-not-marked",
     severity=Severity.WARNING,
     fix="Mark the field sensitive: true (it reaches the model as [redacted]), or stop "
     "returning it.",

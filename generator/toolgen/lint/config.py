@@ -95,7 +95,6 @@ def _selectors(config: LintConfig) -> Iterator[tuple[str, tuple[str | int, ...],
 
 @rule(
     id="TG990",
-    name="unknown-lint-selector",
     severity=Severity.ERROR,
     fix="Use a category, an id prefix such as TG3, or a rule id listed by `toolgen rules`.",
     source="ruff: unknown rule selectors are an error, so a typo never disables nothing",
@@ -138,7 +137,6 @@ def unknown_lint_selector(
 
 @rule(
     id="TG991",
-    name="unknown-suppressed-rule",
     severity=Severity.ERROR,
     fix="Name a lint rule listed by `toolgen rules`; load and format errors (TG0xx, TG1xx) "
     "cannot be suppressed, fix the spec instead.",

@@ -25,7 +25,6 @@ MIN_INTENT_WORDS = 5
 
 @rule(
     id="TG301",
-    name="intent-too-short",
     severity=Severity.WARNING,
     fix="Write the intent as one sentence of what the tool does for the user, with its "
     "object and its limits.",
@@ -62,7 +61,6 @@ def intent_too_short(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 @rule(
     id="TG302",
-    name="missing-use-when",
     severity=Severity.WARNING,
     fix="Add use_when: the user's situation that should make the model pick this tool.",
     source=f"{_SEEDS}: the description says when to use the tool, not how it works",
@@ -99,7 +97,6 @@ def missing_use_when(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 @rule(
     id="TG306",
-    name="description-over-target-limit",
     severity=Severity.ERROR,
     fix="Shorten the intent, use_when and not_when; move detail to parameter descriptions.",
     source="OpenAI function calling: a function description is at most 1024 characters",
@@ -165,7 +162,6 @@ PROMOTIONAL = Scanner(
 
 @rule(
     id="TG307",
-    name="promotional-language",
     severity=Severity.WARNING,
     fix="State what the tool does and when, in neutral words; let the model compare facts.",
     source="Faghih et al., 'Gaming Tool Preferences in Agentic LLMs' (2025): edited "
@@ -240,7 +236,6 @@ def _marker(text: str, end: int) -> bool:
 
 @rule(
     id="TG308",
-    name="shouting-or-threats",
     severity=Severity.WARNING,
     fix="Write in sentence case without threats; enforce the constraint in the contract "
     "(enum, bounds, idempotency, confirmation).",
@@ -315,7 +310,6 @@ IMPLEMENTATION = Scanner(
 
 @rule(
     id="TG309",
-    name="implementation-details",
     severity=Severity.WARNING,
     fix="Describe what the tool does for the user; keep tables, joins and stores out of it.",
     source=f"{_SEEDS}: internal details are context paid at every turn for information that "
@@ -368,7 +362,6 @@ def implementation_details(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 @rule(
     id="TG310",
-    name="parameter-without-description",
     severity=Severity.WARNING,
     fix="Add a description: what the value means and which value to use when unsure.",
     source="OpenAI function calling best practices: describe every parameter; MCP "
@@ -407,7 +400,6 @@ def parameter_without_description(
 
 @rule(
     id="TG311",
-    name="return-field-without-description",
     severity=Severity.WARNING,
     fix="Add a description: what the field means, with its unit in the name.",
     source=f"{_LESSON}: return the fields the decision needs, each one meaningful",
@@ -458,7 +450,6 @@ OPTIONS = Scanner(
 
 @rule(
     id="TG312",
-    name="options-listed-without-enum",
     severity=Severity.WARNING,
     fix="Move the options into enum: [...] (the model can then only pick one of them).",
     source=f"{_LESSON}: Literal becomes enum, and it is the most effective tool "
@@ -504,7 +495,6 @@ def options_listed_without_enum(site: ParamSite, ctx: LintContext) -> Iterator[F
 
 @rule(
     id="TG313",
-    name="todo-left-in-contract",
     severity=Severity.ERROR,
     fix="Write what the TODO asks for (toolgen import leaves one for each thing the source "
     "does not say), then delete the marker.",

@@ -43,7 +43,6 @@ def declared_idempotency(tool: Tool) -> str:
 
 @rule(
     id="TG701",
-    name="write-without-idempotency",
     severity=Severity.ERROR,
     fix="Declare idempotency: natural when the implementation makes a repeat harmless, or "
     "a key (idempotency: {key: [order_ref], context: [run_id]}) so the runtime runs each "
@@ -93,7 +92,6 @@ def write_without_idempotency(tool: Tool, ctx: LintContext) -> Iterator[Finding]
 
 @rule(
     id="TG702",
-    name="destructive-without-confirmation",
     severity=Severity.ERROR,
     fix="Declare confirmation: approval (a person approves each call) or confirmation: "
     "token (a prepare/confirm pair of tools).",
@@ -134,7 +132,6 @@ def destructive_without_confirmation(tool: Tool, ctx: LintContext) -> Iterator[F
 
 @rule(
     id="TG703",
-    name="read-tool-with-write-name",
     severity=Severity.ERROR,
     fix="Declare the real effect (write or destructive), or rename the tool for what it "
     "reads.",
@@ -185,7 +182,6 @@ def read_tool_with_write_name(tool: Tool, ctx: LintContext) -> Iterator[Finding]
 
 @rule(
     id="TG704",
-    name="read-tool-with-confirmation",
     severity=Severity.WARNING,
     fix="Remove the confirmation, or declare the effect the confirmation protects against.",
     source="OpenAI Agents SDK needs_approval; approval fatigue: a person asked for every read "
@@ -225,7 +221,6 @@ def read_tool_with_confirmation(tool: Tool, ctx: LintContext) -> Iterator[Findin
 
 @rule(
     id="TG705",
-    name="effect-understated",
     severity=Severity.WARNING,
     fix="Declare effect: destructive.",
     source="MCP specification: destructiveHint; Smithy @idempotent/@readonly traits",
@@ -264,7 +259,6 @@ def effect_understated(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 @rule(
     id="TG706",
-    name="write-tool-with-read-name",
     severity=Severity.WARNING,
     fix="Rename the tool with the verb of what it changes (create_, update_, send_, ...).",
     source="MCP specification: readOnlyHint; a name is a promise",

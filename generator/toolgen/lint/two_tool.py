@@ -65,7 +65,6 @@ def twins(
 
 @rule(
     id="TG401",
-    name="near-twin-tools",
     severity=Severity.WARNING,
     fix="Merge the twins into one tool with a typed kind parameter "
     "(find_customer(value, kind: [name, email, vat])).",
@@ -122,7 +121,6 @@ ACTION_PARAMS = words.wordset(
 
 @rule(
     id="TG402",
-    name="action-spans-read-and-write",
     severity=Severity.ERROR,
     fix="Split the tool: one read tool, and one tool per write effect.",
     source=f"{_TEST}: a tool that does two things (manage_order(action: read|cancel|edit))",
@@ -201,7 +199,6 @@ _PROSE = re.compile(
 
 @rule(
     id="TG403",
-    name="too-generic-tool",
     severity=Severity.WARNING,
     fix="Design one tool per user intention, with typed parameters for what it accepts.",
     source=f"{_TEST}: a tool that is too generic (run_operation(name, parameters: dict))",
@@ -280,7 +277,6 @@ def _sentences(text: str) -> list[str]:
 
 @rule(
     id="TG404",
-    name="always-call-after",
     severity=Severity.WARNING,
     fix="Merge the two tools into one that does both steps.",
     source=f"{_TEST}: one tool per user intention, not per endpoint of your backend",
