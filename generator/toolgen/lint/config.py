@@ -1,12 +1,5 @@
-"""Which rules run and how loud: the catalogue's `lint:` section, and its own rules.
-
-```yaml
-lint:
-  select: [names, TG3, TG701]   # categories, id prefixes or ids (default: every stable rule)
-  ignore: [TG208]               # always wins over select
-  severity: {descriptions: info, TG301: error, TG309: off}   # the most specific key wins
-  preview: true                 # also run preview rules
-```
+"""Which rules run and how loud: the catalogue's `lint:` section (`select`, `ignore`,
+`severity`, `preview`, as docs/rules.md shows it), and its own rules.
 
 A preview rule runs when `preview` is true, or when `select` names it by its exact id.
 Tools silence one rule with `suppress: [{rule: TG205, reason: ...}]`; a suppression that

@@ -17,6 +17,7 @@ from toolgen.lint.registry import (
     rule,
 )
 from toolgen.spec.ir import Tool
+from toolgen.text import counted
 
 _LESSON = "toolgen seeds: Tools lesson"
 _SEEDS = f"{_LESSON}, 'Why the docstring is production code'"
@@ -53,8 +54,8 @@ def intent_too_short(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     count = len(re.findall(r"[^\W_]+", tool.intent))
     if count < MIN_INTENT_WORDS:
         yield Finding(
-            f"intent {tool.intent!r} has {count} word{'s' if count != 1 else ''}; expected a "
-            f"sentence of at least {MIN_INTENT_WORDS} words saying what the tool does",
+            f"intent {tool.intent!r} has {counted(count, 'word')}; expected a sentence of "
+            f"at least {MIN_INTENT_WORDS} words saying what the tool does",
             span=tool.origin.span("intent"),
         )
 
@@ -224,14 +225,12 @@ def _shouting(text: str) -> str | None:
         return threat
     for found in _CAPS.finditer(text):
         word = found.group(0)
-        if word.lower() in words.EMPHASIS and not _marker(text, found.end()):
+        # TODO: and FIXME(...): are markers (TG313), not emphasis
+        if word.lower() in words.EMPHASIS and not words.TODO_MARKER.match(
+            text, max(0, found.end() - 5)
+        ):
             return word
     return None
-
-
-def _marker(text: str, end: int) -> bool:
-    """TODO: and FIXME(...): are markers (TG313), not emphasis."""
-    return words.TODO_MARKER.match(text, max(0, end - 5)) is not None
 
 
 @rule(

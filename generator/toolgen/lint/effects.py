@@ -34,13 +34,6 @@ def _segments(name: str) -> list[str]:
     return found
 
 
-def declared_idempotency(tool: Tool) -> str:
-    """The tool's idempotency; a token-confirmed tool acts at most once per token."""
-    if tool.idempotency.kind == "none" and tool.confirmation == "token":
-        return "token"
-    return tool.idempotency.kind
-
-
 @rule(
     id="TG701",
     severity=Severity.ERROR,
@@ -82,7 +75,8 @@ def write_without_idempotency(tool: Tool, ctx: LintContext) -> Iterator[Finding]
     idempotency: {key: [order_ref], context: [run_id]}
     ```
     """
-    if tool.effect != "read" and declared_idempotency(tool) == "none":
+    once = tool.confirmation == "token"  # a confirmed tool acts at most once per token
+    if tool.effect != "read" and tool.idempotency.kind == "none" and not once:
         yield Finding(
             f"tool {tool.name!r} has effect {tool.effect} and no idempotency; expected a "
             "repeated call to be harmless",

@@ -13,7 +13,6 @@ from toolgen.lint.registry import Finding, Lifecycle, ParamSite, rule
 from toolgen.spec.ir import Param, Tool
 
 _LESSON = "toolgen seeds: Tools lesson"
-_STRICT = "OpenAI structured outputs: supported schemas and limits (strict mode)"
 
 
 def is_free_string(param: Param) -> bool:

@@ -91,10 +91,6 @@ class ParamSite:
         return ".".join(self.path)
 
     @property
-    def depth(self) -> int:
-        return len(self.path)
-
-    @property
     def scalar(self) -> Param:
         """The value the model writes: the parameter, or its innermost array items."""
         return innermost(self.param)

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import LintContext
+from toolgen.lint.parameters import is_free_string
 from toolgen.lint.prose import Scanner
 from toolgen.lint.registry import Finding, ParamSite, SpecText, rule
 from toolgen.spec.ir import Tool
@@ -433,10 +434,8 @@ def exfiltration_shaped_parameter(
       delivery_note: {type: string, max_length: 200, description: Instructions for the courier.}
     ```
     """
-    node = site.scalar
-    c = node.constraints
-    free = node.type == "string" and c.enum is None and c.pattern is None
-    if free and c.max_length is None and site.param.name.lower() in EXFIL_NAMES:
+    free = is_free_string(site.scalar) and site.scalar.constraints.max_length is None
+    if free and site.param.name.lower() in EXFIL_NAMES:
         yield Finding(
             f"parameter {site.dotted!r} is unbounded free text; expected an enum, a pattern "
             "or a max_length"

@@ -10,6 +10,7 @@ from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import CatalogueContext, LintContext
 from toolgen.lint.names import overlapping
+from toolgen.lint.parameters import is_free_string
 from toolgen.lint.registry import Finding, ParamSite, ToolPair, rule
 from toolgen.spec.ir import Tool, ToolSummary
 
@@ -161,15 +162,9 @@ def action_spans_read_and_write(site: ParamSite, ctx: LintContext) -> Iterator[F
         words.name_words(site.param.name)
     ):
         return  # what a read tool reads: log and clear are kinds of console messages
-    enum = site.scalar.constraints.enum or ()
-    reads = [
-        v for v in enum if isinstance(v, str) and words.VERB_CLASS.get(v) == "lookup"
-    ]
-    writes = [
-        v
-        for v in enum
-        if isinstance(v, str) and words.VERB_CLASS.get(v, "") in words.WRITE_CLASSES
-    ]
+    verbs = [v for v in site.scalar.constraints.enum or () if isinstance(v, str)]
+    reads = [v for v in verbs if words.VERB_CLASS.get(v) == "lookup"]
+    writes = [v for v in verbs if words.VERB_CLASS.get(v, "") in words.WRITE_CLASSES]
     if reads and writes:
         yield Finding(
             f"parameter {site.dotted!r} of {site.tool.name!r} picks between reading "
@@ -241,10 +236,8 @@ def too_generic_tool(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     for param in tool.all_params():
         free_object = param.type == "object" and not param.properties
         free_string = (
-            param.type == "string"
+            is_free_string(param)
             and param.name.lower() in FREEFORM_PARAMS
-            and param.constraints.pattern is None
-            and param.constraints.enum is None
             and not _PROSE.search(param.description)
         )
         if free_object or free_string:
