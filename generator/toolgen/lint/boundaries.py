@@ -4,6 +4,7 @@ there, and what must not reach the model must be marked."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import pairwise
 
 from toolgen.diagnostics import Severity
 from toolgen.lint import words
@@ -117,9 +118,7 @@ def sensitive_name(name: str) -> bool:
         return False
     if joined in SENSITIVE_NAMES or set(parts) & _SENSITIVE_WORDS:
         return True
-    return any(
-        "_".join(parts[i : i + 2]) in SENSITIVE_NAMES for i in range(len(parts) - 1)
-    )
+    return any("_".join(pair) in SENSITIVE_NAMES for pair in pairwise(parts))
 
 
 @rule(

@@ -91,11 +91,6 @@ def tool_count_over_target_limit(
             )
 
 
-def _expensive(ctx: CatalogueContext) -> str:
-    top = ctx.tokens.most_expensive(3)
-    return ", ".join(f"{t.name} {t.tokens:,}" for t in top)
-
-
 @rule(
     id="TG953",
     severity=Severity.ERROR,
@@ -132,10 +127,11 @@ def catalogue_over_token_budget(
     budget = catalogue.budget.tokens
     total = ctx.tokens.total
     if budget is not None and total > budget:
+        top = ", ".join(f"{t.name} {t.tokens:,}" for t in ctx.tokens.most_expensive(3))
         yield Finding(
             f"catalogue {catalogue.name!r} costs {total:,} tokens per turn "
             f"({tokens.ENCODING}); budget.tokens is {budget:,}",
-            hint=f"Shorten the most expensive tools ({_expensive(ctx)}), or raise "
+            hint=f"Shorten the most expensive tools ({top}), or raise "
             "budget.tokens in a reviewed change.",
             span=catalogue.origin.span("budget", "tokens"),
         )

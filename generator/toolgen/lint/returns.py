@@ -315,13 +315,10 @@ _TOKEN = re.compile(r"[A-Za-z0-9_.-]+")
 
 
 def _nameable(tool: Tool, ctx: LintContext) -> set[str]:
-    names = set(ctx.tool_names)
-    for param in tool.all_params():
-        names.add(param.name)
-        for value in param.constraints.enum or ():
-            if isinstance(value, str):
-                names.add(value)
-    return names
+    """The catalogue's tools, and the tool's parameters and their string enum values."""
+    params = tool.all_params()
+    values = {v for p in params for v in p.constraints.enum or () if isinstance(v, str)}
+    return set(ctx.tool_names) | {p.name for p in params} | values
 
 
 @rule(
