@@ -338,25 +338,16 @@ def implementation_details(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     intent: List the current customer's return requests made on or after a day.
     ```
     """
-    subject = set(ctx.profile_of(tool).name_words) | set(
-        words.name_words(ctx.catalogue.name)
-    )
+    subject = {*ctx.profile_of(tool).name_words, *words.name_words(ctx.catalogue.name)}
     for piece in ctx.prose(tool):
-        found = next(
-            (
-                m.group(0)
-                for m in IMPLEMENTATION.finditer(piece.text)
-                if not set(words.name_words(m.group(0))) <= subject
-            ),
-            None,
-        )
-        if found:
-            found = " ".join(found.split())
-            yield Finding(
-                f"{piece.where} mentions {found!r}, an implementation detail; expected what "
-                "the tool does for the user",
-                span=piece.span,
-            )
+        for found in IMPLEMENTATION.finditer(piece.text):
+            if not set(words.name_words(found.group(0))) <= subject:
+                yield Finding(
+                    f"{piece.where} mentions {' '.join(found.group(0).split())!r}, an "
+                    "implementation detail; expected what the tool does for the user",
+                    span=piece.span,
+                )
+                break
 
 
 @rule(
