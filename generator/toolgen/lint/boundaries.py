@@ -4,6 +4,7 @@ there, and what must not reach the model must be marked."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import pairwise
 
 from toolgen.diagnostics import Severity
 from toolgen.lint import words
@@ -15,7 +16,6 @@ _LESSON = "toolgen seeds: Tools lesson, 'The tool is a system boundary'"
 
 @rule(
     id="TG608",
-    name="url-without-allow-list",
     severity=Severity.ERROR,
     fix="List the hosts the tool may reach under hosts: (api.example.com, *.example.com), or "
     "name the deployment's list with hosts_from:.",
@@ -59,7 +59,6 @@ def url_without_allow_list(site: ParamSite, ctx: LintContext) -> Iterator[Findin
 
 @rule(
     id="TG609",
-    name="path-without-root",
     severity=Severity.WARNING,
     fix="Name the folder the files are under with root: (archive, documents); the deployment "
     "sets where it is with TOOLGEN_ROOT_<ROOT>.",
@@ -119,14 +118,11 @@ def sensitive_name(name: str) -> bool:
         return False
     if joined in SENSITIVE_NAMES or set(parts) & _SENSITIVE_WORDS:
         return True
-    return any(
-        "_".join(parts[i : i + 2]) in SENSITIVE_NAMES for i in range(len(parts) - 1)
-    )
+    return any("_".join(pair) in SENSITIVE_NAMES for pair in pairwise(parts))
 
 
 @rule(
     id="TG610",
-    name="sensitive-return-not-marked",
     severity=Severity.WARNING,
     fix="Mark the field sensitive: true (it reaches the model as [redacted]), or stop "
     "returning it.",

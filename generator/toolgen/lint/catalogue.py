@@ -17,7 +17,6 @@ _LESSON = (
 
 @rule(
     id="TG951",
-    name="too-many-tools",
     severity=Severity.WARNING,
     fix="Merge near twins, drop tools no user intention needs, or split the agent in two.",
     source="OpenAI function calling best practices: keep the number of functions small "
@@ -57,7 +56,6 @@ def too_many_tools(catalogue: Catalogue, ctx: CatalogueContext) -> Iterator[Find
 
 @rule(
     id="TG952",
-    name="tool-count-over-target-limit",
     severity=Severity.ERROR,
     fix="Split the catalogue: one agent per area, with a handoff between them.",
     source="OpenAI function calling: at most 128 tools in one request",
@@ -93,14 +91,8 @@ def tool_count_over_target_limit(
             )
 
 
-def _expensive(ctx: CatalogueContext) -> str:
-    top = ctx.tokens.most_expensive(3)
-    return ", ".join(f"{t.name} {t.tokens:,}" for t in top)
-
-
 @rule(
     id="TG953",
-    name="catalogue-over-token-budget",
     severity=Severity.ERROR,
     fix="Shorten the most expensive tools, or raise budget.tokens in a reviewed change.",
     source=f"{_LESSON}; OpenAI: function definitions count against the context and are "
@@ -135,10 +127,11 @@ def catalogue_over_token_budget(
     budget = catalogue.budget.tokens
     total = ctx.tokens.total
     if budget is not None and total > budget:
+        top = ", ".join(f"{t.name} {t.tokens:,}" for t in ctx.tokens.most_expensive(3))
         yield Finding(
             f"catalogue {catalogue.name!r} costs {total:,} tokens per turn "
             f"({tokens.ENCODING}); budget.tokens is {budget:,}",
-            hint=f"Shorten the most expensive tools ({_expensive(ctx)}), or raise "
+            hint=f"Shorten the most expensive tools ({top}), or raise "
             "budget.tokens in a reviewed change.",
             span=catalogue.origin.span("budget", "tokens"),
         )
@@ -146,7 +139,6 @@ def catalogue_over_token_budget(
 
 @rule(
     id="TG954",
-    name="tool-over-token-budget",
     severity=Severity.ERROR,
     fix="Shorten the tool's descriptions and enums, or raise budget.tool_tokens in a "
     "reviewed change.",
@@ -188,7 +180,6 @@ def tool_over_token_budget(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 @rule(
     id="TG955",
-    name="no-token-budget",
     # a budget is optional (the format gives it no default): saying what one would be is
     # advice, and advice must not fail a build
     severity=Severity.INFO,

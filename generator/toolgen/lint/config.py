@@ -1,12 +1,5 @@
-"""Which rules run and how loud: the catalogue's `lint:` section, and its own rules.
-
-```yaml
-lint:
-  select: [names, TG3, TG701]   # categories, id prefixes or ids (default: every stable rule)
-  ignore: [TG208]               # always wins over select
-  severity: {descriptions: info, TG301: error, TG309: off}   # the most specific key wins
-  preview: true                 # also run preview rules
-```
+"""Which rules run and how loud: the catalogue's `lint:` section (`select`, `ignore`,
+`severity`, `preview`, as docs/rules.md shows it), and its own rules.
 
 A preview rule runs when `preview` is true, or when `select` names it by its exact id.
 Tools silence one rule with `suppress: [{rule: TG205, reason: ...}]`; a suppression that
@@ -95,7 +88,6 @@ def _selectors(config: LintConfig) -> Iterator[tuple[str, tuple[str | int, ...],
 
 @rule(
     id="TG990",
-    name="unknown-lint-selector",
     severity=Severity.ERROR,
     fix="Use a category, an id prefix such as TG3, or a rule id listed by `toolgen rules`.",
     source="ruff: unknown rule selectors are an error, so a typo never disables nothing",
@@ -138,7 +130,6 @@ def unknown_lint_selector(
 
 @rule(
     id="TG991",
-    name="unknown-suppressed-rule",
     severity=Severity.ERROR,
     fix="Name a lint rule listed by `toolgen rules`; load and format errors (TG0xx, TG1xx) "
     "cannot be suppressed, fix the spec instead.",

@@ -17,6 +17,7 @@ from toolgen.lint.registry import (
     rule,
 )
 from toolgen.spec.ir import Tool
+from toolgen.text import counted
 
 _LESSON = "toolgen seeds: Tools lesson"
 _SEEDS = f"{_LESSON}, 'Why the docstring is production code'"
@@ -25,7 +26,6 @@ MIN_INTENT_WORDS = 5
 
 @rule(
     id="TG301",
-    name="intent-too-short",
     severity=Severity.WARNING,
     fix="Write the intent as one sentence of what the tool does for the user, with its "
     "object and its limits.",
@@ -54,15 +54,14 @@ def intent_too_short(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     count = len(re.findall(r"[^\W_]+", tool.intent))
     if count < MIN_INTENT_WORDS:
         yield Finding(
-            f"intent {tool.intent!r} has {count} word{'s' if count != 1 else ''}; expected a "
-            f"sentence of at least {MIN_INTENT_WORDS} words saying what the tool does",
+            f"intent {tool.intent!r} has {counted(count, 'word')}; expected a sentence of "
+            f"at least {MIN_INTENT_WORDS} words saying what the tool does",
             span=tool.origin.span("intent"),
         )
 
 
 @rule(
     id="TG302",
-    name="missing-use-when",
     severity=Severity.WARNING,
     fix="Add use_when: the user's situation that should make the model pick this tool.",
     source=f"{_SEEDS}: the description says when to use the tool, not how it works",
@@ -99,7 +98,6 @@ def missing_use_when(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 @rule(
     id="TG306",
-    name="description-over-target-limit",
     severity=Severity.ERROR,
     fix="Shorten the intent, use_when and not_when; move detail to parameter descriptions.",
     source="OpenAI function calling: a function description is at most 1024 characters",
@@ -165,7 +163,6 @@ PROMOTIONAL = Scanner(
 
 @rule(
     id="TG307",
-    name="promotional-language",
     severity=Severity.WARNING,
     fix="State what the tool does and when, in neutral words; let the model compare facts.",
     source="Faghih et al., 'Gaming Tool Preferences in Agentic LLMs' (2025): edited "
@@ -228,19 +225,16 @@ def _shouting(text: str) -> str | None:
         return threat
     for found in _CAPS.finditer(text):
         word = found.group(0)
-        if word.lower() in words.EMPHASIS and not _marker(text, found.end()):
+        # TODO: and FIXME(...): are markers (TG313), not emphasis
+        if word.lower() in words.EMPHASIS and not words.TODO_MARKER.match(
+            text, max(0, found.end() - 5)
+        ):
             return word
     return None
 
 
-def _marker(text: str, end: int) -> bool:
-    """TODO: and FIXME(...): are markers (TG313), not emphasis."""
-    return words.TODO_MARKER.match(text, max(0, end - 5)) is not None
-
-
 @rule(
     id="TG308",
-    name="shouting-or-threats",
     severity=Severity.WARNING,
     fix="Write in sentence case without threats; enforce the constraint in the contract "
     "(enum, bounds, idempotency, confirmation).",
@@ -315,7 +309,6 @@ IMPLEMENTATION = Scanner(
 
 @rule(
     id="TG309",
-    name="implementation-details",
     severity=Severity.WARNING,
     fix="Describe what the tool does for the user; keep tables, joins and stores out of it.",
     source=f"{_SEEDS}: internal details are context paid at every turn for information that "
@@ -345,30 +338,20 @@ def implementation_details(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     intent: List the current customer's return requests made on or after a day.
     ```
     """
-    subject = set(ctx.profile_of(tool).name_words) | set(
-        words.name_words(ctx.catalogue.name)
-    )
+    subject = {*ctx.profile_of(tool).name_words, *words.name_words(ctx.catalogue.name)}
     for piece in ctx.prose(tool):
-        found = next(
-            (
-                m.group(0)
-                for m in IMPLEMENTATION.finditer(piece.text)
-                if not set(words.name_words(m.group(0))) <= subject
-            ),
-            None,
-        )
-        if found:
-            found = " ".join(found.split())
-            yield Finding(
-                f"{piece.where} mentions {found!r}, an implementation detail; expected what "
-                "the tool does for the user",
-                span=piece.span,
-            )
+        for found in IMPLEMENTATION.finditer(piece.text):
+            if not set(words.name_words(found.group(0))) <= subject:
+                yield Finding(
+                    f"{piece.where} mentions {' '.join(found.group(0).split())!r}, an "
+                    "implementation detail; expected what the tool does for the user",
+                    span=piece.span,
+                )
+                break
 
 
 @rule(
     id="TG310",
-    name="parameter-without-description",
     severity=Severity.WARNING,
     fix="Add a description: what the value means and which value to use when unsure.",
     source="OpenAI function calling best practices: describe every parameter; MCP "
@@ -407,7 +390,6 @@ def parameter_without_description(
 
 @rule(
     id="TG311",
-    name="return-field-without-description",
     severity=Severity.WARNING,
     fix="Add a description: what the field means, with its unit in the name.",
     source=f"{_LESSON}: return the fields the decision needs, each one meaningful",
@@ -458,7 +440,6 @@ OPTIONS = Scanner(
 
 @rule(
     id="TG312",
-    name="options-listed-without-enum",
     severity=Severity.WARNING,
     fix="Move the options into enum: [...] (the model can then only pick one of them).",
     source=f"{_LESSON}: Literal becomes enum, and it is the most effective tool "
@@ -504,7 +485,6 @@ def options_listed_without_enum(site: ParamSite, ctx: LintContext) -> Iterator[F
 
 @rule(
     id="TG313",
-    name="todo-left-in-contract",
     severity=Severity.ERROR,
     fix="Write what the TODO asks for (toolgen import leaves one for each thing the source "
     "does not say), then delete the marker.",

@@ -34,16 +34,8 @@ def _segments(name: str) -> list[str]:
     return found
 
 
-def declared_idempotency(tool: Tool) -> str:
-    """The tool's idempotency; a token-confirmed tool acts at most once per token."""
-    if tool.idempotency.kind == "none" and tool.confirmation == "token":
-        return "token"
-    return tool.idempotency.kind
-
-
 @rule(
     id="TG701",
-    name="write-without-idempotency",
     severity=Severity.ERROR,
     fix="Declare idempotency: natural when the implementation makes a repeat harmless, or "
     "a key (idempotency: {key: [order_ref], context: [run_id]}) so the runtime runs each "
@@ -83,7 +75,8 @@ def write_without_idempotency(tool: Tool, ctx: LintContext) -> Iterator[Finding]
     idempotency: {key: [order_ref], context: [run_id]}
     ```
     """
-    if tool.effect != "read" and declared_idempotency(tool) == "none":
+    once = tool.confirmation == "token"  # a confirmed tool acts at most once per token
+    if tool.effect != "read" and tool.idempotency.kind == "none" and not once:
         yield Finding(
             f"tool {tool.name!r} has effect {tool.effect} and no idempotency; expected a "
             "repeated call to be harmless",
@@ -93,7 +86,6 @@ def write_without_idempotency(tool: Tool, ctx: LintContext) -> Iterator[Finding]
 
 @rule(
     id="TG702",
-    name="destructive-without-confirmation",
     severity=Severity.ERROR,
     fix="Declare confirmation: approval (a person approves each call) or confirmation: "
     "token (a prepare/confirm pair of tools).",
@@ -134,7 +126,6 @@ def destructive_without_confirmation(tool: Tool, ctx: LintContext) -> Iterator[F
 
 @rule(
     id="TG703",
-    name="read-tool-with-write-name",
     severity=Severity.ERROR,
     fix="Declare the real effect (write or destructive), or rename the tool for what it "
     "reads.",
@@ -185,7 +176,6 @@ def read_tool_with_write_name(tool: Tool, ctx: LintContext) -> Iterator[Finding]
 
 @rule(
     id="TG704",
-    name="read-tool-with-confirmation",
     severity=Severity.WARNING,
     fix="Remove the confirmation, or declare the effect the confirmation protects against.",
     source="OpenAI Agents SDK needs_approval; approval fatigue: a person asked for every read "
@@ -225,7 +215,6 @@ def read_tool_with_confirmation(tool: Tool, ctx: LintContext) -> Iterator[Findin
 
 @rule(
     id="TG705",
-    name="effect-understated",
     severity=Severity.WARNING,
     fix="Declare effect: destructive.",
     source="MCP specification: destructiveHint; Smithy @idempotent/@readonly traits",
@@ -264,7 +253,6 @@ def effect_understated(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 @rule(
     id="TG706",
-    name="write-tool-with-read-name",
     severity=Severity.WARNING,
     fix="Rename the tool with the verb of what it changes (create_, update_, send_, ...).",
     source="MCP specification: readOnlyHint; a name is a promise",

@@ -17,7 +17,6 @@ _LESSON = "toolgen seeds: Tools lesson, 'The tool is a system boundary'"
 
 @rule(
     id="TG601",
-    name="parameter-shadows-context",
     severity=Severity.ERROR,
     fix="Remove the parameter and list the context field under the tool's context: instead.",
     source=f"{_LESSON}: the fields that determine authorization must not be in the schema",
@@ -69,7 +68,6 @@ _OTHER_PARTY = re.compile(
 
 @rule(
     id="TG602",
-    name="identity-parameter",
     severity=Severity.ERROR,
     fix="Declare the identity as a catalogue context field and list it under the tool's "
     "context:; if the tool really looks up another party, rename the parameter for its role.",
@@ -135,7 +133,6 @@ def secret_name(name: str) -> bool:
 
 @rule(
     id="TG603",
-    name="secret-parameter",
     severity=Severity.ERROR,
     fix="Remove the parameter: the implementation reads credentials from its environment or "
     "a secret store.",
@@ -200,7 +197,6 @@ def _redact(secret: str) -> str:
 
 @rule(
     id="TG604",
-    name="literal-secret",
     severity=Severity.ERROR,
     fix="Delete the key from the spec, revoke it (it is in the repository history), and use "
     "an obviously fake value in examples.",
@@ -273,7 +269,6 @@ def code_name(name: str, description: str = "") -> bool:
 
 @rule(
     id="TG605",
-    name="raw-code-parameter",
     severity=Severity.ERROR,
     fix="Accept typed filters (enum, date, bounded numbers) and build the query in the "
     "implementation; or constrain the string with a pattern.",
@@ -325,7 +320,6 @@ PATH_WORDS = words.wordset(
 
 @rule(
     id="TG606",
-    name="path-parameter-as-string",
     severity=Severity.ERROR,
     fix="Use type: path with a root and its suffixes (root: archive, suffixes: [.md]): the "
     "generated tool checks the path before the implementation runs.",
@@ -378,7 +372,6 @@ URL_WORDS = words.wordset("url urls uri uris link links href endpoint webhook ca
 
 @rule(
     id="TG607",
-    name="url-parameter-as-string",
     severity=Severity.ERROR,
     fix="Use type: url with the hosts it may reach (hosts: [api.example.com]): the generated "
     "tool checks the URL before the implementation runs.",

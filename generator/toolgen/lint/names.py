@@ -43,7 +43,6 @@ def is_generic_name(name: str) -> bool:
 
 @rule(
     id="TG201",
-    name="tool-name-target-limit",
     severity=Severity.ERROR,
     fix="Rename the tool with the characters and length every declared target accepts.",
     source="OpenAI function calling: name ^[a-zA-Z0-9_-]{1,64}$; MCP specification: tool "
@@ -85,7 +84,6 @@ def tool_name_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 @rule(
     id="TG202",
-    name="names-differ-only-in-case",
     severity=Severity.ERROR,
     fix="Keep one of the two tools; if both are needed, name them by what differs.",
     source=f"{_SEEDS}, 'overlapping names'; MCP specification: tool names are case-sensitive",
@@ -157,7 +155,6 @@ def _not_a_verb(rest: tuple[str, ...], tool: Tool, ctx: LintContext) -> bool:
 
 @rule(
     id="TG203",
-    name="tool-name-not-verb-noun",
     severity=Severity.WARNING,
     fix="Name the tool verb_noun in snake case: the action, then what it acts on.",
     source="OpenAI function calling best practices (clear, intuitive names); Anthropic, "
@@ -225,7 +222,6 @@ def tool_name_not_verb_noun(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 @rule(
     id="TG204",
-    name="generic-tool-name",
     severity=Severity.WARNING,
     fix="Name what the tool acts on: search_orders, not search.",
     source="Anthropic, 'Writing effective tools for agents' (names that say which service "
@@ -266,7 +262,6 @@ def generic_tool_name(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 @rule(
     id="TG205",
-    name="vague-parameter-name",
     severity=Severity.WARNING,
     fix="Name the parameter by what it holds: quantity, sku, order_number.",
     source=f"{_SEEDS}: 'an argument called val' is the first thing a reading finds",
@@ -332,7 +327,6 @@ def overlapping(first: ToolSummary, second: ToolSummary, ctx: CatalogueContext) 
 
 @rule(
     id="TG206",
-    name="overlapping-tool-names",
     severity=Severity.WARNING,
     fix="Keep one tool per intention: merge the two into the one whose verb fits best.",
     source=f"{_SEEDS}, 'The traps you really fall into': search_order and find_order in the "
@@ -372,7 +366,6 @@ def overlapping_tool_names(pair: ToolPair, ctx: CatalogueContext) -> Iterator[Fi
 
 @rule(
     id="TG207",
-    name="parameter-names-differ-only-in-case",
     severity=Severity.ERROR,
     fix="Keep one of the two parameters.",
     source=f"{_SEEDS} (one intention, one name), applied to arguments",
@@ -415,7 +408,6 @@ def parameter_names_differ_only_in_case(
 
 @rule(
     id="TG208",
-    name="parameter-name-not-snake-case",
     severity=Severity.WARNING,
     fix="Rename the parameter in snake case.",
     source="OpenAI function calling examples and the Agents SDK (Python names become "

@@ -19,7 +19,6 @@ _SEEDS = "toolgen seeds: Tools lesson, 'Why the docstring is production code'"
 
 @rule(
     id="TG303",
-    name="neighbour-without-not-when",
     severity=Severity.WARNING,
     fix="Add a not_when to one of the two tools naming the other, with the case that "
     "belongs there.",
@@ -118,7 +117,6 @@ def neighbours(a: ToolProfile, b: ToolProfile) -> bool:
 
 @rule(
     id="TG304",
-    name="not-when-not-covered",
     severity=Severity.WARNING,
     fix="Send the case to the tool that handles it, or add the case to that tool's use_when.",
     source=f"{_SEEDS}: the boundary with a neighbouring tool",
@@ -167,7 +165,6 @@ LOOP_SIMILARITY = 0.5
 
 @rule(
     id="TG305",
-    name="not-when-loops-back",
     severity=Severity.WARNING,
     fix="Decide which tool owns the case: keep the not_when on the other one only.",
     source=f"{_SEEDS}: one boundary, stated once, in the right direction",

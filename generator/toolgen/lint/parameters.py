@@ -13,7 +13,6 @@ from toolgen.lint.registry import Finding, Lifecycle, ParamSite, rule
 from toolgen.spec.ir import Param, Tool
 
 _LESSON = "toolgen seeds: Tools lesson"
-_STRICT = "OpenAI structured outputs: supported schemas and limits (strict mode)"
 
 
 def is_free_string(param: Param) -> bool:
@@ -36,7 +35,6 @@ ADDRESS_WORDS = words.wordset(
 
 @rule(
     id="TG501",
-    name="free-string-should-be-enum",
     severity=Severity.WARNING,
     lifecycle=Lifecycle.PREVIEW,
     fix="List the accepted values in enum: [...].",
@@ -100,7 +98,6 @@ _RELATIVE = re.compile(r"\brelative\b|\bago\b|\byesterday\b|natural[- ]language"
 
 @rule(
     id="TG502",
-    name="date-as-free-string",
     severity=Severity.WARNING,
     fix="Use type: date (YYYY-MM-DD) or type: datetime (with a UTC offset).",
     source=f"{_LESSON}: the format of an argument ('the date must be in the format "
@@ -145,7 +142,6 @@ CONTACT_WORDS = words.wordset("email mail phone telephone mobile msisdn fax")
 
 @rule(
     id="TG503",
-    name="contact-as-free-string",
     severity=Severity.WARNING,
     fix="Add a pattern: an email as ^[^@\\s]+@[^@\\s]+\\.[A-Za-z]{2,}$, a phone in E.164 as "
     "^\\+[1-9]\\d{6,14}$.",
@@ -199,7 +195,6 @@ def _identifier_or_position(name: str) -> bool:
 
 @rule(
     id="TG504",
-    name="unbounded-number",
     severity=Severity.WARNING,
     fix="Add min and max: the smallest and largest value that makes sense.",
     source=f"{_LESSON}: tight schemas (enum, pattern, range) mean less damage; for tools that "
@@ -246,7 +241,6 @@ def unbounded_number(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
 
 @rule(
     id="TG505",
-    name="unbounded-array",
     severity=Severity.WARNING,
     fix="Add max_items: the most values one call may carry.",
     source=f"{_LESSON}: tight schemas; OpenAI strict mode supports minItems and maxItems",
@@ -295,7 +289,6 @@ def _field_count(tool: Tool) -> int:
 
 @rule(
     id="TG506",
-    name="many-parameters",
     severity=Severity.WARNING,
     fix="Split the tool by intention, or give fields sensible defaults and fewer choices.",
     source="OpenAI function calling best practices (fewer, clearer parameters); "
@@ -331,7 +324,6 @@ def many_parameters(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 @rule(
     id="TG507",
-    name="too-many-parameters",
     severity=Severity.ERROR,
     fix="Split the tool by intention.",
     source="OpenAI function calling best practices (fewer, clearer parameters)",
@@ -393,7 +385,6 @@ def contradictions(parts: tuple[str, ...]) -> set[tuple[str, ...]]:
 
 @rule(
     id="TG509",
-    name="paired-booleans",
     severity=Severity.WARNING,
     fix="Replace the pair with one enum parameter that lists the valid states.",
     source="Make invalid states unrepresentable; OpenAI function calling best practices "

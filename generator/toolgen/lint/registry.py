@@ -91,10 +91,6 @@ class ParamSite:
         return ".".join(self.path)
 
     @property
-    def depth(self) -> int:
-        return len(self.path)
-
-    @property
     def scalar(self) -> Param:
         """The value the model writes: the parameter, or its innermost array items."""
         return innermost(self.param)
@@ -278,20 +274,21 @@ def engine_rule(
 def rule(
     *,
     id: str,
-    name: str,
     severity: Severity,
     fix: str,
     source: str,
     lifecycle: Lifecycle = Lifecycle.STABLE,
+    name: str = "",
 ) -> Callable[[Check[E, C]], Check[E, C]]:
-    """Register a check; its docstring documents the rule, and the annotation of its first
-    parameter names the kind of element it sees (`site: ParamSite`)."""
+    """Register a check; its docstring documents the rule, the annotation of its first
+    parameter names the kind of element it sees (`site: ParamSite`), and its name is the
+    rule's unless `name` says otherwise (`intent_too_short` is `intent-too-short`)."""
 
     def register(check: Check[E, C]) -> Check[E, C]:
         seen = next(iter(check.__annotations__.values()))
         engine_rule(
             id=id,
-            name=name,
+            name=name or check.__name__.replace("_", "-"),
             severity=severity,
             fix=fix,
             source=source,

@@ -30,7 +30,6 @@ HINT_FIELDS = words.wordset(
 
 @rule(
     id="TG801",
-    name="list-without-pagination",
     severity=Severity.WARNING,
     fix="Declare pagination: (max_page_size, total) and return the fields of one item: the "
     "runtime builds the page with its counts, a signed cursor and a note.",
@@ -116,7 +115,6 @@ UNIT_FOR = {
 
 @rule(
     id="TG802",
-    name="quantity-without-unit",
     severity=Severity.WARNING,
     fix="Put the unit in the name: weight_kg, amount_eur, duration_s.",
     source="toolgen design: returns carry the fields the model needs, with units in their "
@@ -174,7 +172,6 @@ REASON_WORDS = words.wordset(
 
 @rule(
     id="TG803",
-    name="boolean-status-without-reason",
     severity=Severity.WARNING,
     fix="Add a string field beside it that says why (reason), or return a declared error "
     "with a how_to_fix instead of false.",
@@ -223,7 +220,6 @@ def boolean_status_without_reason(
 
 @rule(
     id="TG804",
-    name="error-code-not-snake-case",
     severity=Severity.WARNING,
     fix="Name the error code in snake case after its cause: unknown_sku, out_of_stock.",
     source='toolgen design: every error output is {"ok": false, "error": "<code>"}; '
@@ -273,7 +269,6 @@ _LEADING_CLAUSE = re.compile(
 
 @rule(
     id="TG805",
-    name="how-to-fix-not-instruction",
     severity=Severity.WARNING,
     fix="Start how_to_fix with what the model should do: 'Call ...', 'Ask the user ...', "
     "'Retry with ...'.",
@@ -320,18 +315,14 @@ _TOKEN = re.compile(r"[A-Za-z0-9_.-]+")
 
 
 def _nameable(tool: Tool, ctx: LintContext) -> set[str]:
-    names = set(ctx.tool_names)
-    for param in tool.all_params():
-        names.add(param.name)
-        for value in param.constraints.enum or ():
-            if isinstance(value, str):
-                names.add(value)
-    return names
+    """The catalogue's tools, and the tool's parameters and their string enum values."""
+    params = tool.all_params()
+    values = {v for p in params for v in p.constraints.enum or () if isinstance(v, str)}
+    return set(ctx.tool_names) | {p.name for p in params} | values
 
 
 @rule(
     id="TG806",
-    name="how-to-fix-names-nothing",
     severity=Severity.WARNING,
     fix="Name what to change: the parameter (sku), the value ('SKU-11') or the tool to call "
     "(read_stock).",
@@ -386,7 +377,6 @@ TEXT_OBJECTS = words.wordset(
 
 @rule(
     id="TG807",
-    name="free-text-result",
     severity=Severity.WARNING,
     fix="Return the fields the model needs (numbers, codes, dates); it writes the prose.",
     source=f"{_LESSON}, 'The traps you really fall into': returning free text instead of data",
@@ -436,7 +426,6 @@ def free_text_result(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 @rule(
     id="TG808",
-    name="open-world-free-text-result",
     severity=Severity.INFO,
     lifecycle=Lifecycle.PREVIEW,
     fix="Return extracted fields rather than raw text, and guard the output "
@@ -490,7 +479,6 @@ MAX_RETURN_FIELDS = 15
 
 @rule(
     id="TG809",
-    name="too-many-return-fields",
     severity=Severity.WARNING,
     lifecycle=Lifecycle.PREVIEW,
     fix="Return the fields this agent's decisions need, never the whole row.",

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import LintContext
+from toolgen.lint.parameters import is_free_string
 from toolgen.lint.prose import Scanner
 from toolgen.lint.registry import Finding, ParamSite, SpecText, rule
 from toolgen.spec.ir import Tool
@@ -58,7 +59,6 @@ HIDDEN_INSTRUCTIONS = Scanner(
 
 @rule(
     id="TG901",
-    name="hidden-instructions",
     severity=Severity.ERROR,
     fix="Remove the instruction: a tool contract describes the tool, it never addresses the "
     "model about other things.",
@@ -124,7 +124,6 @@ def _char_name(char: str) -> str:
 
 @rule(
     id="TG902",
-    name="invisible-characters",
     severity=Severity.ERROR,
     fix="Delete the character (retype the text if you cannot see it).",
     source="Trail of Bits, 'Deceiving users with ANSI terminal codes in MCP' (2025); Embrace "
@@ -212,7 +211,6 @@ def _script(char: str) -> str:
 
 @rule(
     id="TG903",
-    name="mixed-script-lookalike",
     severity=Severity.ERROR,
     fix="Retype the word in one script (the look-alike letters are usually Cyrillic or "
     "Greek).",
@@ -289,7 +287,6 @@ OTHER_TOOLS = Scanner(
 
 @rule(
     id="TG904",
-    name="directs-to-other-tools",
     severity=Severity.WARNING,
     fix="Describe this tool only; relations to tools of the catalogue go in not_when and "
     "requires, where the generator states them the same way for every tool.",
@@ -356,7 +353,6 @@ SENSITIVE_FILES = Scanner(
 
 @rule(
     id="TG905",
-    name="sensitive-file-reference",
     severity=Severity.ERROR,
     fix="Remove the reference: no tool contract needs to name credentials or key files.",
     source=f"{_SCANNERS} (the poisoned add tool reads ~/.cursor/mcp.json and ~/.ssh/id_rsa)",
@@ -407,7 +403,6 @@ EXFIL_NAMES = words.wordset(
 
 @rule(
     id="TG906",
-    name="exfiltration-shaped-parameter",
     severity=Severity.WARNING,
     fix="Remove the field, or bound it: an enum, a pattern or a max_length that fits its "
     "purpose.",
@@ -439,10 +434,8 @@ def exfiltration_shaped_parameter(
       delivery_note: {type: string, max_length: 200, description: Instructions for the courier.}
     ```
     """
-    node = site.scalar
-    c = node.constraints
-    free = node.type == "string" and c.enum is None and c.pattern is None
-    if free and c.max_length is None and site.param.name.lower() in EXFIL_NAMES:
+    free = is_free_string(site.scalar) and site.scalar.constraints.max_length is None
+    if free and site.param.name.lower() in EXFIL_NAMES:
         yield Finding(
             f"parameter {site.dotted!r} is unbounded free text; expected an enum, a pattern "
             "or a max_length"

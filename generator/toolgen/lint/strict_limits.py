@@ -35,7 +35,6 @@ def _over(
 
 @rule(
     id="TG508",
-    name="nesting-over-target-limit",
     severity=Severity.ERROR,
     fix="Flatten the parameters: nested objects of nested objects belong in separate tools.",
     source=f"{_STRICT}: at most 10 levels of nesting",
@@ -70,7 +69,6 @@ def nesting_over_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Finding]
 
 @rule(
     id="TG510",
-    name="schema-properties-over-target-limit",
     severity=Severity.ERROR,
     fix="Split the tool: no single call needs thousands of fields.",
     source=f"{_STRICT}: at most 5000 object properties in total",
@@ -104,7 +102,6 @@ def schema_properties_over_target_limit(
 
 @rule(
     id="TG511",
-    name="enum-over-target-limit",
     severity=Severity.ERROR,
     fix="Replace a huge enum with a pattern or a lookup tool the model calls first.",
     source=f"{_STRICT}: at most 1000 enum values in a schema; a string enum of more than 250 "
@@ -153,7 +150,6 @@ def enum_over_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 @rule(
     id="TG512",
-    name="schema-size-over-target-limit",
     severity=Severity.ERROR,
     fix="Shorten property names and enum values, or split the tool.",
     source=f"{_STRICT}: property names and enum values total at most 120,000 characters",

@@ -10,6 +10,7 @@ from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import CatalogueContext, LintContext
 from toolgen.lint.names import overlapping
+from toolgen.lint.parameters import is_free_string
 from toolgen.lint.registry import Finding, ParamSite, ToolPair, rule
 from toolgen.spec.ir import Tool, ToolSummary
 
@@ -65,7 +66,6 @@ def twins(
 
 @rule(
     id="TG401",
-    name="near-twin-tools",
     severity=Severity.WARNING,
     fix="Merge the twins into one tool with a typed kind parameter "
     "(find_customer(value, kind: [name, email, vat])).",
@@ -122,7 +122,6 @@ ACTION_PARAMS = words.wordset(
 
 @rule(
     id="TG402",
-    name="action-spans-read-and-write",
     severity=Severity.ERROR,
     fix="Split the tool: one read tool, and one tool per write effect.",
     source=f"{_TEST}: a tool that does two things (manage_order(action: read|cancel|edit))",
@@ -163,15 +162,9 @@ def action_spans_read_and_write(site: ParamSite, ctx: LintContext) -> Iterator[F
         words.name_words(site.param.name)
     ):
         return  # what a read tool reads: log and clear are kinds of console messages
-    enum = site.scalar.constraints.enum or ()
-    reads = [
-        v for v in enum if isinstance(v, str) and words.VERB_CLASS.get(v) == "lookup"
-    ]
-    writes = [
-        v
-        for v in enum
-        if isinstance(v, str) and words.VERB_CLASS.get(v, "") in words.WRITE_CLASSES
-    ]
+    verbs = [v for v in site.scalar.constraints.enum or () if isinstance(v, str)]
+    reads = [v for v in verbs if words.VERB_CLASS.get(v) == "lookup"]
+    writes = [v for v in verbs if words.VERB_CLASS.get(v, "") in words.WRITE_CLASSES]
     if reads and writes:
         yield Finding(
             f"parameter {site.dotted!r} of {site.tool.name!r} picks between reading "
@@ -201,7 +194,6 @@ _PROSE = re.compile(
 
 @rule(
     id="TG403",
-    name="too-generic-tool",
     severity=Severity.WARNING,
     fix="Design one tool per user intention, with typed parameters for what it accepts.",
     source=f"{_TEST}: a tool that is too generic (run_operation(name, parameters: dict))",
@@ -244,10 +236,8 @@ def too_generic_tool(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     for param in tool.all_params():
         free_object = param.type == "object" and not param.properties
         free_string = (
-            param.type == "string"
+            is_free_string(param)
             and param.name.lower() in FREEFORM_PARAMS
-            and param.constraints.pattern is None
-            and param.constraints.enum is None
             and not _PROSE.search(param.description)
         )
         if free_object or free_string:
@@ -280,7 +270,6 @@ def _sentences(text: str) -> list[str]:
 
 @rule(
     id="TG404",
-    name="always-call-after",
     severity=Severity.WARNING,
     fix="Merge the two tools into one that does both steps.",
     source=f"{_TEST}: one tool per user intention, not per endpoint of your backend",

@@ -65,24 +65,21 @@ AMBIGUOUS_VERBS = wordset("open issue record log book order post file note check
 # Near-synonyms: two verbs of one group name the same action (search_order, find_order).
 # Verbs of one class but different groups (get one, list many; edit, move; create, fork)
 # are related actions, not one action under two names.
-SYNONYMS: tuple[frozenset[str], ...] = tuple(
-    wordset(group)
-    for group in (
-        "get read fetch retrieve obtain load show view describe",
-        "list browse enumerate search find query lookup look locate",
-        "create add new insert make register",
-        "update edit modify change patch amend adjust alter",
-        "delete remove erase destroy drop purge wipe",
-        "cancel revoke void abort",
-        "send email mail dispatch",
-        "run execute exec invoke perform trigger",
-        "calculate compute",
-        "summarize summarise",
-        "analyze analyse",
-    )
+SYNONYMS = (
+    "get read fetch retrieve obtain load show view describe",
+    "list browse enumerate search find query lookup look locate",
+    "create add new insert make register",
+    "update edit modify change patch amend adjust alter",
+    "delete remove erase destroy drop purge wipe",
+    "cancel revoke void abort",
+    "send email mail dispatch",
+    "run execute exec invoke perform trigger",
+    "calculate compute",
+    "summarize summarise",
+    "analyze analyse",
 )
 SYNONYM_GROUP: Mapping[str, int] = {
-    verb: index for index, group in enumerate(SYNONYMS) for verb in group
+    verb: index for index, group in enumerate(SYNONYMS) for verb in group.split()
 }
 # Words in capitals that are emphasis rather than names: what "shouting" is made of.
 EMPHASIS = wordset(
