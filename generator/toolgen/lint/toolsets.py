@@ -115,7 +115,6 @@ def _content_words(*texts: str) -> int:
 
 @rule(
     id="TG961",
-    name="namespace-too-large",
     severity=Severity.WARNING,
     fix="Split the namespace in two, each described for when to look inside.",
     source="OpenAI tool search: aim for fewer than 10 functions per namespace",
@@ -258,7 +257,6 @@ def deferred_tool_too_thin(
 
 @rule(
     id="TG964",
-    name="ask-goes-elsewhere",
     severity=Severity.WARNING,
     fix="Reword the ask or the tools' intents so the search tells them apart, or keep "
     "the ask on one tool only.",
@@ -296,7 +294,6 @@ def ask_goes_elsewhere(tool: ToolSummary, ctx: CatalogueContext) -> Iterator[Fin
 
 @rule(
     id="TG965",
-    name="toolset-over-budget",
     severity=Severity.ERROR,
     fix="Defer more of the toolset's tools (a namespace with deferred: true), shorten "
     "them, or raise its budget in a reviewed change.",
@@ -341,7 +338,6 @@ def toolset_over_budget(
 
 @rule(
     id="TG966",
-    name="tool-in-no-toolset",
     severity=Severity.WARNING,
     fix="Add the tool (or its namespace) to the toolset of the agent that uses it, or "
     "delete it.",
@@ -375,7 +371,6 @@ def tool_in_no_toolset(tool: ToolSummary, ctx: CatalogueContext) -> Iterator[Fin
 
 @rule(
     id="TG967",
-    name="required-tool-deferred",
     severity=Severity.WARNING,
     fix="Load the required tool up front (deferred: false), or defer both.",
     source=_SEARCH,
@@ -426,7 +421,6 @@ def required_tool_deferred(
 
 @rule(
     id="TG968",
-    name="timeout-retries-a-write",
     severity=Severity.WARNING,
     fix="Give the tool an idempotency key (idempotency: {key: [...]}), or declare "
     "idempotency: natural if a repeat is harmless, or drop the timeout.",
