@@ -125,3 +125,14 @@ def test_without_the_testing_extra_the_error_says_what_to_install(
     monkeypatch.setitem(sys.modules, "hypothesis", None)  # what a missing package does
     with pytest.raises(ImportError, match=r"toolgen-runtime\[testing\]"):
         fuzz_tool(lambda implementation: None, {}, context=None)  # type: ignore[arg-type,return-value]
+
+
+def test_the_sweep_starts_from_the_same_valid_arguments_on_every_run() -> None:
+    # hypothesis's first value, not shrunk: deterministic, and valid for the contract
+    from toolgen_runtime.fuzz.run import _simplest
+    from toolgen_runtime.fuzz.values import values_for
+
+    schema = SKU.schema
+    first = _simplest(values_for(schema))
+    assert first == _simplest(values_for(schema))
+    assert SKU.allows(first)

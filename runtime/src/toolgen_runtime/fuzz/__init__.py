@@ -23,9 +23,10 @@ own meaning, ECMA-262 patterns, strict integers. A failure is a `FuzzFailure` (a
 `AssertionError`) naming the tool, the kind of case, the argument text and the answer, after
 hypothesis has shrunk it.
 
-First comes the sweep, the same on every run: every mutation of every field of the simplest
-valid arguments, and every malformed text made from them (a few hundred calls, well under a
-second). Then `max_examples` random calls, or `TOOLGEN_FUZZ_EXAMPLES` (default 50), shared
+First comes the sweep, the same on every run: every mutation of every field of simple valid
+arguments (hypothesis's first, made of its simplest choices), and every malformed text made
+from them (a few hundred calls for most tools, 1,700 for a contract of twenty fields of
+every type). Then `max_examples` random calls, or `TOOLGEN_FUZZ_EXAMPLES` (default 50), shared
 between valid arguments (with results, and with declared errors), near-valid ones (twice as
 many) and texts that are not arguments. Runs are deterministic
 unless a seed is given (`seed`, or `TOOLGEN_FUZZ_SEED`). Needs the `testing` extra:
@@ -74,9 +75,7 @@ class FuzzReport:
 
     tool: str
     calls: int = 0
-    swept: int = (
-        0  # of the calls, the sweep's (every mutation of the simplest arguments)
-    )
+    swept: int = 0  # of the calls, the sweep's (every mutation of its simple arguments)
     accepted: int = 0  # reached the implementation and answered its result
     rejected: int = 0  # answered invalid_arguments
     declared_errors: int = 0  # answered a declared error's envelope
