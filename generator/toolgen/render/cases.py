@@ -182,15 +182,10 @@ def _value_cases(param: Param, valid: object) -> Iterator[tuple[str, JsonValue]]
     if param.type == "array" and isinstance(valid, list):
         item = valid[0] if valid else None
         if c.max_items is not None and item is not None:
-            yield (
-                "one item too many",
-                [item] * (c.max_items + 1),  # shared: cases are only read
-            )
+            # the item is shared: cases are only read
+            yield "one item too many", [item] * (c.max_items + 1)
         if c.min_items is not None and c.min_items > 0 and item is not None:
-            yield (
-                "one item too few",
-                [item] * (c.min_items - 1),
-            )
+            yield "one item too few", [item] * (c.min_items - 1)
 
 
 def _fill(valid: object, length: int) -> str:
