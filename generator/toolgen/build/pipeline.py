@@ -39,7 +39,6 @@ from toolgen.render import (
     lockfile,
     render_catalogue,
     render_tool,
-    stub_path,
 )
 from toolgen.render.formatting import Formatter, FormattingError
 from toolgen.render.modules import cards_entries, cards_module, cards_source
@@ -449,7 +448,7 @@ def render(result: CheckResult, root: Path | None = None) -> write.RenderedFiles
         )
         made = Fresh(unit, {}, {}, {})
         for tool in tools:
-            path = stub_path(catalogue, tool)
+            path = implcheck.implementation_path(catalogue, tool)
             stub = root is None or not is_present(root / path)
             parts = render_tool(catalogue, tool, stub=stub)
             made.files.update(parts.files)
