@@ -301,9 +301,8 @@ def _place_create_once(plan: _Plan, root: Path, nonce: str) -> tuple[str, ...]:
     for rel in plan.create:
         target = root / rel
         temp = _temporary(target, nonce)
-        if disk.FS.link_new(
-            temp, target
-        ):  # never over anything, even a file made meanwhile
+        # never over anything, even a file made meanwhile
+        if disk.FS.link_new(temp, target):
             created.append(rel)
         disk.FS.unlink(temp)
     return tuple(created)
