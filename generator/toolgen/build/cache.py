@@ -26,7 +26,6 @@ a full build and nothing more, and deleting `.toolgen-cache/` is always safe. `c
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -341,7 +340,7 @@ def _read_stamp(value: object) -> Stamp:
 
 
 def digest(parts: Iterable[str]) -> str:
-    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:32]
+    return file_digest("\0".join(parts).encode("utf-8"))
 
 
 def _tree(folder: Path, *, contents: bool) -> Iterator[tuple[str, str]]:

@@ -137,12 +137,8 @@ def _enum_lookalikes(param: Param) -> list[tuple[str, JsonValue]]:
         for word in (m for m in members if isinstance(m, str)):
             flag = word.strip().lower()
             if flag in ("true", "false"):
-                found.append(
-                    (
-                        f"{json.dumps(flag == 'true')} for {json.dumps(word)}",
-                        flag == "true",
-                    )
-                )
+                boolean = flag == "true"
+                found.append((f"{json.dumps(boolean)} for {json.dumps(word)}", boolean))
             try:
                 parsed = float(word)
             except ValueError:
