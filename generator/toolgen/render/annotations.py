@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from toolgen.render.imports import Imports
 from toolgen.render.source import py_literal, py_str
-from toolgen.spec.ir import JsonValue, Param, ReturnField, Tool
+from toolgen.spec.ir import JsonValue, N, Param, ReturnField, Tool
 from toolgen.spec.toolschema import python_pattern
 
 SCALAR = {
@@ -208,14 +208,15 @@ def _what(element: Param | ReturnField) -> str:
 
 
 def classes(
-    elements: Sequence[Param] | Sequence[ReturnField],
+    elements: Sequence[N],
     name: str,
     doc: str,
     part: str,
-    annotate: Callable[[Param | ReturnField], FieldView],
+    annotate: Callable[[N], str],
 ) -> list[ClassView]:
     """The classes of one tree of arguments or return fields, nested ones first so every
-    name is defined before it is used. `part` starts the docstring of a nested class."""
+    name is defined before it is used. `part` starts the docstring of a nested class;
+    `annotate` gives a field's annotation."""
     found: list[ClassView] = []
     for element in elements:
         node = element.items if element.type == "array" and element.items else element
@@ -227,7 +228,8 @@ def classes(
                 part,
                 annotate,
             )
-    found.append(ClassView(name, doc, tuple(annotate(e) for e in elements)))
+    fields = tuple(FieldView(e.py_name, annotate(e)) for e in elements)
+    found.append(ClassView(name, doc, fields))
     return found
 
 
@@ -235,21 +237,12 @@ def tool_classes(
     tool: Tool, imports: Imports, enums: EnumAliases
 ) -> tuple[list[ClassView], list[ClassView]]:
     """The argument classes and the result classes of a tool."""
-
-    def argument(p: Param | ReturnField) -> FieldView:
-        assert isinstance(p, Param)
-        return FieldView(p.py_name, param_annotation(p, imports, enums))
-
-    def result(f: Param | ReturnField) -> FieldView:
-        assert isinstance(f, ReturnField)
-        return FieldView(f.py_name, return_annotation(f, imports, enums))
-
     arguments = classes(
         tool.params,
         tool.py.args_class,
         f"The arguments of {tool.name}, validated before the implementation runs.",
         f"Part of the {tool.name} arguments",
-        argument,
+        lambda p: param_annotation(p, imports, enums),
     )
     results = classes(
         tool.returns,
@@ -258,6 +251,6 @@ def tool_classes(
         if tool.pagination is not None
         else f"What {tool.name} returns on success: the model receives exactly these fields.",
         f"Part of a {tool.name} result",
-        result,
+        lambda f: return_annotation(f, imports, enums),
     )
     return arguments, results
