@@ -69,11 +69,12 @@ class ToolUnit:
     """
 
     file: str
-    front: str
-    key: str
-    broken: str | None
-    tools: tuple[ToolSummary, ...]
-    diagnostics: tuple[Diagnostic, ...]
+    # none for a unit no cache keeps (the render of a check's IR, pipeline.render)
+    front: str = ""
+    key: str = ""
+    broken: str | None = None
+    tools: tuple[ToolSummary, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
     hits: tuple[Hit, ...] = ()
     tokens: Mapping[str, int] = field(default_factory=dict)
     cards: Mapping[str, str] = field(default_factory=dict)

@@ -438,11 +438,7 @@ def render(result: CheckResult, root: Path | None = None) -> write.RenderedFiles
     for file, tools in by_file.items():
         unit = ToolUnit(
             file,
-            "",
-            "",
-            None,
-            tuple(summary(t) for t in tools),
-            (),
+            tools=tuple(summary(t) for t in tools),
             tokens={t.name: counts[t.name] for t in tools},
             locks={t.name: lockfile.lock_piece(t, counts[t.name]) for t in tools},
         )
