@@ -218,15 +218,9 @@ def cases(tool: Tool) -> list[Case]:
             if param.items is not None and isinstance(valid, list):
                 items(param, valid, here)
         extra = (*path, "unexpected_field")
-        found.append(
-            Case(
-                f"{'.'.join(extra)}: not a parameter",
-                _replaced(base, extra, 1),
-                ".".join(extra),
-                extra,
-                1,
-            )
-        )
+        field = ".".join(extra)
+        unexpected = _replaced(base, extra, 1)
+        found.append(Case(f"{field}: not a parameter", unexpected, field, extra, 1))
 
     def items(array: Param, valid: list[Any], path: tuple[str, ...]) -> None:
         """The first item broken the ways a field of the items' type is (an empty array
