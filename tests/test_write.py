@@ -302,6 +302,29 @@ def test_without_an_atomic_exchange_the_switch_still_completes(
     assert sorted(p.name for p in tmp_path.iterdir()) == [".toolgen-cache", "gen"]
 
 
+def test_a_file_saved_into_the_package_during_the_build_is_kept_with_the_old_tree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class SavedMeanwhile(disk.FileSystem):
+        """Saves a file of someone's (and Python's cache of it) into the package just
+        before the switch, in a folder of its own."""
+
+        def exchange(self, first: Path, second: Path) -> bool:
+            (second / "sub" / "__pycache__").mkdir(parents=True)
+            (second / "sub" / "mine.py").write_text("mine\n")
+            (second / "sub" / "__pycache__" / "mine.pyc").write_bytes(b"\0")
+            return super().exchange(first, second)
+
+    write.write_outputs(files({"gen/a.py": OWNED}), tmp_path)
+    monkeypatch.setattr(disk, "FS", SavedMeanwhile())
+    report = write.write_outputs(files({"gen/a.py": OWNED + "x = 1\n"}), tmp_path)
+    assert (tmp_path / "gen/a.py").read_text() == OWNED + "x = 1\n"
+    (warning,) = report.warnings
+    assert "it holds files toolgen did not write (sub/mine.py)" in warning
+    (kept,) = [p for p in tmp_path.iterdir() if p.name.startswith(".gen.toolgen-")]
+    assert (kept / "sub" / "mine.py").read_text() == "mine\n"
+
+
 # --- a rebuild ---------------------------------------------------------------------------
 
 FIRST = {"gen/a.py": OWNED, "gen/b.py": OWNED, "gen/sub/c.py": OWNED}

@@ -26,7 +26,6 @@ a full build and nothing more, and deleting `.toolgen-cache/` is always safe. `c
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -70,11 +69,12 @@ class ToolUnit:
     """
 
     file: str
-    front: str
-    key: str
-    broken: str | None
-    tools: tuple[ToolSummary, ...]
-    diagnostics: tuple[Diagnostic, ...]
+    # none for a unit no cache keeps (the render of a check's IR, pipeline.render)
+    front: str = ""
+    key: str = ""
+    broken: str | None = None
+    tools: tuple[ToolSummary, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
     hits: tuple[Hit, ...] = ()
     tokens: Mapping[str, int] = field(default_factory=dict)
     cards: Mapping[str, str] = field(default_factory=dict)
@@ -341,7 +341,7 @@ def _read_stamp(value: object) -> Stamp:
 
 
 def digest(parts: Iterable[str]) -> str:
-    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:32]
+    return file_digest("\0".join(parts).encode("utf-8"))
 
 
 def _tree(folder: Path, *, contents: bool) -> Iterator[tuple[str, str]]:

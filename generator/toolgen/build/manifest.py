@@ -86,22 +86,22 @@ class PackageState:
     unknown: tuple[str, ...]
 
 
-def _walk(base: Path) -> list[tuple[str, bool]]:
-    """Every entry below `base` except Python's caches, without following links: its path
-    and whether it is a regular file (the entry types the folder's listing gives, which need
-    no status read)."""
+def walk(base: Path) -> list[tuple[str, bool]]:
+    """Every entry below `base` except Python's caches, without following links, in no
+    particular order: its path and whether it is a regular file (the entry types the
+    folder's listing gives, which need no status read)."""
     found: list[tuple[str, bool]] = []
     stack = [""]
     while stack:
         rel = stack.pop()
-        folder = base / rel if rel else base
-        for entry in sorted(os.scandir(folder), key=lambda e: e.name):
-            child = f"{rel}/{entry.name}" if rel else entry.name
-            if entry.is_dir(follow_symlinks=False):
-                if entry.name not in PYTHON_CACHES:
-                    stack.append(child)
-            else:
-                found.append((child, entry.is_file(follow_symlinks=False)))
+        with os.scandir(base / rel if rel else base) as entries:
+            for entry in entries:
+                child = f"{rel}/{entry.name}" if rel else entry.name
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name not in PYTHON_CACHES:
+                        stack.append(child)
+                else:
+                    found.append((child, entry.is_file(follow_symlinks=False)))
     return found
 
 
@@ -136,7 +136,7 @@ def read_package(package_dir: Path, *, contents: bool = True) -> PackageState:
     listed = manifest.files if manifest is not None else {}
     owned: dict[str, str | None] = {}
     unknown: list[str] = []
-    for rel, regular in _walk(package_dir):
+    for rel, regular in walk(package_dir):
         if rel == MANIFEST_NAME and (manifest is not None or problem is not None):
             continue
         if rel in listed and regular:

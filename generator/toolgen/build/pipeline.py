@@ -39,7 +39,6 @@ from toolgen.render import (
     lockfile,
     render_catalogue,
     render_tool,
-    stub_path,
 )
 from toolgen.render.formatting import Formatter, FormattingError
 from toolgen.render.modules import cards_entries, cards_module, cards_source
@@ -439,17 +438,13 @@ def render(result: CheckResult, root: Path | None = None) -> write.RenderedFiles
     for file, tools in by_file.items():
         unit = ToolUnit(
             file,
-            "",
-            "",
-            None,
-            tuple(summary(t) for t in tools),
-            (),
+            tools=tuple(summary(t) for t in tools),
             tokens={t.name: counts[t.name] for t in tools},
             locks={t.name: lockfile.lock_piece(t, counts[t.name]) for t in tools},
         )
         made = Fresh(unit, {}, {}, {})
         for tool in tools:
-            path = stub_path(catalogue, tool)
+            path = implcheck.implementation_path(catalogue, tool)
             stub = root is None or not is_present(root / path)
             parts = render_tool(catalogue, tool, stub=stub)
             made.files.update(parts.files)

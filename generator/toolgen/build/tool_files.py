@@ -16,10 +16,11 @@ from toolgen import checks
 from toolgen.build.cache import ToolUnit, digest, status_of
 from toolgen.build.manifest import content_digest
 from toolgen.build.progress import Progress
+from toolgen.checks.implementations import implementation_path
 from toolgen.diagnostics import Diagnostic
 from toolgen.lint import Hit, ToolLinter, enabled_rules
 from toolgen.lint.context import LintContext, Names
-from toolgen.render import lockfile, render_tool, stub_path
+from toolgen.render import lockfile, render_tool
 from toolgen.render.formatting import Formatter
 from toolgen.spec import load, model, tokens, validate
 from toolgen.spec.ir import Catalogue, Tool, summary
@@ -96,7 +97,7 @@ def _compile_file(
         fresh.files.update(made.files)
         fresh.cards[tool.name] = made.card
         if made.stub is not None:
-            fresh.stubs[stub_path(catalogue, tool)] = made.stub
+            fresh.stubs[implementation_path(catalogue, tool)] = made.stub
     return fresh
 
 
@@ -213,7 +214,8 @@ class Run:
         return [
             t.name
             for t in front.tools
-            if not t.derived and not is_present(self.root / stub_path(catalogue, t))
+            if not t.derived
+            and not is_present(self.root / implementation_path(catalogue, t))
         ]
 
     def _still(self, unit: ToolUnit, key: str) -> bool:
@@ -230,7 +232,7 @@ class Run:
             _unchanged(self.root / rel, self.outputs.get(rel), wanted)
             for rel, wanted in unit.outputs.items()
         ) and all(
-            is_present(self.root / stub_path(catalogue, t))
+            is_present(self.root / implementation_path(catalogue, t))
             for t in unit.tools
             if not t.derived
         )

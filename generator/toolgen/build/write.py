@@ -41,13 +41,13 @@ from pathlib import Path
 from toolgen.build import disk
 from toolgen.build.manifest import (
     MANIFEST_NAME,
-    PYTHON_CACHES,
     Manifest,
     ManifestError,
     content_digest,
     owned_text,
     parse_manifest,
     read_package,
+    walk,
 )
 from toolgen.build.recovery import Journal, clean_up
 from toolgen.paths import CACHE_DIR
@@ -301,9 +301,8 @@ def _place_create_once(plan: _Plan, root: Path, nonce: str) -> tuple[str, ...]:
     for rel in plan.create:
         target = root / rel
         temp = _temporary(target, nonce)
-        if disk.FS.link_new(
-            temp, target
-        ):  # never over anything, even a file made meanwhile
+        # never over anything, even a file made meanwhile
+        if disk.FS.link_new(temp, target):
             created.append(rel)
         disk.FS.unlink(temp)
     return tuple(created)
@@ -340,19 +339,7 @@ def _foreign(tree: Path, ours: frozenset[str]) -> list[str]:
     """The entries of the replaced tree that are not the files the plan found toolgen's
     (`read_package`'s unknown ones, and any the manifest lists that were not there): a
     listing without a status of each, the entry's type as the folder gives it."""
-    found = []
-    stack = [""]
-    while stack:
-        base = stack.pop()
-        with os.scandir(tree / base if base else tree) as entries:
-            for entry in entries:
-                rel = f"{base}/{entry.name}" if base else entry.name
-                if entry.is_dir(follow_symlinks=False):
-                    if entry.name not in PYTHON_CACHES:
-                        stack.append(rel)
-                elif rel not in ours or not entry.is_file(follow_symlinks=False):
-                    found.append(rel)
-    return sorted(found)
+    return sorted(rel for rel, regular in walk(tree) if rel not in ours or not regular)
 
 
 def write_outputs(files: RenderedFiles, root: Path) -> WriteReport:

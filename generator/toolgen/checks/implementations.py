@@ -179,21 +179,18 @@ def _check_source(tool: ToolSummary, rel: str, data: bytes) -> list[Diagnostic]:
             )
         ]
     args = function.args
-    got_params = [
-        (a.arg, _bare(_annotation(a.annotation))) for a in args.posonlyargs + args.args
-    ]
-    want_params = [("args", tool.py.args_class)]
-    if tool.has_context:
-        want_params.append(("context", tool.py.context_class))
+    got = [_bare(_annotation(a.annotation)) for a in args.posonlyargs + args.args]
+    wanted = [tool.py.args_class] + (
+        [tool.py.context_class] if tool.has_context else []
+    )
     got_return = _bare(_annotation(function.returns))
     span = Span(rel, function.lineno, function.col_offset + 1)
     found = []
-    types_match = [t for _, t in got_params] == [t for _, t in want_params]
     # the generated tool calls it positionally: a keyword-only argument without a
     # default can never be filled
     keyword_only = any(d is None for d in args.kw_defaults)
     if (
-        not types_match
+        got != wanted
         or got_return != tool.returns_annotation
         or args.vararg
         or args.kwarg

@@ -13,7 +13,7 @@ from toolgen.names import (
     is_module_path,
     python_name,
 )
-from toolgen.spec.ir import Catalogue, Param, ReturnField, Tool, ToolSummary
+from toolgen.spec.ir import Catalogue, N, Tool, ToolSummary
 from toolgen.spec.load import PathKey
 
 
@@ -37,9 +37,7 @@ def tool_name(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
         )
 
 
-def _siblings(
-    fields: Sequence[Param] | Sequence[ReturnField],
-) -> Iterator[Sequence[Param] | Sequence[ReturnField]]:
+def _siblings(fields: Sequence[N]) -> Iterator[Sequence[N]]:
     """Every group of fields that share one object: the top level, then each nested one."""
     yield fields
     for field in fields:
@@ -49,9 +47,7 @@ def _siblings(
             yield from _siblings(field.properties)
 
 
-def _field_names(
-    fields: Sequence[Param] | Sequence[ReturnField], what: str
-) -> Iterator[Diagnostic]:
+def _field_names(fields: Sequence[N], what: str) -> Iterator[Diagnostic]:
     for group in _siblings(fields):
         seen: dict[str, str] = {}
         for field in group:
@@ -102,9 +98,7 @@ def element_words(path: PathKey) -> str:
     return f"the items of {named}" if items else named
 
 
-def _object_classes(
-    fields: Iterable[Param | ReturnField],
-) -> Iterator[tuple[str, PathKey]]:
+def _object_classes(fields: Iterable[N]) -> Iterator[tuple[str, PathKey]]:
     """The class of every object field, nested ones first (the order they are generated)."""
     for field in fields:
         if field.items is not None:

@@ -32,7 +32,7 @@ from toolgen.render.source import docstring
 from toolgen.render.tests import render_catalogue_tests, render_tool_tests
 from toolgen.spec.ir import Catalogue, Tool, ToolSummary
 
-__all__ = ["CARDS_PATH", "ToolFiles", "render_catalogue", "render_tool", "stub_path"]
+__all__ = ["CARDS_PATH", "ToolFiles", "render_catalogue", "render_tool"]
 
 CARDS_PATH = "_cards.py"  # inside the package
 
@@ -46,11 +46,6 @@ class ToolFiles:
     files: dict[str, str]
     card: str
     stub: str | None
-
-
-def stub_path(catalogue: Catalogue, tool: Tool | ToolSummary) -> str:
-    """Where the implementation of `tool` lives, relative to the project root."""
-    return f"{package_dir(catalogue.implementation)}/{tool.py.module}.py"
 
 
 def render_tool(catalogue: Catalogue, tool: Tool, *, stub: bool = False) -> ToolFiles:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from toolgen.render.imports import Imports
 from toolgen.render.source import py_literal, py_str
-from toolgen.spec.ir import JsonValue, Param, ReturnField, Tool
+from toolgen.spec.ir import JsonValue, N, Param, ReturnField, Tool
 from toolgen.spec.toolschema import python_pattern
 
 SCALAR = {
@@ -78,23 +78,10 @@ def param_annotation(
     c = param.constraints
     kwargs: list[str] = []
     metadata = []
-    if param.type in ("string", "integer") and c.enum is not None:
-        base = enums.alias(c.enum, param.name, imports)
-        if param.type == "integer":
-            imports.name("toolgen_runtime", "json_integer")
-            metadata.append("json_integer")
-    elif param.type == "datetime":
-        imports.name("pydantic", "AwareDatetime")
-        base = "AwareDatetime"
-    elif param.type == "array":
-        assert param.items is not None
-        base = f"list[{param_annotation(param.items, imports, enums, top=False)}]"
-    elif param.type == "object":
-        base = param.class_name
-    else:
-        base = SCALAR[param.type]
-        if param.type == "date":
-            imports.module("datetime")
+    base = _base(param, c.enum, imports, enums, param_annotation)
+    if param.type == "integer" and c.enum is not None:
+        imports.name("toolgen_runtime", "json_integer")
+        metadata.append("json_integer")
     if c.pattern is not None:
         kwargs.append(f"pattern={py_str(python_pattern(c.pattern))}")
     if c.minimum is not None:
@@ -171,23 +158,34 @@ def return_annotation(
         imports.name("typing", "Annotated")
         inner = return_annotation(f, imports, enums, top=False)
         return f"Annotated[{inner}, Field(serialization_alias={py_str(f.name)})]"
-    if f.enum is not None and f.type in ("string", "integer"):
-        base = enums.alias(f.enum, f.name, imports)
-    elif f.type == "array":
-        assert f.items is not None
-        base = f"list[{return_annotation(f.items, imports, enums, top=False)}]"
-    elif f.type == "object":
-        base = f.class_name
-    elif f.type == "datetime":
-        # as a parameter's: a date-time without its offset is refused where the result is
-        # built, so the model always reads RFC 3339 with the offset
-        imports.name("pydantic", "AwareDatetime")
-        base = "AwareDatetime"
-    else:
-        base = SCALAR[f.type]
-        if f.type == "date":
-            imports.module("datetime")
+    base = _base(f, f.enum, imports, enums, return_annotation)
     return f"{base} | None" if f.optional else base
+
+
+def _base(
+    field: Param | ReturnField,
+    enum: tuple[JsonValue, ...] | None,
+    imports: Imports,
+    enums: EnumAliases,
+    annotate: Callable[..., str],
+) -> str:
+    """The type of an argument or result field, before its constraints and null; `annotate`
+    (`param_annotation` or `return_annotation`) annotates an array's items."""
+    if enum is not None and field.type in ("string", "integer"):
+        return enums.alias(enum, field.name, imports)
+    if field.type == "array":
+        assert field.items is not None
+        return f"list[{annotate(field.items, imports, enums, top=False)}]"
+    if field.type == "object":
+        return field.class_name
+    if field.type == "datetime":
+        # a date-time without its offset is refused, in the arguments and where the result
+        # is built, so the model always reads RFC 3339 with the offset
+        imports.name("pydantic", "AwareDatetime")
+        return "AwareDatetime"
+    if field.type == "date":
+        imports.module("datetime")
+    return SCALAR[field.type]
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,14 +208,15 @@ def _what(element: Param | ReturnField) -> str:
 
 
 def classes(
-    elements: Sequence[Param] | Sequence[ReturnField],
+    elements: Sequence[N],
     name: str,
     doc: str,
     part: str,
-    annotate: Callable[[Param | ReturnField], FieldView],
+    annotate: Callable[[N], str],
 ) -> list[ClassView]:
     """The classes of one tree of arguments or return fields, nested ones first so every
-    name is defined before it is used. `part` starts the docstring of a nested class."""
+    name is defined before it is used. `part` starts the docstring of a nested class;
+    `annotate` gives a field's annotation."""
     found: list[ClassView] = []
     for element in elements:
         node = element.items if element.type == "array" and element.items else element
@@ -229,7 +228,8 @@ def classes(
                 part,
                 annotate,
             )
-    found.append(ClassView(name, doc, tuple(annotate(e) for e in elements)))
+    fields = tuple(FieldView(e.py_name, annotate(e)) for e in elements)
+    found.append(ClassView(name, doc, fields))
     return found
 
 
@@ -237,21 +237,12 @@ def tool_classes(
     tool: Tool, imports: Imports, enums: EnumAliases
 ) -> tuple[list[ClassView], list[ClassView]]:
     """The argument classes and the result classes of a tool."""
-
-    def argument(p: Param | ReturnField) -> FieldView:
-        assert isinstance(p, Param)
-        return FieldView(p.py_name, param_annotation(p, imports, enums))
-
-    def result(f: Param | ReturnField) -> FieldView:
-        assert isinstance(f, ReturnField)
-        return FieldView(f.py_name, return_annotation(f, imports, enums))
-
     arguments = classes(
         tool.params,
         tool.py.args_class,
         f"The arguments of {tool.name}, validated before the implementation runs.",
         f"Part of the {tool.name} arguments",
-        argument,
+        lambda p: param_annotation(p, imports, enums),
     )
     results = classes(
         tool.returns,
@@ -260,6 +251,6 @@ def tool_classes(
         if tool.pagination is not None
         else f"What {tool.name} returns on success: the model receives exactly these fields.",
         f"Part of a {tool.name} result",
-        result,
+        lambda f: return_annotation(f, imports, enums),
     )
     return arguments, results

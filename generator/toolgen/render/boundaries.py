@@ -22,9 +22,8 @@ class BoundaryLines:
 
     pagination: str  # `PAGINATION: Final = Pagination(...)`
     output: str  # `OUTPUT: Final = OutputContract(...)`
-    identity: list[
-        tuple[str, str]
-    ]  # (key literal, context attribute) of `call_identity`
+    # (key literal, context attribute) of `call_identity`
+    identity: list[tuple[str, str]]
     invoker_options: list[str]  # extra keywords of the Invoker
     guarded: bool  # build_tool takes `boundaries=`
 

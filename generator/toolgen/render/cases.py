@@ -137,12 +137,8 @@ def _enum_lookalikes(param: Param) -> list[tuple[str, JsonValue]]:
         for word in (m for m in members if isinstance(m, str)):
             flag = word.strip().lower()
             if flag in ("true", "false"):
-                found.append(
-                    (
-                        f"{json.dumps(flag == 'true')} for {json.dumps(word)}",
-                        flag == "true",
-                    )
-                )
+                boolean = flag == "true"
+                found.append((f"{json.dumps(boolean)} for {json.dumps(word)}", boolean))
             try:
                 parsed = float(word)
             except ValueError:
@@ -182,15 +178,10 @@ def _value_cases(param: Param, valid: object) -> Iterator[tuple[str, JsonValue]]
     if param.type == "array" and isinstance(valid, list):
         item = valid[0] if valid else None
         if c.max_items is not None and item is not None:
-            yield (
-                "one item too many",
-                [item] * (c.max_items + 1),  # shared: cases are only read
-            )
+            # the item is shared: cases are only read
+            yield "one item too many", [item] * (c.max_items + 1)
         if c.min_items is not None and c.min_items > 0 and item is not None:
-            yield (
-                "one item too few",
-                [item] * (c.min_items - 1),
-            )
+            yield "one item too few", [item] * (c.min_items - 1)
 
 
 def _fill(valid: object, length: int) -> str:
@@ -227,15 +218,9 @@ def cases(tool: Tool) -> list[Case]:
             if param.items is not None and isinstance(valid, list):
                 items(param, valid, here)
         extra = (*path, "unexpected_field")
-        found.append(
-            Case(
-                f"{'.'.join(extra)}: not a parameter",
-                _replaced(base, extra, 1),
-                ".".join(extra),
-                extra,
-                1,
-            )
-        )
+        field = ".".join(extra)
+        unexpected = _replaced(base, extra, 1)
+        found.append(Case(f"{field}: not a parameter", unexpected, field, extra, 1))
 
     def items(array: Param, valid: list[Any], path: tuple[str, ...]) -> None:
         """The first item broken the ways a field of the items' type is (an empty array

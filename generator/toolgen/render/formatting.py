@@ -24,9 +24,8 @@ from pathlib import Path
 from toolgen.paths import FORMAT_PREFIX
 
 LINE_LENGTH = 88
-BATCH = (
-    600  # files per run of ruff: its start-up is a few ms, one tool has about 3 files
-)
+# files per run of ruff: its start-up is a few ms, one tool has about 3 files
+BATCH = 600
 
 
 class FormattingError(RuntimeError):

@@ -38,9 +38,10 @@ from toolgen.spec.ir import (
     TOKEN_PARAM,
     Catalogue,
     ContextField,
+    Param,
+    ReturnField,
     Tool,
     ToolSummary,
-    walk,
 )
 from toolgen.spec.snapshot import named
 from toolgen.text import listing
@@ -265,18 +266,14 @@ def render_tool_module(catalogue: Catalogue, tool: Tool) -> str:
     if not tool.derived:
         imports.name("collections.abc", "Awaitable")
     imports.name("._cards", "CARDS")
+    nested: list[Param | ReturnField] = [*tool.all_params()]
+    nested += (f for top in tool.returns for f in top.walk())
     taken = {
         tool.py.args_class,
         tool.py.context_class,
         tool.py.result_class,
         tool.py.error_class,
-        *(p.class_name for top in tool.params for p in walk(top) if p.type == "object"),
-        *(
-            f.class_name
-            for top in tool.returns
-            for f in walk(top)
-            if f.type == "object"
-        ),
+        *(f.class_name for f in nested if f.type == "object"),
     }
     enums = EnumAliases(tool.py.prefix, taken)
     args_classes, result_classes = tool_classes(tool, imports, enums)

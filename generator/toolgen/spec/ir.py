@@ -152,7 +152,7 @@ CURSOR_PARAM = "cursor"
 PAGE_SIZE_PARAM = "page_size"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Param:
     """One argument the model fills in (or one property of an object argument)."""
 
@@ -160,15 +160,16 @@ class Param:
     py_name: str  # the Python attribute; differs for keywords and reserved names
     type: ParamType
     description: str
-    constraints: Constraints
-    optional: bool  # nullable in the schema; null means "leave it out" or the default
-    has_default: bool
-    default: JsonValue = field(hash=False)
-    has_example: bool
-    example: JsonValue = field(hash=False)
-    items: Param | None
-    properties: tuple[Param, ...]
-    class_name: str  # for objects (and arrays of objects): the generated model's name
+    constraints: Constraints = Constraints()
+    # nullable in the schema; null means "leave it out" or the default
+    optional: bool = False
+    has_default: bool = False
+    default: JsonValue = field(default=None, hash=False)
+    has_example: bool = False
+    example: JsonValue = field(default=None, hash=False)
+    items: Param | None = None
+    properties: tuple[Param, ...] = ()
+    class_name: str = ""  # for objects (and arrays of objects): the generated model
     origin: Origin
     path: PathSpec | None = None  # for type path
     url: UrlSpec | None = None  # for type url
@@ -178,11 +179,8 @@ class Param:
     def aliased(self) -> bool:
         return self.py_name != self.name
 
-    def walk(self) -> list[Param]:
-        return list(walk(self))
 
-
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ReturnField:
     """One field of a successful result."""
 
@@ -190,15 +188,14 @@ class ReturnField:
     py_name: str  # the attribute of the result class; differs for names Python reserves
     type: ParamType
     description: str
-    enum: tuple[JsonValue, ...] | None
-    optional: bool
-    items: ReturnField | None
-    properties: tuple[ReturnField, ...]
-    class_name: str  # for objects and arrays of objects: the generated dataclass
+    enum: tuple[JsonValue, ...] | None = None
+    optional: bool = False
+    items: ReturnField | None = None
+    properties: tuple[ReturnField, ...] = ()
+    class_name: str = ""  # for objects and arrays of objects: the generated dataclass
     origin: Origin
-    max_length: int | None = (
-        None  # a text cut to this many characters, flagged truncated
-    )
+    # a text cut to this many characters, flagged truncated
+    max_length: int | None = None
     sensitive: bool = False  # redacted: never reaches the model
 
     def walk(self) -> list[ReturnField]:

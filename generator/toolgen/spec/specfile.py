@@ -31,10 +31,6 @@ _KINDS: Final = (
 )
 
 
-def _unreadable(display: str, code: str, message: str, hint: str) -> Diagnostic:
-    return error(code, message, Span(display, 1, 1), hint)
-
-
 def _resolve_link(
     path: Path, display: str, root: Path | None
 ) -> tuple[Path | None, Diagnostic | None]:
@@ -44,25 +40,25 @@ def _resolve_link(
     try:
         target = path.resolve(strict=True)
     except RuntimeError:
-        return None, _unreadable(
-            display,
+        return None, error(
             "TG012",
             "the file is a symbolic link that loops back on itself",
+            Span(display),
             "Replace the link with the spec file itself.",
         )
     except OSError:
         shown = os.readlink(path) if path.is_symlink() else "?"
-        return None, _unreadable(
-            display,
+        return None, error(
             "TG012",
             f"the file is a broken symbolic link (to {shown}, which does not exist)",
+            Span(display),
             "Point the link at an existing spec file, or replace it with the file.",
         )
     if root is not None and not target.is_relative_to(root.resolve()):
-        return None, _unreadable(
-            display,
+        return None, error(
             "TG013",
             f"the file is a symbolic link to {target}, outside the project",
+            Span(display),
             "Copy the spec into the project: toolgen follows links only within the "
             "project root, so that what is built is what is reviewed.",
         )
@@ -99,10 +95,10 @@ def read_bytes(
         if exc.errno == errno.EFBIG:  # it grew past the limit while being read
             return None, _too_big(display, limits.MAX_FILE_BYTES + 1)
         reason = exc.strerror or exc.__class__.__name__
-        return None, _unreadable(
-            display,
+        return None, error(
             "TG005",
             f"cannot read the file: {reason}",
+            Span(display),
             "Check that the file exists and that you may read it.",
         )
 
@@ -116,21 +112,21 @@ def _mode(path: Path) -> int:
 
 def _not_regular(display: str, mode: int) -> Diagnostic:
     kind = next((words for test, words in _KINDS if test(mode)), "not a regular file")
-    return _unreadable(
-        display,
+    return error(
         "TG012",
         f"the file is {kind}, not a regular file",
+        Span(display),
         "A spec is a plain YAML file: replace this entry with one, or move it out of the "
         "folder.",
     )
 
 
 def _too_big(display: str, size: int) -> Diagnostic:
-    return _unreadable(
-        display,
+    return error(
         "TG011",
         f"the file has {limits.size_words(size)}, more than the "
         f"{limits.size_words(limits.MAX_FILE_BYTES)} a spec file may have",
+        Span(display),
         "Split the tool, or shorten its texts and lists; a tool contract is read on "
         "every turn and should stay small.",
     )

@@ -163,15 +163,12 @@ class _Reader(ParamsReader, ReturnsReader):
             )
         return tuple(
             Example(
-                args=cast(
-                    Mapping[str, JsonValue],
-                    mapping_value(mapping_value(item).get("args")),
-                ),
-                rejected_on=cast("str | None", mapping_value(item).get("rejected_on")),
-                note=text_value(mapping_value(item), "note"),
+                args=cast(Mapping[str, JsonValue], mapping_value(item.get("args"))),
+                rejected_on=cast("str | None", item.get("rejected_on")),
+                note=text_value(item, "note"),
                 origin=self.origin(("examples", i)),
             )
-            for i, item in enumerate(raw[: limits.MAX_EXAMPLES])
+            for i, item in enumerate(map(mapping_value, raw[: limits.MAX_EXAMPLES]))
         )
 
 

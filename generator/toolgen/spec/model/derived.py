@@ -59,11 +59,6 @@ def derived_param(
         optional=True,
         has_default=default is not None,
         default=default,
-        has_example=False,
-        example=None,
-        items=None,
-        properties=(),
-        class_name="",
         origin=at,
         is_cursor=is_cursor,
     )
@@ -78,11 +73,6 @@ def derived_return(
         py_name=python_name(name),
         type=ftype,
         description=description,
-        enum=None,
-        optional=False,
-        items=None,
-        properties=(),
-        class_name="",
         origin=at,
     )
 

@@ -44,19 +44,17 @@ class ParamsReader(BoundaryReader):
     def params(
         self, raw: Mapping[str, object], path: PathKey, stem: str
     ) -> tuple[Param, ...]:
-        built = []
         siblings = frozenset(raw)
-        for name, spec in raw.items():
-            param = self.param(
+        return tuple(
+            self.param(
                 name,
                 mapping_value(spec),
                 (*path, name),
                 stem + pascal(name),
                 item_class(stem, name, siblings),
             )
-            if param is not None:
-                built.append(param)
-        return tuple(built)
+            for name, spec in raw.items()
+        )
 
     def param(
         self,
@@ -65,7 +63,7 @@ class ParamsReader(BoundaryReader):
         path: PathKey,
         class_name: str,
         items_class: str,
-    ) -> Param | None:
+    ) -> Param:
         ptype = str(d.get("type"))
         path_spec, url_spec = self.guard_specs(name, ptype, d, path)
         self._keys_of_other_types(ptype, d, path)

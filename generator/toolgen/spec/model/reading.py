@@ -70,16 +70,8 @@ def texts(document: Document) -> tuple[TextAt, ...]:
     """Every string of a document, keys included, with its path (iterative: documents of
     thousands of nodes make recursive generators slow), then the importer's TODO comments
     (comments.py), each at the value it stands beside."""
-    found = _data_texts(document.data)
-    return (
-        *found,
-        *(TextAt(path, text, False) for path, text in document.import_todos),
-    )
-
-
-def _data_texts(data: object) -> tuple[TextAt, ...]:
     found: list[TextAt] = []
-    stack: list[tuple[PathKey, object]] = [((), data)]
+    stack: list[tuple[PathKey, object]] = [((), document.data)]
     while stack:
         path, node = stack.pop()
         if isinstance(node, str):
@@ -99,6 +91,7 @@ def _data_texts(data: object) -> tuple[TextAt, ...]:
                     found.append(TextAt((*path, index), value, False))
                 elif isinstance(value, dict | list):
                     stack.append(((*path, index), value))
+    found.extend(TextAt(path, text, False) for path, text in document.import_todos)
     return tuple(found)
 
 
