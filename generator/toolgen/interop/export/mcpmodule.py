@@ -166,30 +166,26 @@ def _usage(catalogue: Catalogue, left_out: tuple[str, ...], toolset: str | None)
             else "; it needs no setting."
         )
     ]
-    text = textwrap.fill(paragraphs[0], 88) + ("\n" if variables else "")
-    for variable, purpose in variables:
-        text += "\n" + textwrap.fill(
-            f"- {variable}: {purpose}.", 88, subsequent_indent="  "
-        )
-    need = needs(catalogue)
-    for name, tools in need.more_hosts.items():
-        more = (
+    for name, tools in needs(catalogue).more_hosts.items():
+        paragraphs.append(
             f"It also reads TOOLGEN_HOSTS_{name.upper()}, when set: more hosts the URLs "
             f"of {listing(tools)} may name."
         )
-        text += "\n\n" + textwrap.fill(more, 88)
     if left_out:
-        text += "\n\n" + textwrap.fill(
-            f"Left out: {', '.join(left_out)}, since {WHY_LEFT_OUT}.", 88
-        )
+        paragraphs.append(f"Left out: {', '.join(left_out)}, since {WHY_LEFT_OUT}.")
     if toolset is None:
-        one = (
+        paragraphs.append(
             "It serves every tool, or the toolset TOOLGEN_TOOLSET names when it is set: "
             + ", ".join(t.name for t in catalogue.toolsets)
             + "."
         )
-        text += "\n\n" + textwrap.fill(one, 88)
-    return text
+    filled = [textwrap.fill(paragraph, 88) for paragraph in paragraphs]
+    if variables:  # listed under the first paragraph, one to a line
+        listed = (f"- {name}: {purpose}." for name, purpose in variables)
+        filled.insert(
+            1, "\n".join(textwrap.fill(x, 88, subsequent_indent="  ") for x in listed)
+        )
+    return "\n\n".join(filled)
 
 
 _SEARCHED = ["from toolgen_runtime.search import SearchDocument\n\n"]
