@@ -1,6 +1,7 @@
-"""Whether a value fits a parameter the importer converted (its `ParamDoc`): its type, enum,
-bounds, lengths, pattern and item counts. The importer keeps a source's default or example
-only when it fits, so the contract it writes never contradicts itself."""
+"""Whether a value fits a scalar parameter the importer converted (its `ParamDoc`): its type,
+enum, bounds, lengths and pattern. The importer keeps a source's default or example only when
+it fits, so the contract it writes never contradicts itself (it keeps neither on an array or
+an object)."""
 
 from __future__ import annotations
 
@@ -39,10 +40,4 @@ def satisfies(doc: Mapping[str, object], value: object) -> bool:
                     return False
             except re.error:
                 return False
-    if isinstance(value, list):
-        fewest, most = doc.get("min_items"), doc.get("max_items")
-        if isinstance(fewest, int) and len(value) < fewest:
-            return False
-        if isinstance(most, int) and len(value) > most:
-            return False
     return True
