@@ -102,10 +102,10 @@ def needs(catalogue: Catalogue) -> Needs:
     for tool in tools:
         for param in tool.all_params():
             if param.path is not None:
-                _add(roots, param.path.root, tool.name)
+                roots.setdefault(param.path.root, []).append(tool.name)
             if param.url is not None and param.url.hosts_from is not None:
                 lists = more_hosts if param.url.hosts else hosts
-                _add(lists, param.url.hosts_from, tool.name)
+                lists.setdefault(param.url.hosts_from, []).append(tool.name)
     return Needs(
         store=tuple(t.name for t in tools if t.needs_store),
         secret=tuple(
@@ -119,14 +119,9 @@ def needs(catalogue: Catalogue) -> Needs:
     )
 
 
-def _add(found: dict[str, list[str]], name: str, tool: str) -> None:
-    names = found.setdefault(name, [])
-    if tool not in names:
-        names.append(tool)
-
-
 def _frozen(found: Mapping[str, list[str]]) -> dict[str, tuple[str, ...]]:
-    return {name: tuple(tools) for name, tools in sorted(found.items())}
+    """Each name with its tools, in order, each tool once (it may have two such params)."""
+    return {name: tuple(dict.fromkeys(tools)) for name, tools in sorted(found.items())}
 
 
 def environment_variables(catalogue: Catalogue) -> list[tuple[str, str]]:
