@@ -157,8 +157,6 @@ class Converter:
             value = node[key]
             if key == "additionalProperties" and value is False:
                 continue  # every object of the format is closed
-            if key == "format" and node.get("type") == "string":
-                continue  # reported with the type
             if key in _ANNOTATION_ONLY:
                 self.lose(
                     where, f"{key} {value!r}", "the format has no such annotation"
