@@ -322,3 +322,32 @@ def test_a_null_type_beside_an_allof_keeps_the_parameter_optional() -> None:
     assert d.document["params"] == {
         "note": {"type": "string", "min_length": 2, "optional": True}
     }
+
+
+def test_a_default_or_example_is_kept_only_when_toolgen_check_accepts_it(
+    tmp_path: Path,
+) -> None:
+    # judged by the one validator `toolgen check` uses: 30 February is no date, and \d is
+    # ECMA's ASCII digit, so Arabic-Indic digits do not match it
+    properties = {
+        "since": {"type": "string", "format": "date", "default": "2026-02-30"},
+        "until": {"type": "string", "format": "date", "default": "2026-02-28"},
+        "code": {"type": "string", "pattern": "^\\d+$", "examples": ["١٢", "12"]},
+    }
+    tool = {"name": "list_orders", "inputSchema": {"properties": properties}}
+    source = tmp_path / "tools.json"
+    source.write_text(json.dumps([tool]), encoding="utf-8")
+    done = import_file("mcp", source, tmp_path / "shop")
+    [d] = done.drafts
+    params = d.document["params"]
+    assert isinstance(params, dict)
+    assert (
+        "default" not in params["since"] and params["until"]["default"] == "2026-02-28"
+    )
+    assert params["code"]["example"] == "12"
+    lost = {(x.where, x.what) for x in d.losses}
+    assert ("parameter 'since'", "default '2026-02-30'") in lost
+    checked = pipeline.check_catalogue(
+        tmp_path / "shop", tmp_path, implementations=False
+    )
+    assert not [x for x in checked.diagnostics if x.code in ("TG124", "TG125")]
