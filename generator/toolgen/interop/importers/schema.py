@@ -16,7 +16,9 @@ import re
 from collections.abc import Mapping
 from typing import cast
 
-from toolgen.interop.importers.fitting import satisfies
+import regress
+from toolgen_runtime.schema import validator
+
 from toolgen.interop.importers.source import Loss
 from toolgen.names import ENVELOPE_KEYS, MODEL_NAME_RE
 from toolgen.spec.model.reading import fits_type, is_number, whole_number
@@ -388,7 +390,7 @@ class Converter:
                 "the parameter is required, and in the format a default makes it optional",
             )
             return
-        if doc["type"] in ("array", "object") or not satisfies(doc, default):
+        if doc["type"] in ("array", "object") or not _fits(doc, default):
             self.lose(
                 where, f"default {_short(default)}", "it does not fit the parameter"
             )
@@ -405,7 +407,7 @@ class Converter:
             candidates.append(node["example"])
         scalar = doc["type"] not in ("array", "object")
         for value in candidates:
-            if scalar and value is not None and satisfies(doc, value):
+            if scalar and value is not None and _fits(doc, value):
                 doc["example"] = value
                 break
         rest = len(candidates) - (1 if "example" in doc else 0)
@@ -497,6 +499,35 @@ class Converter:
         if (nullable or not required) and not item:
             doc["optional"] = True
         return _ordered(node, doc)
+
+
+# the keys of a converted scalar parameter, as the JSON Schema keywords they stand for
+_KEYWORDS = {
+    "enum": "enum",
+    "min": "minimum",
+    "max": "maximum",
+    "min_length": "minLength",
+    "max_length": "maxLength",
+    "pattern": "pattern",
+}
+_FORMATS = {"date": "date", "datetime": "date-time"}
+
+
+def _fits(doc: ParamDoc, value: object) -> bool:
+    """Whether a value passes the type and constraints of a converted scalar parameter,
+    judged as `toolgen check` judges a contract's defaults and examples: by the one validator
+    of argument values (`toolgen_runtime.schema`), on the parameter's JSON Schema. A default
+    or an example is kept only when it fits (never on an array or an object), so the
+    contract the importer writes never contradicts itself."""
+    kind = str(doc["type"])
+    schema = {key: doc[name] for name, key in _KEYWORDS.items() if name in doc}
+    schema["type"] = "string" if kind in _FORMATS else kind
+    if kind in _FORMATS:
+        schema["format"] = _FORMATS[kind]
+    try:
+        return bool(validator(schema).is_valid(value))
+    except regress.RegressError:  # a pattern ECMA-262 cannot read fits nothing (TG122)
+        return False
 
 
 def _required(node: Node, name: str) -> bool:
