@@ -229,9 +229,8 @@ def mcp_server_module(catalogue: Catalogue, toolset: str | None = None) -> McpSe
         ),
         "import argparse\n",
         "from typing import Final\n\n",
-        "from toolgen_runtime.mcp import (\n",
-        "    Contract,\n    Settings,\n    Toolsets,\n    context_from_environment,\n",
-        "    serve_stdio,\n)\n",
+        "from toolgen_runtime.mcp import Contract, Settings, Toolsets, "
+        "context_from_environment, serve_stdio\n",
         *(_SEARCHED if any(t.deferred for t in served(catalogue)) else ["\n"]),
         f"from {catalogue.package} import {catalogue.context_class}, tools\n\n",
         f"NAME: Final = {catalogue.name!r}\n",
@@ -247,13 +246,10 @@ def mcp_server_module(catalogue: Catalogue, toolset: str | None = None) -> McpSe
         f"prefix={catalogue.name.upper() + '_'!r})\n\n\n",
         "def main() -> None:\n",
         '    """Serve the catalogue over stdio, once every setting it needs is read."""\n',
-        "    argparse.ArgumentParser(\n",
-        "        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter\n",
-        "    ).parse_args()\n",
-        "    serve_stdio(\n",
-        "        NAME,\n        lambda: tools(*CONTRACTS),\n        CONTRACTS,\n",
-        "        run_context,\n        settings=SETTINGS,\n        toolsets=TOOLSETS,\n",
-        "    )\n\n\n",
+        "    argparse.ArgumentParser(description=__doc__, "
+        "formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()\n",
+        "    serve_stdio(NAME, lambda: tools(*CONTRACTS), CONTRACTS, run_context, "
+        "settings=SETTINGS, toolsets=TOOLSETS)\n\n\n",
         'if __name__ == "__main__":\n',
         "    main()\n",
     ]
