@@ -326,16 +326,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command, as `toolgen ARGS...` does; returns its exit status. Tests and programs
     that embed toolgen call this: the process goes on as it was (see `run`)."""
     with _rare_collections():
-        return _main(argv)
-
-
-def _main(argv: Sequence[str] | None) -> int:
-    parser = _parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
-        return int(exc.code or 0)
-    return _dispatch(args)
+        try:
+            args = _parser().parse_args(argv)
+        except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
+            return int(exc.code or 0)
+        return _dispatch(args)
 
 
 # the exit status of a command whose output could not be written (as Python's own exit)
@@ -347,13 +342,12 @@ def run() -> NoReturn:
 
     A build of a thousand tools leaves about a million objects for the interpreter to free
     and collect on its way out, a tenth of the build's time, in a process about to end. So
-    the command keeps the collector's rare thresholds to the end, flushes its output and
-    leaves with `os._exit`: nothing toolgen holds needs its teardown (files are closed and
-    temporary folders removed where they are made, and nothing registers atexit). An error
-    that escapes ends the process the usual way, traceback and all."""
-    gc.set_threshold(*GC_THRESHOLDS)
+    the command flushes its output and leaves with `os._exit`: nothing toolgen holds needs
+    its teardown (files are closed and temporary folders removed where they are made, and
+    nothing registers atexit). An error that escapes ends the process the usual way,
+    traceback and all."""
     try:
-        status = _main(None)
+        status = main(None)
         sys.stdout.flush()
     except OSError as exc:
         if exc.errno not in _UNWRITABLE:
