@@ -145,13 +145,17 @@ def test_import_refuses_to_overwrite_and_skips_unusable_names(tmp_path: Path) ->
     tools = [
         {"name": "clock.get_time", "inputSchema": {}},  # renamed clock_get_time
         {"name": "x" * 65, "inputSchema": {}},  # one word too long: no name to give
-        {"name": "context", "inputSchema": {}},  # the generated package's own module
+        {
+            "name": "context",
+            "inputSchema": {},
+        },  # built as context_.py, beside context.py
         {"name": "get/time", "inputSchema": {}},  # get_time, the next tool's name
         {"name": "get_time", "inputSchema": {}},
+        {"name": "Get-Time", "inputSchema": {}},  # generated as get_time.py too
     ]
     source.write_text(json.dumps(tools), encoding="utf-8")
     report = import_file("mcp", source, tmp_path / "clock")
-    assert [d.name for d in report.drafts] == ["clock_get_time", "get_time"]
+    assert [d.name for d in report.drafts] == ["clock_get_time", "context", "get_time"]
     assert report.drafts[0].losses[0] == Loss(
         "the tool",
         "name 'clock.get_time'",
@@ -160,9 +164,13 @@ def test_import_refuses_to_overwrite_and_skips_unusable_names(tmp_path: Path) ->
     )
     assert dict(report.skipped) == {
         "x" * 65: "a tool name is 1 to 64 letters, digits, '_' or '-'",
-        "context": "the generated package uses this module name itself",
         "get/time": "renamed, it would be 'get_time', the name of another tool",
+        "Get-Time": "it would share a Python module with 'get_time'",
     }
+    checked = pipeline.check_catalogue(
+        tmp_path / "clock", tmp_path, implementations=False
+    )
+    assert not [d for d in checked.diagnostics if d.code < "TG200"]
     before = (tmp_path / "clock" / "tools" / "get_time.yaml").read_text(
         encoding="utf-8"
     )
