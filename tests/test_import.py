@@ -359,3 +359,23 @@ def test_a_default_or_example_is_kept_only_when_toolgen_check_accepts_it(
         tmp_path / "shop", tmp_path, implementations=False
     )
     assert not [x for x in checked.diagnostics if x.code in ("TG124", "TG125")]
+
+
+def test_return_fields_carry_every_name_the_format_takes() -> None:
+    # a keyword or a hyphen is a name the model may read (the generated field is class_,
+    # item_count); only a key of the envelope is taken, at the top of the answer
+    output = {
+        "type": "object",
+        "properties": {
+            "class": {"type": "string"},
+            "item-count": {"type": "integer"},
+            "ok": {"type": "boolean"},
+            "line": {"type": "object", "properties": {"ok": {"type": "boolean"}}},
+        },
+    }
+    tool = {"name": "read_order", "inputSchema": {}, "outputSchema": output}
+    d = draft(read_source("mcp", json.dumps([tool])).tools[0])
+    returns = d.document["returns"]
+    assert isinstance(returns, dict)
+    assert list(returns) == ["class", "item-count", "line"]
+    assert [x.where for x in d.losses if x.what == "the name"] == ["return field 'ok'"]

@@ -11,7 +11,6 @@ reports it rather than write a contract that says something else.
 
 from __future__ import annotations
 
-import keyword
 import re
 from collections.abc import Mapping
 from typing import cast
@@ -441,16 +440,11 @@ class Converter:
         found: dict[str, ParamDoc] = {}
         for name, sub in properties.items():
             where = f"return field {prefix + name!r}"
-            if (
-                not name.isidentifier()
-                or keyword.iskeyword(name)
-                or (not prefix and name in ENVELOPE_KEYS)
+            if not MODEL_NAME_RE.fullmatch(name) or (
+                not prefix and name in ENVELOPE_KEYS
             ):
-                self.lose(
-                    where,
-                    "the name",
-                    "a return field is a Python identifier, not a keyword or an envelope key",
-                )
+                why = "a name is 1 to 64 letters, digits, '_' or '-', and not an envelope key"
+                self.lose(where, "the name", why)
                 continue
             field = self.field(
                 sub, where, prefix + name + ".", required=_required(node, name)
