@@ -68,14 +68,11 @@ def compare_target(target: project.Target, against: str) -> Compared:
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    if args.rules or args.docs:
-        rules = all_diff_rules()
-        shown = (
-            diff_report.rules_markdown()
-            if args.docs
-            else diff_report.rules_table(rules)
-        )
-        sys.stdout.write(shown)
+    if args.docs:
+        sys.stdout.write(diff_report.rules_markdown())
+        return EXIT_CLEAN
+    if args.rules:
+        sys.stdout.write(diff_report.rules_table(all_diff_rules()))
         return EXIT_CLEAN
     if not args.against:
         raise UsageError("--against REF is required (a git ref or a folder)")
