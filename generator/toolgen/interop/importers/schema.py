@@ -362,11 +362,10 @@ class Converter:
             if kind == "integer" and float(number).is_integer():
                 # the same integers: above 0 exclusive is from 1 inclusive; of this and an
                 # inclusive bound, the one that admits fewer values holds
-                bound, current = int(number) + step, doc.get(name)
+                bound = int(number) + step
+                current = cast(int | None, doc.get(name))
                 tighter = max if step > 0 else min
-                doc[name] = (
-                    bound if current is None else tighter(bound, cast(int, current))
-                )
+                doc[name] = bound if current is None else tighter(bound, current)
             else:
                 self.lose(
                     where, f"{key} {number}", "the format's bounds include the bound"
