@@ -379,3 +379,22 @@ def test_return_fields_carry_every_name_the_format_takes() -> None:
     assert isinstance(returns, dict)
     assert list(returns) == ["class", "item-count", "line"]
     assert [x.where for x in d.losses if x.what == "the name"] == ["return field 'ok'"]
+
+
+def test_a_nested_parameter_under_a_long_name_is_carried() -> None:
+    # nesting is counted in levels, not in the characters of the names above
+    inner = {"type": "object", "properties": {"city": {"type": "string"}}}
+    schema = {
+        "type": "object",
+        "properties": {"shipping_address_of_the_whole_order": inner},
+    }
+    d = draft(
+        read_source("mcp", json.dumps([{"name": "ship", "inputSchema": schema}])).tools[
+            0
+        ]
+    )
+    params = d.document["params"]
+    assert isinstance(params, dict)
+    assert params["shipping_address_of_the_whole_order"]["properties"] == {
+        "city": {"type": "string", "optional": True}
+    }

@@ -203,7 +203,7 @@ class Converter:
                 )
                 continue
             doc = self.param(
-                sub, where, required=_required(node, name), depth=len(prefix)
+                sub, where, required=_required(node, name), depth=prefix.count(".")
             )
             if doc is not None:
                 found[str(name)] = doc
