@@ -398,3 +398,26 @@ def test_a_nested_parameter_under_a_long_name_is_carried() -> None:
     assert params["shipping_address_of_the_whole_order"]["properties"] == {
         "city": {"type": "string", "optional": True}
     }
+
+
+def test_a_number_as_a_property_name_in_yaml_is_read_as_its_text() -> None:
+    # YAML reads `200:` as a number: the import names it as the text it is, never crashes
+    document = """
+openapi: 3.1.0
+paths:
+  /codes:
+    get:
+      operationId: read_codes
+      responses:
+        '200':
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  200: {type: string}
+                  ok: {type: boolean}
+"""
+    d = draft(read_source("openapi", document).tools[0])
+    assert d.document["returns"] == {"200": {"type": "string", "optional": True}}
+    assert ("return field 'ok'", "the name") in {(x.where, x.what) for x in d.losses}

@@ -12,7 +12,7 @@ reports it rather than write a contract that says something else.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import cast
 
 import regress
@@ -26,6 +26,7 @@ Node = Mapping[str, object]
 ParamDoc = dict[str, object]
 
 _MAX_DEPTH = 32
+_NAME_RULE = "a name is 1 to 64 letters, digits, '_' or '-'"
 # Keywords that say nothing the model or the validator acts on: dropping them loses nothing.
 _SILENT = frozenset({"$schema", "$id", "$comment", "$defs", "definitions"})
 _ANNOTATION_ONLY = frozenset({"title", "deprecated", "readOnly", "writeOnly"})
@@ -189,24 +190,30 @@ class Converter:
             )
         return self._properties(root, "")
 
-    def _properties(self, node: Node, prefix: str) -> dict[str, ParamDoc]:
+    def _named(
+        self, node: Node, prefix: str, noun: str
+    ) -> Iterator[tuple[str, object, str]]:
+        """Each property of an object schema with a name the format takes, its schema and
+        where it is; a return field at the top may not take a key of the envelope."""
         properties = node.get("properties")
+        for name, sub in properties.items() if isinstance(properties, dict) else ():
+            where = f"{noun} {prefix + str(name)!r}"
+            why = "" if MODEL_NAME_RE.fullmatch(str(name)) else _NAME_RULE
+            if noun == "return field" and not prefix and name in ENVELOPE_KEYS:
+                why = "the envelope every answer comes in has a key of that name"
+            if why:
+                self.lose(where, "the name", why)
+            else:
+                yield str(name), sub, where
+
+    def _properties(self, node: Node, prefix: str) -> dict[str, ParamDoc]:
         found: dict[str, ParamDoc] = {}
-        if not isinstance(properties, dict):
-            return found
-        for name, sub in properties.items():
-            dotted = prefix + str(name)
-            where = f"parameter {dotted!r}"
-            if not MODEL_NAME_RE.fullmatch(str(name)):
-                self.lose(
-                    where, "the name", "a name is 1 to 64 letters, digits, '_' or '-'"
-                )
-                continue
+        for name, sub, where in self._named(node, prefix, "parameter"):
             doc = self.param(
                 sub, where, required=_required(node, name), depth=prefix.count(".")
             )
             if doc is not None:
-                found[str(name)] = doc
+                found[name] = doc
         return found
 
     def param(
@@ -435,16 +442,8 @@ class Converter:
         return self._fields(root, "")
 
     def _fields(self, node: Node, prefix: str) -> dict[str, ParamDoc]:
-        properties = cast(Mapping[str, object], node.get("properties") or {})
         found: dict[str, ParamDoc] = {}
-        for name, sub in properties.items():
-            where = f"return field {prefix + name!r}"
-            if not MODEL_NAME_RE.fullmatch(name) or (
-                not prefix and name in ENVELOPE_KEYS
-            ):
-                why = "a name is 1 to 64 letters, digits, '_' or '-', and not an envelope key"
-                self.lose(where, "the name", why)
-                continue
+        for name, sub, where in self._named(node, prefix, "return field"):
             field = self.field(
                 sub, where, prefix + name + ".", required=_required(node, name)
             )
