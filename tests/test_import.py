@@ -421,3 +421,26 @@ paths:
     d = draft(read_source("openapi", document).tools[0])
     assert d.document["returns"] == {"200": {"type": "string", "optional": True}}
     assert ("return field 'ok'", "the name") in {(x.where, x.what) for x in d.losses}
+
+
+def test_response_codes_written_as_yaml_numbers_are_read() -> None:
+    # `200:` unquoted is a number to YAML, and a common way to write an OpenAPI document
+    document = """
+openapi: 3.0.0
+paths:
+  /a:
+    get:
+      operationId: read_a
+      responses:
+        200:
+          content:
+            application/json:
+              schema: {type: object, properties: {n: {type: integer}}}
+        404: {description: not found}
+"""
+    [tool] = read_source("openapi", document).tools
+    assert tool.output_schema == {
+        "type": "object",
+        "properties": {"n": {"type": "integer"}},
+    }
+    assert "responses 404" in {x.what for x in tool.losses}
