@@ -145,13 +145,17 @@ def test_import_refuses_to_overwrite_and_skips_unusable_names(tmp_path: Path) ->
     tools = [
         {"name": "clock.get_time", "inputSchema": {}},  # renamed clock_get_time
         {"name": "x" * 65, "inputSchema": {}},  # one word too long: no name to give
-        {"name": "context", "inputSchema": {}},  # the generated package's own module
+        {
+            "name": "context",
+            "inputSchema": {},
+        },  # built as context_.py, beside context.py
         {"name": "get/time", "inputSchema": {}},  # get_time, the next tool's name
         {"name": "get_time", "inputSchema": {}},
+        {"name": "Get-Time", "inputSchema": {}},  # generated as get_time.py too
     ]
     source.write_text(json.dumps(tools), encoding="utf-8")
     report = import_file("mcp", source, tmp_path / "clock")
-    assert [d.name for d in report.drafts] == ["clock_get_time", "get_time"]
+    assert [d.name for d in report.drafts] == ["clock_get_time", "context", "get_time"]
     assert report.drafts[0].losses[0] == Loss(
         "the tool",
         "name 'clock.get_time'",
@@ -160,9 +164,13 @@ def test_import_refuses_to_overwrite_and_skips_unusable_names(tmp_path: Path) ->
     )
     assert dict(report.skipped) == {
         "x" * 65: "a tool name is 1 to 64 letters, digits, '_' or '-'",
-        "context": "the generated package uses this module name itself",
         "get/time": "renamed, it would be 'get_time', the name of another tool",
+        "Get-Time": "it would share a Python module with 'get_time'",
     }
+    checked = pipeline.check_catalogue(
+        tmp_path / "clock", tmp_path, implementations=False
+    )
+    assert not [d for d in checked.diagnostics if d.code < "TG200"]
     before = (tmp_path / "clock" / "tools" / "get_time.yaml").read_text(
         encoding="utf-8"
     )
@@ -322,3 +330,117 @@ def test_a_null_type_beside_an_allof_keeps_the_parameter_optional() -> None:
     assert d.document["params"] == {
         "note": {"type": "string", "min_length": 2, "optional": True}
     }
+
+
+def test_a_default_or_example_is_kept_only_when_toolgen_check_accepts_it(
+    tmp_path: Path,
+) -> None:
+    # judged by the one validator `toolgen check` uses: 30 February is no date, and \d is
+    # ECMA's ASCII digit, so Arabic-Indic digits do not match it
+    properties = {
+        "since": {"type": "string", "format": "date", "default": "2026-02-30"},
+        "until": {"type": "string", "format": "date", "default": "2026-02-28"},
+        "code": {"type": "string", "pattern": "^\\d+$", "examples": ["١٢", "12"]},
+    }
+    tool = {"name": "list_orders", "inputSchema": {"properties": properties}}
+    source = tmp_path / "tools.json"
+    source.write_text(json.dumps([tool]), encoding="utf-8")
+    done = import_file("mcp", source, tmp_path / "shop")
+    [d] = done.drafts
+    params = d.document["params"]
+    assert isinstance(params, dict)
+    assert (
+        "default" not in params["since"] and params["until"]["default"] == "2026-02-28"
+    )
+    assert params["code"]["example"] == "12"
+    lost = {(x.where, x.what) for x in d.losses}
+    assert ("parameter 'since'", "default '2026-02-30'") in lost
+    checked = pipeline.check_catalogue(
+        tmp_path / "shop", tmp_path, implementations=False
+    )
+    assert not [x for x in checked.diagnostics if x.code in ("TG124", "TG125")]
+
+
+def test_return_fields_carry_every_name_the_format_takes() -> None:
+    # a keyword or a hyphen is a name the model may read (the generated field is class_,
+    # item_count); only a key of the envelope is taken, at the top of the answer
+    output = {
+        "type": "object",
+        "properties": {
+            "class": {"type": "string"},
+            "item-count": {"type": "integer"},
+            "ok": {"type": "boolean"},
+            "line": {"type": "object", "properties": {"ok": {"type": "boolean"}}},
+        },
+    }
+    tool = {"name": "read_order", "inputSchema": {}, "outputSchema": output}
+    d = draft(read_source("mcp", json.dumps([tool])).tools[0])
+    returns = d.document["returns"]
+    assert isinstance(returns, dict)
+    assert list(returns) == ["class", "item-count", "line"]
+    assert [x.where for x in d.losses if x.what == "the name"] == ["return field 'ok'"]
+
+
+def test_a_nested_parameter_under_a_long_name_is_carried() -> None:
+    # nesting is counted in levels, not in the characters of the names above
+    inner = {"type": "object", "properties": {"city": {"type": "string"}}}
+    schema = {
+        "type": "object",
+        "properties": {"shipping_address_of_the_whole_order": inner},
+    }
+    d = draft(
+        read_source("mcp", json.dumps([{"name": "ship", "inputSchema": schema}])).tools[
+            0
+        ]
+    )
+    params = d.document["params"]
+    assert isinstance(params, dict)
+    assert params["shipping_address_of_the_whole_order"]["properties"] == {
+        "city": {"type": "string", "optional": True}
+    }
+
+
+def test_a_number_as_a_property_name_in_yaml_is_read_as_its_text() -> None:
+    # YAML reads `200:` as a number: the import names it as the text it is, never crashes
+    document = """
+openapi: 3.1.0
+paths:
+  /codes:
+    get:
+      operationId: read_codes
+      responses:
+        '200':
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  200: {type: string}
+                  ok: {type: boolean}
+"""
+    d = draft(read_source("openapi", document).tools[0])
+    assert d.document["returns"] == {"200": {"type": "string", "optional": True}}
+    assert ("return field 'ok'", "the name") in {(x.where, x.what) for x in d.losses}
+
+
+def test_response_codes_written_as_yaml_numbers_are_read() -> None:
+    # `200:` unquoted is a number to YAML, and a common way to write an OpenAPI document
+    document = """
+openapi: 3.0.0
+paths:
+  /a:
+    get:
+      operationId: read_a
+      responses:
+        200:
+          content:
+            application/json:
+              schema: {type: object, properties: {n: {type: integer}}}
+        404: {description: not found}
+"""
+    [tool] = read_source("openapi", document).tools
+    assert tool.output_schema == {
+        "type": "object",
+        "properties": {"n": {"type": "integer"}},
+    }
+    assert "responses 404" in {x.what for x in tool.losses}

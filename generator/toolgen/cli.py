@@ -114,7 +114,6 @@ def _catalogues(sub: argparse.ArgumentParser) -> None:
 
 
 def _check_parser(commands: _Commands) -> None:
-    """`toolgen check`."""
     check = commands.add_parser(
         "check",
         help="validate and lint catalogues, write nothing",
@@ -125,7 +124,6 @@ def _check_parser(commands: _Commands) -> None:
 
 
 def _build_parser(commands: _Commands) -> None:
-    """`toolgen build`."""
     build = commands.add_parser(
         "build",
         help="check, then write the generated code",
@@ -146,7 +144,6 @@ def _build_parser(commands: _Commands) -> None:
 
 
 def _schema_parser(commands: _Commands) -> None:
-    """`toolgen schema`."""
     schema = commands.add_parser(
         "schema", help="print the JSON Schema of the spec format"
     )
@@ -160,7 +157,6 @@ def _schema_parser(commands: _Commands) -> None:
 
 
 def _rules_parser(commands: _Commands) -> None:
-    """`toolgen rules`."""
     rules = commands.add_parser(
         "rules", help="list the lint rules, or print their reference"
     )
@@ -173,7 +169,6 @@ def _rules_parser(commands: _Commands) -> None:
 
 
 def _import_parser(commands: _Commands) -> None:
-    """`toolgen import` (toolgen.commands.imports)."""
     imported = commands.add_parser(
         "import",
         help="draft contracts from existing tool definitions (never overwrites)",
@@ -202,7 +197,6 @@ def _import_parser(commands: _Commands) -> None:
 
 
 def _init_parser(commands: _Commands) -> None:
-    """`toolgen init`."""
     started = commands.add_parser(
         "init", help="scaffold a project: a catalogue, an example tool, CI and hooks"
     )
@@ -220,7 +214,6 @@ def _init_parser(commands: _Commands) -> None:
 
 
 def _export_parser(commands: _Commands) -> None:
-    """`toolgen export`."""
     exported = commands.add_parser(
         "export",
         help="write one catalogue's tool definitions for a model API, or its MCP server",
@@ -273,7 +266,6 @@ def _count(text: str) -> int:
 
 def _review_parsers(commands: _Commands) -> None:
     """`toolgen diff` and `toolgen docs` (toolgen.commands.review)."""
-
     compared = commands.add_parser(
         "diff",
         help="classify the changes against another version as breaking, "
@@ -334,16 +326,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command, as `toolgen ARGS...` does; returns its exit status. Tests and programs
     that embed toolgen call this: the process goes on as it was (see `run`)."""
     with _rare_collections():
-        return _main(argv)
-
-
-def _main(argv: Sequence[str] | None) -> int:
-    parser = _parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
-        return int(exc.code or 0)
-    return _dispatch(args)
+        try:
+            args = _parser().parse_args(argv)
+        except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
+            return int(exc.code or 0)
+        return _dispatch(args)
 
 
 # the exit status of a command whose output could not be written (as Python's own exit)
@@ -355,13 +342,12 @@ def run() -> NoReturn:
 
     A build of a thousand tools leaves about a million objects for the interpreter to free
     and collect on its way out, a tenth of the build's time, in a process about to end. So
-    the command keeps the collector's rare thresholds to the end, flushes its output and
-    leaves with `os._exit`: nothing toolgen holds needs its teardown (files are closed and
-    temporary folders removed where they are made, and nothing registers atexit). An error
-    that escapes ends the process the usual way, traceback and all."""
-    gc.set_threshold(*GC_THRESHOLDS)
+    the command flushes its output and leaves with `os._exit`: nothing toolgen holds needs
+    its teardown (files are closed and temporary folders removed where they are made, and
+    nothing registers atexit). An error that escapes ends the process the usual way,
+    traceback and all."""
     try:
-        status = _main(None)
+        status = main(None)
         sys.stdout.flush()
     except OSError as exc:
         if exc.errno not in _UNWRITABLE:
@@ -388,9 +374,11 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "import": ("toolgen.commands.imports", "run"),
     "export": ("toolgen.commands.export", "run"),
     "init": ("toolgen.commands.init", "run"),
-    "diff": ("toolgen.commands.review", "run_diff_command"),
-    "docs": ("toolgen.commands.review", "run_docs_command"),
+    "diff": ("toolgen.commands.review", "run_diff"),
+    "docs": ("toolgen.commands.review", "run_docs"),
 }
+# the commands whose usage errors start with the command's name (`toolgen: diff: ...`)
+_NAMED = frozenset({"diff", "docs"})
 
 
 def _dispatch(args: argparse.Namespace) -> int:
@@ -401,7 +389,8 @@ def _dispatch(args: argparse.Namespace) -> int:
     try:
         return command(args)
     except UsageError as exc:
-        print(f"toolgen: {exc}", file=sys.stderr)
+        named = f"{args.command}: " if args.command in _NAMED else ""
+        print(f"toolgen: {named}{exc}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
         # the reader went away (`toolgen rules | head`): stop quietly, as Unix tools do

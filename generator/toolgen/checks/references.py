@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from functools import partial
+from collections.abc import Iterator
 
 from toolgen.checks import check
-from toolgen.diagnostics import Diagnostic, Span, error
+from toolgen.diagnostics import Diagnostic, error
 from toolgen.names import is_identifier
 from toolgen.spec.ir import Catalogue, Tool, ToolSummary
 from toolgen.text import suggestion
@@ -57,26 +56,24 @@ def tool_references(
             continue  # made of its contract's references, which are checked there
         for what, refs in (("not_when", tool.not_when), ("requires", tool.requires)):
             for ref in refs:
-                problem = _reference_problem(tool.name, names, ref.name, what)
-                if problem is not None:
-                    yield problem(ref.at)
-
-
-def _reference_problem(
-    tool: str, names: set[str], ref: str, what: str
-) -> Callable[[Span], Diagnostic] | None:
-    """What is wrong with a reference, as the diagnostic to make at its place."""
-    if ref == tool:
-        return partial(
-            error,
-            "TG114",
-            f"{what} names the tool itself",
-            hint="Name another tool, or remove it.",
-        )
-    if ref in names:
-        return None
-    hint = suggestion(ref, names - {tool}, "Name a tool of this catalogue.")
-    return partial(error, "TG113", f"{what} names unknown tool {ref!r}", hint=hint)
+                if ref.name == tool.name:
+                    yield error(
+                        "TG114",
+                        f"{what} names the tool itself",
+                        ref.at,
+                        "Name another tool, or remove it.",
+                    )
+                elif ref.name not in names:
+                    yield error(
+                        "TG113",
+                        f"{what} names unknown tool {ref.name!r}",
+                        ref.at,
+                        suggestion(
+                            ref.name,
+                            names - {tool.name},
+                            "Name a tool of this catalogue.",
+                        ),
+                    )
 
 
 @check(Tool, "TG115", reads_catalogue=True)

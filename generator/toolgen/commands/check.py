@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -23,9 +24,7 @@ from toolgen.text import counted
 
 
 def summary(result: pipeline.CheckResult) -> str:
-    counts = {
-        s: sum(1 for d in result.diagnostics if d.severity is s) for s in Severity
-    }
+    counts = Counter(d.severity for d in result.diagnostics)
     # the tool files, those that are broken included (they are tools still), and the tools
     # made from them (the prepare_<x> of a confirm_<x>)
     made = result.tools

@@ -68,6 +68,14 @@ def compare_target(target: project.Target, against: str) -> Compared:
 
 
 def run_diff(args: argparse.Namespace) -> int:
+    if args.docs:
+        sys.stdout.write(diff_report.rules_markdown())
+        return EXIT_CLEAN
+    if args.rules:
+        sys.stdout.write(diff_report.rules_table(all_diff_rules()))
+        return EXIT_CLEAN
+    if not args.against:
+        raise UsageError("--against REF is required (a git ref or a folder)")
     status = EXIT_CLEAN
     for target in targets(args):
         compared = compare_target(target, args.against)
@@ -87,15 +95,6 @@ def run_diff(args: argparse.Namespace) -> int:
         if compared.comparison.breaking:
             status = EXIT_FINDINGS
     return status
-
-
-def run_rules(docs: bool) -> int:
-    sys.stdout.write(
-        diff_report.rules_markdown()
-        if docs
-        else diff_report.rules_table(all_diff_rules())
-    )
-    return EXIT_CLEAN
 
 
 def run_docs(args: argparse.Namespace) -> int:
@@ -143,21 +142,3 @@ def run_docs(args: argparse.Namespace) -> int:
             path.write_text(templating.render(template, **model), encoding="utf-8")
             print(f"{target.shown}: wrote {path}", file=sys.stderr)
     return status
-
-
-def run_diff_command(args: argparse.Namespace) -> int:
-    try:
-        if args.rules or args.docs:
-            return run_rules(args.docs)
-        if not args.against:
-            raise UsageError("--against REF is required (a git ref or a folder)")
-        return run_diff(args)
-    except UsageError as exc:
-        raise UsageError(f"diff: {exc}") from exc
-
-
-def run_docs_command(args: argparse.Namespace) -> int:
-    try:
-        return run_docs(args)
-    except UsageError as exc:
-        raise UsageError(f"docs: {exc}") from exc

@@ -72,12 +72,6 @@ def _git(root: Path, *args: str) -> bytes:
     return done.stdout
 
 
-def _extract(archive: bytes, into: Path) -> None:
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        # the "data" filter refuses links out of the folder, absolute names and devices
-        tar.extractall(into, filter="data")
-
-
 @contextlib.contextmanager
 def against(ref: str, folder: Path, root: Path) -> Iterator[Version | None]:
     """The catalogue at `ref`: a folder holding that catalogue (a copy of the project, or
@@ -107,7 +101,10 @@ def against(ref: str, folder: Path, root: Path) -> Iterator[Version | None]:
         if not listed.strip():
             yield None
             return
-        _extract(_git(top, "archive", "--format=tar", ref, inside), base)
+        archive = _git(top, "archive", "--format=tar", ref, inside)
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            # the "data" filter refuses links out of the folder, absolute names and devices
+            tar.extractall(base, filter="data")
         old_root = base / project
         old_root.mkdir(parents=True, exist_ok=True)
         version = build(base / inside, old_root, ref)

@@ -91,27 +91,25 @@ def scaffold(root: Path, name: str | None = None) -> Scaffold:
         raise InitRefused(
             "these files exist and are never overwritten: " + ", ".join(in_the_way)
         )
-    entries = [
-        line
-        for line in render("init/gitignore.jinja").splitlines()
-        if line and not line.startswith("#")
-    ]
-    gitignore = root / ".gitignore"
-    present: set[str] = set()
-    if gitignore.is_file():
-        present = set(gitignore.read_text(encoding="utf-8").splitlines())
     for path, text in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("x", encoding="utf-8") as handle:  # "x": never an existing file
             handle.write(text)
+    gitignore = root / ".gitignore"
+    ignored = render("init/gitignore.jinja")
     added: tuple[str, ...] = ()
     if not gitignore.exists():
-        gitignore.write_text(render("init/gitignore.jinja"), encoding="utf-8")
+        gitignore.write_text(ignored, encoding="utf-8")
         files[gitignore] = ""
     else:
-        added = tuple(e for e in entries if e not in present)
+        before = gitignore.read_text(encoding="utf-8")
+        present = set(before.splitlines())
+        added = tuple(
+            line
+            for line in ignored.splitlines()
+            if line and not line.startswith("#") and line not in present
+        )
         if added:
-            before = gitignore.read_text(encoding="utf-8")
             joiner = "" if before.endswith("\n") or not before else "\n"
             gitignore.write_text(
                 before + joiner + "# toolgen\n" + "\n".join(added) + "\n",

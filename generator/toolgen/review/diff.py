@@ -110,9 +110,8 @@ def _file(pair: ToolPair, new: Json) -> str:
 def compare(old: Json, new: Json, committed: Json | None = None) -> Comparison:
     """Every change from `old` to `new` (two catalogue snapshots); `committed` is the old
     version's lockfile, when it had one (it shows definitions that toolgen changed)."""
-    rules = all_diff_rules()
     by_kind: dict[type, list[DiffRule]] = {}
-    for rule_ in rules:
+    for rule_ in all_diff_rules():
         by_kind.setdefault(rule_.kind, []).append(rule_)
     changes: list[Change] = []
     pairs = elements.tool_pairs(old, new, committed)

@@ -122,8 +122,7 @@ class Field:
 
     @property
     def name(self) -> str:
-        last = self.where[-1]
-        return str(last)
+        return str(self.where[-1])
 
     @property
     def parent(self) -> Where:

@@ -102,10 +102,10 @@ def needs(catalogue: Catalogue) -> Needs:
     for tool in tools:
         for param in tool.all_params():
             if param.path is not None:
-                _add(roots, param.path.root, tool.name)
+                roots.setdefault(param.path.root, []).append(tool.name)
             if param.url is not None and param.url.hosts_from is not None:
                 lists = more_hosts if param.url.hosts else hosts
-                _add(lists, param.url.hosts_from, tool.name)
+                lists.setdefault(param.url.hosts_from, []).append(tool.name)
     return Needs(
         store=tuple(t.name for t in tools if t.needs_store),
         secret=tuple(
@@ -119,14 +119,9 @@ def needs(catalogue: Catalogue) -> Needs:
     )
 
 
-def _add(found: dict[str, list[str]], name: str, tool: str) -> None:
-    names = found.setdefault(name, [])
-    if tool not in names:
-        names.append(tool)
-
-
 def _frozen(found: Mapping[str, list[str]]) -> dict[str, tuple[str, ...]]:
-    return {name: tuple(tools) for name, tools in sorted(found.items())}
+    """Each name with its tools, in order, each tool once (it may have two such params)."""
+    return {name: tuple(dict.fromkeys(tools)) for name, tools in sorted(found.items())}
 
 
 def environment_variables(catalogue: Catalogue) -> list[tuple[str, str]]:
@@ -166,30 +161,26 @@ def _usage(catalogue: Catalogue, left_out: tuple[str, ...], toolset: str | None)
             else "; it needs no setting."
         )
     ]
-    text = textwrap.fill(paragraphs[0], 88) + ("\n" if variables else "")
-    for variable, purpose in variables:
-        text += "\n" + textwrap.fill(
-            f"- {variable}: {purpose}.", 88, subsequent_indent="  "
-        )
-    need = needs(catalogue)
-    for name, tools in need.more_hosts.items():
-        more = (
+    for name, tools in needs(catalogue).more_hosts.items():
+        paragraphs.append(
             f"It also reads TOOLGEN_HOSTS_{name.upper()}, when set: more hosts the URLs "
             f"of {listing(tools)} may name."
         )
-        text += "\n\n" + textwrap.fill(more, 88)
     if left_out:
-        text += "\n\n" + textwrap.fill(
-            f"Left out: {', '.join(left_out)}, since {WHY_LEFT_OUT}.", 88
-        )
+        paragraphs.append(f"Left out: {', '.join(left_out)}, since {WHY_LEFT_OUT}.")
     if toolset is None:
-        one = (
+        paragraphs.append(
             "It serves every tool, or the toolset TOOLGEN_TOOLSET names when it is set: "
             + ", ".join(t.name for t in catalogue.toolsets)
             + "."
         )
-        text += "\n\n" + textwrap.fill(one, 88)
-    return text
+    filled = [textwrap.fill(paragraph, 88) for paragraph in paragraphs]
+    if variables:  # listed under the first paragraph, one to a line
+        listed = (f"- {name}: {purpose}." for name, purpose in variables)
+        filled.insert(
+            1, "\n".join(textwrap.fill(x, 88, subsequent_indent="  ") for x in listed)
+        )
+    return "\n\n".join(filled)
 
 
 _SEARCHED = ["from toolgen_runtime.search import SearchDocument\n\n"]
@@ -238,9 +229,8 @@ def mcp_server_module(catalogue: Catalogue, toolset: str | None = None) -> McpSe
         ),
         "import argparse\n",
         "from typing import Final\n\n",
-        "from toolgen_runtime.mcp import (\n",
-        "    Contract,\n    Settings,\n    Toolsets,\n    context_from_environment,\n",
-        "    serve_stdio,\n)\n",
+        "from toolgen_runtime.mcp import Contract, Settings, Toolsets, "
+        "context_from_environment, serve_stdio\n",
         *(_SEARCHED if any(t.deferred for t in served(catalogue)) else ["\n"]),
         f"from {catalogue.package} import {catalogue.context_class}, tools\n\n",
         f"NAME: Final = {catalogue.name!r}\n",
@@ -256,13 +246,10 @@ def mcp_server_module(catalogue: Catalogue, toolset: str | None = None) -> McpSe
         f"prefix={catalogue.name.upper() + '_'!r})\n\n\n",
         "def main() -> None:\n",
         '    """Serve the catalogue over stdio, once every setting it needs is read."""\n',
-        "    argparse.ArgumentParser(\n",
-        "        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter\n",
-        "    ).parse_args()\n",
-        "    serve_stdio(\n",
-        "        NAME,\n        lambda: tools(*CONTRACTS),\n        CONTRACTS,\n",
-        "        run_context,\n        settings=SETTINGS,\n        toolsets=TOOLSETS,\n",
-        "    )\n\n\n",
+        "    argparse.ArgumentParser(description=__doc__, "
+        "formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()\n",
+        "    serve_stdio(NAME, lambda: tools(*CONTRACTS), CONTRACTS, run_context, "
+        "settings=SETTINGS, toolsets=TOOLSETS)\n\n\n",
         'if __name__ == "__main__":\n',
         "    main()\n",
     ]

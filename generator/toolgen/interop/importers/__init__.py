@@ -34,10 +34,9 @@ from toolgen.interop.importers.draft import (
     Draft,
     draft,
     legal_name,
-    unusable_name,
 )
 from toolgen.interop.importers.source import Loss, SourceError, SourceFile, SourceTool
-from toolgen.names import IDENTIFIER_RE
+from toolgen.names import IDENTIFIER_RE, MODEL_NAME_RE, module_name
 from toolgen.spec.load import load_document
 
 __all__ = [
@@ -192,10 +191,10 @@ def import_file(kind: str, source: Path, out: Path) -> ImportReport:
     as_given = {tool.name for tool in read.tools}
     for tool in read.tools:
         renamed = _renamed(tool)
-        why = unusable_name(renamed.name)
+        why = None if MODEL_NAME_RE.fullmatch(renamed.name) else NAME_RULE
         if why is None and renamed is not tool and renamed.name in as_given:
             why = f"renamed, it would be {renamed.name!r}, the name of another tool"
-        module = renamed.name.replace("-", "_").lower()
+        module = module_name(renamed.name)
         if why is None and module in modules:
             why = f"it would share a Python module with {modules[module]!r}"
         if why is not None:

@@ -37,7 +37,6 @@ TODO_EXAMPLE = (
 PLACEHOLDER_EFFECT = "write"
 # beside the placeholder effect: only a person's edit of that line removes it (comments.py)
 TODO_EFFECT = f"{TODO}: the source does not say; write read, write or destructive"
-RESERVED_MODULES = frozenset({"context", "tests", "json", "datetime", "copy", "pytest"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,15 +68,6 @@ def legal_name(name: str) -> str:
     while len(snake) > 64 and "_" in snake[:65]:
         snake = snake[:65].rsplit("_", 1)[0]
     return snake if MODEL_NAME_RE.fullmatch(snake) else ""
-
-
-def unusable_name(name: str) -> str | None:
-    """Why a tool name cannot be a contract's, or None."""
-    if not MODEL_NAME_RE.fullmatch(name):
-        return NAME_RULE
-    if name.replace("-", "_").lower() in RESERVED_MODULES:
-        return "the generated package uses this module name itself"
-    return None
 
 
 def _placeholder(doc: ParamDoc) -> object:

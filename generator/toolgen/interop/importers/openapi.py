@@ -242,7 +242,10 @@ def _result(doc: _Document, operation: Mapping[str, Any], losses: Losses) -> obj
     responses = doc.resolve(operation.get("responses"))
     if not isinstance(responses, dict):
         return None
-    codes = sorted(str(code) for code in responses)
+    by_code = {
+        str(code): entry for code, entry in responses.items()
+    }  # YAML: 200 or "200"
+    codes = sorted(by_code)
     success = [c for c in codes if c.startswith("2")]
     errors = [c for c in codes if not c.startswith("2")]
     if errors:
@@ -253,7 +256,7 @@ def _result(doc: _Document, operation: Mapping[str, Any], losses: Losses) -> obj
             "errors the ones the model can fix, with how to fix them",
         )
     for code in success:
-        entry = doc.resolve(responses[code])
+        entry = doc.resolve(by_code[code])
         raw = _json_schema(entry.get("content")) if isinstance(entry, dict) else None
         if raw is not None:
             return doc.schema(raw)

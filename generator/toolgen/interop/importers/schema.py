@@ -11,12 +11,13 @@ reports it rather than write a contract that says something else.
 
 from __future__ import annotations
 
-import keyword
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import cast
 
-from toolgen.interop.importers.fitting import satisfies
+import regress
+from toolgen_runtime.schema import validator
+
 from toolgen.interop.importers.source import Loss
 from toolgen.names import ENVELOPE_KEYS, MODEL_NAME_RE
 from toolgen.spec.model.reading import fits_type, is_number, whole_number
@@ -25,6 +26,7 @@ Node = Mapping[str, object]
 ParamDoc = dict[str, object]
 
 _MAX_DEPTH = 32
+_NAME_RULE = "a name is 1 to 64 letters, digits, '_' or '-'"
 # Keywords that say nothing the model or the validator acts on: dropping them loses nothing.
 _SILENT = frozenset({"$schema", "$id", "$comment", "$defs", "definitions"})
 _ANNOTATION_ONLY = frozenset({"title", "deprecated", "readOnly", "writeOnly"})
@@ -157,8 +159,6 @@ class Converter:
             value = node[key]
             if key == "additionalProperties" and value is False:
                 continue  # every object of the format is closed
-            if key == "format" and node.get("type") == "string":
-                continue  # reported with the type
             if key in _ANNOTATION_ONLY:
                 self.lose(
                     where, f"{key} {value!r}", "the format has no such annotation"
@@ -190,24 +190,30 @@ class Converter:
             )
         return self._properties(root, "")
 
-    def _properties(self, node: Node, prefix: str) -> dict[str, ParamDoc]:
+    def _named(
+        self, node: Node, prefix: str, noun: str
+    ) -> Iterator[tuple[str, object, str]]:
+        """Each property of an object schema with a name the format takes, its schema and
+        where it is; a return field at the top may not take a key of the envelope."""
         properties = node.get("properties")
+        for name, sub in properties.items() if isinstance(properties, dict) else ():
+            where = f"{noun} {prefix + str(name)!r}"
+            why = "" if MODEL_NAME_RE.fullmatch(str(name)) else _NAME_RULE
+            if noun == "return field" and not prefix and name in ENVELOPE_KEYS:
+                why = "the envelope every answer comes in has a key of that name"
+            if why:
+                self.lose(where, "the name", why)
+            else:
+                yield str(name), sub, where
+
+    def _properties(self, node: Node, prefix: str) -> dict[str, ParamDoc]:
         found: dict[str, ParamDoc] = {}
-        if not isinstance(properties, dict):
-            return found
-        for name, sub in properties.items():
-            dotted = prefix + str(name)
-            where = f"parameter {dotted!r}"
-            if not MODEL_NAME_RE.fullmatch(str(name)):
-                self.lose(
-                    where, "the name", "a name is 1 to 64 letters, digits, '_' or '-'"
-                )
-                continue
+        for name, sub, where in self._named(node, prefix, "parameter"):
             doc = self.param(
-                sub, where, required=_required(node, name), depth=len(prefix)
+                sub, where, required=_required(node, name), depth=prefix.count(".")
             )
             if doc is not None:
-                found[str(name)] = doc
+                found[name] = doc
         return found
 
     def param(
@@ -361,15 +367,12 @@ class Converter:
                 continue
             number = cast(float, value)
             if kind == "integer" and float(number).is_integer():
-                # the same integers: above 0 exclusive is from 1 inclusive
+                # the same integers: above 0 exclusive is from 1 inclusive; of this and an
+                # inclusive bound, the one that admits fewer values holds
                 bound = int(number) + step
-                current = doc.get(name)
-                if (
-                    current is None
-                    or (step > 0 and bound > cast(int, current))
-                    or (step < 0 and bound < cast(int, current))
-                ):
-                    doc[name] = bound
+                current = cast(int | None, doc.get(name))
+                tighter = max if step > 0 else min
+                doc[name] = bound if current is None else tighter(bound, current)
             else:
                 self.lose(
                     where, f"{key} {number}", "the format's bounds include the bound"
@@ -392,7 +395,7 @@ class Converter:
                 "the parameter is required, and in the format a default makes it optional",
             )
             return
-        if doc["type"] in ("array", "object") or not satisfies(doc, default):
+        if doc["type"] in ("array", "object") or not _fits(doc, default):
             self.lose(
                 where, f"default {_short(default)}", "it does not fit the parameter"
             )
@@ -409,7 +412,7 @@ class Converter:
             candidates.append(node["example"])
         scalar = doc["type"] not in ("array", "object")
         for value in candidates:
-            if scalar and value is not None and satisfies(doc, value):
+            if scalar and value is not None and _fits(doc, value):
                 doc["example"] = value
                 break
         rest = len(candidates) - (1 if "example" in doc else 0)
@@ -439,21 +442,8 @@ class Converter:
         return self._fields(root, "")
 
     def _fields(self, node: Node, prefix: str) -> dict[str, ParamDoc]:
-        properties = cast(Mapping[str, object], node.get("properties") or {})
         found: dict[str, ParamDoc] = {}
-        for name, sub in properties.items():
-            where = f"return field {prefix + name!r}"
-            if (
-                not name.isidentifier()
-                or keyword.iskeyword(name)
-                or (not prefix and name in ENVELOPE_KEYS)
-            ):
-                self.lose(
-                    where,
-                    "the name",
-                    "a return field is a Python identifier, not a keyword or an envelope key",
-                )
-                continue
+        for name, sub, where in self._named(node, prefix, "return field"):
             field = self.field(
                 sub, where, prefix + name + ".", required=_required(node, name)
             )
@@ -501,6 +491,35 @@ class Converter:
         if (nullable or not required) and not item:
             doc["optional"] = True
         return _ordered(node, doc)
+
+
+# the keys of a converted scalar parameter, as the JSON Schema keywords they stand for
+_KEYWORDS = {
+    "enum": "enum",
+    "min": "minimum",
+    "max": "maximum",
+    "min_length": "minLength",
+    "max_length": "maxLength",
+    "pattern": "pattern",
+}
+_FORMATS = {"date": "date", "datetime": "date-time"}
+
+
+def _fits(doc: ParamDoc, value: object) -> bool:
+    """Whether a value passes the type and constraints of a converted scalar parameter,
+    judged as `toolgen check` judges a contract's defaults and examples: by the one validator
+    of argument values (`toolgen_runtime.schema`), on the parameter's JSON Schema. A default
+    or an example is kept only when it fits (never on an array or an object), so the
+    contract the importer writes never contradicts itself."""
+    kind = str(doc["type"])
+    schema = {key: doc[name] for name, key in _KEYWORDS.items() if name in doc}
+    schema["type"] = "string" if kind in _FORMATS else kind
+    if kind in _FORMATS:
+        schema["format"] = _FORMATS[kind]
+    try:
+        return bool(validator(schema).is_valid(value))
+    except regress.RegressError:  # a pattern ECMA-262 cannot read fits nothing (TG122)
+        return False
 
 
 def _required(node: Node, name: str) -> bool:
