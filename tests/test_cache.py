@@ -316,6 +316,37 @@ def test_a_rebuild_reads_each_implementation_once(
     assert "(nothing changed since the last build)" in capsys.readouterr().err
 
 
+def test_a_large_file_beside_the_implementations_is_known_by_its_status(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a build reads no more of a file in the implementation folder than an implementation
+    # may hold: a larger one (data kept beside the code) is known by its status
+    monkeypatch.setattr(cache, "MAX_IMPLEMENTATION_BYTES", 1000)
+    folder = _project(tmp_path)
+    data = tmp_path / "impl/shop/prices.csv"
+    data.parent.mkdir(parents=True)
+    data.write_bytes(b"sku,price\n" * 500)
+    _build(folder, tmp_path)
+    read: list[int] = []
+    real = cache.read_regular
+
+    def counted(path: Path, *, limit: int) -> bytes:
+        found = real(path, limit=limit)
+        read.append(len(found))
+        return found
+
+    monkeypatch.setattr(cache, "read_regular", counted)
+    seen = cache.Seen.read(tmp_path, "impl/shop")
+    assert dict(seen.entries)["prices.csv"].startswith("status:")
+    assert "impl/shop/prices.csv" not in seen.digests()
+    assert read and max(read) <= 1000
+    sources = read_sources(folder, "spec/shop", tmp_path)
+    assert cache.replay(tmp_path, sources, [folder])[0] is not None
+    with data.open("ab") as file:
+        file.write(b"more,1\n")
+    assert cache.replay(tmp_path, sources, [folder])[0] is None
+
+
 def test_a_rebuild_encodes_only_the_units_that_changed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -35,8 +35,9 @@ from typing import Any, TypeVar, cast
 
 from toolgen.codes import Severity
 from toolgen.diagnostics import Diagnostic, Hit, Span
-from toolgen.paths import CACHE_DIR, cache_key, file_digest
+from toolgen.paths import CACHE_DIR, cache_key, file_digest, read_regular
 from toolgen.spec.ir import PyNames, Reference, ToolSummary
+from toolgen.spec.limits import MAX_IMPLEMENTATION_BYTES
 from toolgen.spec.load import Sources
 
 FORMAT = 3  # 3: JSON Lines, a header and an entry a line
@@ -346,7 +347,8 @@ def digest(parts: Iterable[str]) -> str:
 
 def _tree(folder: Path, *, contents: bool) -> Iterator[tuple[str, str]]:
     """Every entry below `folder` but Python's caches, without following links: its path
-    and, with `contents`, the digest of a file's bytes, else what it is (`_KINDS`)."""
+    and, with `contents`, the digest of a file's bytes (of one no larger than an
+    implementation may be; else its status), else what it is (`_KINDS`)."""
     stack = [""]
     while stack:
         rel = stack.pop()
@@ -367,13 +369,18 @@ def _tree(folder: Path, *, contents: bool) -> Iterator[tuple[str, str]]:
             elif not contents or not entry.is_file():
                 yield child, "file" if entry.is_file() else "special"
             else:
+                path = Path(entry.path)
                 try:
-                    yield child, file_digest(Path(entry.path).read_bytes())
+                    data = read_regular(path, limit=MAX_IMPLEMENTATION_BYTES)
+                    yield child, file_digest(data)
                 except OSError:
-                    yield child, "unreadable"
+                    # larger than an implementation may be, or unreadable: its status says
+                    # whether it changed, at the cost of no read
+                    yield child, f"{_STATUS}{status_of(path)}"
 
 
 _KINDS = frozenset({"link", "file", "special", "unreadable"})
+_STATUS = "status:"
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,7 +401,7 @@ class Seen:
         return {
             f"{self.folder}/{rel}": found
             for rel, found in self.entries
-            if found not in _KINDS
+            if found not in _KINDS and not found.startswith(_STATUS)
         }
 
 

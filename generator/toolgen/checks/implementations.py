@@ -19,10 +19,8 @@ from toolgen.diagnostics import Diagnostic, Span, make
 from toolgen.names import MODEL_NAME_RE, is_module_path
 from toolgen.paths import file_digest, package_dir, read_regular
 from toolgen.spec.ir import Catalogue, Tool, ToolSummary
+from toolgen.spec.limits import MAX_IMPLEMENTATION_BYTES
 from toolgen.text import counted, listing
-
-# an implementation module is read whole to check its signature; none is this big
-MAX_IMPLEMENTATION_BYTES = 4 * 1024 * 1024
 
 
 def implementation_path(catalogue: Catalogue, tool: Tool | ToolSummary) -> str:

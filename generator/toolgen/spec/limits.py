@@ -28,6 +28,9 @@ MAX_TOOLS: Final = 10_000
 MAX_PARAMETERS: Final = 10_000
 # Examples of one tool.
 MAX_EXAMPLES: Final = 200
+# One implementation file: the implementation check reads no more, and the build's stamp
+# knows a larger file in the implementation folder by its status instead of its bytes.
+MAX_IMPLEMENTATION_BYTES: Final = 4 * 1024 * 1024
 
 
 def size_words(size: int) -> str:
