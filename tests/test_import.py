@@ -444,3 +444,23 @@ paths:
         "properties": {"n": {"type": "integer"}},
     }
     assert "responses 404" in {x.what for x in tool.losses}
+
+
+def test_an_item_count_is_carried_only_when_it_is_a_whole_number() -> None:
+    # true is no count: JSON Schema's minItems takes a non-negative integer, and a bool
+    # would reach the draft as min_items: true, which the format refuses
+    items = {"type": "string"}
+    schema = {
+        "type": "object",
+        "properties": {
+            "tags": {"type": "array", "items": items, "minItems": True, "maxItems": 3},
+        },
+    }
+    d = draft(
+        read_source("mcp", json.dumps([{"name": "tag", "inputSchema": schema}])).tools[
+            0
+        ]
+    )
+    params = d.document["params"]
+    assert isinstance(params, dict)
+    assert "min_items" not in params["tags"] and params["tags"]["max_items"] == 3

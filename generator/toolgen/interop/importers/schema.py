@@ -290,7 +290,7 @@ class Converter:
             )
             return None
         for key, name in (("minItems", "min_items"), ("maxItems", "max_items")):
-            if isinstance(node.get(key), int):
+            if whole_number(node.get(key)) is not None:
                 doc[name] = node[key]
         doc["items"] = inner
         return {"items", "minItems", "maxItems"}
