@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ from synthetic import write_catalogue
 
 from toolgen.build import pipeline
 from toolgen.lint import engine
+from toolgen.lint.context import CatalogueContext
 from toolgen.spec import tokens
 from toolgen.spec.ir import Catalogue
 
@@ -94,16 +94,16 @@ def test_the_encoding_is_loaded_once() -> None:
     assert tokens._counter.cache_info().misses == 1
 
 
-def test_a_thousand_tools_lint_and_count_quickly(tmp_path: Path) -> None:
-    """Pair rules only see pairs that share an object word (4,500 here, not 499,500); the
-    bound is loose so a busy CI machine passes, and a quadratic slip does not."""
+def test_a_thousand_tools_lint_and_count_without_seeing_every_pair(
+    tmp_path: Path,
+) -> None:
+    """Pair rules only see pairs that share an object word: about 4,500 here, not the
+    499,500 of every pair. Counted, not timed: the benchmark times the lint (bench/), and a
+    time bound here failed on a busy machine and passed a slip."""
     folder = write_catalogue(tmp_path / "synthetic", 1000)
     result = pipeline.check_catalogue(folder, tmp_path, implementations=False)
     assert result.catalogue is not None and len(result.catalogue.tools) == 1000
-    tokens.count("warm up")
-    tokens.count.cache_clear()
-    started = time.perf_counter()
     run = engine.run(result.catalogue)
-    elapsed = time.perf_counter() - started
     assert run.tokens.total > 100_000
-    assert elapsed < 6.0, f"lint of 1,000 tools took {elapsed:.2f} s"
+    pairs = sum(1 for _ in CatalogueContext.of(result.catalogue).pairs())
+    assert 1_000 < pairs < 10_000, pairs
