@@ -5,7 +5,6 @@ from __future__ import annotations
 import gc
 import math
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -601,17 +600,15 @@ def test_tg004_undefined_alias_and_reused_anchor(tmp_path: Path, composer: str) 
     assert where(diagnostics) == [("TG004", 1, 4), ("TG004", 4, 4)]
 
 
-def test_tg004_billion_laughs_is_rejected_fast(tmp_path: Path, composer: str) -> None:
+def test_tg004_billion_laughs_is_rejected_without_expanding(tmp_path: Path, composer: str) -> None:
     lines = ['l0: &l0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
     for level in range(1, 10):
         refs = ", ".join([f"*l{level - 1}"] * 9)
         lines.append(f"l{level}: &l{level} [{refs}]")
 
-    started = time.perf_counter()
     document, diagnostics = load_text(tmp_path, "\n".join(lines) + "\n")
-    elapsed = time.perf_counter() - started
 
-    assert elapsed < 1.0
+    # nothing was expanded (9 ** 9 strings, had it been): each alias read as null
     assert document is not None
     assert document.data["l9"] == [None] * 9  # type: ignore[index]
     assert len(diagnostics) == 81
