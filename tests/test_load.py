@@ -600,7 +600,9 @@ def test_tg004_undefined_alias_and_reused_anchor(tmp_path: Path, composer: str) 
     assert where(diagnostics) == [("TG004", 1, 4), ("TG004", 4, 4)]
 
 
-def test_tg004_billion_laughs_is_rejected_without_expanding(tmp_path: Path, composer: str) -> None:
+def test_tg004_billion_laughs_is_rejected_without_expanding(
+    tmp_path: Path, composer: str
+) -> None:
     lines = ['l0: &l0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
     for level in range(1, 10):
         refs = ", ".join([f"*l{level - 1}"] * 9)
