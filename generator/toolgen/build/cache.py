@@ -28,11 +28,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
+from toolgen.build.manifest import walk
 from toolgen.codes import Severity
 from toolgen.diagnostics import Diagnostic, Hit, Span
 from toolgen.paths import CACHE_DIR, cache_key, file_digest, read_regular
@@ -345,38 +346,31 @@ def digest(parts: Iterable[str]) -> str:
     return file_digest("\0".join(parts).encode("utf-8"))
 
 
-def _tree(folder: Path, *, contents: bool) -> Iterator[tuple[str, str]]:
-    """Every entry below `folder` but Python's caches, without following links: its path
-    and, with `contents`, the digest of a file's bytes (of one no larger than an
-    implementation may be; else its status), else what it is (`_KINDS`)."""
-    stack = [""]
-    while stack:
-        rel = stack.pop()
-        try:
-            entries = sorted(
-                os.scandir(folder / rel if rel else folder), key=lambda e: e.name
-            )
-        except OSError:
-            yield f"{rel}/", "unreadable"
+def _tree(folder: Path, *, contents: bool) -> list[tuple[str, str]]:
+    """Every entry below `folder` but Python's caches, without following links, by path
+    (`manifest.walk`): with `contents`, the digest of a regular file's bytes (of one no
+    larger than an implementation may be; else its status), else what it is (`_KINDS`)."""
+    try:
+        entries = sorted(walk(folder))
+    except OSError:
+        return [("", "unreadable")]
+    found = []
+    for rel, regular in entries:
+        if regular and not contents:
+            found.append((rel, "file"))
             continue
-        for entry in entries:
-            child = f"{rel}/{entry.name}" if rel else entry.name
-            if entry.is_dir(follow_symlinks=False):
-                if entry.name != "__pycache__":
-                    stack.append(child)
-            elif entry.is_symlink():
-                yield child, "link"
-            elif not contents or not entry.is_file():
-                yield child, "file" if entry.is_file() else "special"
-            else:
-                path = Path(entry.path)
-                try:
-                    data = read_regular(path, limit=MAX_IMPLEMENTATION_BYTES)
-                    yield child, file_digest(data)
-                except OSError:
-                    # larger than an implementation may be, or unreadable: its status says
-                    # whether it changed, at the cost of no read
-                    yield child, f"{_STATUS}{status_of(path)}"
+        path = folder / rel
+        if not regular:
+            kind = "link" if path.is_symlink() else "special"
+        else:
+            try:
+                kind = file_digest(read_regular(path, limit=MAX_IMPLEMENTATION_BYTES))
+            except OSError:
+                # larger than an implementation may be, or unreadable: its status says
+                # whether it changed, at the cost of no read
+                kind = f"{_STATUS}{status_of(path)}"
+        found.append((rel, kind))
+    return found
 
 
 _KINDS = frozenset({"link", "file", "special", "unreadable"})
