@@ -20,6 +20,10 @@ repetition runs every size in turn before the next repetition starts.
 `example_check` times `toolgen check spec/inventory` in this repository: the example catalogue
 as its users have it, with its implementations, in the folder a user runs it from.
 
+`openapi_import` times `toolgen import --from openapi` of a description the size of GitHub's
+(bench/github_doc.py: 1,200 operations), each into a new folder, against its floor: reading
+the same JSON with the standard library.
+
 toolgen runs as installed: its bytecode (and toolgen_runtime's) is compiled before the build
 figures (`compile_toolgen`, in `startup`), as pip compiles a wheel's modules when it installs
 them, and as it compiled openapi-python-client's in the baseline's own environment. This
@@ -32,6 +36,7 @@ from __future__ import annotations
 
 import compileall
 import importlib.util
+import json
 import os
 import shutil
 import sys
@@ -39,8 +44,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import catalogue
+import github_doc
 import openapi_doc
 import realistic
 import sizes
@@ -250,6 +257,43 @@ def example_check(repeat: int, root: Path) -> dict[str, list[float]]:
         samples["cpu_seconds"].append(done.cpu_seconds)
         samples["rss_mb"].append(done.peak_rss_mb)
     return samples
+
+
+def openapi_import(repeat: int, work: Path, namespaces: int) -> dict[str, Any]:
+    """`toolgen import --from openapi` of the GitHub-sized description cut to `namespaces`
+    of its 12 (100 operations each), each run into a new folder, and the floor: `json.load`
+    of the same file; `repeat` samples of each, taken in turn."""
+    folder = work / "openapi-import"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    document = folder / "api.json"
+    described = github_doc.github_like_document(namespaces)
+    document.write_text(json.dumps(described, indent=2), encoding="utf-8")
+    document_size = document.stat().st_size
+    floor = [sys.executable, "-c", f"import json; json.load(open({str(document)!r}))"]
+    samples: dict[str, list[float]] = {}
+    try:
+        for rep in range(repeat):
+            out = folder / f"rest_{rep}"
+            imported = [*toolgen_command(), "import", "--from", "openapi"]
+            for name, command, expect in (
+                ("floor", floor, 0),
+                # exit 1: the HTTP calls, the security and the tags are not carried
+                ("import", [*imported, str(document), "--out", str(out)], 1),
+            ):
+                done = run(command, cwd=folder, expect=expect)
+                samples.setdefault(name, []).append(done.seconds)
+                samples.setdefault(f"{name}_cpu", []).append(done.cpu_seconds)
+                samples.setdefault(f"{name}_rss_mb", []).append(done.peak_rss_mb)
+        tools = len(list((folder / "rest_0" / "tools").glob("*.yaml")))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return {
+        "operations": 100 * namespaces,
+        "tools": tools,
+        "bytes": document_size,
+        "samples": samples,
+    }
 
 
 def measure(

@@ -401,8 +401,27 @@ def _example_line(results: JSON) -> str:
     )
 
 
+def _import_line(results: JSON) -> str:
+    found = results.get("openapi_import")
+    if not found:
+        return "`toolgen import --from openapi`: not measured in this run."
+    samples = found["samples"]
+    wall, floor = samples["import"], samples["floor"]
+    return (
+        f"`toolgen import --from openapi` of a description the size of GitHub's "
+        f"(bench/github_doc.py: {found['operations']:,} operations, "
+        f"{found['bytes'] / 1e6:.1f} MB of JSON; {found['tools']:,} tools written), "
+        f"{len(wall)} runs: {seconds(median(wall))} ({spread(wall)}), "
+        f"{seconds(median(samples['import_cpu']))} CPU, peak RSS "
+        f"{median(samples['import_rss_mb']):.0f} MB; {median(wall) / median(floor):.1f}x "
+        f"its floor, reading the same JSON with the standard library "
+        f"({seconds(median(floor))})."
+    )
+
+
 def _build_parts(results: JSON) -> list[str]:
     parts = ["#### The example catalogue", _example_line(results)]
+    parts += ["#### Import of a large OpenAPI description", _import_line(results)]
     for name, words in SHOWN:
         if rows_of(results, name):
             parts += [f"#### Build, {words}", build_table(results, name)]

@@ -7,6 +7,8 @@ to a baseline measured in the same run or as wall time, and reads the targets of
 from them (bench/targets.py; docs/performance.md explains every figure):
 
 - `toolgen check` of the example catalogue (spec/inventory), where its users run it;
+- `toolgen import --from openapi` of a description the size of GitHub's (bench/github_doc.py,
+  1,200 operations), against reading its JSON;
 - build figures (bench/build_figures.py): first build, rebuild with nothing changed, rebuild
   after one tool changed, `build --check`, `check` on the realistic catalogue
   (bench/realistic.py) at each size, and on the synthetic one (bench/catalogue.py) at the
@@ -48,6 +50,7 @@ ROOT = BENCH.parent
 sys.path.insert(0, str(BENCH))
 
 import build_figures  # noqa: E402
+import github_doc  # noqa: E402
 import import_figures  # noqa: E402
 import profile_build  # noqa: E402
 import report  # noqa: E402
@@ -332,6 +335,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         results["startup"] = build_figures.startup(repeat, WORK)
         results["example_check"] = build_figures.example_check(repeat, ROOT)
         _progress("check of the example catalogue: done")
+        # a smoke run imports one namespace of the twelve: 100 operations
+        namespaces = 1 if quick else len(github_doc.NAMESPACES)
+        results["openapi_import"] = build_figures.openapi_import(
+            repeat, WORK, namespaces
+        )
+        _progress("import of a GitHub-sized description: done")
         measured = build_figures.measure(sizes, repeat, WORK, openapi, _progress)
         results["build"] = [_build_row(m) for m in measured]
         # a smoke run leaves out toolgen_runtime's own import: two interpreters fewer

@@ -67,6 +67,9 @@ def test_quick_run_measures_every_figure(tmp_path: Path) -> None:
     # counted on disk: nothing is written when nothing changed, the edited tool's module is
     assert size["written_on_rebuild"] == [0]
     assert size["written_on_one_changed"][0] >= 1
+    described = results["openapi_import"]
+    assert (described["operations"], described["tools"]) == (100, 100)
+    assert all(len(described["samples"][k]) == 1 for k in ("floor", "import"))
     imports = results["imports"]
     assert imports["equivalence"] == {"tools": 20, "same_names": True, "mismatched": []}
     for mode in ("on", "off"):
@@ -74,6 +77,10 @@ def test_quick_run_measures_every_figure(tmp_path: Path) -> None:
     markdown = (tmp_path / "results.md").read_text(encoding="utf-8")
     assert "`toolgen build`, nothing changed" in markdown
     assert "`all_tools()`, 20 tools" in markdown
+    assert (
+        "description the size of GitHub's (bench/github_doc.py: 100 operations"
+        in markdown
+    )
     # every target is listed; what a smoke run does not reach is "not measured", not faked
     verdicts = {t["target"]: t["verdict"] for t in results["targets"]}
     assert len(verdicts) == 9
