@@ -221,6 +221,31 @@ def test_nothing_planted_in_the_cache_runs_and_the_build_still_succeeds(
     assert _package(tmp_path) == _package(tmp_path / "clean")
 
 
+def test_a_build_removes_its_cache_files_of_an_earlier_format(tmp_path: Path) -> None:
+    folder = _project(tmp_path)
+    _build(folder, tmp_path)
+    kept = tmp_path / CACHE_DIR
+    current = sorted(p.name for p in kept.iterdir() if p.is_file())
+    name = current[0].split(".")[0]
+    # what toolgen 0.1's second format left (JSON, not JSON Lines), and files not the cache's
+    earlier = [
+        kept / f"{name}.{kind}.json" for kind in ("stamp", "tools", "implementations")
+    ]
+    for path in earlier:
+        path.write_text("{}")
+    others = [kept / "notes.txt", kept / f"{'0' * 16}.tools.jsonl"]
+    for path in others:
+        path.write_text("not the cache's")
+    _edit(folder, "read_stock")
+    _build(folder, tmp_path)
+    assert not any(path.exists() for path in earlier)
+    assert all(path.exists() for path in others)
+    assert (
+        sorted(p.name for p in kept.iterdir() if p.is_file() and p not in others)
+        == current
+    )
+
+
 def test_check_and_build_check_read_no_cache(tmp_path: Path) -> None:
     # a cache that lies: the units kept for a file with a format error, under the keys of
     # its broken text, say it has no finding. A build trusts its own cache (kept where

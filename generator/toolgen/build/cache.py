@@ -3,7 +3,8 @@ change only.
 
 One module owns it, in one format: JSON Lines in the project's cache folder
 (`.toolgen-cache/`, never committed), a header line (the format and the code that made the
-file) and an entry a line, three files per catalogue.
+file) and an entry a line, three files per catalogue (a save removes the catalogue's files of
+another format).
 
 - The stamp (`<catalogue>.stamp.jsonl`): the digest of everything the last build read, the
   status (size, modification time, inode) of every file it left in the package, and what it
@@ -451,7 +452,7 @@ class BuildCache:
         self.folder = folder
         # what kept data is made with: the code, and which catalogue folder (its places)
         self.code = cache_key("build", folder)
-        name = digest([folder])[:16]
+        self._name = name = digest([folder])[:16]
         self._stamp = root / CACHE_DIR / f"{name}.stamp.jsonl"
         self._units = root / CACHE_DIR / f"{name}.tools.jsonl"
         self._checked = root / CACHE_DIR / f"{name}.implementations.jsonl"
@@ -517,6 +518,11 @@ class BuildCache:
                 self._stamp.unlink(missing_ok=True)
             else:
                 self._write(self._stamp, [_line(_stamp_data(stamp))])
+            # the catalogue's files of another format (an earlier toolgen's), never read
+            ours = {self._stamp, self._units, self._checked}
+            for old in self._stamp.parent.glob(f"{self._name}.*"):
+                if old not in ours:
+                    old.unlink(missing_ok=True)
         except OSError as exc:
             with contextlib.suppress(OSError):
                 self._stamp.unlink(missing_ok=True)
