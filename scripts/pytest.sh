@@ -7,6 +7,13 @@
 #
 #   scripts/pytest.sh -x tests/lint
 #
+# Python writes bytecode during the run, as it does on a user's machine, even where the machine
+# sets PYTHONDONTWRITEBYTECODE (this one does): the hundreds of processes the tests start then
+# read what the first compiled (toolgen, the runtime, generated packages) instead of compiling
+# it again each, and pytest keeps its rewritten test modules (collecting every test takes 9 s
+# without, 5 s once they are kept). On a fresh clone, one run each: 3 min 26 s and 4 min 37 s
+# of user CPU time, against 3 min 37 s and 4 min 56 s without.
+#
 # The tests run with TMPDIR set to a new empty folder, which must still be empty at the end:
 # a file left there is a test leaving files in the system's temporary folder, and fails the
 # run. The folder is outside the repository (a test's project must not sit inside this one,
@@ -18,7 +25,7 @@ cd "$(dirname "$0")/.."
 work=$(mktemp -d "${TMPDIR:-/tmp}/toolgen-tests-XXXXXX")
 mkdir "$work/tmp"
 status=0
-TMPDIR="$work/tmp" bash scripts/postgres-server.sh run -- \
+TMPDIR="$work/tmp" env -u PYTHONDONTWRITEBYTECODE bash scripts/postgres-server.sh run -- \
   .venv/bin/python -m pytest -n auto --dist loadscope --no-loadscope-reorder \
   --basetemp="$work/pytest" "$@" || status=$?
 
