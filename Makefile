@@ -16,9 +16,9 @@ setup: $(STAMP)
 # (it reads no pip.conf), pip installs them as before.
 $(STAMP): pyproject.toml runtime/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet uv
-	$(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode \
-		-e ./runtime -e '.[dev]' \
+	( $(BIN)/python -m pip install --quiet uv \
+		&& $(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode \
+			-e ./runtime -e '.[dev]' ) \
 		|| $(BIN)/python -m pip install --quiet -e ./runtime -e '.[dev]'
 	touch $@
 
