@@ -236,10 +236,13 @@ def test_a_build_removes_its_cache_files_of_an_earlier_format(tmp_path: Path) ->
     others = [kept / "notes.txt", kept / f"{'0' * 16}.tools.jsonl"]
     for path in others:
         path.write_text("not the cache's")
+    (kept / f"{name}.folder").mkdir()  # not a file an earlier build wrote: left alone
     _edit(folder, "read_stock")
     _build(folder, tmp_path)
     assert not any(path.exists() for path in earlier)
     assert all(path.exists() for path in others)
+    assert (kept / f"{name}.folder").is_dir()
+    assert cache.BuildCache(tmp_path, "spec/shop").stamp() is not None  # saved whole
     assert (
         sorted(p.name for p in kept.iterdir() if p.is_file() and p not in others)
         == current

@@ -521,7 +521,7 @@ class BuildCache:
             # the catalogue's files of another format (an earlier toolgen's), never read
             ours = {self._stamp, self._units, self._checked}
             for old in self._stamp.parent.glob(f"{self._name}.*"):
-                if old not in ours:
+                if old not in ours and not old.is_dir():
                     old.unlink(missing_ok=True)
         except OSError as exc:
             with contextlib.suppress(OSError):
