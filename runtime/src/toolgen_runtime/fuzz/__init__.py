@@ -18,6 +18,10 @@ results of the tool's result class or raises its declared errors. Every call mus
 - on a declared error, be that error's envelope;
 - take at most `deadline` seconds (measured per call; a slow call is a failure that shows it).
 
+A tool idempotent by key is built with an empty store for every call (`fuzz_module`), so each
+call is judged as a first call: what a repeat and a conflict answer is the protocol suites'
+(`IdempotentToolContract`).
+
 The contract is judged independently of the generated validator (`contract`): JSON Schema's
 own meaning, ECMA-262 patterns, strict integers. A failure is a `FuzzFailure` (an
 `AssertionError`) naming the tool, the kind of case, the argument text and the answer, after
@@ -38,9 +42,11 @@ from __future__ import annotations
 
 import inspect
 import os
+import tempfile
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -140,6 +146,7 @@ def fuzz_tool(
     deadline: float = 1.0,
     hang_after: float | None = 60.0,
     seed: int | None = None,
+    build_per_call: bool = False,
 ) -> FuzzReport:
     """Fuzz one generated tool; raise `FuzzFailure` on the first broken promise.
 
@@ -148,6 +155,7 @@ def fuzz_tool(
     `context` the run context its calls get; `errors` its declared errors (the module's
     `ERRORS`). `deadline` bounds each call in seconds; a call still running after
     `hang_after` seconds ends the process with every thread's traceback (None: never).
+    With `build_per_call`, every call goes to a tool `build_tool` builds for it.
     """
     try:
         from toolgen_runtime.fuzz.run import run_fuzz
@@ -165,6 +173,7 @@ def fuzz_tool(
         deadline=deadline,
         hang_after=hang_after,
         seed=seed if seed is not None else _seed_from_environment(),
+        build_per_call=build_per_call,
     )
 
 
@@ -172,22 +181,44 @@ def unmodelled(module: ModuleType) -> str | None:
     """Why the fuzzer cannot judge a generated tool module's answers yet, or None.
 
     Guarded arguments (paths, URLs) and pages need boundaries and cursors the fuzzer does
-    not make; the write protocols answer a repeat with `duplicate` and a confirm call
-    without its prepare tool's token with a refusal, which it would count as broken
-    promises. The guard and protocol suites of the generated tests cover those tools."""
+    not make; a prepare tool answers a token, and its confirm tool refuses a call without
+    one, which it would count as broken promises. The guard and protocol suites of the
+    generated tests cover those tools."""
     if "boundaries" in inspect.signature(module.build_tool).parameters:
         return (
             "the fuzzer does not model guarded arguments (paths, URLs, cursors) or pages "
             "yet; the guard suites and the boundary cases cover this tool"
         )
-    if hasattr(module, "IDEMPOTENCY") or hasattr(module, "CONFIRMATION"):
+    if hasattr(module, "CONFIRMATION"):
         return (
-            "the fuzzer does not model the write protocols yet: a repeat of an idempotent "
-            "call answers duplicate, and a confirm call without its prepare tool's token "
-            "is refused, which it would count as broken promises; the protocol suites "
-            "test this tool"
+            "the fuzzer does not model the token confirmation yet: a prepare tool answers "
+            "a token and a confirm call without its token is refused, which it would count "
+            "as broken promises; the protocol suites test this tool"
         )
     return None
+
+
+class _FirstCalls:
+    """Builds a tool idempotent by key with an empty store (an SQLite file in `folder`)
+    for every call, the last call's store closed and removed first."""
+
+    def __init__(self, build_tool: Callable[..., FunctionTool], folder: Path) -> None:
+        self._build_tool, self._path = build_tool, folder / "store.db"
+        self._store: Any = None
+
+    def __call__(self, implementation: object) -> FunctionTool:
+        from toolgen_runtime.store.sqlite import SQLiteStore
+
+        if self._store is not None:
+            self._store.close()
+            for path in self._path.parent.glob(f"{self._path.name}*"):
+                path.unlink()
+        self._store = SQLiteStore(self._path)
+        return self._build_tool(implementation, store=self._store)
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
 
 
 def fuzz_module(
@@ -201,7 +232,7 @@ def fuzz_module(
     seed: int | None = None,
 ) -> FuzzReport:
     """`fuzz_tool` for a generated tool module: its `build_tool`, `ERRORS` and, unless given,
-    its `CONTRACT_SCHEMA`."""
+    its `CONTRACT_SCHEMA`; a tool idempotent by key with an empty store for every call."""
     schema = contract_schema
     if schema is None:
         schema = getattr(module, "CONTRACT_SCHEMA", None)
@@ -210,13 +241,24 @@ def fuzz_module(
                 f"{module.__name__} has no CONTRACT_SCHEMA: pass contract_schema= (the "
                 "argument schema with every constraint)"
             )
-    return fuzz_tool(
-        module.build_tool,
-        schema,
-        context=context,
-        errors=getattr(module, "ERRORS", {}),
-        max_examples=max_examples,
-        deadline=deadline,
-        hang_after=hang_after,
-        seed=seed,
-    )
+    with tempfile.TemporaryDirectory(prefix="toolgen-fuzz-") as folder:
+        first_calls = (
+            _FirstCalls(module.build_tool, Path(folder))
+            if hasattr(module, "IDEMPOTENCY")
+            else None
+        )
+        try:
+            return fuzz_tool(
+                first_calls or module.build_tool,
+                schema,
+                context=context,
+                errors=getattr(module, "ERRORS", {}),
+                max_examples=max_examples,
+                deadline=deadline,
+                hang_after=hang_after,
+                seed=seed,
+                build_per_call=first_calls is not None,
+            )
+        finally:
+            if first_calls is not None:
+                first_calls.close()

@@ -397,13 +397,17 @@ class _Caller:
         context: object,
         deadline: float,
         hang_after: float | None,
+        build_tool: Callable[[Any], FunctionTool] | None = None,
     ) -> None:
         self.tool, self.invoker, self.fake, self.judge = tool, invoker, fake, judge
         self.context, self.deadline, self.hang_after = context, deadline, hang_after
+        self.build_tool = build_tool  # when given, each call goes to a new tool
         self.loop = asyncio.new_event_loop()
 
     def call(self, raw: str) -> tuple[object, float]:
         self.fake.calls.clear()
+        if self.build_tool is not None:
+            self.invoker = _invoker(self.build_tool(self.fake))
         ctx = ToolContext(
             context=self.context,
             tool_name=self.tool.name,
@@ -528,6 +532,16 @@ def _run_round(
         raise
 
 
+def _invoker(tool: FunctionTool) -> Invoker[Any, Any, Any]:
+    invoker = tool.on_invoke_tool
+    if not isinstance(invoker, Invoker):
+        raise TypeError(
+            f"{tool.name} is not a toolgen tool: its on_invoke_tool is "
+            f"{type(invoker).__name__}, not toolgen_runtime.Invoker"
+        )
+    return invoker
+
+
 def run_fuzz(
     build_tool: Callable[[Any], FunctionTool],
     contract_schema: Mapping[str, Any],
@@ -538,15 +552,11 @@ def run_fuzz(
     deadline: float,
     hang_after: float | None,
     seed: int | None,
+    build_per_call: bool = False,
 ) -> FuzzReport:
     fake = _Fake()
     tool = build_tool(fake)
-    invoker = tool.on_invoke_tool
-    if not isinstance(invoker, Invoker):
-        raise TypeError(
-            f"{tool.name} is not a toolgen tool: its on_invoke_tool is "
-            f"{type(invoker).__name__}, not toolgen_runtime.Invoker"
-        )
+    invoker = _invoker(tool)
     contract = Contract(contract_schema)
     report = FuzzReport(tool=tool.name)
     judge = Judge(invoker, contract, errors, report)
@@ -567,6 +577,7 @@ def run_fuzz(
         context=context,
         deadline=deadline,
         hang_after=hang_after,
+        build_tool=build_tool if build_per_call else None,
     )
     try:
         report.swept = _sweep(caller, contract_schema, results, errors, context_keys)
