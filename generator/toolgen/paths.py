@@ -122,7 +122,7 @@ class NotRegular(OSError):
     """The path is not a regular file (a folder, a FIFO, a device, a link when refused)."""
 
 
-def read_regular(path: Path, *, limit: int, follow_links: bool = True) -> bytes:
+def read_regular(path: str | Path, *, limit: int, follow_links: bool = True) -> bytes:
     """The bytes of a regular file, at most `limit` of them (OSError with EFBIG beyond).
 
     Opened without blocking, so a FIFO in place of a file never stalls a build, and checked
