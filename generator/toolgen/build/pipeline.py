@@ -18,6 +18,7 @@ build whose inputs and outputs are as the last one left them replays its report.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -399,8 +400,11 @@ def _stamp(
     implementation = package_dir(catalogue.implementation)
     listed = write.manifest_files(run.root / package)
     outputs = {}
+    base = (
+        f"{os.fspath(run.root)}/{package}"  # joined as text, as the stamp's check does
+    )
     for rel in listed:
-        status = status_of(run.root / package / rel)
+        status = status_of(f"{base}/{rel}")
         if status is None:
             return None
         outputs[f"{package}/{rel}"] = status

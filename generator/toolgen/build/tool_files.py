@@ -8,6 +8,7 @@ whole, is pipeline.py's.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -228,29 +229,27 @@ class Run:
             return True
         catalogue = self.settings.catalogue
         assert catalogue is not None
+        root = os.fspath(self.root)  # joined as text: a Path costs as much as the stat
         return all(
-            _unchanged(self.root / rel, self.outputs.get(rel), wanted)
+            _unchanged(f"{root}/{rel}", self.outputs.get(rel), wanted)
             for rel, wanted in unit.outputs.items()
         ) and all(
-            is_present(self.root / implementation_path(catalogue, t))
+            is_present(f"{root}/{implementation_path(catalogue, t)}")
             for t in unit.tools
             if not t.derived
         )
 
 
-def is_present(path: Path) -> bool:
-    try:
-        return path.is_file() or path.is_symlink()
-    except OSError:
-        return False
+def is_present(path: str | Path) -> bool:
+    return os.path.isfile(path) or os.path.islink(path)
 
 
-def _unchanged(path: Path, status: tuple[int, int, int] | None, wanted: str) -> bool:
+def _unchanged(path: str, status: tuple[int, int, int] | None, wanted: str) -> bool:
     """Whether the file holds the text of digest `wanted`: known by its status when it is
     the one the last build recorded, else read."""
     if status is not None and status_of(path) == status:
         return True
     try:
-        return content_digest(path.read_text(encoding="utf-8")) == wanted
+        return content_digest(Path(path).read_text(encoding="utf-8")) == wanted
     except (OSError, UnicodeDecodeError):
         return False
