@@ -7,18 +7,19 @@ from __future__ import annotations
 import json
 import pickle
 import shutil
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from toolgen.build import cache, disk, pipeline, recovery, tool_files
 from toolgen.checks import implementations
 from toolgen.cli import main
-from toolgen.diagnostics import Diagnostic, Severity
+from toolgen.diagnostics import Severity
 from toolgen.lint.context import Names
 from toolgen.paths import CACHE_DIR
-from toolgen.spec.ir import ToolSummary
 from toolgen.spec.load import read_sources, text_digest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,18 +57,29 @@ def _package(root: Path) -> dict[str, str]:
     }
 
 
+def _spy(
+    monkeypatch: pytest.MonkeyPatch,
+    owner: object,
+    name: str,
+    note: Callable[..., object],
+) -> list[Any]:
+    """The calls of `owner.name` from now on, each as `note` makes it of the call's
+    arguments; the real function still runs."""
+    real = getattr(owner, name)
+    noted: list[Any] = []
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        noted.append(note(*args, **kwargs))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, spy)
+    return noted
+
+
 @pytest.fixture
 def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The tool files the pipeline compiles (front: load, format check, model)."""
-    files: list[str] = []
-    real = tool_files._front
-
-    def spy(source: object, catalogue: object) -> object:
-        files.append(source.file)  # type: ignore[attr-defined]
-        return real(source, catalogue)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(tool_files, "_front", spy)
-    return files
+    return _spy(monkeypatch, tool_files, "_front", lambda source, _: source.file)
 
 
 def _edit(folder: Path, tool: str) -> None:
@@ -294,14 +306,7 @@ def test_an_implementation_is_parsed_again_only_when_it_or_its_contract_changed(
 ) -> None:
     folder = _project(tmp_path)
     _build(folder, tmp_path)
-    parsed: list[str] = []
-    real = implementations._check_source
-
-    def counted(tool: ToolSummary, rel: str, data: bytes) -> list[Diagnostic]:
-        parsed.append(rel)
-        return real(tool, rel, data)
-
-    monkeypatch.setattr(implementations, "_check_source", counted)
+    parsed = _spy(monkeypatch, implementations, "_check_source", lambda _, rel, __: rel)
     _edit(folder, "read_stock")  # its intent: the signature expected stays the same
     stub = tmp_path / "impl/shop/find_customer.py"
     stub.write_text(stub.read_text() + "# edited by hand\n")
@@ -318,20 +323,18 @@ def test_a_rebuild_reads_each_implementation_once(
     folder = _project(tmp_path)
     monkeypatch.chdir(tmp_path)
     assert main(["build", "spec/shop"]) == 0
-    trees: list[str] = []
-    opened: list[str] = []
-    real_tree, real_read = cache._tree, implementations.read_regular
-
-    def tree(at: Path, *, contents: bool) -> object:
-        trees.append(f"{at.relative_to(tmp_path).as_posix()}:{contents}")
-        return real_tree(at, contents=contents)
-
-    def read(path: Path, *, limit: int) -> bytes:
-        opened.append(path.relative_to(tmp_path).as_posix())
-        return real_read(path, limit=limit)
-
-    monkeypatch.setattr(cache, "_tree", tree)
-    monkeypatch.setattr(implementations, "read_regular", read)
+    trees = _spy(
+        monkeypatch,
+        cache,
+        "_tree",
+        lambda at, contents: f"{at.relative_to(tmp_path).as_posix()}:{contents}",
+    )
+    opened = _spy(
+        monkeypatch,
+        implementations,
+        "read_regular",
+        lambda path, limit: path.relative_to(tmp_path).as_posix(),
+    )
     _edit(folder, "read_stock")
     stub = tmp_path / "impl/shop/find_customer.py"
     stub.write_text(stub.read_text() + "# edited by hand\n")
@@ -381,14 +384,7 @@ def test_a_rebuild_encodes_only_the_units_that_changed(
     # a unit the cache gave is saved again as the line it was read from
     folder = _project(tmp_path)
     _build(folder, tmp_path)
-    encoded: list[str] = []
-    real = cache.unit_data
-
-    def counted(unit: cache.ToolUnit) -> dict[str, object]:
-        encoded.append(unit.file)
-        return real(unit)
-
-    monkeypatch.setattr(cache, "unit_data", counted)
+    encoded = _spy(monkeypatch, cache, "unit_data", lambda unit: unit.file)
     _edit(folder, "read_stock")
     _build(folder, tmp_path)
     assert encoded == ["spec/shop/tools/read_stock.yaml"]
@@ -407,14 +403,7 @@ def test_a_build_creates_each_formatted_file_once(
 ) -> None:
     # ruff formats a copy of each Python file: the write moves that copy into the package
     # (or into place, for a stub) instead of creating the file a second time
-    written: list[str] = []
-    real = disk.FS.write_new
-
-    def counted(path: Path, text: str) -> None:
-        written.append(path.name)
-        real(path, text)
-
-    monkeypatch.setattr(disk.FS, "write_new", counted)
+    written = _spy(monkeypatch, disk.FS, "write_new", lambda path, _: path.name)
     folder = _project(tmp_path)
     _build(folder, tmp_path)
     python = [name for name in written if ".py" in name]  # a stub's temporary name too
