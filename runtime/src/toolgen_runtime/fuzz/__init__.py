@@ -53,6 +53,7 @@ from typing import Any
 from agents import FunctionTool
 
 from toolgen_runtime.errors import DeclaredError
+from toolgen_runtime.store.sqlite import SQLiteStore
 
 __all__ = [
     "DEFAULT_EXAMPLES",
@@ -204,11 +205,9 @@ class _FirstCalls:
 
     def __init__(self, build_tool: Callable[..., FunctionTool], folder: Path) -> None:
         self._build_tool, self._path = build_tool, folder / "store.db"
-        self._store: Any = None
+        self._store: SQLiteStore | None = None
 
     def __call__(self, implementation: object) -> FunctionTool:
-        from toolgen_runtime.store.sqlite import SQLiteStore
-
         if self._store is not None:
             self._store.close()
             for path in self._path.parent.glob(f"{self._path.name}*"):
