@@ -193,36 +193,54 @@ def cases(tool: Tool) -> list[Case]:
     """Boundary cases for a tool, from its first accepted example; none without one."""
     if not tool.accepted_examples:
         return []
-    base = dict(tool.accepted_examples[0].args)
-    found: list[Case] = []
+    found = _Cases(dict(tool.accepted_examples[0].args))
+    found.visit(tool.params, found.base, ())
+    return found.cases
 
-    def broken(param: Param, valid: object, here: tuple[str, ...]) -> None:
-        field = ".".join(here)
+
+class _Cases:
+    """The cases of one example, collected as its parameters are walked (an object, not
+    nested functions: closures that call each other are reference cycles, which hold each
+    tool's cases until the collector runs)."""
+
+    def __init__(self, base: dict[str, Any]) -> None:
+        self.base = base
+        self.cases: list[Case] = []
+
+    def broken(self, param: Param, valid: object, here: tuple[str, ...]) -> None:
+        name = ".".join(here)
         for label, bad in _value_cases(param, valid):
-            found.append(
-                Case(f"{field}: {label}", _replaced(base, here, bad), field, here, bad)
+            self.cases.append(
+                Case(
+                    f"{name}: {label}", _replaced(self.base, here, bad), name, here, bad
+                )
             )
 
     def visit(
-        params: tuple[Param, ...], container: dict[str, Any], path: tuple[str, ...]
+        self,
+        params: tuple[Param, ...],
+        container: dict[str, Any],
+        path: tuple[str, ...],
     ) -> None:
         for param in params:
             here = (*path, param.name)
-            field = ".".join(here)
+            name = ".".join(here)
             valid = container.get(param.name)
-            broken(param, valid, here)
-            missing = _replaced(base, path, None, drop=param.name)
-            found.append(Case(f"{field}: missing", missing, field, here, missing=True))
+            self.broken(param, valid, here)
+            missing = _replaced(self.base, path, None, drop=param.name)
+            self.cases.append(
+                Case(f"{name}: missing", missing, name, here, missing=True)
+            )
             if param.type == "object" and isinstance(valid, dict):
-                visit(param.properties, valid, here)
+                self.visit(param.properties, valid, here)
             if param.items is not None and isinstance(valid, list):
-                items(param, valid, here)
+                self.items(param, valid, here)
         extra = (*path, "unexpected_field")
-        field = ".".join(extra)
-        unexpected = _replaced(base, extra, 1)
-        found.append(Case(f"{field}: not a parameter", unexpected, field, extra, 1))
+        name = ".".join(extra)
+        unexpected = _replaced(self.base, extra, 1)
+        self.cases.append(Case(f"{name}: not a parameter", unexpected, name, extra, 1))
 
-    def items(array: Param, valid: list[Any], path: tuple[str, ...]) -> None:
+    def items(self, array: Param, valid: list[Any], path: tuple[str, ...]) -> None:
         """The first item broken the ways a field of the items' type is (an empty array
         gets that one bad item: the path one past its end), and the fields of the first
         object item visited."""
@@ -235,12 +253,9 @@ def cases(tool: Tool) -> list[Case]:
         first = valid[0] if valid else None
         if item.type == "object":
             if isinstance(first, dict):
-                visit(item.properties, first, here)
+                self.visit(item.properties, first, here)
             return
-        broken(item, first, here)
-
-    visit(tool.params, base, ())
-    return found
+        self.broken(item, first, here)
 
 
 def _replaced(
@@ -254,22 +269,20 @@ def _replaced(
     the way to the field are copied; the rest is shared with `base`, which is never changed
     (a case is only read: compared and written out as a literal)."""
     keys = path[:-1] if drop is None else path
-
-    def rebuilt(node: Any, depth: int) -> Any:
-        copied: Any = list(node) if isinstance(node, list) else dict(node)
-        if depth < len(keys):
-            key: Any = int(keys[depth]) if isinstance(node, list) else keys[depth]
-            copied[key] = rebuilt(node[key], depth + 1)
-        elif drop is not None:
-            copied.pop(drop, None)
-        elif isinstance(copied, list):
-            index = int(path[-1])
-            copied[index : index + 1] = [value]  # one past the end adds the item
-        else:
-            copied[path[-1]] = value
-        return copied
-
-    result: dict[str, Any] = rebuilt(base, 0)
+    result: dict[str, Any] = dict(base)
+    node: Any = result
+    for key in keys:  # copy each container on the way down, in place of the original
+        index: Any = int(key) if isinstance(node, list) else key
+        child = node[index]
+        node[index] = list(child) if isinstance(child, list) else dict(child)
+        node = node[index]
+    if drop is not None:
+        node.pop(drop, None)
+    elif isinstance(node, list):
+        index = int(path[-1])
+        node[index : index + 1] = [value]  # one past the end adds the item
+    else:
+        node[path[-1]] = value
     return result
 
 
