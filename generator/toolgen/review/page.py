@@ -13,7 +13,6 @@ Geometry (cell positions, bar widths) is computed here, so the templates stay la
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -28,7 +27,7 @@ from toolgen.review.diff_report import DOCS_URL as DIFF_DOCS_URL
 from toolgen.review.groups import tool_groups
 from toolgen.review.safety_rules import confirmation_of, idempotency_of
 from toolgen.review.silenced import Silenced
-from toolgen.text import counted, json_document
+from toolgen.text import counted, json_document, json_text
 
 _EFFECT_TONE = {"read": "ok", "write": "warn", "destructive": "bad"}
 _LEVEL_TONE = {"breaking": "bad", "dangerous": "warn", "safe": "ok"}
@@ -83,13 +82,11 @@ def _constraints(node: elements.Node) -> str:
     if node.format:
         parts.append(node.format)
     if node.enum is not None:
-        parts.append(
-            "one of " + ", ".join(json.dumps(v, ensure_ascii=False) for v in node.enum)
-        )
+        parts.append("one of " + ", ".join(map(json_text, node.enum)))
     if node.pattern:
         parts.append(f"pattern {node.pattern}")
     for key, value in node.bounds.items():
-        parts.append(f"{key} {json.dumps(value)}")
+        parts.append(f"{key} {json_text(value)}")
     return "; ".join(parts)
 
 
@@ -279,7 +276,7 @@ def _contract(t: Mapping[str, Any]) -> dict[str, Any]:
         ],
         "examples": [
             {
-                "args": json.dumps(e["args"], ensure_ascii=False),
+                "args": json_text(e["args"]),
                 "rejected_on": e.get("rejected_on"),
                 "note": e.get("note", ""),
             }
