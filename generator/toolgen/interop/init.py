@@ -54,19 +54,17 @@ def _files(root: Path, name: str) -> dict[Path, str]:
         "hooks_repository": HOOKS_REPOSITORY,
         "project": name.replace("_", "-"),
     }
+
+    def rendered(template: str) -> str:
+        return render(f"init/{template}.jinja", **values)
+
     return {
-        catalogue / "catalogue.yaml": render("init/catalogue.yaml.jinja", **values),
-        catalogue / "tools" / f"{EXAMPLE_TOOL}.yaml": render(
-            "init/example_tool.yaml.jinja", **values
-        ),
+        catalogue / "catalogue.yaml": rendered("catalogue.yaml"),
+        catalogue / "tools" / f"{EXAMPLE_TOOL}.yaml": rendered("example_tool.yaml"),
         root / "spec" / "catalogue.v1.json": validate.schema_text("catalogue"),
         root / "spec" / "tool.v1.json": validate.schema_text("tool"),
-        root / ".pre-commit-config.yaml": render(
-            "init/pre-commit-config.yaml.jinja", **values
-        ),
-        root / ".github" / "workflows" / "toolgen.yml": render(
-            "init/workflow.yml.jinja", **values
-        ),
+        root / ".pre-commit-config.yaml": rendered("pre-commit-config.yaml"),
+        root / ".github" / "workflows" / "toolgen.yml": rendered("workflow.yml"),
     }
 
 

@@ -45,9 +45,8 @@ class Note:
 
 @dataclass(frozen=True, slots=True)
 class Definitions:
-    payload: dict[
-        str, Any
-    ]  # what goes into the request, as the API's documentation shows it
+    # what goes into the request, as the API's documentation shows it
+    payload: dict[str, Any]
     notes: tuple[Note, ...]
 
 

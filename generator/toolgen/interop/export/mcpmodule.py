@@ -211,11 +211,9 @@ def mcp_server_module(catalogue: Catalogue, toolset: str | None = None) -> McpSe
     """The source of the server module of `toolset` (None: every tool), formatted as
     `ruff format` keeps it; raises UnknownToolset when the catalogue has no such toolset."""
     chosen = set(names_of(catalogue, toolset))
-    whole, catalogue = (
-        catalogue,
-        dataclasses.replace(
-            catalogue, tools=tuple(t for t in catalogue.tools if t.name in chosen)
-        ),
+    whole = catalogue
+    catalogue = dataclasses.replace(
+        whole, tools=tuple(t for t in whole.tools if t.name in chosen)
     )
     data = snapshot.catalogue_snapshot(whole)
     names = {t.name for t in served(catalogue)}

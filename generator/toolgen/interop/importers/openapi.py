@@ -242,9 +242,8 @@ def _result(doc: _Document, operation: Mapping[str, Any], losses: Losses) -> obj
     responses = doc.resolve(operation.get("responses"))
     if not isinstance(responses, dict):
         return None
-    by_code = {
-        str(code): entry for code, entry in responses.items()
-    }  # YAML: 200 or "200"
+    # YAML: 200 or "200"
+    by_code = {str(code): entry for code, entry in responses.items()}
     codes = sorted(by_code)
     success = [c for c in codes if c.startswith("2")]
     errors = [c for c in codes if not c.startswith("2")]

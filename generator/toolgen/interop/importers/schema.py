@@ -128,9 +128,7 @@ class Converter:
     def _type(self, node: Node, where: str) -> str | None:
         kind = node.get("type")
         if kind is None:
-            values = node.get("enum")
-            if "const" in node:
-                values = [node["const"]]
+            values = [node["const"]] if "const" in node else node.get("enum")
             if isinstance(values, list) and values:
                 for name in ("string", "integer", "boolean"):
                     if all(fits_type(name, v) for v in values if v is not None):
@@ -317,9 +315,7 @@ class Converter:
 
     def _enum(self, node: Node, kind: str, doc: ParamDoc, where: str) -> bool:
         """Read the enum (or const) into `doc`, null left out; whether it lists null."""
-        values: object = node.get("enum")
-        if "const" in node:
-            values = [node["const"]]
+        values: object = [node["const"]] if "const" in node else node.get("enum")
         if values is None:
             return False
         listed = values if isinstance(values, list) else []
