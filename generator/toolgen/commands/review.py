@@ -50,17 +50,14 @@ def acceptances(folder: Path, root: Path) -> list[diffing.Acceptance]:
 
 
 def compare_target(target: project.Target, against: str) -> Compared:
-    try:
-        new = sources.build(target.folder, target.root, "the work tree")
-        with sources.against(against, target.folder, target.root) as old:
-            empty = {"catalogue": new.snapshot["catalogue"], "tools": [], "tokens": 0}
-            comparison = diffing.compare(
-                old.snapshot if old else empty,
-                new.snapshot,
-                old.committed if old else None,
-            )
-    except sources.SourceError as exc:
-        raise UsageError(str(exc)) from exc
+    new = sources.build(target.folder, target.root, "the work tree")
+    with sources.against(against, target.folder, target.root) as old:
+        empty = {"catalogue": new.snapshot["catalogue"], "tools": [], "tokens": 0}
+        comparison = diffing.compare(
+            old.snapshot if old else empty,
+            new.snapshot,
+            old.committed if old else None,
+        )
     comparison, stale = diffing.accept(
         comparison, acceptances(target.folder, target.root)
     )
@@ -114,10 +111,7 @@ def run_docs(args: argparse.Namespace) -> int:
             old = compared.old.snapshot if compared.old else None
             status = max(status, EXIT_FINDINGS if comparison.breaking else EXIT_CLEAN)
         else:
-            try:
-                new = sources.build(target.folder, target.root, "the work tree")
-            except sources.SourceError as exc:
-                raise UsageError(str(exc)) from exc
+            new = sources.build(target.folder, target.root, "the work tree")
             comparison, old = None, None
         catalogue = new.result.catalogue
         assert catalogue is not None

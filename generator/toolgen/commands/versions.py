@@ -21,14 +21,15 @@ from pathlib import Path
 from typing import Any
 
 from toolgen.build import pipeline
+from toolgen.commands import UsageError
 from toolgen.paths import package_dir
 from toolgen.render import lockfile
 from toolgen.spec import snapshot
 
 
-class SourceError(Exception):
+class SourceError(UsageError):
     """The version asked for cannot be read (an unknown ref, a folder without the catalogue,
-    a catalogue that does not build)."""
+    a catalogue that does not build): a usage error, printed as such by the command line."""
 
 
 @dataclass(frozen=True, slots=True)
