@@ -217,15 +217,12 @@ def _anthropic_strict(
     props = [p for t in strict_tools for p in _properties(t["model"]["parameters"])]
     optional = sum(1 for p in props if nullable(p))
     unions = sum(1 for p in props if isinstance(p.get("type"), list) or "anyOf" in p)
-    over = []
-    if len(strict_tools) > limits.max_strict_tools:
-        over.append(
-            f"{len(strict_tools)} strict tools (at most {limits.max_strict_tools})"
-        )
-    if optional > limits.max_optional:
-        over.append(f"{optional} optional parameters (at most {limits.max_optional})")
-    if unions > limits.max_unions:
-        over.append(f"{unions} union-typed parameters (at most {limits.max_unions})")
+    counts = (
+        (len(strict_tools), limits.max_strict_tools, "strict tools"),
+        (optional, limits.max_optional, "optional parameters"),
+        (unions, limits.max_unions, "union-typed parameters"),
+    )
+    over = [f"{n} {what} (at most {most})" for n, most, what in counts if n > most]
     if over:
         fits = dict.fromkeys(fits, False)
         notes.append(

@@ -76,9 +76,7 @@ class ImportReport:
 
     @property
     def todos(self) -> int:
-        return sum(len(d.todos) for d in self.drafts) + (
-            1 if self.catalogue_written else 0
-        )
+        return sum(len(d.todos) for d in self.drafts) + int(self.catalogue_written)
 
 
 def _no_constants(name: str) -> object:
