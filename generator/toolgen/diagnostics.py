@@ -38,10 +38,9 @@ class Diagnostic:
         return (self.span.file, self.span.line, self.span.col, self.code, self.message)
 
     def format_text(self) -> str:
-        head = f"{self.span}: {self.code} {self.message}"
-        if self.severity is not Severity.ERROR:
-            head = f"{self.span}: {self.code} [{self.severity.value}] {self.message}"
-        return head + (f"\n  help: {self.hint}" if self.hint else "")
+        level = "" if self.severity is Severity.ERROR else f"[{self.severity.value}] "
+        help_ = f"\n  help: {self.hint}" if self.hint else ""
+        return f"{self.span}: {self.code} {level}{self.message}{help_}"
 
 
 @dataclass(frozen=True, slots=True)
