@@ -71,5 +71,10 @@ def placements_by_root(
     return {root: project.placements(root, folders) for root, folders in roots.items()}
 
 
+def say(message: str) -> None:
+    """A line for the person at the terminal (stderr): stdout holds only the output."""
+    print(message, file=sys.stderr)
+
+
 def warn(message: str) -> None:
-    print(f"toolgen: warning: {message}", file=sys.stderr)
+    say(f"toolgen: warning: {message}")

@@ -18,6 +18,7 @@ from toolgen.commands import (
     allowed_warnings,
     exit_status,
     print_diagnostics,
+    say,
     targets,
     warn,
 )
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     print_diagnostics(all_diagnostics, args.format)
     if args.format == "text":
         for message in messages:
-            print(message, file=sys.stderr)
+            say(message)
     return status
 
 
@@ -135,7 +136,7 @@ def _report_build(
         messages.append(why)
     written = built.report
     if built.failure is not None:
-        print(f"toolgen: error: {built.failure}", file=sys.stderr)
+        say(f"toolgen: error: {built.failure}")
         messages.append(f"{result.folder}: not built")
         return EXIT_FINDINGS
     if written is None:

@@ -4,7 +4,6 @@ model on every turn, and exit by the findings."""
 from __future__ import annotations
 
 import argparse
-import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,6 +15,7 @@ from toolgen.commands import (
     exit_status,
     placements_by_root,
     print_diagnostics,
+    say,
     targets,
     warn,
 )
@@ -98,11 +98,10 @@ def run(args: argparse.Namespace) -> int:
     others = placements_by_root(chosen)
     for target in chosen:
         if not target.in_project:
-            print(
+            say(
                 f"toolgen: {target.shown}: no project root above it "
                 f"({', '.join(project.ROOT_MARKERS)}): checked alone, without looking "
-                "for its implementations (--root names the project)",
-                file=sys.stderr,
+                "for its implementations (--root names the project)"
             )
     results = [(t, check_one(t, others, implementations=t.in_project)) for t in chosen]
     shown_by_target = [_only(result.diagnostics, target) for target, result in results]
@@ -110,20 +109,19 @@ def run(args: argparse.Namespace) -> int:
     print_diagnostics([d for shown, _ in shown_by_target for d in shown], args.format)
     if args.format == "text":
         for target, result in results:
-            print(summary(result), file=sys.stderr)
+            say(summary(result))
             if target.only is not None and hidden:
-                print(
+                say(
                     f"  ({counted(hidden, 'finding')} in other files of the catalogue not "
-                    f"shown; toolgen check {result.folder} shows them)",
-                    file=sys.stderr,
+                    f"shown; toolgen check {result.folder} shows them)"
                 )
             cost = token_summary(result)
             if cost:
-                print(cost, file=sys.stderr)
+                say(cost)
     status = EXIT_CLEAN
     for (shown, _), (_, result) in zip(shown_by_target, results, strict=True):
         code, why = exit_status(shown, allowed_warnings(result, args), result.folder)
         status = max(status, code)
         if why and args.format == "text":
-            print(why, file=sys.stderr)
+            say(why)
     return status

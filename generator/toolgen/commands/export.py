@@ -14,6 +14,7 @@ from toolgen.commands import (
     UsageError,
     placements_by_root,
     print_diagnostics,
+    say,
     targets,
 )
 from toolgen.commands.check import check_one
@@ -66,29 +67,29 @@ def run(args: argparse.Namespace) -> int:
     result = check_one(chosen[0], placements_by_root(chosen), implementations=False)
     if not result.ok or result.catalogue is None:
         print_diagnostics(result.diagnostics, args.format)
-        print(f"{result.folder}: not exported, fix the errors above", file=sys.stderr)
+        say(f"{result.folder}: not exported, fix the errors above")
         return EXIT_FINDINGS
     try:
         text, notes = _export_text(result, args.api, args.toolset)
     except export.UnknownToolset as exc:
         raise UsageError(str(exc)) from None
     except export.SearchNameTaken as exc:
-        print(f"{result.folder}: not exported: {exc}", file=sys.stderr)
+        say(f"{result.folder}: not exported: {exc}")
         return EXIT_FINDINGS
     if text is None:
-        print(f"{result.folder}: not exported: {args.api} refuses it", file=sys.stderr)
+        say(f"{result.folder}: not exported: {args.api} refuses it")
         return EXIT_FINDINGS
     for note in notes:
-        print(note, file=sys.stderr)
+        say(note)
     if args.out is None:
         sys.stdout.write(text)
         return EXIT_CLEAN
     current = args.out.read_text(encoding="utf-8") if args.out.is_file() else None
     if args.check:
         if current == text:
-            print(f"{args.out} is up to date", file=sys.stderr)
+            say(f"{args.out} is up to date")
             return EXIT_CLEAN
-        print(f"{args.out} is stale; run toolgen export again", file=sys.stderr)
+        say(f"{args.out} is stale; run toolgen export again")
         return EXIT_FINDINGS
     if args.out.exists() and not args.replace and current != text:
         raise UsageError(f"{args.out} exists; pass --replace to replace it")
@@ -96,5 +97,5 @@ def run(args: argparse.Namespace) -> int:
     scratch = args.out.with_name(f".{args.out.name}.toolgen-export.tmp")
     scratch.write_text(text, encoding="utf-8")
     os.replace(scratch, args.out)
-    print(f"{result.folder}: exported for {args.api} to {args.out}", file=sys.stderr)
+    say(f"{result.folder}: exported for {args.api} to {args.out}")
     return EXIT_CLEAN

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from toolgen.build import pipeline
@@ -12,6 +11,7 @@ from toolgen.commands import (
     EXIT_FINDINGS,
     UsageError,
     print_diagnostics,
+    say,
 )
 from toolgen.interop import importers
 
@@ -26,19 +26,18 @@ def run(args: argparse.Namespace) -> int:
     for d in done.drafts:
         lost = "; ".join(f"{x.where}: {x.what} ({x.reason})" for x in d.losses)
         line = f"{args.out / 'tools' / (d.name + '.yaml')}: TODO {', '.join(d.todos)}"
-        print(line + (f"; not carried: {lost}" if lost else ""), file=sys.stderr)
+        say(line + (f"; not carried: {lost}" if lost else ""))
     for name, why in done.skipped:
-        print(f"{args.file}: tool {name!r} not imported: {why}", file=sys.stderr)
+        say(f"{args.file}: tool {name!r} not imported: {why}")
     # what the format check says of the drafts: anything here is a contract that cannot build
     checked = pipeline.check_catalogue(
         args.out, Path.cwd(), implementations=False, lint_rules=False
     )
     broken = [d for d in checked.diagnostics if d.code < "TG200"]
     print_diagnostics(broken, "text")
-    print(
+    say(
         f"{args.out}: {len(done.drafts)} tools imported, {len(done.skipped)} skipped, "
         f"{done.losses} source features not carried, {len(broken)} format errors, "
-        f"{done.todos} TODOs to write (toolgen check lists them)",
-        file=sys.stderr,
+        f"{done.todos} TODOs to write (toolgen check lists them)"
     )
     return EXIT_FINDINGS if done.losses or done.skipped or broken else EXIT_CLEAN

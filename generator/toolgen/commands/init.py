@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from toolgen.commands import (
     EXIT_CLEAN,
     UsageError,
+    say,
 )
 
 
@@ -19,20 +19,13 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, toolgen_init.InitRefused) as exc:
         raise UsageError(f"init {args.path}: {exc}") from exc
     for path in made.written:
-        print(f"wrote {path}", file=sys.stderr)
+        say(f"wrote {path}")
     if made.gitignore_added:
-        print(
-            f"added to {args.path / '.gitignore'}: {', '.join(made.gitignore_added)}",
-            file=sys.stderr,
-        )
+        say(f"added to {args.path / '.gitignore'}: {', '.join(made.gitignore_added)}")
     if made.pyproject_kept:
-        print(
+        say(
             f"kept {args.path / 'pyproject.toml'}: for the generated tests, add "
-            'pythonpath = ["."] under [tool.pytest.ini_options]',
-            file=sys.stderr,
+            'pythonpath = ["."] under [tool.pytest.ini_options]'
         )
-    print(
-        f"{args.path}: next, `toolgen build` there, then fill in the stub under impl/",
-        file=sys.stderr,
-    )
+    say(f"{args.path}: next, `toolgen build` there, then fill in the stub under impl/")
     return EXIT_CLEAN

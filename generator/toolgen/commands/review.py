@@ -10,7 +10,7 @@ from pathlib import Path
 
 from toolgen import templating
 from toolgen.build import project
-from toolgen.commands import EXIT_CLEAN, EXIT_FINDINGS, UsageError, targets
+from toolgen.commands import EXIT_CLEAN, EXIT_FINDINGS, UsageError, say, targets
 from toolgen.commands import versions as sources
 from toolgen.paths import display_path
 from toolgen.review import diff as diffing
@@ -82,13 +82,12 @@ def run_diff(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
         sys.stdout.flush()  # the summary on stderr comes after the changes
         for entry in compared.stale:
-            print(
+            say(
                 f"{target.shown}/{diffing.ACCEPT_NAME}:{entry.line}: accepts no change "
-                f"({entry.rule} in {entry.tool}); remove it once its change has landed",
-                file=sys.stderr,
+                f"({entry.rule} in {entry.tool}); remove it once its change has landed"
             )
         for line in summary:
-            print(line, file=sys.stderr)
+            say(line)
         if compared.comparison.breaking:
             status = EXIT_FINDINGS
     return status
@@ -134,5 +133,5 @@ def run_docs(args: argparse.Namespace) -> int:
         for suffix, template in _PAGES:
             path = out_dir / f"{name}{suffix}"
             path.write_text(templating.render(template, **model), encoding="utf-8")
-            print(f"{target.shown}: wrote {path}", file=sys.stderr)
+            say(f"{target.shown}: wrote {path}")
     return status
