@@ -119,7 +119,7 @@ def class_names(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
         for c in (py.args_class, py.context_class, py.result_class, py.error_class)
     ]
 
-    def claim(name: str, path: PathKey) -> Diagnostic | None:
+    def claim(name: str, path: PathKey) -> Iterator[Diagnostic]:
         if name in MODULE_NAMES:
             taken = "a name the generated module imports"
         elif name in claimed:
@@ -130,8 +130,8 @@ def class_names(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
                 taken = f"the class of {element_words(first)} (line {line})"
         else:
             claimed[name] = path
-            return None
-        return error(
+            return
+        yield error(
             "TG117",
             f"{element_words(path)} would generate the class {name}, which is already "
             f"{taken}",
@@ -142,9 +142,7 @@ def class_names(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
         )
 
     for name, path in [*own, *_object_classes(tool.params)]:
-        found = claim(name, path)
-        if found is not None:
-            yield found
+        yield from claim(name, path)
     if tool.context and catalogue.context_class in claimed:
         # the module imports the catalogue's context class to build the tool's own
         path = claimed[catalogue.context_class]
@@ -157,9 +155,7 @@ def class_names(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
             "tool in PascalCase.",
         )
     for name, path in _object_classes(tool.returns):
-        found = claim(name, path)
-        if found is not None:
-            yield found
+        yield from claim(name, path)
 
 
 @check(Catalogue, "TG140", "TG116", reads_catalogue=True)

@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping
 from typing import cast
 
-from toolgen.names import item_class, pascal, python_name
+from toolgen.names import python_name
 from toolgen.spec.ir import Constraints, JsonValue, Param, ParamType
 from toolgen.spec.load import PathKey
 from toolgen.spec.model.boundaries import BoundaryReader
@@ -44,17 +44,7 @@ class ParamsReader(BoundaryReader):
     def params(
         self, raw: Mapping[str, object], path: PathKey, stem: str
     ) -> tuple[Param, ...]:
-        siblings = frozenset(raw)
-        return tuple(
-            self.param(
-                name,
-                mapping_value(spec),
-                (*path, name),
-                stem + pascal(name),
-                item_class(stem, name, siblings),
-            )
-            for name, spec in raw.items()
-        )
+        return tuple(self.param(*field) for field in self.fields(raw, path, stem))
 
     def param(
         self,

@@ -5,11 +5,11 @@ document, a tool's Python names, and the reader's base (reporting at a place of 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import cast
 
 from toolgen.diagnostics import Diagnostic, Span, error
-from toolgen.names import module_name, pascal
+from toolgen.names import item_class, module_name, pascal
 from toolgen.spec.ir import ImplementationTests, Origin, PyNames, TextAt
 from toolgen.spec.load import Document, PathKey
 
@@ -112,6 +112,16 @@ class Reader:
 
     def span(self, path: PathKey, *, key: bool = False) -> Span:
         return self.source.span(path, key=key)
+
+    def fields(
+        self, raw: Mapping[str, object], path: PathKey, stem: str
+    ) -> Iterator[tuple[str, Mapping[str, object], PathKey, str, str]]:
+        """Each parameter or return field of `raw` (the mapping at `path`): its name, keys
+        and path, and the class names of it and of its items (`param`, `return_field`)."""
+        siblings = frozenset(raw)
+        for name, spec in raw.items():
+            where, items_class = (*path, name), item_class(stem, name, siblings)
+            yield name, mapping_value(spec), where, stem + pascal(name), items_class
 
     def no_items(self, noun: str, name: str, path: PathKey) -> None:
         """TG126 for an array `noun` ("parameter", "field") that does not say its items."""

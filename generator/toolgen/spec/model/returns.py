@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import cast
 
-from toolgen.names import ENVELOPE_KEYS, item_class, pascal, python_name
+from toolgen.names import ENVELOPE_KEYS, python_name
 from toolgen.spec.ir import JsonValue, ParamType, ReturnField
 from toolgen.spec.load import PathKey
 from toolgen.spec.model.boundaries import BoundaryReader
@@ -20,8 +20,8 @@ class ReturnsReader(BoundaryReader):
         self, raw: Mapping[str, object], path: PathKey, stem: str
     ) -> tuple[ReturnField, ...]:
         built = []
-        siblings = frozenset(raw)
-        for name, spec in raw.items():
+        for field in self.fields(raw, path, stem):
+            name = field[0]
             if name in ENVELOPE_KEYS:
                 self.report(
                     "TG141",
@@ -32,15 +32,7 @@ class ReturnsReader(BoundaryReader):
                     "successful result already says ok: true.",
                 )
                 continue
-            built.append(
-                self.return_field(
-                    name,
-                    mapping_value(spec),
-                    (*path, name),
-                    stem + pascal(name),
-                    item_class(stem, name, siblings),
-                )
-            )
+            built.append(self.return_field(*field))
         return tuple(built)
 
     def return_field(
