@@ -15,6 +15,7 @@ from toolgen.names import (
 )
 from toolgen.spec.ir import Catalogue, N, Tool, ToolSummary
 from toolgen.spec.load import PathKey
+from toolgen.spec.validate import stem
 
 
 @check(Tool, "TG110", "TG111")
@@ -27,11 +28,10 @@ def tool_name(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
             tool.origin.span("name"),
             "Use 1 to 64 letters, digits, '_' or '-', such as create_reorder.",
         )
-    stem = tool.file.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    if stem != tool.name:
+    if stem(tool.file) != tool.name:
         yield error(
             "TG111",
-            f"tool {tool.name!r} is in a file named {stem!r}",
+            f"tool {tool.name!r} is in a file named {stem(tool.file)!r}",
             tool.origin.span("name"),
             f"Rename the file to {tool.name}.yaml so reviewers find it by name.",
         )

@@ -39,7 +39,7 @@ from typing import Any
 
 from toolgen.spec.ir import Tool
 from toolgen.spec.snapshot import boundaries_snapshot
-from toolgen.spec.toolschema import nullable, returns_schema
+from toolgen.spec.toolschema import nullable, returns_schema, strict_object
 
 REDACTED = "[redacted]"  # toolgen_runtime.output.REDACTED
 
@@ -71,12 +71,7 @@ def answer_schema(tool: Mapping[str, Any]) -> dict[str, Any]:
             "items": {"type": "string"},
             "description": "The fields whose text was cut, when one was.",
         }
-    return {
-        "type": "object",
-        "properties": properties,
-        "required": required,
-        "additionalProperties": False,
-    }
+    return strict_object(properties, required)
 
 
 def output_schema(tool: Tool) -> dict[str, Any]:

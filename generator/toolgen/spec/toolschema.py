@@ -118,7 +118,7 @@ def param_schema(param: Param, *, full: bool = False) -> dict[str, object]:
     if param.items is not None:
         body["items"] = param_schema(param.items, full=full)
     if param.type == "object":
-        body.update(object_schema(param.properties, full=full))
+        body.update(parameters_schema(param.properties, full=full))
     if not param.optional:
         return body
     if param.type in ("object", "array"):
@@ -134,13 +134,15 @@ def param_schema(param: Param, *, full: bool = False) -> dict[str, object]:
     return body
 
 
-def object_schema(
-    params: tuple[Param, ...], *, full: bool = False
-) -> dict[str, object]:
-    """The strict object shape: every property required, nothing else allowed."""
+def strict_object(
+    properties: dict[str, Any], required: list[str] | None = None
+) -> dict[str, Any]:
+    """The strict object shape: these properties, every one required (or those `required`
+    names), nothing else allowed."""
     return {
-        "properties": {p.name: param_schema(p, full=full) for p in params},
-        "required": [p.name for p in params],
+        "type": "object",
+        "properties": properties,
+        "required": list(properties) if required is None else required,
         "additionalProperties": False,
     }
 
@@ -148,8 +150,9 @@ def object_schema(
 def parameters_schema(
     params: tuple[Param, ...], *, full: bool = False
 ) -> dict[str, object]:
-    """The schema of a tool's whole argument object (`PARAMETERS` when full=False)."""
-    return {"type": "object", **object_schema(params, full=full)}
+    """The schema of a tool's whole argument object (`PARAMETERS` when full=False), or of
+    an object parameter's properties."""
+    return strict_object({p.name: param_schema(p, full=full) for p in params})
 
 
 def _return_schema(field: ReturnField) -> dict[str, Any]:
@@ -173,12 +176,7 @@ def _return_schema(field: ReturnField) -> dict[str, Any]:
 
 def returns_schema(fields: tuple[ReturnField, ...]) -> dict[str, Any]:
     """The JSON Schema of an object of return fields, by the names the model reads."""
-    return {
-        "type": "object",
-        "properties": {f.name: _return_schema(f) for f in fields},
-        "required": [f.name for f in fields],
-        "additionalProperties": False,
-    }
+    return strict_object({f.name: _return_schema(f) for f in fields})
 
 
 # --- checking values against a schema at build time ---------------------------------------

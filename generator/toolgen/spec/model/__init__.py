@@ -64,6 +64,7 @@ from toolgen.spec.model.reading import (
     tool_names,
 )
 from toolgen.spec.model.returns import ReturnsReader
+from toolgen.spec.validate import stem
 
 __all__ = ["build_settings", "build_tools", "default_package"]
 
@@ -179,8 +180,7 @@ def _build_tool(
     context_fields = {f.name: f for f in catalogue.context}
     reader = _Reader(document)
     name = str(d.get("name", ""))
-    stem = document.file.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    py = tool_names(name, stem)
+    py = tool_names(name, stem(document.file))
     if isinstance(d.get("pagination"), dict):
         # the implementation returns a page of these: one item, not the whole result
         py = replace(py, result_class=py.prefix + "Item")
