@@ -56,17 +56,14 @@ def check(
     return register
 
 
-def all_checks() -> list[Check]:
-    for module in ("names", "references", "values", "examples", "writes", "groups"):
-        importlib.import_module(f"toolgen.checks.{module}")
-    return CHECKS
-
-
 def _run(kind: type, tools_only: bool, *args: object) -> list[Diagnostic]:
     """Every check over `kind`, run on `args`; with `tools_only`, those that read
     catalogue.yaml are left out. A check that reports a code it did not declare fails."""
+    # each module's checks register themselves (`@check`) when it is first imported
+    for module in ("names", "references", "values", "examples", "writes", "groups"):
+        importlib.import_module(f"toolgen.checks.{module}")
     found = []
-    for registered in all_checks():
+    for registered in CHECKS:
         if registered.kind is not kind or (tools_only and registered.reads_catalogue):
             continue
         reported = list(registered.run(*args))

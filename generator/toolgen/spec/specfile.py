@@ -138,7 +138,6 @@ def read_text(
     raw, problem = read_bytes(path, display, root)
     if raw is None:
         return None, [problem] if problem is not None else []
-    at = Span(display, 1, 1)
     # A leading byte-order mark would shift every column on line 1.
     body = raw.removeprefix(codecs.BOM_UTF8)
     try:
@@ -154,7 +153,7 @@ def read_text(
                 "TG005",
                 f"the file is not UTF-8 text: byte 0x{body[exc.start]:02x} at line "
                 f"{line}, byte {col} cannot be decoded",
-                at,
+                Span(display, 1, 1),
                 hint,
             )
         ]

@@ -312,13 +312,9 @@ def _issues(
                 yield (*base, key), told("extra_forbidden", (*base, key))
     elif check == "anyOf" and err.context:
         # a nullable container: what is wrong inside its non-null branch
-        inner = [
-            e
-            for e in err.context
-            if not (e.validator == "type" and e.validator_value == "null")
-        ]
-        for found in inner:
-            yield from _issues(found)
+        for found in err.context:
+            if not (found.validator == "type" and found.validator_value == "null"):
+                yield from _issues(found)
     elif check == "type":
         wanted = err.validator_value
         names = [

@@ -101,7 +101,7 @@ def _holds_non_finite(data: object) -> bool:
     return False
 
 
-_LABELS: Final = {
+_LABELS: Final[dict[str | int, str]] = {
     "params": "parameter",
     "properties": "property",
     "returns": "return field",
@@ -127,12 +127,7 @@ def _subject(path: PathKey, kind: SchemaKind) -> str:
     while index < len(path):
         part = path[index]
         nxt = path[index + 1] if index + 1 < len(path) else None
-        if (
-            not keys
-            and isinstance(part, str)
-            and part in _LABELS
-            and isinstance(nxt, str)
-        ):
+        if not keys and part in _LABELS and isinstance(nxt, str):
             label = f"{_LABELS[part]} {nxt!r}"
             owner = label if owner == document else f"{label} of {owner}"
             index += 2

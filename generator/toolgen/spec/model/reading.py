@@ -100,7 +100,6 @@ class Reader:
     share this)."""
 
     def __init__(self, document: Document) -> None:
-        self.document = document
         self.source = document.source
         self.diagnostics: list[Diagnostic] = []
 
