@@ -39,7 +39,7 @@ def description_keys(tool: Tool) -> dict[str, Any]:
 def tool_description(tool: Tool) -> str:
     keys = description_keys(tool)
     pair = keys.get("name", {})
-    text = templating.render(
+    return templating.render(
         "description.txt.jinja",
         # a prepare tool's intent is made from its name (keys["name"])
         intent=sentence(tool.intent),
@@ -56,5 +56,4 @@ def tool_description(tool: Tool) -> str:
         role=tool.role,
         prepare_tool=pair.get("prepare", ""),
         confirm_tool=pair.get("confirm", ""),
-    )
-    return text.strip()
+    ).strip()

@@ -159,8 +159,7 @@ def load_document(
 
     With `root`, a symbolic link is followed only when it stays inside the project.
     """
-    text, diagnostics = read_text(path, display, root)
-    return parse(SourceFile(display, text, tuple(diagnostics)))
+    return parse(_read(path, display, root))
 
 
 def parse(source: SourceFile) -> tuple[Document | None, list[Diagnostic]]:
@@ -177,7 +176,7 @@ def parse(source: SourceFile) -> tuple[Document | None, list[Diagnostic]]:
         data=read.data,
         value_spans=_SpanTable(file, read.value_places),
         key_spans=_SpanTable(file, read.key_places),
-        digest=text_digest(text),
+        digest=source.digest,
         import_todos=import_todos(text, read.root, read.value_places),
     )
     return document, [*source.diagnostics, *found]
