@@ -123,11 +123,8 @@ def param_schema(param: Param, *, full: bool = False) -> dict[str, object]:
         return body
     if param.type in ("object", "array"):
         # a nullable container is an anyOf; the description stays outside so it is read once
-        inner = {k: v for k, v in body.items() if k != "description"}
-        nullable: dict[str, object] = {"anyOf": [inner, {"type": "null"}]}
-        if "description" in body:
-            nullable["description"] = body["description"]
-        return nullable
+        said = {"description": body.pop("description")} if "description" in body else {}
+        return {"anyOf": [body, {"type": "null"}], **said}
     body["type"] = [json_type, "null"]
     if "enum" in body:
         body["enum"] = [*(param.constraints.enum or ()), None]

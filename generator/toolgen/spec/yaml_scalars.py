@@ -77,10 +77,6 @@ def _as_bool(text: str) -> bool | Misfit:
     return _MISFIT
 
 
-def _as_null(text: str) -> Misfit | None:
-    return None if text in _NULL_WORDS else _MISFIT
-
-
 def plain_value(text: str) -> object:
     """The value of an untagged plain scalar: null, true or false, a number, or the text."""
     if not text:
@@ -109,7 +105,7 @@ def tagged_value(tag: str, text: str) -> object:
         return _as_float(text)
     if tag == BOOL_TAG:
         return _as_bool(text)
-    return _as_null(text)
+    return None if text in _NULL_WORDS else _MISFIT
 
 
 def show_tag(tag: str) -> str:
