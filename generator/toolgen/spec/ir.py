@@ -564,7 +564,4 @@ class Catalogue:
         return bool(run), fixtures or ()
 
     def tool(self, name: str) -> Tool | None:
-        for tool in self.tools:
-            if tool.name == name:
-                return tool
-        return None
+        return next((tool for tool in self.tools if tool.name == name), None)

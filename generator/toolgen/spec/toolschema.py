@@ -184,29 +184,18 @@ def returns_schema(fields: tuple[ReturnField, ...]) -> dict[str, Any]:
 
 FieldPath = tuple[str | int, ...]
 
+# the `$` python_pattern rewrites, and what it passes over whole: an escape (`\$`), and a
+# character class with its escapes (`[$]` matches the character $)
+_ANCHORS = re.compile(r"\\.|\[(?:\\.|[^\\\]])*\]?|\$", re.DOTALL)
+
 
 def python_pattern(pattern: str) -> str:
     """A pattern as the model's schema means it (ECMA-262, which JSON Schema uses), for
     Python's `re`: `\\d`, `\\w` and `\\s` match ASCII only (flag a), and `$` is the end of
     the text, never a final newline (`\\Z`): `SKU-11\\n` does not match `^SKU-\\d+$`."""
-    out: list[str] = []
-    in_class = False
-    index = 0
-    while index < len(pattern):
-        char = pattern[index]
-        if char == "\\" and index + 1 < len(pattern):
-            out.append(pattern[index : index + 2])
-            index += 2
-            continue
-        if in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-        elif char == "$":
-            char = r"\Z"
-        out.append(char)
-        index += 1
-    return "(?a)" + "".join(out)
+    return "(?a)" + _ANCHORS.sub(
+        lambda m: r"\Z" if m.group() == "$" else m.group(), pattern
+    )
 
 
 @functools.cache
