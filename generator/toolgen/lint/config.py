@@ -28,23 +28,20 @@ _PREFIX = re.compile(r"^TG\d{1,3}$", re.IGNORECASE)
 _CATEGORIES = {c.value: c for c in Category}
 
 
-def matches(selector: str, rule_: Rule) -> bool:
+def _specificity(selector: str, rule_: Rule) -> int:
+    """How closely `selector` names `rule_`: 0 when it does not, then all < category < id
+    prefix (longer is more specific) < exact id."""
     wanted = selector.strip()
     if wanted.lower() == "all":
-        return True
-    if wanted.lower() in _CATEGORIES:
-        return _CATEGORIES[wanted.lower()] is rule_.category
-    return bool(_PREFIX.fullmatch(wanted)) and rule_.id.startswith(wanted.upper())
-
-
-def _specificity(selector: str) -> int:
-    """all < category < id prefix (longer is more specific) < exact id."""
-    wanted = selector.strip()
-    if wanted.lower() == "all":
-        return 0
-    if wanted.lower() in _CATEGORIES:
         return 1
-    return 1 + len(wanted)
+    if wanted.lower() in _CATEGORIES:
+        return 2 if _CATEGORIES[wanted.lower()] is rule_.category else 0
+    named = _PREFIX.fullmatch(wanted) and rule_.id.startswith(wanted.upper())
+    return 2 + len(wanted) if named else 0
+
+
+def matches(selector: str, rule_: Rule) -> bool:
+    return _specificity(selector, rule_) > 0
 
 
 def resolve(config: LintConfig, rules: Iterable[Rule]) -> dict[str, Severity]:
@@ -62,9 +59,9 @@ def resolve(config: LintConfig, rules: Iterable[Rule]) -> dict[str, Severity]:
         if any(matches(s, candidate) for s in config.ignore):
             continue
         overrides = sorted(
-            (_specificity(key), value)
+            (rank, value)
             for key, value in config.severity.items()
-            if matches(key, candidate)
+            if (rank := _specificity(key, candidate))
         )
         severity = candidate.severity
         if overrides:

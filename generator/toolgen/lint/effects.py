@@ -22,16 +22,13 @@ def _segments(name: str) -> list[str]:
     """The words of a name as its author separated them: a CamelCase run inside a snake_case
     name (get_OpenWeatherMap_forecast) is one proper noun, and the leading word of a
     camelCase name (sendReminder) is its verb."""
-    found = []
-    for index, segment in enumerate(re.split(r"[^A-Za-z0-9]+", name)):
-        if not segment:
-            continue
-        camel = words.name_words(segment)
-        if index == 0 and segment[:1].islower():
-            found.append(camel[0])
-        else:
-            found.append(segment.lower())
-    return found
+    return [
+        words.name_words(segment)[0]
+        if index == 0 and segment[:1].islower()
+        else segment.lower()
+        for index, segment in enumerate(re.split(r"[^A-Za-z0-9]+", name))
+        if segment
+    ]
 
 
 @rule(

@@ -194,12 +194,7 @@ _LATIN_LOOKALIKES = frozenset(
 
 
 def _looks_latin(char: str) -> bool:
-    if char.isascii():
-        return True
-    script = _script(char)
-    if script in ("GREEK", "CYRILLIC"):
-        return char in _LATIN_LOOKALIKES
-    return True
+    return _script(char) not in ("GREEK", "CYRILLIC") or char in _LATIN_LOOKALIKES
 
 
 def _script(char: str) -> str:

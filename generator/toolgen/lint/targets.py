@@ -159,23 +159,22 @@ class SchemaSize:
 
 
 def _children(
-    schema: Mapping[str, object],
-) -> Iterator[tuple[Mapping[str, object], bool]]:
-    """Sub-schemas, with whether each one is a level deeper (anyOf branches are not)."""
+    schema: Mapping[str, object], branches: tuple[str, ...] = ("anyOf", "oneOf")
+) -> Iterator[tuple[str | None, Mapping[str, object]]]:
+    """Sub-schemas, each with the step that names it: a property's name, "items", or None
+    for a branch of one of `branches` (a branch is at its parent's level)."""
     properties = schema.get("properties")
     if isinstance(properties, dict):
-        for sub in properties.values():
+        for name, sub in properties.items():
             if isinstance(sub, dict):
-                yield sub, True
+                yield str(name), sub
     items = schema.get("items")
     if isinstance(items, dict):
-        yield items, True
-    for key in ("anyOf", "oneOf"):
-        branches = schema.get(key)
-        if isinstance(branches, list):
-            for sub in branches:
-                if isinstance(sub, dict):
-                    yield sub, False
+        yield "items", items
+    for key in branches:
+        subs = schema.get(key)
+        if isinstance(subs, list):
+            yield from ((None, sub) for sub in subs if isinstance(sub, dict))
 
 
 def measure_schema(schema: Mapping[str, object]) -> SchemaSize:
@@ -199,8 +198,9 @@ def measure_schema(schema: Mapping[str, object]) -> SchemaSize:
             chars += size
             if texts and (len(texts), size) > largest:
                 largest = (len(texts), size)
-        for sub, deeper in _children(node):
-            stack.append((sub, level + 1 if deeper and is_container else level))
+        for step, sub in _children(node):
+            deeper = step is not None and is_container  # a branch is no level deeper
+            stack.append((sub, level + 1 if deeper else level))
     return SchemaSize(properties, depth, enum_values, chars, largest)
 
 
@@ -215,18 +215,9 @@ def subschemas(
     while stack:
         path, node = stack.pop()
         yield path, node
-        props = node.get("properties")
-        if isinstance(props, dict):
-            for name, sub in props.items():
-                if isinstance(sub, dict):
-                    stack.append((f"{path}.{name}" if path else str(name), sub))
-        items = node.get("items")
-        if isinstance(items, dict):
-            stack.append((f"{path}.items" if path else "items", items))
-        for key in ("anyOf", "oneOf", "allOf"):
-            branches = node.get(key)
-            if isinstance(branches, list):
-                stack.extend((path, sub) for sub in branches if isinstance(sub, dict))
+        for step, sub in _children(node, ("anyOf", "oneOf", "allOf")):
+            named = path if step is None else (f"{path}.{step}" if path else step)
+            stack.append((named, sub))
 
 
 def keywords_outside(
