@@ -75,12 +75,7 @@ def _split_name(
     rest = parts[1:] if namespace else parts
     verb = rest[0] if rest else ""
     others = list(rest[1:])
-    if (
-        rest
-        and verb not in words.VERB_CLASS
-        and len(rest) > 1
-        and rest[-1] in words.VERB_CLASS
-    ):
+    if len(rest) > 1 and verb not in words.VERB_CLASS and rest[-1] in words.VERB_CLASS:
         verb, others = rest[-1], list(rest[:-1])  # issue_read, stock_level_get
     return parts, namespace, verb, others
 
@@ -108,7 +103,7 @@ class Named(Protocol):
     def not_when_uses(self) -> tuple[str, ...]: ...
 
 
-def profile(tool: Named, namespaces: frozenset[str] = frozenset()) -> ToolProfile:
+def profile(tool: Named, namespaces: frozenset[str]) -> ToolProfile:
     parts, namespace, verb, others = _split_name(tool.name, namespaces)
     meaningful = [words.stem(w) for w in parts if w not in words.FILLER_NAME_WORDS]
     cut = next(
@@ -279,11 +274,12 @@ class LintContext:
         (computed once per group: a group may hold thousands of parameters)."""
         key = id(siblings)
         found = self._groups.get(key)
-        if found is None:
-            found = {}
-            for param in siblings:
-                found.setdefault(words.normalized_name(param.name), param)
-            self._groups[key] = found
+        if (
+            found is None
+        ):  # reversed: of two parameters with one name, the first is kept
+            found = self._groups[key] = {
+                words.normalized_name(p.name): p for p in reversed(siblings)
+            }
         return found
 
     def booleans_by_words(
@@ -292,12 +288,12 @@ class LintContext:
         """The boolean parameters of a group by their name words, with their position."""
         key = id(siblings)
         found = self._booleans.get(key)
-        if found is None:
-            found = {}
-            for index, param in enumerate(siblings):
-                if param.type == "boolean":
-                    found.setdefault(words.name_words(param.name), (index, param))
-            self._booleans[key] = found
+        if found is None:  # reversed: of two booleans with one name, the first is kept
+            found = self._booleans[key] = {
+                words.name_words(p.name): (index, p)
+                for index, p in reversed(list(enumerate(siblings)))
+                if p.type == "boolean"
+            }
         return found
 
 
@@ -316,7 +312,7 @@ class CatalogueContext(LintContext):
         super().__init__(catalogue, self.names)
         self._tools = tools
         self._by_name = {t.name: t for t in tools}
-        self._tool_tokens = tool_tokens
+        self.tool_tokens = tool_tokens
 
     @staticmethod
     def of(catalogue: Catalogue) -> CatalogueContext:
@@ -357,12 +353,8 @@ class CatalogueContext(LintContext):
     def tokens(self) -> TokenReport:
         return TokenReport(
             tokens.ENCODING,
-            tuple(ToolTokens(t.name, self._tool_tokens[t.name]) for t in self._tools),
+            tuple(ToolTokens(t.name, self.tool_tokens[t.name]) for t in self._tools),
         )
-
-    @property
-    def tool_tokens(self) -> dict[str, int]:
-        return self._tool_tokens
 
     def pairs(self) -> Iterator[ToolPair]:
         """Pairs of tools whose names share an object word, or differ only in case."""

@@ -257,7 +257,7 @@ _LANGUAGE = re.compile(
 )
 
 
-def code_name(name: str, description: str = "") -> bool:
+def code_name(name: str, description: str) -> bool:
     parts = words.name_words(name)
     if CODE_WORDS - SEARCH_WORDS & set(parts):
         return True

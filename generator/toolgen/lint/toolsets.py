@@ -9,6 +9,7 @@ tool, with `toolgen_runtime.search`, the one search engine).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -85,21 +86,18 @@ def misrouted(
     if not asked:
         return {}
     index = ToolIndex.build(search_document(t, catalogue) for t in tools)
+    # an ask's terms, as a key: two asks with the same key are one ask (after stemming)
+    keys = {ask: tuple(sorted(set(terms(ask)))) for t in asked for ask in t.asks}
     owners: dict[tuple[str, ...], list[str]] = {}
     for tool in asked:
         for ask in tool.asks:
-            key = tuple(sorted(set(terms(ask))))
-            if key and tool.name not in owners.setdefault(key, []):
-                owners[key].append(tool.name)
+            if keys[ask] and tool.name not in owners.setdefault(keys[ask], []):
+                owners[keys[ask]].append(tool.name)
     found: dict[str, tuple[Misrouted, ...]] = {}
     for tool in asked:
         wrong = []
         for ask in tool.asks:
-            others = [
-                o
-                for o in owners.get(tuple(sorted(set(terms(ask)))), [])
-                if o != tool.name
-            ]
+            others = [o for o in owners.get(keys[ask], []) if o != tool.name]
             if others:
                 wrong.append(Misrouted(tool.name, ask, others[0], shared=True))
             elif first := index.instead_of(ask, tool.name, DEFAULT_LIMIT):
@@ -145,14 +143,11 @@ def namespace_too_large(
       returns: {description: ...}  # 7 tools
     ```
     """
-    sizes: dict[str, int] = {}
-    for tool in ctx.tools():
-        if tool.namespace is not None:
-            sizes[tool.namespace] = sizes.get(tool.namespace, 0) + 1
+    sizes = Counter(t.namespace for t in ctx.tools() if t.namespace is not None)
     for target in ctx.targets:
         limit = NAMESPACE_FUNCTIONS.get(target.key)
         for namespace in catalogue.namespaces:
-            count = sizes.get(namespace.name, 0)
+            count = sizes[namespace.name]
             if limit is not None and count > limit:
                 yield Finding(
                     f"namespace {namespace.name!r} holds {count} tools; {target.label} "
