@@ -133,17 +133,6 @@ def profile(tool: Named, namespaces: frozenset[str]) -> ToolProfile:
     )
 
 
-def namespaces(names: Iterable[str]) -> frozenset[str]:
-    """First words that most names of the catalogue share: a prefix, not an action."""
-    names = list(names)
-    firsts = Counter(words.name_words(n)[0] for n in names if "_" in n or "-" in n)
-    return frozenset(
-        w
-        for w, n in firsts.items()
-        if n >= 3 and n * 2 >= len(names) and w not in words.VERB_CLASS
-    )
-
-
 S = TypeVar("S")
 
 
@@ -196,7 +185,14 @@ class Names:
 
     @functools.cached_property
     def namespaces(self) -> frozenset[str]:
-        return namespaces(self.tools)
+        """First words that most names of the catalogue share: a prefix, not an action."""
+        names = self.tools
+        firsts = Counter(words.name_words(n)[0] for n in names if "_" in n or "-" in n)
+        return frozenset(
+            w
+            for w, n in firsts.items()
+            if n >= 3 and n * 2 >= len(names) and w not in words.VERB_CLASS
+        )
 
     @functools.cached_property
     def objects(self) -> dict[str, frozenset[str]]:
