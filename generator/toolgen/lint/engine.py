@@ -51,7 +51,6 @@ from toolgen.spec.tokens import TokenReport
 @dataclass(frozen=True, slots=True)
 class LintResult:
     diagnostics: tuple[Diagnostic, ...]
-    enabled: dict[str, Severity]
     tokens: TokenReport
 
 
@@ -245,4 +244,4 @@ def run(catalogue: Catalogue) -> LintResult:
     ctx = CatalogueContext.of(catalogue)
     linter = ToolLinter(LintContext(catalogue, ctx.names), enabled)
     hits = [hit for tool in catalogue.tools for hit in linter.lint(tool)]
-    return LintResult(lint_catalogue(ctx, hits, enabled), enabled, ctx.tokens)
+    return LintResult(lint_catalogue(ctx, hits, enabled), ctx.tokens)

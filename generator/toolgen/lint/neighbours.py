@@ -203,13 +203,13 @@ def not_when_loops_back(tool: ToolSummary, ctx: CatalogueContext) -> Iterator[Fi
         if other is None or other.name == tool.name:
             continue
         case = words.content_words(item.text)
-        for back in other.not_when:
-            if back.name != tool.name:
-                continue
-            if words.jaccard(case, words.content_words(back.text)) >= LOOP_SIMILARITY:
-                yield Finding(
-                    f"not_when sends {item.text!r} to {other.name!r}, whose not_when sends "
-                    f"the same case back to {tool.name!r}; expected one owner per case",
-                    span=item.text_at or item.at,
-                )
-                break
+        if any(
+            back.name == tool.name
+            and words.jaccard(case, words.content_words(back.text)) >= LOOP_SIMILARITY
+            for back in other.not_when
+        ):
+            yield Finding(
+                f"not_when sends {item.text!r} to {other.name!r}, whose not_when sends "
+                f"the same case back to {tool.name!r}; expected one owner per case",
+                span=item.text_at or item.at,
+            )
