@@ -207,15 +207,14 @@ def boolean_status_without_reason(
     field = site.field
     if field.type != "boolean" or field.name.lower() not in STATUS_FLAGS:
         return
-    for sibling in site.siblings:
-        if sibling.type == "string" and REASON_WORDS & set(
-            words.name_words(sibling.name)
-        ):
-            return
-    yield Finding(
-        f"boolean {site.dotted!r} of {site.tool.name!r} has no reason beside it; expected a "
-        "string field that says why"
-    )
+    if not any(
+        s.type == "string" and REASON_WORDS & set(words.name_words(s.name))
+        for s in site.siblings
+    ):
+        yield Finding(
+            f"boolean {site.dotted!r} of {site.tool.name!r} has no reason beside it; "
+            "expected a string field that says why"
+        )
 
 
 @rule(

@@ -134,11 +134,11 @@ def enum_over_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
         tool, ctx.targets, lambda s: s.max_enum_values, said, size.enum_values
     )
     span = tool.origin.span("params", key=True)
+    values, chars = size.largest_enum
     for target in ctx.targets:
         limits = target.strict
         if limits is None:
             continue
-        values, chars = size.largest_enum
         if values > limits.large_enum_values and chars > limits.large_enum_chars:
             yield Finding(
                 f"a string enum of {tool.name!r} has {values:,} values and {chars:,} "
