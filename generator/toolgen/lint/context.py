@@ -270,9 +270,8 @@ class LintContext:
         (computed once per group: a group may hold thousands of parameters)."""
         key = id(siblings)
         found = self._groups.get(key)
-        if (
-            found is None
-        ):  # reversed: of two parameters with one name, the first is kept
+        # reversed: of two parameters with one name, the first is kept
+        if found is None:
             found = self._groups[key] = {
                 words.normalized_name(p.name): p for p in reversed(siblings)
             }
@@ -284,7 +283,8 @@ class LintContext:
         """The boolean parameters of a group by their name words, with their position."""
         key = id(siblings)
         found = self._booleans.get(key)
-        if found is None:  # reversed: of two booleans with one name, the first is kept
+        # reversed: of two booleans with one name, the first is kept
+        if found is None:
             found = self._booleans[key] = {
                 words.name_words(p.name): (index, p)
                 for index, p in reversed(list(enumerate(siblings)))
