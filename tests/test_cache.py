@@ -203,6 +203,14 @@ def _payloads(tmp_path: Path) -> dict[str, bytes]:
             }
         ).encode()
         + b"\n[1, 2]\n{}",
+        "nested deeper than json reads": json.dumps(
+            {
+                "format": cache.FORMAT,
+                "code": cache.BuildCache(tmp_path, "spec/shop").code,
+            }
+        ).encode()
+        + b"\n"
+        + b"[" * 200_000,
     }
 
 
@@ -384,7 +392,7 @@ def test_a_rebuild_encodes_only_the_units_that_changed(
     # a unit the cache gave is saved again as the line it was read from
     folder = _project(tmp_path)
     _build(folder, tmp_path)
-    encoded = _spy(monkeypatch, cache, "unit_data", lambda unit: unit.file)
+    encoded = _spy(monkeypatch, cache, "unit_line", lambda unit: unit.file)
     _edit(folder, "read_stock")
     _build(folder, tmp_path)
     assert encoded == ["spec/shop/tools/read_stock.yaml"]

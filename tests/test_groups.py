@@ -5,6 +5,7 @@ build resolves toolsets over the summaries as `check` does over the whole IR."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import shutil
 from pathlib import Path
 
@@ -185,7 +186,7 @@ def test_a_summary_keeps_what_search_reads_and_the_cache_keeps_every_field(
         if spec.default is not dataclasses.MISSING:
             assert getattr(full, spec.name) != spec.default, spec.name
     unit = cache.ToolUnit("f.yaml", "front", "key", None, (full,), ())
-    assert cache._read_unit("f.yaml", cache.unit_data(unit)) == unit
+    assert cache.decoded(cache.ToolUnit, json.loads(cache.unit_line(unit))) == unit
 
 
 def test_a_build_resolves_toolsets_as_check_does(tmp_path: Path) -> None:

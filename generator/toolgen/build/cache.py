@@ -27,22 +27,27 @@ a full build and nothing more, and deleting `.toolgen-cache/` is always safe. `c
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import enum
+import functools
 import json
 import os
+import types
+import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, Literal, TypeVar, Union
 
 from toolgen.build.manifest import walk
-from toolgen.codes import Severity
-from toolgen.diagnostics import Diagnostic, Hit, Span
+from toolgen.diagnostics import Diagnostic, Hit
 from toolgen.paths import CACHE_DIR, cache_key, file_digest, read_regular
-from toolgen.spec.ir import PyNames, Reference, ToolSummary
+from toolgen.spec.ir import ToolSummary
 from toolgen.spec.limits import MAX_IMPLEMENTATION_BYTES
 from toolgen.spec.load import Sources
 
-FORMAT = 3  # 3: JSON Lines, a header and an entry a line
+# 3: JSON Lines, a header and an entry a line; 4: a dataclass as the list of its fields
+FORMAT = 4
 # a catalogue's kept units are a few megabytes at 5,000 tools: a larger file was not written
 # by a build
 MAX_CACHE_BYTES = 256 * 1024 * 1024
@@ -89,83 +94,48 @@ class ToolUnit:
         return tuple(t.name for t in self.tools)
 
 
-def _span(span: Span) -> list[object]:
-    return [span.file, span.line, span.col]
+# --- kept values: a dataclass as the list of its fields, read back by its type hints -------
 
 
-def _reference(ref: Reference) -> list[object]:
-    return [
-        ref.name,
-        _span(ref.at),
-        ref.text,
-        None if ref.text_at is None else _span(ref.text_at),
-    ]
-
-
-def _summary(tool: ToolSummary) -> dict[str, object]:
-    py = tool.py
-    return {
-        "name": tool.name,
-        "file": tool.file,
-        "role": tool.role,
-        "py": [
-            py.module,
-            py.prefix,
-            py.args_class,
-            py.context_class,
-            py.result_class,
-            py.error_class,
-        ],
-        "intent": tool.intent,
-        "use_when": tool.use_when,
-        "effect": tool.effect,
-        "params": list(tool.param_names),
-        "context": tool.has_context,
-        "returns": tool.returns_annotation,
-        "at": _span(tool.name_at),
-        "requires": [_reference(r) for r in tool.requires],
-        "not_when": [_reference(r) for r in tool.not_when],
-        "suppressions": [_reference(r) for r in tool.suppressions],
-        "namespace": tool.namespace,
-        "deferred": tool.deferred,
-        "asks": list(tool.asks),
-        "param_texts": list(tool.param_texts),
-    }
-
-
-def _diagnostic(d: Diagnostic) -> list[object]:
-    return [d.code, d.severity.value, d.message, *_span(d.span), d.hint]
-
-
-def _hit(hit: Hit) -> list[object]:
-    return [hit.rule, hit.message, hit.hint, *_span(hit.span), list(hit.owners)]
-
-
-def unit_data(unit: ToolUnit) -> dict[str, object]:
-    return {
-        "front": unit.front,
-        "key": unit.key,
-        "broken": unit.broken,
-        "tools": [_summary(t) for t in unit.tools],
-        "diagnostics": [_diagnostic(d) for d in unit.diagnostics],
-        "hits": [_hit(h) for h in unit.hits],
-        "tokens": dict(unit.tokens),
-        "cards": dict(unit.cards),
-        "locks": {name: list(piece) for name, piece in unit.locks.items()},
-        "outputs": dict(unit.outputs),
-    }
-
-
-def _str(value: object) -> str:
-    if not isinstance(value, str):
-        raise _Bad
+def encoded(value: object) -> object:
+    """A kept value as JSON: a dataclass as the list of its fields in order, a tuple as a
+    list, an enum as its value; `decoded` reads it back."""
+    if isinstance(value, (str, int, float)) or value is None:
+        return value
+    kind: Any = type(value)
+    names = _field_names(kind)
+    if names is not None:
+        return [encoded(getattr(value, name)) for name in names]
+    if isinstance(value, (tuple, list)):
+        return [encoded(item) for item in value]
+    if isinstance(value, Mapping):
+        return {key: encoded(item) for key, item in value.items()}
+    if isinstance(value, enum.Enum):
+        return value.value
     return value
 
 
-def _int(value: object) -> int:
-    if type(value) is not int:
-        raise _Bad
-    return value
+@functools.cache
+def _field_names(kind: Any) -> tuple[str, ...] | None:
+    """The fields of a dataclass, in order; None for any other type."""
+    if not dataclasses.is_dataclass(kind):
+        return None
+    return tuple(f.name for f in dataclasses.fields(kind))
+
+
+def decoded(kind: Any, value: object) -> Any:
+    """`value` (JSON, as `encoded` wrote it) read as the type `kind`; `_Bad` when any part of
+    it is not of the type its place says."""
+    return _reader(kind)(value)
+
+
+def _exactly(kind: type) -> Callable[[object], Any]:
+    def read(value: object) -> Any:
+        if type(value) is not kind:  # a bool is no int, an int no float
+            raise _Bad
+        return value
+
+    return read
 
 
 def _list(value: object, size: int | None = None) -> list[Any]:
@@ -174,107 +144,61 @@ def _list(value: object, size: int | None = None) -> list[Any]:
     return value
 
 
-def _dict(value: object) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise _Bad
-    return value
+@functools.cache
+def _reader(kind: Any) -> Callable[[object], Any]:
+    """The function that reads a value of type `kind` (made once per type)."""
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if kind in (str, int, bool):
+        return _exactly(kind)
+    if origin is Literal:
+        return lambda value: value if value in args and type(value) is str else _fail()
+    if origin in (Union, types.UnionType):  # `X | None`, the one union kept
+        (other,) = (arg for arg in args if arg is not type(None))
+        some = _reader(other)
+        return lambda value: None if value is None else some(value)
+    if origin is tuple and args[1:] == (Ellipsis,):
+        item = _reader(args[0])
+        return lambda value: tuple(item(one) for one in _list(value))
+    if origin is tuple:
+        items = [_reader(arg) for arg in args]
+        return lambda value: tuple(
+            read(one) for read, one in zip(items, _list(value, len(items)), strict=True)
+        )
+    if origin in (dict, Mapping):
+        entry = _reader(args[1])
+
+        def mapping(value: object) -> dict[str, Any]:
+            if not isinstance(value, dict):
+                raise _Bad
+            return {_text(key): entry(one) for key, one in value.items()}
+
+        return mapping
+    if isinstance(kind, type) and issubclass(kind, enum.Enum):
+        return lambda value: _member(kind, value)
+    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
+        hints = typing.get_type_hints(kind)
+        parts = [_reader(hints[name]) for name in _field_names(kind) or ()]
+        return lambda value: kind(
+            *(
+                read(one)
+                for read, one in zip(parts, _list(value, len(parts)), strict=True)
+            )
+        )
+    raise TypeError(f"the build cache cannot keep a {kind!r}")
 
 
-def _strs(value: object) -> tuple[str, ...]:
-    return tuple(_str(item) for item in _list(value))
+_text = _exactly(str)
 
 
-def _read_span(value: object) -> Span:
-    file, line, col = _list(value, 3)
-    return Span(_str(file), _int(line), _int(col))
+def _fail() -> Any:
+    raise _Bad
 
 
-def _read_reference(value: object) -> Reference:
-    name, at, text, text_at = _list(value, 4)
-    return Reference(
-        _str(name),
-        _read_span(at),
-        _str(text),
-        None if text_at is None else _read_span(text_at),
-    )
-
-
-_ROLES = ("tool", "prepare", "confirm")
-_EFFECTS = ("read", "write", "destructive")
-
-
-def _read_summary(value: object) -> ToolSummary:
-    data = _dict(value)
-    role, effect = _str(data["role"]), _str(data["effect"])
-    if role not in _ROLES or effect not in _EFFECTS:
-        raise _Bad
-    context, deferred, namespace = data["context"], data["deferred"], data["namespace"]
-    if not isinstance(context, bool) or not isinstance(deferred, bool):
-        raise _Bad
-    return ToolSummary(
-        name=_str(data["name"]),
-        file=_str(data["file"]),
-        role=cast(Any, role),
-        py=PyNames(*_strs(_list(data["py"], 6))),
-        intent=_str(data["intent"]),
-        use_when=_str(data["use_when"]),
-        effect=cast(Any, effect),
-        param_names=_strs(data["params"]),
-        has_context=context,
-        returns_annotation=_str(data["returns"]),
-        name_at=_read_span(data["at"]),
-        requires=tuple(_read_reference(r) for r in _list(data["requires"])),
-        not_when=tuple(_read_reference(r) for r in _list(data["not_when"])),
-        suppressions=tuple(_read_reference(r) for r in _list(data["suppressions"])),
-        namespace=None if namespace is None else _str(namespace),
-        deferred=deferred,
-        asks=_strs(data["asks"]),
-        param_texts=_strs(data["param_texts"]),
-    )
-
-
-def read_diagnostic(value: object) -> Diagnostic:
-    code, severity, message, file, line, col, hint = _list(value, 7)
+def _member(kind: type[enum.Enum], value: object) -> enum.Enum:
     try:
-        level = Severity(_str(severity))
+        return kind(value)
     except ValueError as exc:
         raise _Bad from exc
-    return Diagnostic(
-        _str(code), level, _str(message), _read_span([file, line, col]), _str(hint)
-    )
-
-
-def _read_hit(value: object) -> Hit:
-    rule, message, hint, file, line, col, owners = _list(value, 7)
-    return Hit(
-        _str(rule),
-        _str(message),
-        _str(hint),
-        _read_span([file, line, col]),
-        _strs(owners),
-    )
-
-
-def _read_unit(file: str, value: object) -> ToolUnit:
-    data = _dict(value)
-    broken = data["broken"]
-    locks = {}
-    for name, piece in _dict(data["locks"]).items():
-        one, two, three = _list(piece, 3)
-        locks[name] = (_str(one), _str(two), _str(three))
-    return ToolUnit(
-        file=file,
-        front=_str(data["front"]),
-        key=_str(data["key"]),
-        broken=None if broken is None else _str(broken),
-        tools=tuple(_read_summary(t) for t in _list(data["tools"])),
-        diagnostics=tuple(read_diagnostic(d) for d in _list(data["diagnostics"])),
-        hits=tuple(_read_hit(h) for h in _list(data["hits"])),
-        tokens={k: _int(v) for k, v in _dict(data["tokens"]).items()},
-        cards={k: _str(v) for k, v in _dict(data["cards"]).items()},
-        locks=locks,
-        outputs={k: _str(v) for k, v in _dict(data["outputs"]).items()},
-    )
 
 
 # --- the stamp of the last build ---------------------------------------------------------
@@ -310,36 +234,6 @@ def status_of(path: str | Path) -> Status | None:
     except OSError:
         return None
     return (info.st_size, info.st_mtime_ns, info.st_ino)
-
-
-def _stamp_data(stamp: Stamp) -> dict[str, object]:
-    return {
-        "inputs": stamp.inputs,
-        "package": stamp.package,
-        "implementation": stamp.implementation,
-        "outputs": {rel: list(status) for rel, status in stamp.outputs.items()},
-        "diagnostics": [_diagnostic(d) for d in stamp.diagnostics],
-        "unchanged": stamp.unchanged,
-        "max_warnings": stamp.max_warnings,
-    }
-
-
-def _read_stamp(value: object) -> Stamp:
-    data = _dict(value)
-    outputs: dict[str, Status] = {}
-    for rel, status in _dict(data["outputs"]).items():
-        size, mtime, inode = _list(status, 3)
-        outputs[rel] = (_int(size), _int(mtime), _int(inode))
-    allowed = data["max_warnings"]
-    return Stamp(
-        inputs=_str(data["inputs"]),
-        package=_str(data["package"]),
-        implementation=_str(data["implementation"]),
-        outputs=outputs,
-        diagnostics=tuple(read_diagnostic(d) for d in _list(data["diagnostics"])),
-        unchanged=_int(data["unchanged"]),
-        max_warnings=None if allowed is None else _int(allowed),
-    )
 
 
 # --- what a build reads --------------------------------------------------------------------
@@ -464,15 +358,14 @@ class BuildCache:
         self._lines: dict[str, tuple[ToolUnit, bytes]] = {}
 
     def stamp(self) -> Stamp | None:
-        return self._read(self._stamp, lambda entries: _read_stamp(_one(entries)))
+        return self._read(self._stamp, lambda entries: decoded(Stamp, _one(entries)))
 
     def units(self) -> dict[str, ToolUnit]:
         def read(entries: list[bytes]) -> dict[str, ToolUnit]:
             units, lines = {}, {}
             for line in entries:
-                file, data = _list(json.loads(line), 2)
-                unit = units[_str(file)] = _read_unit(_str(file), data)
-                lines[unit.file] = (unit, line)
+                unit = decoded(ToolUnit, json.loads(line))
+                units[unit.file], lines[unit.file] = unit, (unit, line)
             self._lines = lines
             return units
 
@@ -484,10 +377,7 @@ class BuildCache:
         (`implementations.Checked`)."""
         checked = self._read(
             self._checked,
-            lambda entries: {
-                _str(key): tuple(read_diagnostic(d) for d in _list(found))
-                for key, found in _dict(_one(entries)).items()
-            },
+            lambda entries: decoded(dict[str, tuple[Diagnostic, ...]], _one(entries)),
         )
         return {} if checked is None else checked
 
@@ -503,24 +393,14 @@ class BuildCache:
         lines = []
         for unit in units:
             kept, line = self._lines.get(unit.file, (None, b""))
-            lines.append(line if kept is unit else _line([unit.file, unit_data(unit)]))
+            lines.append(line if kept is unit else unit_line(unit))
         try:
             self._write(self._units, lines)
-            self._write(
-                self._checked,
-                [
-                    _line(
-                        {
-                            key: [_diagnostic(d) for d in found]
-                            for key, found in checked.items()
-                        }
-                    )
-                ],
-            )
+            self._write(self._checked, [_line(encoded(checked))])
             if stamp is None:
                 self._stamp.unlink(missing_ok=True)
             else:
-                self._write(self._stamp, [_line(_stamp_data(stamp))])
+                self._write(self._stamp, [_line(encoded(stamp))])
             # the catalogue's files of another format (an earlier toolgen's), never read
             ours = {self._stamp, self._units, self._checked}
             for old in self._stamp.parent.glob(f"{self._name}.*"):
@@ -552,7 +432,8 @@ class BuildCache:
             if json.loads(header) != self._header:
                 return None
             return reader(entries)
-        except (_Bad, KeyError, TypeError, ValueError):
+        except (_Bad, KeyError, TypeError, ValueError, RecursionError):
+            # RecursionError: JSON nested deeper than json's reader goes (a planted file)
             return None
 
     def _write(self, path: Path, entries: list[bytes]) -> None:
@@ -565,6 +446,10 @@ class BuildCache:
         finally:
             with contextlib.suppress(OSError):
                 temp.unlink()
+
+
+def unit_line(unit: ToolUnit) -> bytes:
+    return _line(encoded(unit))
 
 
 def _line(data: object) -> bytes:
