@@ -421,3 +421,25 @@ def test_a_build_creates_each_formatted_file_once(
     monkeypatch.undo()
     _build(clean, tmp_path / "clean")
     assert _package(tmp_path) == _package(tmp_path / "clean")
+
+
+def test_a_build_stopped_by_an_error_leaves_no_unit_the_next_build_trusts(
+    tmp_path: Path,
+) -> None:
+    # a build that stops before rendering (here at a file toolgen did not write) keeps the
+    # units it compiled without their rendered parts: the next build compiles them again
+    folder = _project(tmp_path)
+    _build(folder, tmp_path)
+    foreign = tmp_path / "generated" / "shop" / "foreign.py"
+    foreign.write_text("x = 1\n")
+    _edit(folder, "read_stock")
+    with recovery.build_lock(tmp_path):
+        stopped = pipeline.build_catalogue(folder, tmp_path, catalogues=[folder])
+    assert stopped.report is None
+    assert any(d.code == "TG163" for d in stopped.diagnostics)
+    foreign.unlink()
+    _build(folder, tmp_path)
+    clean = _project(tmp_path / "clean")
+    _edit(clean, "read_stock")
+    _build(clean, tmp_path / "clean")
+    assert _package(tmp_path) == _package(tmp_path / "clean")
