@@ -6,6 +6,7 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 
 def sentence(text: str, *, fold: bool = True) -> str:
@@ -25,6 +26,16 @@ def listing(words: Sequence[str], conjunction: str = "and") -> str:
 def article(word: str) -> str:
     """ "a string", "an integer"."""
     return f"an {word}" if word[:1].lower() in "aeiou" else f"a {word}"
+
+
+def json_value(text: str | bytes, **options: Any) -> object:
+    """JSON text read as a value (`options` go to `json.loads`). `ValueError` when it is not
+    JSON, and when it nests deeper than json's reader goes (there `json.loads` raises
+    `RecursionError`: a file made to stop toolgen)."""
+    try:
+        return json.loads(text, **options)
+    except RecursionError:
+        raise ValueError("it is nested too deeply to read") from None
 
 
 def json_text(value: object) -> str:

@@ -15,7 +15,10 @@ from pathlib import Path
 import pytest
 
 from attack import shop_project
+from toolgen.build import recovery
+from toolgen.build.manifest import MANIFEST_NAME
 from toolgen.cli import main
+from toolgen.render import lockfile
 from toolgen.spec import limits, load
 
 ROOT = Path(__file__).parent.parent.parent
@@ -249,3 +252,30 @@ def test_a_hand_written_module_where_a_tool_goes_is_never_replaced(built: Path) 
     assert done.returncode == 1
     assert "tool 'create_reorder' would be generated there" in done.stdout
     assert mine.read_text() == "# mine\n"
+
+
+DEEP = "[" * 100_000  # deeper than json's reader goes: it raises RecursionError
+
+
+def test_json_nested_too_deeply_is_answered_never_a_traceback(built: Path) -> None:
+    # a journal an interrupted build would leave: ignored, the build goes on
+    (built / recovery.JOURNAL).write_text(DEEP)
+    done = _toolgen(built, "build")
+    assert done.returncode in (0, 1)
+    assert "Traceback" not in done.stderr, done.stderr
+    # a document to import: refused in one line
+    (built / "tools.json").write_text('{"tools": ' + DEEP)
+    done = _toolgen(built, "import", "--from", "mcp", "--out", "drafts", "tools.json")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        "toolgen: import tools.json: not JSON: it is nested too deeply to read\n"
+    )
+    # a lockfile `toolgen diff` reads: not a lockfile
+    assert lockfile.read(DEEP) is None
+    # the manifest of the generated package: it proves nothing, and is said so
+    (built / "generated/shop" / MANIFEST_NAME).write_text(DEEP)
+    done = _toolgen(built, "build")
+    assert done.returncode == 1
+    assert "TG164 the manifest of the generated package cannot be read" in done.stdout
+    assert "nested too deeply" in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr

@@ -45,6 +45,7 @@ from toolgen.paths import CACHE_DIR, cache_key, file_digest, read_regular
 from toolgen.spec.ir import ToolSummary
 from toolgen.spec.limits import MAX_IMPLEMENTATION_BYTES
 from toolgen.spec.load import Sources
+from toolgen.text import json_value
 
 # 3: JSON Lines, a header and an entry a line; 4: a dataclass as the list of its fields
 FORMAT = 4
@@ -364,7 +365,7 @@ class BuildCache:
         def read(entries: list[bytes]) -> dict[str, ToolUnit]:
             units, lines = {}, {}
             for line in entries:
-                unit = decoded(ToolUnit, json.loads(line))
+                unit = decoded(ToolUnit, json_value(line))
                 units[unit.file], lines[unit.file] = unit, (unit, line)
             self._lines = lines
             return units
@@ -429,11 +430,10 @@ class BuildCache:
             return None
         header, *entries = text.split(b"\n")
         try:
-            if json.loads(header) != self._header:
+            if json_value(header) != self._header:
                 return None
             return reader(entries)
-        except (_Bad, KeyError, TypeError, ValueError, RecursionError):
-            # RecursionError: JSON nested deeper than json's reader goes (a planted file)
+        except (_Bad, KeyError, TypeError, ValueError):
             return None
 
     def _write(self, path: Path, entries: list[bytes]) -> None:
@@ -459,4 +459,4 @@ def _line(data: object) -> bytes:
 
 def _one(entries: list[bytes]) -> object:
     (entry,) = entries
-    return json.loads(entry)
+    return json_value(entry)

@@ -13,14 +13,13 @@ when the package is replaced.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from toolgen.paths import read_regular, safe_relative
-from toolgen.text import json_document
+from toolgen.text import json_document, json_value
 
 MANIFEST_NAME = "toolgen-manifest.json"
 # no generated file comes near this; a bigger one is not toolgen's as it stands
@@ -56,7 +55,7 @@ class ManifestError(Exception):
 
 def parse_manifest(text: str) -> Manifest:
     try:
-        data = json.loads(text)
+        data = json_value(text)
     except ValueError as exc:
         raise ManifestError(f"it is not valid JSON ({exc})") from exc
     if not isinstance(data, dict) or data.get("toolgen_manifest") != FORMAT:

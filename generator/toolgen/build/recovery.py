@@ -16,6 +16,7 @@ from pathlib import Path
 
 from toolgen.build import disk
 from toolgen.paths import CACHE_DIR, FORMAT_PREFIX, safe_relative
+from toolgen.text import json_value
 
 JOURNAL = f"{CACHE_DIR}/journal.json"
 
@@ -71,7 +72,7 @@ def recover(root: Path) -> list[str]:
     removed = _cache_leftovers(root)
     path = root / JOURNAL
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json_value(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return removed
     if not isinstance(data, dict):

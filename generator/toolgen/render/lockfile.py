@@ -20,7 +20,7 @@ from typing import Any
 
 from toolgen.spec import snapshot, tokens
 from toolgen.spec.ir import Tool
-from toolgen.text import json_document
+from toolgen.text import json_document, json_value
 
 LOCK_NAME = "toolgen.lock.json"
 LOCK_FORMAT = 1
@@ -68,7 +68,7 @@ def catalogue_text(name: str, pieces: Sequence[LockPiece], total_tokens: int) ->
 def read(text_: str) -> dict[str, Any] | None:
     """A lockfile's content, or None when the text is not a lockfile this toolgen reads."""
     try:
-        data = json.loads(text_)
+        data = json_value(text_)
     except ValueError:
         return None
     if not isinstance(data, dict) or data.get("lock_format") != LOCK_FORMAT:

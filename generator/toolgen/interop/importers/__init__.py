@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import json
 import os
 import shutil
 import tempfile
@@ -38,6 +37,7 @@ from toolgen.interop.importers.draft import (
 from toolgen.interop.importers.source import Loss, SourceError, SourceFile, SourceTool
 from toolgen.names import IDENTIFIER_RE, MODEL_NAME_RE, module_name
 from toolgen.spec.load import load_document
+from toolgen.text import json_value
 
 __all__ = [
     "SOURCES",
@@ -85,8 +85,8 @@ def _no_constants(name: str) -> object:
 
 def _json(text: str) -> object:
     try:
-        return json.loads(text, parse_constant=_no_constants)
-    except json.JSONDecodeError as exc:
+        return json_value(text, parse_constant=_no_constants)
+    except ValueError as exc:
         raise SourceError(f"not JSON: {exc}") from exc
 
 
