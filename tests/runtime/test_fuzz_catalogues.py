@@ -81,7 +81,7 @@ def test_every_answer_keeps_the_contract(package: str, tool: Any) -> None:
         contract_schema=parameters_schema(tool.params, full=True),
     )
     print(report.summary())
-    assert set(report.kinds) == {"valid", "mutated", "text"}, report.summary()
+    assert {"valid", "mutated", "text"} <= set(report.kinds), report.summary()
     assert report.swept > 0 and report.calls > report.swept, report.summary()
     assert report.accepted > 0 and report.rejected > 0, report.summary()
     assert report.allowed > 0, report.summary()
@@ -94,11 +94,10 @@ def test_an_idempotent_tool_is_fuzzed_with_an_empty_store_for_every_call(
 ) -> None:
     """One store for the whole run answers the sweep's repeats of a key as duplicates,
     which the fuzzer counts as broken promises; `fuzz_module` gives every call its own
-    store, so each is judged as a first call (a confirm tool is still left out)."""
-    from generated.inventory import confirm_order, send_order
+    store, so each is judged as a first call."""
+    from generated.inventory import send_order
 
     assert unmodelled(send_order) is None
-    assert "token" in (unmodelled(confirm_order) or "")
     context = _context("generated.inventory")
     report = fuzz_module(
         send_order, context=context, contract_schema=send_order.PARAMETERS

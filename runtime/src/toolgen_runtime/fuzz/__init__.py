@@ -40,20 +40,27 @@ regress); nothing here is imported by the rest of the runtime.
 
 from __future__ import annotations
 
-import inspect
 import os
+import secrets
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agents import FunctionTool
 
+from toolgen_runtime.confirm import CONFIRM_PURPOSE
 from toolgen_runtime.errors import DeclaredError
+from toolgen_runtime.guards.scope import Boundaries
+from toolgen_runtime.signing import Signer
 from toolgen_runtime.store.sqlite import SQLiteStore
+from toolgen_runtime.writes import TOKEN_PARAM
+
+if TYPE_CHECKING:
+    from toolgen_runtime.fuzz.model import ToolModel
 
 __all__ = [
     "DEFAULT_EXAMPLES",
@@ -86,6 +93,12 @@ class FuzzReport:
     accepted: int = 0  # reached the implementation and answered its result
     rejected: int = 0  # answered invalid_arguments
     declared_errors: int = 0  # answered a declared error's envelope
+    # allowed arguments refused for a guarded field alone, with its guard's code (a path
+    # outside the root, a host not allowed, a cursor never made)
+    refused_at_boundary: int = 0
+    refused_token: int = (
+        0  # confirm calls with a made-up token, refused with token_invalid
+    )
     allowed: int = 0  # argument texts the contract allows
     kinds: Counter[str] = field(default_factory=Counter)  # valid / mutated / text
     lenient: int = (
@@ -107,7 +120,8 @@ class FuzzReport:
         return (
             f"{self.tool}: {self.calls} calls ({kinds}; {self.swept} in the sweep); "
             f"{self.accepted} accepted, {self.rejected} rejected, {self.declared_errors} declared "
-            f"errors; {self.lenient} accepted outside the contract; slowest "
+            f"errors, {self.refused_at_boundary} refused at a boundary, {self.refused_token} "
+            f"made-up tokens refused; {self.lenient} accepted outside the contract; slowest "
             f"{self.slowest_seconds * 1000:.1f} ms ({self.slowest_case})"
         )
 
@@ -148,6 +162,7 @@ def fuzz_tool(
     hang_after: float | None = 60.0,
     seed: int | None = None,
     build_per_call: bool = False,
+    model: ToolModel | None = None,
 ) -> FuzzReport:
     """Fuzz one generated tool; raise `FuzzFailure` on the first broken promise.
 
@@ -156,7 +171,10 @@ def fuzz_tool(
     `context` the run context its calls get; `errors` its declared errors (the module's
     `ERRORS`). `deadline` bounds each call in seconds; a call still running after
     `hang_after` seconds ends the process with every thread's traceback (None: never).
-    With `build_per_call`, every call goes to a tool `build_tool` builds for it.
+    With `build_per_call`, every call goes to a tool `build_tool` builds for it. `model`
+    says what the tool keeps besides its schema (guards and their boundaries, pages, the
+    output contract, a token pair: `toolgen_runtime.fuzz.model`; `fuzz_module` reads it
+    from the generated module).
     """
     try:
         from toolgen_runtime.fuzz.run import run_fuzz
@@ -175,26 +193,31 @@ def fuzz_tool(
         hang_after=hang_after,
         seed=seed if seed is not None else _seed_from_environment(),
         build_per_call=build_per_call,
+        model=model,
     )
 
 
 def unmodelled(module: ModuleType) -> str | None:
     """Why the fuzzer cannot judge a generated tool module's answers yet, or None.
 
-    Guarded arguments (paths, URLs) and pages need boundaries and cursors the fuzzer does
-    not make; a prepare tool answers a token, and its confirm tool refuses a call without
-    one, which it would count as broken promises. The guard and protocol suites of the
-    generated tests cover those tools."""
-    if "boundaries" in inspect.signature(module.build_tool).parameters:
+    Guards at the top level of the arguments, pages, output contracts and token pairs are
+    modelled (`toolgen_runtime.fuzz.model`); a guard inside an array or an object of the
+    arguments is not, nor a confirm tool that is also idempotent by key (its store would be
+    emptied between the prepare and the confirm call)."""
+    from toolgen_runtime.fuzz.model import args_model_of, nested_guard
+
+    args_model = args_model_of(module)
+    nested = nested_guard(args_model) if args_model is not None else None
+    if nested is not None:
         return (
-            "the fuzzer does not model guarded arguments (paths, URLs, cursors) or pages "
-            "yet; the guard suites and the boundary cases cover this tool"
+            f"the fuzzer does not model a guard inside an array or an object ({nested}); "
+            "the guard suites and the boundary cases cover this tool"
         )
-    if hasattr(module, "CONFIRMATION"):
+    if hasattr(module, "CONFIRMATION") and hasattr(module, "IDEMPOTENCY"):
         return (
-            "the fuzzer does not model the token confirmation yet: a prepare tool answers "
-            "a token and a confirm call without its token is refused, which it would count "
-            "as broken promises; the protocol suites test this tool"
+            "the fuzzer does not model a confirm tool idempotent by key (each call gets an "
+            "empty store, which the token's prepare call needs too); the protocol suites "
+            "test this tool"
         )
     return None
 
@@ -203,8 +226,14 @@ class _FirstCalls:
     """Builds a tool idempotent by key with an empty store (an SQLite file in `folder`)
     for every call, the last call's store closed and removed first."""
 
-    def __init__(self, build_tool: Callable[..., FunctionTool], folder: Path) -> None:
+    def __init__(
+        self,
+        build_tool: Callable[..., FunctionTool],
+        folder: Path,
+        **keywords: object,
+    ) -> None:
         self._build_tool, self._path = build_tool, folder / "store.db"
+        self._keywords = keywords
         self._store: SQLiteStore | None = None
 
     def __call__(self, implementation: object) -> FunctionTool:
@@ -213,7 +242,7 @@ class _FirstCalls:
             for path in self._path.parent.glob(f"{self._path.name}*"):
                 path.unlink()
         self._store = SQLiteStore(self._path)
-        return self._build_tool(implementation, store=self._store)
+        return self._build_tool(implementation, store=self._store, **self._keywords)
 
     def close(self) -> None:
         if self._store is not None:
@@ -225,13 +254,21 @@ def fuzz_module(
     *,
     context: object,
     contract_schema: Mapping[str, Any] | None = None,
+    boundaries: Boundaries | None = None,
     max_examples: int | None = None,
     deadline: float = 1.0,
     hang_after: float | None = 60.0,
     seed: int | None = None,
 ) -> FuzzReport:
     """`fuzz_tool` for a generated tool module: its `build_tool`, `ERRORS` and, unless given,
-    its `CONTRACT_SCHEMA`; a tool idempotent by key with an empty store for every call."""
+    its `CONTRACT_SCHEMA`; a tool idempotent by key with an empty store for every call.
+
+    A guarded tool is built with `boundaries` (a generated test passes its own), or with
+    boundaries made for the run; a prepare or confirm tool with a store and a signer made
+    for the run, the confirm tool's prepare tool with the same ones, and the token added to
+    the contract when it leaves it out (`toolgen_runtime.fuzz.model`)."""
+    from toolgen_runtime.fuzz.model import model_of
+
     schema = contract_schema
     if schema is None:
         schema = getattr(module, "CONTRACT_SCHEMA", None)
@@ -240,15 +277,47 @@ def fuzz_module(
                 f"{module.__name__} has no CONTRACT_SCHEMA: pass contract_schema= (the "
                 "argument schema with every constraint)"
             )
-    with tempfile.TemporaryDirectory(prefix="toolgen-fuzz-") as folder:
-        first_calls = (
-            _FirstCalls(module.build_tool, Path(folder))
-            if hasattr(module, "IDEMPOTENCY")
-            else None
+    with tempfile.TemporaryDirectory(prefix="toolgen-fuzz-") as name:
+        folder = Path(name)
+        services: dict[str, Any] = {}
+        confirmation = getattr(module, "CONFIRMATION", None)
+        if confirmation is not None:
+            services = {
+                "store": SQLiteStore(folder / "tokens.db"),
+                "signer": Signer([secrets.token_bytes(32)], CONFIRM_PURPOSE),
+            }
+            schema = _with_token(schema, module, confirmation.role)
+        model = model_of(
+            module, boundaries=boundaries, folder=folder, services=services
         )
+        keywords: dict[str, Any] = {}
+        if model.boundaries is not None:
+            keywords["boundaries"] = model.boundaries
+        first_calls = None
+        build: Callable[[Any], FunctionTool]
+        if confirmation is not None and confirmation.role == "prepare":
+
+            def build(_: object) -> FunctionTool:
+                tool: FunctionTool = module.build_tool(**services, **keywords)
+                return tool
+        elif confirmation is not None:
+
+            def build(implementation: object) -> FunctionTool:
+                tool: FunctionTool = module.build_tool(
+                    implementation, **services, **keywords
+                )
+                return tool
+        elif hasattr(module, "IDEMPOTENCY"):
+            first_calls = build = _FirstCalls(module.build_tool, folder, **keywords)
+        else:
+
+            def build(implementation: object) -> FunctionTool:
+                tool: FunctionTool = module.build_tool(implementation, **keywords)
+                return tool
+
         try:
             return fuzz_tool(
-                first_calls or module.build_tool,
+                build,
                 schema,
                 context=context,
                 errors=getattr(module, "ERRORS", {}),
@@ -257,7 +326,28 @@ def fuzz_module(
                 hang_after=hang_after,
                 seed=seed,
                 build_per_call=first_calls is not None,
+                model=model,
             )
         finally:
             if first_calls is not None:
                 first_calls.close()
+            store = services.get("store")
+            if isinstance(store, SQLiteStore):
+                store.close()
+
+
+def _with_token(
+    schema: Mapping[str, Any], module: ModuleType, role: str
+) -> Mapping[str, Any]:
+    """A confirm tool's contract with its token (a string, required), which the contract
+    with every constraint leaves out (it is the prepare tool's with the token added)."""
+    properties = schema.get("properties", {})
+    if role != "confirm" or TOKEN_PARAM in properties:
+        return schema
+    declared = module.PARAMETERS["properties"].get(TOKEN_PARAM, {"type": "string"})
+    token = {k: v for k, v in declared.items() if k != "description"}
+    return {
+        **schema,
+        "properties": {**properties, TOKEN_PARAM: token},
+        "required": [*schema.get("required", ()), TOKEN_PARAM],
+    }

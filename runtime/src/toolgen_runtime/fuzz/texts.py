@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from toolgen_runtime.arguments import MAX_ARGUMENT_CHARS
 from toolgen_runtime.fuzz.values import values_for
 
-__all__ = ["Case", "Pairs", "Token", "case_strategies", "sweep", "write"]
+__all__ = ["Case", "Pairs", "Token", "case_strategies", "sweep", "with_good", "write"]
 
 Loc = tuple[int | str, ...]
 Draw = Callable[[st.SearchStrategy[Any]], Any]
@@ -530,17 +530,57 @@ _FIXED_TEXTS: tuple[tuple[str, str], ...] = (
 
 # --- the strategies -----------------------------------------------------------------------
 
+_KEEP = object()  # the value drawn from the schema stays
+
+
+def with_good(
+    values: st.SearchStrategy[Any],
+    good: Mapping[str, Sequence[object]] | None,
+    probes: Sequence[tuple[str, str, object]] = (),
+) -> st.SearchStrategy[Any]:
+    """`values` (objects) whose top-level fields in `good` or `probes` carry one of their
+    values as often as the one drawn from the schema."""
+    good = good or {}
+    names = sorted({*good, *(name for _, name, _ in probes)})
+    if not names:
+        return values
+    choices: dict[str, st.SearchStrategy[object]] = {}
+    for name in names:
+        options: list[st.SearchStrategy[object]] = []
+        if good.get(name):
+            options.append(st.sampled_from(list(good[name])))
+        probed = [value for _, field, value in probes if field == name]
+        if probed:
+            options.append(st.sampled_from(probed))
+        options.append(st.just(_KEEP))
+        choices[name] = st.one_of(options)
+
+    def chosen(value: object, picks: dict[str, object]) -> object:
+        if not isinstance(value, dict):
+            return value
+        return {
+            key: (picks[key] if picks.get(key, _KEEP) is not _KEEP else item)
+            for key, item in value.items()
+        }
+
+    return st.builds(chosen, values, st.fixed_dictionaries(choices))
+
 
 def _styles() -> st.SearchStrategy[Style]:
     return st.builds(Style, st.booleans(), st.booleans(), st.booleans())
 
 
 def case_strategies(
-    contract_schema: Mapping[str, Any], *, context_keys: Sequence[str] = ()
+    contract_schema: Mapping[str, Any],
+    *,
+    context_keys: Sequence[str] = (),
+    good: Mapping[str, Sequence[object]] | None = None,
+    probes: Sequence[tuple[str, str, object]] = (),
 ) -> dict[str, st.SearchStrategy[Case]]:
     """The argument texts for one tool, by kind: "valid", "mutated" (one field wrong) and
-    "text" (not arguments at all)."""
-    values = values_for(contract_schema)
+    "text" (not arguments at all). Top-level fields in `good` often carry one of its values
+    (what passes a guard), or one of the `probes` (label, field, value) for that field."""
+    values = with_good(values_for(contract_schema), good, probes)
 
     @st.composite
     def valid(draw: Draw) -> Case:
@@ -572,9 +612,12 @@ def sweep(
     value: object,
     *,
     context_keys: Sequence[str] = (),
+    probes: Sequence[tuple[str, str, object]] = (),
 ) -> list[Case]:
-    """Every mutation of every field of one valid value, and every text that is not
-    arguments made from it: what random drawing would reach only by luck, sent in turn."""
+    """Every mutation of every field of one valid value, each probe (label, top-level field,
+    a value the contract allows that a guard must judge) in its place, and every text that
+    is not arguments made from it: what random drawing would reach only by luck, sent in
+    turn."""
     style = Style(ascii=False, spaced=False, reverse=False)
     raw = write(value, style)
     cases = [Case("valid", raw)]
@@ -583,6 +626,9 @@ def sweep(
             for label, new, field in group:
                 mutated = write(_replace(value, location.path, new), style)
                 cases.append(Case(f"mutated: {label}", mutated, field))
+    for label, name, new in probes:
+        if isinstance(value, dict) and name in value:
+            cases.append(Case(f"probe: {label}", write({**value, name: new}, style)))
     texts = [*_broken_texts(raw, value), *_FIXED_TEXTS]
     cases.extend(Case(f"text: {label}", text) for label, text in texts)
     return cases

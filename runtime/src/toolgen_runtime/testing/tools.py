@@ -260,7 +260,9 @@ class ToolContract:
     def test_fuzzing_finds_no_broken_promise(self) -> None:
         """A short property-based fuzz (`toolgen_runtime.fuzz`; TOOLGEN_FUZZ_EXAMPLES sets
         the budget): every answer is the envelope, the implementation never sees arguments
-        outside the contract, no call raises or hangs."""
+        outside the contract, no call raises or hangs. A guarded tool is fuzzed with the
+        test boundaries (`files` under their roots), a token pair with its own store and
+        signer (`fuzz_module`)."""
         try:
             from toolgen_runtime.fuzz import fuzz_module, unmodelled
 
@@ -271,6 +273,7 @@ class ToolContract:
                 self.module,
                 context=self.context,
                 contract_schema=self.contract or self.module.PARAMETERS,
+                boundaries=self.boundaries() if self.guarded else None,
             )
         except ImportError as missing:
             import pytest
