@@ -84,31 +84,38 @@ class Guarded:
         return None if value.text == sent else "a cursor other than the one sent"
 
 
+def _shown(value: object, limit: int = 100) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text):,} chars)"
+
+
 def _broken_path(
     value: object, sent: object, guard: PathGuard, boundaries: Boundaries
 ) -> str | None:
     if not isinstance(value, CheckedPath):
         return f"received a {type(value).__name__}, not a CheckedPath"
     if value.requested != sent:
-        return f"the checked path says {value.requested!r} was sent"
+        return f"the checked path says {_shown(value.requested)} was sent"
     root = boundaries.root(guard.root)
     if value.root != root:
         return f"the path is under {value.root}, not the root {guard.root!r}"
     target = Path(os.path.realpath(root.joinpath(*value.relative.parts)))
     if not target.is_relative_to(root):
-        return f"{sent!r} leads outside the root {guard.root!r}"
+        return f"{_shown(sent)} leads outside the root {guard.root!r}"
     inside = PurePosixPath(target.relative_to(root).as_posix())
     if inside != value.relative:
-        return f"{sent!r} leads to {inside}, the checked path says {value.relative}"
+        return (
+            f"{_shown(sent)} leads to {inside}, the checked path says {value.relative}"
+        )
     if guard.must_exist and not target.is_file():
-        return f"{sent!r} is not a regular file under the root"
+        return f"{_shown(sent)} is not a regular file under the root"
     name = inside.name.casefold()
     if guard.suffixes and not any(
         name.endswith(s.casefold()) and len(name) > len(s) for s in guard.suffixes
     ):
-        return f"{sent!r} does not end with {' or '.join(guard.suffixes)}"
+        return f"{_shown(sent)} does not end with {' or '.join(guard.suffixes)}"
     if not guard.allow_hidden and any(part.startswith(".") for part in inside.parts):
-        return f"{sent!r} leads to a hidden file"
+        return f"{_shown(sent)} leads to a hidden file"
     return None
 
 
@@ -118,7 +125,7 @@ def _broken_url(
     if not isinstance(value, CheckedUrl):
         return f"received a {type(value).__name__}, not a CheckedUrl"
     if value.requested != sent or not isinstance(sent, str):
-        return f"the checked URL says {value.requested!r} was sent"
+        return f"the checked URL says {_shown(value.requested)} was sent"
     hosts = {h.lower().rstrip(".") for h in guard.hosts}
     if guard.hosts_from is not None:
         hosts |= {h.lower() for h in boundaries.hosts.get(guard.hosts_from, ())}
@@ -127,23 +134,25 @@ def _broken_url(
         asked_host = asked.hostname
         asked_user = asked.username
     except ValueError:
-        return f"{sent!r} is not a URL Python can split"
+        return f"{_shown(sent)} is not a URL Python can split"
     if value.scheme not in guard.schemes or asked.scheme.lower() != value.scheme:
-        return f"{sent!r} has the scheme {asked.scheme!r}, not {' or '.join(guard.schemes)}"
+        return f"{_shown(sent)} has the scheme {asked.scheme!r}, not {' or '.join(guard.schemes)}"
     if value.host not in hosts:
-        return f"{sent!r} goes to the host {value.host!r}, not {' or '.join(sorted(hosts))}"
+        return f"{_shown(sent)} goes to the host {value.host!r}, not {' or '.join(sorted(hosts))}"
     if (
         asked_host is not None
         and asked_host.isascii()
         and asked_host.rstrip(".") != value.host
     ):
-        return f"{sent!r} goes to {asked_host!r}, the checked URL to {value.host!r}"
+        return (
+            f"{_shown(sent)} goes to {asked_host!r}, the checked URL to {value.host!r}"
+        )
     if (
         value.userinfo is not None or asked_user is not None
     ) and not guard.allow_userinfo:
-        return f"{sent!r} has a user name"
+        return f"{_shown(sent)} has a user name"
     if value.port != DEFAULT_PORTS.get(value.scheme) and value.port not in guard.ports:
-        return f"{sent!r} goes to the port {value.port}"
+        return f"{_shown(sent)} goes to the port {value.port}"
     return None
 
 
@@ -215,8 +224,10 @@ def make_boundaries(
     outside the root; the hosts of each `hosts_from` list; a cursor signer."""
     roots: dict[str, Path] = {}
     hosts: dict[str, tuple[str, ...]] = {}
-    outside = folder / "outside"
-    outside.mkdir(exist_ok=True)
+    outside = (
+        folder / "roots" / "out-of-root"
+    )  # ../out-of-root/ from a root (no root name has -)
+    outside.mkdir(parents=True, exist_ok=True)
     for item in guarded.values():
         guard = item.guard
         if isinstance(guard, UrlGuard) and guard.hosts_from is not None:
@@ -224,7 +235,7 @@ def make_boundaries(
         if not isinstance(guard, PathGuard) or guard.root in roots:
             continue
         root = folder / "roots" / guard.root
-        root.mkdir(parents=True)
+        root.mkdir()
         suffix = guard.suffixes[0] if guard.suffixes else ".txt"
         example = examples.get(item.name)
         names = [example] if isinstance(example, str) else []
@@ -273,10 +284,10 @@ def _good_urls(guard: UrlGuard, example: object, boundaries: Boundaries) -> list
 
 def _path_probes(good: str, root: Path, guard: PathGuard) -> Iterator[tuple[str, str]]:
     suffix = guard.suffixes[0] if guard.suffixes else ".txt"
-    yield "a path out of the root with ..", f"../outside/secret{suffix}"
+    yield "a path out of the root with ..", f"../out-of-root/secret{suffix}"
     yield (
         "a path out of the root through a folder",
-        f"fuzz/../../outside/secret{suffix}",
+        f"fuzz/../../out-of-root/secret{suffix}",
     )
     yield "the root's own absolute path", str(root / good)
     yield "an absolute path", f"/etc/passwd{suffix}"
@@ -287,7 +298,7 @@ def _path_probes(good: str, root: Path, guard: PathGuard) -> Iterator[tuple[str,
     yield "a path with ./", f"./{good}"
     yield "a backslash", good.replace("/", "\\") if "/" in good else f"..\\{good}"
     yield "a suffix not allowed", good + ".exe"
-    yield "fullwidth dots", f"\uff0e\uff0e/outside/secret{suffix}"
+    yield "fullwidth dots", f"\uff0e\uff0e/out-of-root/secret{suffix}"
 
 
 def _url_probes(good: str) -> Iterator[tuple[str, str]]:

@@ -960,7 +960,9 @@ class _Caller:
         except FuzzFailure:
             raise
         except Exception as exc:
-            raise judge.fail(case, f"raised {type(exc).__name__}: {exc}") from exc
+            raise judge.fail(
+                case, f"raised {type(exc).__name__}: {_cut(str(exc))[1:-1]}"
+            ) from exc
         case = sent
         report.calls += 1
         report.kinds[case.kind.split(":")[0]] += 1
