@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from agents.tool_context import ToolContext
+from pydantic import BaseModel
 from toolgen_runtime import Invoker, StrictArgs
 from toolgen_runtime.fuzz import FuzzFailure, FuzzReport, fuzz_module, unmodelled
 from toolgen_runtime.guards import (
@@ -30,8 +31,9 @@ from toolgen_runtime.guards import (
     UrlGuard,
     as_pydantic_error,
 )
-from toolgen_runtime.guards.scope import scope_of
+from toolgen_runtime.guards.scope import CallScope, scope_of
 from toolgen_runtime.output import OutputContract
+from toolgen_runtime.pagination import Offset, Pagination, Position
 
 from generated.inventory import (
     InventoryContext,
@@ -316,6 +318,52 @@ def test_a_page_that_breaks_its_shape_fails(
     broken = _variant(search_orders, Invoker=_editing(edit))
     with pytest.raises(FuzzFailure, match=message):
         _fuzz(broken)
+
+
+class _OffByOne(Pagination):
+    """Hands out cursors one row past where the page ended."""
+
+    def encode(
+        self, position: Position, shown: int, args: BaseModel, scope: CallScope
+    ) -> str:
+        assert isinstance(position, Offset)
+        return super().encode(Offset(position.value + 1), shown, args, scope)
+
+
+def _pagination(kind: type[Pagination], **changed: object) -> Pagination:
+    declared = search_orders.PAGINATION
+    fields = {f.name: getattr(declared, f.name) for f in dataclasses.fields(declared)}
+    return kind(**{**fields, **changed})
+
+
+def test_a_next_cursor_leads_to_the_next_page() -> None:
+    report = _fuzz(search_orders)
+    assert report.kinds["next page"] > 0, report.summary()
+
+
+@pytest.mark.parametrize(
+    ("pagination", "message"),
+    [
+        (
+            # the argument model still reads cursors as search_orders's
+            _pagination(Pagination, tool="search_orders_v2"),
+            "refused the next_cursor it answered, with the same filters",
+        ),
+        (
+            _pagination(_OffByOne),
+            r"the next_cursor leads to Offset\(value=2\) after 1 rows, not where the page "
+            r"ended \(Offset\(value=1\) after 1 rows\)",
+        ),
+    ],
+    ids=["cursor-of-another-tool", "cursor-one-row-off"],
+)
+def test_a_next_cursor_the_tool_refuses_or_misplaces_fails(
+    pagination: Pagination, message: str
+) -> None:
+    broken = _variant(search_orders, PAGINATION=pagination)
+    with pytest.raises(FuzzFailure, match=message) as failure:
+        _fuzz(broken)
+    assert "then its next_cursor" in str(failure.value)
 
 
 # --- token pairs --------------------------------------------------------------------------

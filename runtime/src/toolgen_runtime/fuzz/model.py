@@ -119,6 +119,15 @@ def _broken_path(
     return None
 
 
+def _ascii_host(host: str) -> str:
+    """A listed host as a checked URL holds it: lower case, A-labels, no trailing dot."""
+    host = host.lower().rstrip(".")
+    try:
+        return host.encode("idna").decode("ascii")
+    except UnicodeError:
+        return host
+
+
 def _broken_url(
     value: object, sent: object, guard: UrlGuard, boundaries: Boundaries
 ) -> str | None:
@@ -126,9 +135,10 @@ def _broken_url(
         return f"received a {type(value).__name__}, not a CheckedUrl"
     if value.requested != sent or not isinstance(sent, str):
         return f"the checked URL says {_shown(value.requested)} was sent"
-    hosts = {h.lower().rstrip(".") for h in guard.hosts}
+    listed = list(guard.hosts)
     if guard.hosts_from is not None:
-        hosts |= {h.lower() for h in boundaries.hosts.get(guard.hosts_from, ())}
+        listed += boundaries.hosts.get(guard.hosts_from, ())
+    hosts = {_ascii_host(h) for h in listed}
     try:
         asked = urlsplit(sent)
         asked_host = asked.hostname

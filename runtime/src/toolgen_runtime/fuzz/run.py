@@ -86,6 +86,10 @@ class _PageDraw:
         items = self.items[: pagination.page_size(args)]
         cursor = getattr(args, pagination.cursor_field)
         before = cursor.shown_before if isinstance(cursor, Cursor) else 0
+        # where this page starts: the cursor's offset (rows shown before, by keyset)
+        start = before
+        if isinstance(cursor, Cursor) and isinstance(cursor.position, Offset):
+            start = cursor.position.value
         more = self.more if items else 0
         counted = pagination.total == "counted" or (
             self.counted and pagination.total == "expensive"
@@ -93,7 +97,7 @@ class _PageDraw:
         return Page(
             items=list(items),
             total=before + len(items) + more if counted else None,
-            next=Offset(before + len(items)) if more else None,
+            next=Offset(start + len(items)) if more else None,
         )
 
 
@@ -688,7 +692,8 @@ class Judge:
             )
         gate = self.invoker.gate
         assert gate is not None
-        args = self.parse(case.raw, None)
+        boundaries = self.model.boundaries
+        args = self.parse(case.raw, boundaries.for_call() if boundaries else None)
         assert isinstance(args, BaseModel), args
         ctx = ToolContext(
             context=self.context,
@@ -973,6 +978,72 @@ class _Caller:
                 case, f"took {seconds:.3f} s, over the bound of {deadline} s"
             )
         judge.judge(case, answer, self.fake, token)
+        if judge.model.pagination is not None and isinstance(outcome, _PageDraw):
+            self.next_page(case, answer, outcome)
+
+    def next_page(self, case: Case, answer: object, outcome: _PageDraw) -> None:
+        """After a page with a next_cursor, the same arguments with that cursor: the tool
+        must take it back, and the implementation receive where the page ended."""
+        pagination, judge = self.judge.model.pagination, self.judge
+        assert pagination is not None and isinstance(answer, str)
+        output = json.loads(answer)
+        cursor = output.get("next_cursor") if output.get("ok") is True else None
+        reading = read_arguments(case.raw)
+        page = self.fake.returned
+        if not (
+            isinstance(cursor, str)
+            and reading.parsed
+            and isinstance(reading.value, dict)
+            and isinstance(page, Page)
+            and self.fake.calls
+        ):
+            return
+        started = getattr(self.fake.calls[0][0], pagination.cursor_field)
+        before = started.shown_before if isinstance(started, Cursor) else 0
+        follow = Case(
+            f"{case.kind}, then its next_cursor",
+            json.dumps(
+                {**reading.value, pagination.cursor_field: cursor}, ensure_ascii=False
+            ),
+        )
+        try:
+            again, _ = self.call(follow.raw)
+        except Exception as exc:
+            raise judge.fail(
+                follow, f"raised {type(exc).__name__}: {_cut(str(exc))[1:-1]}"
+            ) from exc
+        self.judge.report.calls += 1
+        self.judge.report.kinds["next page"] += 1
+        reply = read_arguments(again) if isinstance(again, str) else None
+        if (
+            reply is None
+            or not isinstance(reply.value, dict)
+            or reply.value.get("ok") is not True
+        ):
+            raise judge.fail(
+                follow,
+                "refused the next_cursor it answered, with the same filters",
+                again,
+            )
+        received = getattr(self.fake.calls[0][0], pagination.cursor_field, None)
+        shown = before + len(page.items)
+        if (
+            not isinstance(received, Cursor)
+            or received.position != page.next
+            or received.shown_before != shown
+        ):
+            where = (
+                f"{received.position} after {received.shown_before} rows"
+                if isinstance(received, Cursor)
+                else repr(received)
+            )
+            raise judge.fail(
+                follow,
+                f"the next_cursor leads to {where}, not where the page ended "
+                f"({page.next} after {shown} rows)",
+                again,
+            )
+        judge.judge(follow, again, self.fake)
 
 
 def _simplest(values: st.SearchStrategy[Any]) -> Any:
