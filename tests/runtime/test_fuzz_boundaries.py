@@ -426,3 +426,36 @@ def test_a_prepare_tool_that_answers_a_bad_token_fails(
     broken = _variant(prepare_order, Invoker=_editing(edit))
     with pytest.raises(FuzzFailure, match=message):
         _fuzz(broken)
+
+
+# --- what is still not modelled ------------------------------------------------------------
+
+
+class _Attachment(StrictArgs):
+    path: Annotated[CheckedPath, PathGuard("archive")]
+
+
+class _NestedArgs(StrictArgs):
+    attachments: list[_Attachment]
+
+
+class _ListedArgs(StrictArgs):
+    names: list[Annotated[CheckedPath, PathGuard("archive")]]
+
+
+def test_a_guard_below_the_top_level_is_left_unmodelled() -> None:
+    from toolgen_runtime.fuzz.model import guarded_fields, nested_guard
+
+    assert nested_guard(read_document.ReadDocumentArgs) is None
+    assert list(guarded_fields(read_document.ReadDocumentArgs)) == ["name"]
+    assert nested_guard(_NestedArgs) == "attachments"
+    assert nested_guard(_ListedArgs) == "names"
+    nested = _variant(read_document, ReadDocumentArgs=_ListedArgs)
+    assert "a guard inside an array or an object (names)" in (unmodelled(nested) or "")
+
+
+def test_a_confirm_tool_idempotent_by_key_is_left_unmodelled() -> None:
+    from generated.inventory import send_order
+
+    both = _variant(confirm_order, IDEMPOTENCY=send_order.IDEMPOTENCY)
+    assert "idempotent by key" in (unmodelled(both) or "")
