@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import types
 from collections.abc import Callable
 from pathlib import PurePosixPath
@@ -169,6 +170,18 @@ class _FolderlessPathGuard(PathGuard):
         return super().check(value, context)
 
 
+@dataclasses.dataclass(frozen=True)
+class _ClosedPathGuard(PathGuard):
+    """Refuses every path, with a code of its own kind."""
+
+    def check(self, value: object, context: Any) -> CheckedPath:
+        raise as_pydantic_error(GuardFailure("path_not_found", "no such file"))
+
+
+class _ClosedDocumentArgs(StrictArgs):
+    name: Annotated[CheckedPath, _ClosedPathGuard("archive", suffixes=(".md", ".txt"))]
+
+
 class _LaxDocumentArgs(StrictArgs):
     name: Annotated[CheckedPath, _LaxPathGuard("archive", suffixes=(".md", ".txt"))]
 
@@ -218,6 +231,15 @@ def test_a_guard_that_refuses_a_good_path_without_a_boundary_code_fails() -> Non
     # the fuzzer's own root holds the spec's example, policies/returns.md
     with pytest.raises(FuzzFailure, match="rejected arguments the contract allows"):
         _fuzz(folderless)
+
+
+def test_a_guard_that_refuses_a_file_its_settings_allow_fails() -> None:
+    closed = _variant(read_document, ReadDocumentArgs=_ClosedDocumentArgs)
+    with pytest.raises(
+        FuzzFailure,
+        match=re.escape("refused name 'fuzz.md', which its guard's settings allow"),
+    ):
+        _fuzz(closed)
 
 
 def test_a_url_guard_that_lets_another_host_through_fails() -> None:

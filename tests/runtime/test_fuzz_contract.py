@@ -129,10 +129,10 @@ def test_without_the_testing_extra_the_error_says_what_to_install(
 
 def test_the_sweep_starts_from_the_same_valid_arguments_on_every_run() -> None:
     # hypothesis's first value, not shrunk: deterministic, and valid for the contract
-    from toolgen_runtime.fuzz.run import _simplest
+    from toolgen_runtime.fuzz.outcomes import simplest
     from toolgen_runtime.fuzz.values import values_for
 
     schema = SKU.schema
-    first = _simplest(values_for(schema))
-    assert first == _simplest(values_for(schema))
+    first = simplest(values_for(schema))
+    assert first == simplest(values_for(schema))
     assert SKU.allows(first)

@@ -293,28 +293,7 @@ def fuzz_module(
         keywords: dict[str, Any] = {}
         if model.boundaries is not None:
             keywords["boundaries"] = model.boundaries
-        first_calls = None
-        build: Callable[[Any], FunctionTool]
-        if confirmation is not None and confirmation.role == "prepare":
-
-            def build(_: object) -> FunctionTool:
-                tool: FunctionTool = module.build_tool(**services, **keywords)
-                return tool
-        elif confirmation is not None:
-
-            def build(implementation: object) -> FunctionTool:
-                tool: FunctionTool = module.build_tool(
-                    implementation, **services, **keywords
-                )
-                return tool
-        elif hasattr(module, "IDEMPOTENCY"):
-            first_calls = build = _FirstCalls(module.build_tool, folder, **keywords)
-        else:
-
-            def build(implementation: object) -> FunctionTool:
-                tool: FunctionTool = module.build_tool(implementation, **keywords)
-                return tool
-
+        build, first_calls = _builder(module, folder, services, keywords)
         try:
             return fuzz_tool(
                 build,
@@ -334,6 +313,35 @@ def fuzz_module(
             store = services.get("store")
             if isinstance(store, SQLiteStore):
                 store.close()
+
+
+def _builder(
+    module: ModuleType,
+    folder: Path,
+    services: Mapping[str, Any],
+    keywords: Mapping[str, Any],
+) -> tuple[Callable[[Any], FunctionTool], _FirstCalls | None]:
+    """How a fuzz builds a module's tool around the fake implementation: a prepare tool
+    without it, a confirm tool with the run's store and signer, a tool idempotent by key
+    with an empty store for every call (the `_FirstCalls` to close), each with `keywords`
+    (its boundaries)."""
+    confirmation = getattr(module, "CONFIRMATION", None)
+    if confirmation is not None and confirmation.role == "prepare":
+
+        def prepare(_: object) -> FunctionTool:
+            tool: FunctionTool = module.build_tool(**services, **keywords)
+            return tool
+
+        return prepare, None
+    if confirmation is None and hasattr(module, "IDEMPOTENCY"):
+        first_calls = _FirstCalls(module.build_tool, folder, **keywords)
+        return first_calls, first_calls
+
+    def build(implementation: object) -> FunctionTool:
+        tool: FunctionTool = module.build_tool(implementation, **services, **keywords)
+        return tool
+
+    return build, None
 
 
 def _with_token(

@@ -24,9 +24,9 @@ from typing import Any
 from hypothesis import strategies as st
 
 from toolgen_runtime.arguments import MAX_ARGUMENT_CHARS
-from toolgen_runtime.fuzz.values import values_for
+from toolgen_runtime.fuzz.values import values_for, with_good
 
-__all__ = ["Case", "Pairs", "Token", "case_strategies", "sweep", "with_good", "write"]
+__all__ = ["Case", "Pairs", "Token", "case_strategies", "sweep", "write"]
 
 Loc = tuple[int | str, ...]
 Draw = Callable[[st.SearchStrategy[Any]], Any]
@@ -529,41 +529,6 @@ _FIXED_TEXTS: tuple[tuple[str, str], ...] = (
 
 
 # --- the strategies -----------------------------------------------------------------------
-
-_KEEP = object()  # the value drawn from the schema stays
-
-
-def with_good(
-    values: st.SearchStrategy[Any],
-    good: Mapping[str, Sequence[object]] | None,
-    probes: Sequence[tuple[str, str, object]] = (),
-) -> st.SearchStrategy[Any]:
-    """`values` (objects) whose top-level fields in `good` or `probes` carry one of their
-    values as often as the one drawn from the schema."""
-    good = good or {}
-    names = sorted({*good, *(name for _, name, _ in probes)})
-    if not names:
-        return values
-    choices: dict[str, st.SearchStrategy[object]] = {}
-    for name in names:
-        options: list[st.SearchStrategy[object]] = []
-        if good.get(name):
-            options.append(st.sampled_from(list(good[name])))
-        probed = [value for _, field, value in probes if field == name]
-        if probed:
-            options.append(st.sampled_from(probed))
-        options.append(st.just(_KEEP))
-        choices[name] = st.one_of(options)
-
-    def chosen(value: object, picks: dict[str, object]) -> object:
-        if not isinstance(value, dict):
-            return value
-        return {
-            key: (picks[key] if picks.get(key, _KEEP) is not _KEEP else item)
-            for key, item in value.items()
-        }
-
-    return st.builds(chosen, values, st.fixed_dictionaries(choices))
 
 
 def _styles() -> st.SearchStrategy[Style]:

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import datetime
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from hypothesis import strategies as st
 
-__all__ = ["KNOWN_KEYWORDS", "ecma_as_python", "values_for"]
+__all__ = ["KNOWN_KEYWORDS", "ecma_as_python", "values_for", "with_good"]
 
 KNOWN_KEYWORDS = frozenset(
     {
@@ -197,3 +197,39 @@ class _Builder:
 def values_for(schema: Mapping[str, Any]) -> st.SearchStrategy[Any]:
     """The values `schema` allows (or nearly: the contract judges each)."""
     return _Builder(schema).build(schema)
+
+
+_KEEP = object()  # the value drawn from the schema stays
+
+
+def with_good(
+    values: st.SearchStrategy[Any],
+    good: Mapping[str, Sequence[object]] | None,
+    probes: Sequence[tuple[str, str, object]] = (),
+) -> st.SearchStrategy[Any]:
+    """`values` (objects) whose top-level fields in `good` or `probes` carry one of their
+    values as often as the one drawn from the schema."""
+    good = good or {}
+    names = sorted({*good, *(name for _, name, _ in probes)})
+    if not names:
+        return values
+    choices: dict[str, st.SearchStrategy[object]] = {}
+    for name in names:
+        options: list[st.SearchStrategy[object]] = []
+        if good.get(name):
+            options.append(st.sampled_from(list(good[name])))
+        probed = [value for _, field, value in probes if field == name]
+        if probed:
+            options.append(st.sampled_from(probed))
+        options.append(st.just(_KEEP))
+        choices[name] = st.one_of(options)
+
+    def chosen(value: object, picks: dict[str, object]) -> object:
+        if not isinstance(value, dict):
+            return value
+        return {
+            key: (picks[key] if picks.get(key, _KEEP) is not _KEEP else item)
+            for key, item in value.items()
+        }
+
+    return st.builds(chosen, values, st.fixed_dictionaries(choices))
