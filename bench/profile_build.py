@@ -208,7 +208,6 @@ def _builds(count: int, work: Path, profile: bool) -> dict[str, Any]:
     untimed = {stage for _, _, stage in STAGES} - set(found["first_build"]["stages"])
     if untimed:
         raise RuntimeError(f"stages never timed in a first build: {sorted(untimed)}")
-    shutil.rmtree(root)
     return found
 
 
@@ -218,13 +217,22 @@ def measure(
     """Stage times of each build at each size (how each stage grows), and the profile of
     each at one size (0: none)."""
     stages = {}
-    for count in sorted({*sizes, *([profile] if profile else [])}):
-        stages[str(count)] = _builds(count, work, profile=False)
+    counts = sorted({*sizes, *([profile] if profile else [])})
+    for count in counts:
+        stages[str(count)] = _builds(count, work / "stages", profile=False)
         progress(f"stage times of {count} tools: done")
     found: dict[str, Any] = {"stages": stages}
     if profile:
-        found["profile"] = {"tools": profile, **_builds(profile, work, profile=True)}
+        found["profile"] = {
+            "tools": profile,
+            **_builds(profile, work / "profiled", profile=True),
+        }
         progress(f"profile of {profile} tools: done")
+    # removed only now: on this machine's disk, files created in the seconds after
+    # thousands were deleted cost up to ten times as much (docs/performance.md), which a
+    # first build measured next would count as its own
+    for folder in ("stages", "profiled"):
+        shutil.rmtree(work / folder, ignore_errors=True)
     return found
 
 
