@@ -25,7 +25,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 from toolgen.lint import targets, words
 from toolgen.lint.prose import Prose, tool_prose
@@ -88,19 +88,9 @@ def _objects(others: Iterable[str]) -> frozenset[str]:
     )
 
 
-class Named(Protocol):
-    """What a profile reads of a tool: a `Tool`, or its `ToolSummary`."""
-
-    @property
-    def name(self) -> str: ...
-    @property
-    def intent(self) -> str: ...
-    @property
-    def use_when(self) -> str: ...
-    @property
-    def param_names(self) -> tuple[str, ...]: ...
-    @property
-    def not_when_uses(self) -> tuple[str, ...]: ...
+# what a profile reads of a tool: its name, intent, use_when, parameter names and the tools
+# its not_when names, which a `Tool` and its `ToolSummary` both have
+Named: TypeAlias = Tool | ToolSummary
 
 
 def profile(tool: Named, namespaces: frozenset[str]) -> ToolProfile:
