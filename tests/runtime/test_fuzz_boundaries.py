@@ -15,7 +15,7 @@ import json
 import re
 import types
 from collections.abc import Callable
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
@@ -44,51 +44,24 @@ from generated.inventory import (
     read_supplier_notice,
     search_orders,
 )
+from toolgen.build import pipeline
+from toolgen.spec.toolschema import parameters_schema
 
 pytestmark = pytest.mark.slow
 
+ROOT = Path(__file__).resolve().parents[2]
+
 CONTEXT = InventoryContext(customer_id=1, run_id="run-1")
-# the contracts with every constraint (what the generated tests pass: `contract`)
-CONTRACTS: dict[str, dict[str, Any]] = {
-    "read_document": {
-        "type": "object",
-        "properties": {"name": {"type": "string"}},
-        "required": ["name"],
-        "additionalProperties": False,
-    },
-    "read_supplier_notice": {
-        "type": "object",
-        "properties": {"url": {"type": "string"}},
-        "required": ["url"],
-        "additionalProperties": False,
-    },
-    "search_orders": {
-        "type": "object",
-        "properties": {
-            "status": {
-                "type": ["string", "null"],
-                "enum": ["open", "shipped", "cancelled", None],
-            },
-            "since": {"type": ["string", "null"], "format": "date"},
-            "cursor": {"type": ["string", "null"]},
-            "page_size": {"type": ["integer", "null"], "minimum": 1, "maximum": 50},
-        },
-        "required": ["status", "since", "cursor", "page_size"],
-        "additionalProperties": False,
-    },
-    "prepare_order": {
-        "type": "object",
-        "properties": {
-            "sku": {"type": "string", "pattern": "^SKU-\\d{2,6}$"},
-            "quantity": {"type": "integer", "minimum": 1, "maximum": 100},
-        },
-        "required": ["sku", "quantity"],
-        "additionalProperties": False,
-    },
+# the contracts with every constraint, from the compiler's model of the spec (what the
+# generated tests pass as `contract`), as tests/runtime/test_fuzz_catalogues.py takes them
+_CHECKED = pipeline.check_catalogue(
+    ROOT / "spec" / "inventory", ROOT, implementations=False
+)
+assert _CHECKED.catalogue is not None
+CONTRACTS = {
+    tool.name: parameters_schema(tool.params, full=True)
+    for tool in _CHECKED.catalogue.tools
 }
-CONTRACTS["confirm_order"] = CONTRACTS[
-    "prepare_order"
-]  # the token is added by the fuzzer
 
 
 def _fuzz(module: types.ModuleType, **options: Any) -> FuzzReport:
