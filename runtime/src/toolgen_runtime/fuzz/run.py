@@ -87,27 +87,26 @@ class _Caller:
                 faulthandler.cancel_dump_traceback_later()
         return answer, seconds
 
+    def _attempt(self, case: Case) -> tuple[Case, bool | None, object, float]:
+        """One call of `case` (a confirm tool's with a fresh token): what was sent, whether
+        it carried a real token, the answer and how long it took."""
+        sent, token = with_token(
+            self.judge,
+            case,
+            tool_name=self.tool.name,
+            context=self.context,
+            loop=self.loop,
+        )
+        answer, seconds = self.call(sent.raw)
+        return sent, token, answer, seconds
+
     def one_call(self, case: Case, outcome: object) -> None:
         judge, report, deadline = self.judge, self.judge.report, self.deadline
         self.fake.outcome = outcome
         try:
-            sent, token = with_token(
-                self.judge,
-                case,
-                tool_name=self.tool.name,
-                context=self.context,
-                loop=self.loop,
-            )
-            answer, seconds = self.call(sent.raw)
+            sent, token, answer, seconds = self._attempt(case)
             if seconds > deadline:  # once more: the machine may have been busy
-                sent, token = with_token(
-                    self.judge,
-                    case,
-                    tool_name=self.tool.name,
-                    context=self.context,
-                    loop=self.loop,
-                )
-                answer, seconds = self.call(sent.raw)
+                sent, token, answer, seconds = self._attempt(case)
         except FuzzFailure:
             raise
         except Exception as exc:
