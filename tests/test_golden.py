@@ -27,7 +27,7 @@ from toolgen.build.write import check_outputs, write_outputs
 from toolgen.cli import main
 from toolgen.diagnostics import has_errors
 from toolgen.render.lockfile import LOCK_NAME
-from toolgen.spec import reserved, validate
+from toolgen.spec import validate
 from toolgen.spec.ir import Param, ReturnField
 
 HERE = Path(__file__).parent / "golden"
@@ -165,8 +165,7 @@ EVERY_TYPE = HERE / "every_type"
 
 def _format_types(definition: str) -> set[str]:
     schema = json.loads(validate.schema_text("tool"))
-    declared = set(schema["$defs"][definition]["properties"]["type"]["enum"])
-    return declared - set(reserved.PARAM_TYPES)
+    return set(schema["$defs"][definition]["properties"]["type"]["enum"])
 
 
 def _forms(node: Param | ReturnField, inside: str) -> Iterator[tuple[str, str]]:

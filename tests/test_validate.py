@@ -5,14 +5,12 @@ written (YAML 1.2 booleans, quoted numbers, text that YAML read as a mapping).""
 from __future__ import annotations
 
 import math
-import re
 from pathlib import Path
 
 import pytest
 from loading import load_catalogue, validate
 
 from toolgen.diagnostics import Span
-from toolgen.spec import reserved
 from toolgen.spec import validate as validate_module
 from toolgen.spec.load import PathKey, load_document
 from toolgen.spec.validate import SchemaKind, check_document
@@ -192,7 +190,7 @@ def test_const_names_the_one_value(tmp_path: Path) -> None:
     )
 
 
-def test_a_word_or_a_reserved_form_names_the_words(tmp_path: Path) -> None:
+def test_a_word_or_a_mapping_names_the_words(tmp_path: Path) -> None:
     code, _, _, message, hint = one(tmp_path, TOOL_HEAD + "idempotency: natrual\n")
     assert code == "TG103"
     assert (
@@ -426,18 +424,6 @@ def test_documents_with_format_errors_go_no_further(tmp_path: Path) -> None:
     assert [d.code for d in validated.diagnostics] == ["TG101"]
     assert [d.file for d in validated.tools] == ["cat/tools/find_customer.yaml"]
     assert validated.broken == ("read_stock",)  # known, but not in the model
-
-
-def test_suggestions_never_offer_a_reserved_word(tmp_path: Path) -> None:
-    """The reserved keys and types (toolgen.spec.reserved) are refused where they are written
-    (TG127), so no list of known keys or types offers them."""
-    text = TOOL_HEAD + "params:\n  sku:\n    type: strng\n    hots: [a]\n"
-    found = check(tmp_path, text)
-    hints = " ".join(hint for *_, hint in found)
-    assert {code for code, *_ in found} == {"TG101", "TG103"}
-    assert "'string'" in hints
-    for word in reserved.WORDS:
-        assert not re.search(rf"\b{word}\b", hints), word
 
 
 def test_a_json_schema_spelling_gets_the_toolgen_key_not_a_lookalike(

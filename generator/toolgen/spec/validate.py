@@ -18,7 +18,6 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 from toolgen.diagnostics import Diagnostic, error
-from toolgen.spec import reserved
 from toolgen.spec.load import Document, PathKey
 from toolgen.text import article
 
@@ -204,12 +203,11 @@ _SCHEMA_SPELLINGS: Final[dict[str, str]] = {
 
 def _unknown_key_hint(key: str, known: list[str]) -> str:
     """What to write instead of an unknown key: the toolgen spelling of a JSON-Schema key,
-    or a close known key, then the keys there are (the reserved ones left out)."""
-    offered = [k for k in known if k not in reserved.WORDS]
-    listed = f"Known keys: {', '.join(offered)}."
+    or a close known key, then the keys there are."""
+    listed = f"Known keys: {', '.join(known)}."
     if key in _SCHEMA_SPELLINGS and key not in known:
         return f"{_SCHEMA_SPELLINGS[key]} {listed}"
-    return _did_you_mean(key, offered).capitalize() + listed
+    return _did_you_mean(key, known).capitalize() + listed
 
 
 def _split_by_comma(
@@ -355,7 +353,7 @@ def _choices(err: jsonschema.ValidationError) -> list[object]:
     elif err.validator == "const":
         choices = [err.validator_value]
     elif err.validator == "anyOf":
-        # a word, or a form reserved for later (idempotency, confirmation): name the words
+        # a word, or a mapping (idempotency: {key: ...}): name the words
         for branch in cast(list[object], err.validator_value):
             if isinstance(branch, dict):
                 choices.extend(cast(list[object], branch.get("enum", [])))
@@ -369,10 +367,7 @@ def _not_a_choice(
     choices: list[object],
 ) -> Diagnostic:
     """TG103 for a value that is none of the words it may be."""
-    # a reserved word is refused where it is written (TG127); it is never offered
-    words = [str(c) for c in choices if str(c) not in reserved.WORDS] or [
-        str(c) for c in choices
-    ]
+    words = [str(c) for c in choices]
     if len(words) == 1:
         expected, hint = words[0], f"Write {words[0]} here."
     else:

@@ -2,7 +2,7 @@
 
 Building is interpreting: what a key means depends on the keys beside it (a `pattern` applies to
 a string, `items` to an array), so the problems found while reading a value are reported here,
-at the value (TG120-TG123, TG126, TG127, TG141, TG142, TG170-TG173, TG011). A
+at the value (TG120-TG123, TG126, TG141, TG142, TG170-TG173, TG011). A
 `confirmation: token` contract becomes two tools here: itself (the confirm tool) and its derived
 prepare tool. Everything the IR then says is checked by the semantic checks (`checks/`), which
 the pipeline runs on the result: names, references, context fields, defaults and examples.
@@ -26,7 +26,7 @@ from toolgen.names import (
     pascal,
     python_name,
 )
-from toolgen.spec import describe, limits, reserved
+from toolgen.spec import describe, limits
 from toolgen.spec.groups import Namespace, Toolset
 from toolgen.spec.ir import (
     CONFIRM_PREFIX,
@@ -78,16 +78,6 @@ class _Reader(ParamsReader, ReturnsReader):
     """Reads one document into IR elements, reporting what cannot be read as written."""
 
     # -- the rest of a tool ---------------------------------------------------------------
-
-    def reserved_keys(self, d: Mapping[str, object]) -> None:
-        for key, meanwhile in reserved.TOOL_KEYS.items():
-            if key in d:
-                self.report(
-                    "TG127",
-                    f"{key} is reserved for a later format version",
-                    self.span((key,), key=True),
-                    meanwhile,
-                )
 
     def count_params(self, params: tuple[Param, ...]) -> None:
         counted = sum(1 for top in params for _ in walk(top))
@@ -186,7 +176,6 @@ def _build_tool(
         py = replace(py, result_class=py.prefix + "Item")
     idempotency = reader.idempotency(d.get("idempotency", "none"))
     confirmation = reader.confirmation(d.get("confirmation", "none"))
-    reader.reserved_keys(d)
     params = reader.params(mapping_value(d.get("params")), ("params",), py.prefix)
     context_names = tuple(str(item) for item in sequence_value(d.get("context")))
     pagination, params = reader.pagination(d.get("pagination"), params, context_names)
