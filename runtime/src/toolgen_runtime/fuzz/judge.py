@@ -6,6 +6,7 @@ as its envelope; a token pair's answers (`tokens`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 from collections.abc import Iterator, Mapping, Sequence
@@ -32,7 +33,7 @@ from toolgen_runtime.fuzz.tokens import prepared, token_refused
 from toolgen_runtime.invoke import Invoker
 from toolgen_runtime.pagination import Page
 
-__all__ = ["Judge", "cut"]
+__all__ = ["Answer", "Judge", "cut"]
 
 Loc = tuple[int | str, ...]
 # what a page answers besides its items' fields (`Pagination.envelope`)
@@ -99,6 +100,20 @@ def _among(value: object, good: Sequence[object]) -> bool:
 def _within(field: str, blamed: str) -> bool:
     """Whether a named field is the blamed one or inside it (`labels.0` in `labels`)."""
     return field == blamed or field.startswith(blamed + ".")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Answer:
+    """One answer being judged, with the call it answers: the case, the answer's text and
+    object, how the arguments read, whether the contract allows them, and what the fake
+    implementation was called with."""
+
+    case: Case
+    text: str
+    output: dict[str, Any]
+    reading: Reading
+    allowed: bool
+    fake: Fake
 
 
 class Judge:
@@ -177,14 +192,15 @@ class Judge:
                 "issued for these arguments",
                 answer,
             )
+        judged = Answer(case, answer, output, reading, allowed, fake)
         if output["ok"] and self.model.prepares:
-            prepared(self, case, reading, allowed, output, answer, fake)
+            prepared(self, judged)
         elif output["ok"]:
-            self._success(case, reading, allowed, output, answer, fake)
+            self._success(judged)
         elif self.model.confirms and output.get("error") in TOKEN_ERROR_CODES:
-            token_refused(self, case, reading, allowed, output, answer, fake, token)
+            token_refused(self, judged, token)
         elif output.get("error") == INVALID_ARGUMENTS:
-            self._rejection(case, reading, allowed, output, answer, fake)
+            self._rejection(judged)
         elif output.get("error") in self.errors:
             self._declared(case, output, answer, fake)
         else:
@@ -242,24 +258,26 @@ class Judge:
                     answer,
                 )
 
-    def _success(
-        self,
-        case: Case,
-        reading: Reading,
-        allowed: bool,
-        output: dict[str, Any],
-        answer: str,
-        fake: Fake,
-    ) -> None:
-        self._received(case, reading, fake, answer)
+    def reads_as_allowed(self, judged: Answer) -> bool:
+        """Whether accepting the arguments keeps the contract: it allows them, or only a
+        format is broken (a date written another way may pass; a float for an integer or
+        a string for a choice may not)."""
+        reading = judged.reading
+        return judged.allowed or (
+            reading.parsed and self.contract.only_formats_broken(reading.value)
+        )
+
+    def _success(self, judged: Answer) -> None:
+        case, answer, fake = judged.case, judged.text, judged.fake
+        self._received(case, judged.reading, fake, answer)
         if isinstance(fake.outcome, ToolError):
             raise self.fail(case, "answered ok while the implementation raised", answer)
-        if output.get("ok") is not True:
+        if judged.output.get("ok") is not True:
             raise self.fail(case, "ok must be true", answer)
         expected = self._expected(fake.returned)
-        shown = output
+        shown = judged.output
         if self.model.output is not None:
-            shown, problem = judge_output(expected, output, self.model.output)
+            shown, problem = judge_output(expected, judged.output, self.model.output)
             if problem is not None:
                 raise self.fail(
                     case, f"the output contract is not kept: {problem}", answer
@@ -268,15 +286,11 @@ class Judge:
             self._page(case, shown, expected, answer)
         else:
             self._fields(case, shown, expected, answer)
-        if not allowed:
-            # what was accepted reads as allowed arguments (checked above); a date written
-            # another way may pass, a float for an integer or a string for a choice not
-            if not reading.parsed or not self.contract.only_formats_broken(
-                reading.value
-            ):
-                raise self.fail(
-                    case, "accepted arguments the contract does not allow", answer
-                )
+        if not self.reads_as_allowed(judged):
+            raise self.fail(
+                case, "accepted arguments the contract does not allow", answer
+            )
+        if not judged.allowed:
             self.report.note_lenient(case)
         self.report.accepted += 1
 
@@ -373,16 +387,9 @@ class Judge:
         if not isinstance(shown["note"], str) or not shown["note"]:
             raise self.fail(case, "a page's note must be text", answer)
 
-    def _rejection(
-        self,
-        case: Case,
-        reading: Reading,
-        allowed: bool,
-        output: dict[str, Any],
-        answer: str,
-        fake: Fake,
-    ) -> None:
-        if fake.calls:
+    def _rejection(self, judged: Answer) -> None:
+        case, output, answer = judged.case, judged.output, judged.text
+        if judged.fake.calls:
             raise self.fail(
                 case, "the implementation ran for rejected arguments", answer
             )
@@ -409,12 +416,12 @@ class Judge:
                 f"the envelope is {size:,} bytes, over {MAX_ANSWER_BYTES:,}",
                 answer,
             )
-        if allowed:
-            self._allowed_rejection(case, reading, output, answer)
+        if judged.allowed:
+            self._allowed_rejection(judged)
             return
         named = {str(p["field"]) for p in problems}  # type: ignore[union-attr]
         cut_short = "more_problems" in output
-        if not reading.parsed:
+        if not judged.reading.parsed:
             # refused as a whole ("$"), or at the field the one mistake is in (a key given
             # twice, a NaN)
             targets = [field_name(case.field)] if case.field is not None else []
@@ -424,7 +431,9 @@ class Judge:
             if not named_right and not cut_short:
                 raise self.fail(case, f"the rejection must name $ or {targets}", answer)
         else:
-            blamed = {field_name(loc) for loc, _ in self.contract.errors(reading.value)}
+            blamed = {
+                field_name(loc) for loc, _ in self.contract.errors(judged.reading.value)
+            }
             if not any(_within(f, b) for f in named for b in blamed) and not cut_short:
                 raise self.fail(
                     case,
@@ -433,14 +442,13 @@ class Judge:
                 )
         self.report.rejected += 1
 
-    def _allowed_rejection(
-        self, case: Case, reading: Reading, output: dict[str, Any], answer: str
-    ) -> None:
+    def _allowed_rejection(self, judged: Answer) -> None:
         """A refusal of arguments the contract allows: kept only when every problem is a
         guarded field's, with its guard's code, and not of a value the fuzzer knows the
         guard's settings allow."""
+        case, output, answer = judged.case, judged.output, judged.text
         problems: list[dict[str, Any]] = output["problems"]
-        sent = reading.value if isinstance(reading.value, dict) else {}
+        sent = judged.reading.value if isinstance(judged.reading.value, dict) else {}
         for problem in problems:
             name = str(problem["field"])
             if name in self.model.guarded and _among(

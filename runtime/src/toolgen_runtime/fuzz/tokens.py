@@ -7,38 +7,30 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from agents.tool_context import ToolContext
 from pydantic import BaseModel
 
 from toolgen_runtime.confirm import TOKEN_INVALID, Accepted, token_errors
-from toolgen_runtime.fuzz.contract import Reading, read_arguments
+from toolgen_runtime.fuzz.contract import read_arguments
 from toolgen_runtime.fuzz.model import PLACEHOLDER
-from toolgen_runtime.fuzz.outcomes import Fake
 from toolgen_runtime.fuzz.texts import Case
 from toolgen_runtime.writes import TOKEN_PARAM, wire_arguments
 
 if TYPE_CHECKING:
-    from toolgen_runtime.fuzz.judge import Judge
+    from toolgen_runtime.fuzz.judge import Answer, Judge
 
 __all__ = ["prepared", "token_refused", "with_token"]
 
 
-def prepared(
-    judge: Judge,
-    case: Case,
-    reading: Reading,
-    allowed: bool,
-    output: dict[str, Any],
-    answer: str,
-    fake: Fake,
-) -> None:
+def prepared(judge: Judge, judged: Answer) -> None:
     """A prepare tool's success: runs nothing, answers a token its confirm tool takes
     for these arguments and this caller, a summary and how long the token lasts."""
+    case, output, answer = judged.case, judged.output, judged.text
     confirmation = judge.model.confirmation
     assert confirmation is not None
-    if fake.calls:
+    if judged.fake.calls:
         raise judge.fail(case, "a prepare tool ran an implementation", answer)
     if set(output) != {"ok", "token", "summary", "expires_in_s"}:
         raise judge.fail(
@@ -60,9 +52,7 @@ def prepared(
             f"the summary must say what {confirmation.confirm_tool} will do",
             answer,
         )
-    if not allowed and not (
-        reading.parsed and judge.contract.only_formats_broken(reading.value)
-    ):
+    if not judge.reads_as_allowed(judged):
         raise judge.fail(case, "accepted arguments the contract does not allow", answer)
     gate = judge.invoker.gate
     assert gate is not None
@@ -90,19 +80,11 @@ def prepared(
     judge.report.accepted += 1
 
 
-def token_refused(
-    judge: Judge,
-    case: Case,
-    reading: Reading,
-    allowed: bool,
-    output: dict[str, Any],
-    answer: str,
-    fake: Fake,
-    token: bool | None,
-) -> None:
+def token_refused(judge: Judge, judged: Answer, token: bool | None) -> None:
     """A confirm tool's refusal of a token: never of one its prepare tool issued for
     these arguments; for any other, only before anything ran, only for arguments the
     contract allows, with the envelope of token_invalid."""
+    case, answer = judged.case, judged.text
     confirmation = judge.model.confirmation
     assert confirmation is not None
     if token:
@@ -111,11 +93,9 @@ def token_refused(
             f"refused a token {confirmation.prepare_tool} issued for these arguments",
             answer,
         )
-    if fake.calls:
+    if judged.fake.calls:
         raise judge.fail(case, "the implementation ran for a refused token", answer)
-    if not allowed and not (
-        reading.parsed and judge.contract.only_formats_broken(reading.value)
-    ):
+    if not judge.reads_as_allowed(judged):
         raise judge.fail(
             case,
             "refused the token of arguments the contract does not allow, instead of "
@@ -131,7 +111,7 @@ def token_refused(
         "how_to_fix": expected.how_to_fix,
         "retryable": expected.retryable,
     }
-    if output != envelope:
+    if judged.output != envelope:
         raise judge.fail(
             case,
             f"a made-up token must get token_invalid's envelope {envelope!r}",
