@@ -16,7 +16,7 @@ import subprocess
 import tarfile
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,6 @@ class SourceError(UsageError):
 class Version:
     """One version of a catalogue: its snapshot, what checking it found, and its lockfile."""
 
-    label: str  # what the user named: the folder, or the ref
     snapshot: dict[str, Any]
     result: pipeline.CheckResult
     committed: dict[str, Any] | None  # the lockfile of the generated package, if any
@@ -55,7 +54,7 @@ def build(folder: Path, root: Path, label: str) -> Version:
     committed = None
     if lock_path.is_file():
         committed = lockfile.read(lock_path.read_text(encoding="utf-8"))
-    return Version(label, shot, result, committed)
+    return Version(shot, result, committed)
 
 
 def _git(root: Path, *args: str) -> bytes:
@@ -122,7 +121,7 @@ def _with_lock(version: Version, top: Path, ref: str, project: str) -> Version:
         text = _git(top, "show", f"{ref}:{path}").decode("utf-8")
     except (SourceError, UnicodeDecodeError):
         return version
-    return Version(version.label, version.snapshot, version.result, lockfile.read(text))
+    return replace(version, committed=lockfile.read(text))
 
 
 def _from_folder(given: Path, folder: Path, root: Path, label: str) -> Version | None:

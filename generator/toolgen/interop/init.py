@@ -36,7 +36,6 @@ class InitRefused(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Scaffold:
-    root: Path
     written: tuple[Path, ...]
     gitignore_added: tuple[str, ...]  # entries appended to an existing .gitignore
     pyproject_kept: bool  # an existing pyproject.toml was left as it was
@@ -65,6 +64,7 @@ def _files(root: Path, name: str) -> dict[Path, str]:
         root / "spec" / "tool.v1.json": validate.schema_text("tool"),
         root / ".pre-commit-config.yaml": rendered("pre-commit-config.yaml"),
         root / ".github" / "workflows" / "toolgen.yml": rendered("workflow.yml"),
+        root / "pyproject.toml": rendered("pyproject.toml"),
     }
 
 
@@ -78,12 +78,8 @@ def scaffold(root: Path, name: str | None = None) -> Scaffold:
     files = _files(root, chosen)
     pyproject = root / "pyproject.toml"
     kept = pyproject.exists()
-    if not kept:
-        files[pyproject] = render(
-            "init/pyproject.toml.jinja",
-            project=chosen.replace("_", "-"),
-            version=__version__,
-        )
+    if kept:
+        del files[pyproject]
     in_the_way = sorted(str(p) for p in files if p.exists() or p.is_symlink())
     if in_the_way:
         raise InitRefused(
@@ -113,4 +109,4 @@ def scaffold(root: Path, name: str | None = None) -> Scaffold:
                 before + joiner + "# toolgen\n" + "\n".join(added) + "\n",
                 encoding="utf-8",
             )
-    return Scaffold(root, tuple(files), added, kept)
+    return Scaffold(tuple(files), added, kept)

@@ -16,7 +16,6 @@ from toolgen.review.elements import (
     ParamPair,
     ReturnPair,
     Where,
-    parameters,
 )
 from toolgen.review.registry import Found, Group, Level, diff_rules
 from toolgen.text import json_text
@@ -437,11 +436,3 @@ def error_fix_changed(pair: ErrorPair) -> Iterator[Found]:
             f"the how-to-fix of error code {pair.code!r} of {pair.tool!r} changed",
             ("errors", pair.code, "how_to_fix"),
         )
-
-
-def param_names(tool: object) -> set[str]:
-    """The top-level parameter names of a snapshot tool."""
-    if not isinstance(tool, dict):
-        return set()
-    props = parameters(tool).get("properties", {})
-    return set(props) if isinstance(props, dict) else set()

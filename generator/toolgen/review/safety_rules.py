@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from toolgen.review.contract_rules import param_names
-from toolgen.review.elements import Json, ToolChange
+from toolgen.review.elements import Json, ToolChange, parameters
 from toolgen.review.registry import Found, Group, Level, diff_rules
 from toolgen.text import json_sorted
 
@@ -33,6 +32,11 @@ def confirmation_of(tool: Json) -> tuple[str, dict[str, Any]]:
 def idempotency_of(tool: Json) -> dict[str, Any]:
     value = tool.get("idempotency", {"kind": "none"})
     return dict(value) if isinstance(value, Mapping) else {"kind": str(value)}
+
+
+def _param_names(tool: Json) -> set[str]:
+    """The top-level parameter names of a snapshot tool."""
+    return set(parameters(tool).get("properties", {}))
 
 
 # --- effect and confirmation --------------------------------------------------------------
@@ -203,7 +207,7 @@ def context_moved_into_schema(pair: ToolChange) -> Iterator[Found]:
     """
     old, new = pair.both
     moved = set(old.get("context", [])) - set(new.get("context", []))
-    for name in sorted(moved & param_names(dict(new))):
+    for name in sorted(moved & _param_names(new)):
         yield Found(
             f"{name!r} was read from the run context by {pair.name!r} and is now a parameter "
             "the model fills in",
@@ -219,7 +223,7 @@ def context_changed(pair: ToolChange) -> Iterator[Found]:
     The model sees none of them; the application must provide what the tool now reads.
     """
     old, new = (list(t.get("context", [])) for t in pair.both)
-    moved = (set(old) - set(new)) & param_names(dict(pair.new))
+    moved = (set(old) - set(new)) & _param_names(pair.new)
     if old != new and not moved:
         yield Found(
             f"{pair.name!r} reads context {json_sorted(new)}, was {json_sorted(old)}",

@@ -52,11 +52,8 @@ class Definitions:
 
 @dataclass(frozen=True, slots=True)
 class Api:
-    key: str  # as `toolgen export --to` names it
-    label: str
     target: targets.Target  # the lint target whose limits apply
     build: Callable[[Selection], Definitions]
-    source: str  # the request shape, and where it is documented
 
 
 def _parameters(tool: Mapping[str, Any]) -> dict[str, Any]:
@@ -323,40 +320,19 @@ def _gemini(selection: Selection) -> Definitions:
     return Definitions(payload, (*notes, *searched))
 
 
+# each API as `toolgen export --to` names it, with the request shape it is given and where
+# that shape is documented
 APIS: Mapping[str, Api] = {
-    api.key: api
-    for api in (
-        Api(
-            "openai-responses",
-            "OpenAI Responses API",
-            targets.OPENAI,
-            _responses,
-            "tools: [{type: function, name, description, parameters, strict}] "
-            "(OpenAI function calling guide)",
-        ),
-        Api(
-            "openai-chat",
-            "OpenAI Chat Completions API",
-            targets.OPENAI,
-            _chat,
-            "tools: [{type: function, function: {name, description, parameters, strict}}] "
-            "(OpenAI function calling guide)",
-        ),
-        Api(
-            "anthropic",
-            "Anthropic Messages API",
-            targets.ANTHROPIC,
-            _anthropic,
-            "tools: [{name, description, input_schema, strict}] (Anthropic, Define tools; "
-            "Strict tool use)",
-        ),
-        Api(
-            "gemini",
-            "Gemini API",
-            targets.GEMINI,
-            _gemini,
-            "tools: [{functionDeclarations: [{name, description, parametersJsonSchema}]}] "
-            "(Gemini API reference, FunctionDeclaration)",
-        ),
-    )
+    # OpenAI Responses API: tools: [{type: function, name, description, parameters, strict}]
+    # (OpenAI function calling guide)
+    "openai-responses": Api(targets.OPENAI, _responses),
+    # OpenAI Chat Completions API: tools: [{type: function, function: {name, description,
+    # parameters, strict}}] (OpenAI function calling guide)
+    "openai-chat": Api(targets.OPENAI, _chat),
+    # Anthropic Messages API: tools: [{name, description, input_schema, strict}] (Anthropic,
+    # Define tools; Strict tool use)
+    "anthropic": Api(targets.ANTHROPIC, _anthropic),
+    # Gemini API: tools: [{functionDeclarations: [{name, description, parametersJsonSchema}]}]
+    # (Gemini API reference, FunctionDeclaration)
+    "gemini": Api(targets.GEMINI, _gemini),
 }

@@ -4,8 +4,8 @@ One reader per source format (`openai`: function definitions; `mcp`: a server's 
 output; `openapi`: an OpenAPI 3 document's operations; `pyfunctions`: a Python module of
 `@function_tool` functions) turns a file into `SourceTool`s; `draft` turns each into a
 contract that carries what the source states and marks the rest TODO; this module writes the
-catalogue. `PARSERS` says how each file is read into the data its reader takes (JSON unless
-named there).
+catalogue. Every source is JSON but an OpenAPI document (JSON or YAML) and a Python module
+(run to be read).
 
 Nothing is overwritten: an existing tool file stops the import before anything is written,
 and an existing catalogue.yaml is kept (the tools join that catalogue). Every file is read
@@ -65,7 +65,6 @@ class Refused(Exception):
 
 @dataclass(frozen=True, slots=True)
 class ImportReport:
-    folder: Path
     drafts: tuple[Draft, ...]
     skipped: tuple[tuple[str, str], ...]  # (tool name, why it was not imported)
     catalogue_written: bool
@@ -104,21 +103,15 @@ def _yaml(text: str) -> object:
         raise SourceError(f"not YAML or JSON: {exc}") from exc
 
 
-TEXT_PARSERS: Mapping[str, Callable[[str], object]] = {openapi.KIND: _yaml}
-# sources that are not data: a module is run (in a subprocess) to be read
-PARSERS: Mapping[str, Callable[[Path], object]] = {
-    pyfunctions.KIND: pyfunctions.run_module
-}
-
-
 def read_source(kind: str, text: str) -> SourceFile:
     """Read the text of a data source (every kind but pyfunctions, which is a module)."""
-    return SOURCES[kind](TEXT_PARSERS.get(kind, _json)(text))
+    return SOURCES[kind](_yaml(text) if kind == openapi.KIND else _json(text))
 
 
 def read_path(kind: str, path: Path) -> SourceFile:
-    if kind in PARSERS:
-        return SOURCES[kind](PARSERS[kind](path))
+    if kind == pyfunctions.KIND:
+        # not data: the module is run (in a subprocess) to be read
+        return pyfunctions.read(pyfunctions.run_module(path))
     return read_source(kind, path.read_text(encoding="utf-8"))
 
 
@@ -230,4 +223,4 @@ def import_file(kind: str, source: Path, out: Path) -> ImportReport:
             _written_back(trial, data)
         for target, _, _ in staged:
             shutil.move(Path(scratch) / target.relative_to(out), target)
-    return ImportReport(out, tuple(drafts), tuple(skipped), write_catalogue)
+    return ImportReport(tuple(drafts), tuple(skipped), write_catalogue)

@@ -23,7 +23,6 @@ from toolgen.interop.importers.source import (
 )
 
 KIND = "mcp"
-LABEL = "MCP tools/list"
 _CARRIED = frozenset(
     {"name", "description", "inputSchema", "outputSchema", "annotations"}
 )
@@ -119,4 +118,4 @@ def read(data: object) -> SourceFile:
     entries = _tools(data)
     if not entries:
         raise SourceError("the file lists no tool")
-    return SourceFile(KIND, LABEL, tuple(_tool(e, i) for i, e in enumerate(entries)))
+    return SourceFile(tuple(_tool(e, i) for i, e in enumerate(entries)))

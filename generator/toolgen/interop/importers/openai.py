@@ -17,7 +17,6 @@ from collections.abc import Mapping
 from toolgen.interop.importers.source import Loss, SourceError, SourceFile, SourceTool
 
 KIND = "openai"
-LABEL = "OpenAI function definitions"
 _KNOWN = frozenset({"type", "function", "name", "description", "parameters", "strict"})
 
 
@@ -71,4 +70,4 @@ def read(data: object) -> SourceFile:
     entries = _entries(data)
     if not entries:
         raise SourceError("the file lists no function")
-    return SourceFile(KIND, LABEL, tuple(_tool(e, i) for i, e in enumerate(entries)))
+    return SourceFile(tuple(_tool(e, i) for i, e in enumerate(entries)))

@@ -34,7 +34,6 @@ from toolgen.interop.importers.source import (
 )
 
 KIND = "openapi"
-LABEL = "OpenAPI 3 operations"
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _SAFE = frozenset({"get", "head", "options", "trace"})
 _MAX_DEPTH = 32
@@ -369,4 +368,4 @@ def read(data: object) -> SourceFile:
             tools.append(_tool(doc, str(path), method, item))
     if not tools and not skipped:
         raise SourceError("the document has no operations")
-    return SourceFile(KIND, LABEL, tuple(tools), tuple(skipped))
+    return SourceFile(tuple(tools), tuple(skipped))

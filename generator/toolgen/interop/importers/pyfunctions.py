@@ -31,7 +31,6 @@ from typing import Any
 from toolgen.interop.importers.source import Loss, SourceError, SourceFile, SourceTool
 
 KIND = "pyfunctions"
-LABEL = "Agents SDK @function_tool module"
 TIMEOUT_SECONDS = 60
 
 # Runs in the subprocess: import the file as a module, list its FunctionTools as JSON.
@@ -202,4 +201,4 @@ def read(data: object) -> SourceFile:
         )
     if not tools:
         raise SourceError(f"{data.get('module', 'the module')} defines no FunctionTool")
-    return SourceFile(KIND, LABEL, tuple(tools))
+    return SourceFile(tuple(tools))

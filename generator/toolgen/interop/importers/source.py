@@ -56,8 +56,6 @@ class SourceTool:
 class SourceFile:
     """One source file read: its tools, and what it said that applies to none of them."""
 
-    kind: str  # "openai", "mcp", "openapi", "pyfunctions"
-    label: str  # how the file's header names the source format
     tools: tuple[SourceTool, ...]
     # what the source holds but cannot become a tool: (how the source names it, why)
     skipped: tuple[tuple[str, str], ...] = ()
