@@ -140,6 +140,25 @@ def test_what_the_format_cannot_hold_is_reported_and_left_out() -> None:
     assert ("parameter 'units'", "default 'metric'") in lost
 
 
+def test_a_date_parameter_reports_each_keyword_it_cannot_take_once() -> None:
+    day = {"type": "string", "format": "date", "pattern": "^2026", "maxLength": 10}
+    tool = {
+        "name": "book_slot",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"day": {**day, "enum": ["2026-01-01"]}},
+            "required": ["day"],
+        },
+    }
+    d = draft(read_source("mcp", json.dumps([tool])).tools[0])
+    assert d.document["params"] == {"day": {"type": "date"}}
+    assert [(x.what, x.reason) for x in d.losses] == [
+        ("enum ['2026-01-01']", "a date parameter takes no enum"),
+        ("maxLength 10", "a date parameter takes no maxLength"),
+        ("pattern '^2026'", "a date parameter takes no pattern"),
+    ]
+
+
 def test_import_refuses_to_overwrite_and_skips_unusable_names(tmp_path: Path) -> None:
     source = tmp_path / "tools.json"
     tools = [

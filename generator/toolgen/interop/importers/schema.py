@@ -235,9 +235,14 @@ class Converter:
             return None
         used |= read
         if kind in ("date", "datetime"):
-            for key in ("pattern", "minLength", "maxLength", "enum", "const"):
-                if key in node:
-                    self.lose(where, key, f"a {kind} parameter takes no {key}")
+            # a string's keywords (an enum or const is _enum's to report)
+            for key in sorted({"pattern", "minLength", "maxLength"} & set(node)):
+                self.lose(
+                    where,
+                    f"{key} {_short(node[key])}",
+                    f"a {kind} parameter takes no {key}",
+                )
+                used.add(key)
         self._leftovers(node, used, where)
         if item:
             if nullable:
