@@ -264,10 +264,6 @@ _CONDITIONAL = re.compile(
 )
 
 
-def _sentences(text: str) -> list[str]:
-    return [s for s in re.split(r"(?<=[.;!?])\s+", text) if s]
-
-
 @rule(
     id="TG404",
     severity=Severity.WARNING,
@@ -300,7 +296,7 @@ def always_call_after(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     ```
     """
     for piece in ctx.prose(tool, how_to_fix=False):
-        for sentence in _sentences(piece.text):
+        for sentence in re.split(r"(?<=[.;!?])\s+", piece.text):
             if _CONDITIONAL.search(sentence):
                 continue
             for found in _AFTER.finditer(sentence):
