@@ -201,7 +201,7 @@ class LintContext:
 
     def __init__(self, catalogue: Catalogue, names: Names) -> None:
         self._catalogue = catalogue
-        self._names = names
+        self.names = names
         self.targets = targets.declared(catalogue.targets)
         self.context_names = frozenset(f.name for f in catalogue.context)
         self._profiles: dict[str, ToolProfile] = {}
@@ -221,22 +221,22 @@ class LintContext:
     @property
     def tool_names(self) -> frozenset[str]:
         """The catalogue's tools, those whose file is broken included."""
-        return self._names.known
+        return self.names.known
 
     @property
     def tool_count(self) -> int:
-        return len(self._names.tools)
+        return len(self.names.tools)
 
     @property
     def object_counts(self) -> Counter[str]:
-        return self._names.object_counts
+        return self.names.object_counts
 
     def profile_of(self, tool: Named) -> ToolProfile:
         """The profile of a tool (or its summary), its name read with the catalogue's
         namespaces."""
         found = self._profiles.get(tool.name)
         if found is None:
-            found = self._profiles[tool.name] = profile(tool, self._names.namespaces)
+            found = self._profiles[tool.name] = profile(tool, self.names.namespaces)
         return found
 
     # -- one tool's own measures -----------------------------------------------------------
@@ -292,10 +292,9 @@ class CatalogueContext(LintContext):
         catalogue: Catalogue,
         tools: tuple[ToolSummary, ...],
         tool_tokens: dict[str, int],
-        broken: tuple[str, ...] = (),
+        broken: tuple[str, ...],
     ) -> None:
-        self.names = Names.of((t.name for t in tools), broken)
-        super().__init__(catalogue, self.names)
+        super().__init__(catalogue, Names.of((t.name for t in tools), broken))
         self._tools = tools
         self._by_name = {t.name: t for t in tools}
         self.tool_tokens = tool_tokens
@@ -345,7 +344,7 @@ class CatalogueContext(LintContext):
     def pairs(self) -> Iterator[ToolPair]:
         """Pairs of tools whose names share an object word, or differ only in case."""
         buckets: dict[str, list[str]] = defaultdict(list)
-        for name, objects in self._names.objects.items():
+        for name, objects in self.names.objects.items():
             for obj in objects:
                 buckets["object:" + obj].append(name)
             buckets["normalized:" + words.normalized_name(name)].append(name)
