@@ -171,6 +171,7 @@ class Names:
 
     @functools.cached_property
     def known(self) -> frozenset[str]:
+        """The catalogue's tools, those whose file is broken included."""
         return frozenset(self.tools) | frozenset(self.broken)
 
     @functools.cached_property
@@ -200,7 +201,8 @@ class LintContext:
     measures, and the catalogue's names."""
 
     def __init__(self, catalogue: Catalogue, names: Names) -> None:
-        self._catalogue = catalogue
+        # catalogue.yaml's settings (its `tools` are not this context's to read)
+        self.catalogue = catalogue
         self.names = names
         self.targets = targets.declared(catalogue.targets)
         self.context_names = frozenset(f.name for f in catalogue.context)
@@ -211,25 +213,7 @@ class LintContext:
         self._groups: dict[int, dict[str, Param]] = {}
         self._booleans: dict[int, dict[tuple[str, ...], tuple[int, Param]]] = {}
 
-    @property
-    def catalogue(self) -> Catalogue:
-        """catalogue.yaml's settings (its `tools` are not this context's to read)."""
-        return self._catalogue
-
     # -- the catalogue's names -------------------------------------------------------------
-
-    @property
-    def tool_names(self) -> frozenset[str]:
-        """The catalogue's tools, those whose file is broken included."""
-        return self.names.known
-
-    @property
-    def tool_count(self) -> int:
-        return len(self.names.tools)
-
-    @property
-    def object_counts(self) -> Counter[str]:
-        return self.names.object_counts
 
     def profile_of(self, tool: Named) -> ToolProfile:
         """The profile of a tool (or its summary), its name read with the catalogue's

@@ -301,7 +301,7 @@ def always_call_after(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
                 continue
             for found in _AFTER.finditer(sentence):
                 target = found.group("a") or found.group("b") or found.group("c")
-                if target in ctx.tool_names and target != tool.name:
+                if target in ctx.names.known and target != tool.name:
                     yield Finding(
                         f"{piece.where} of {tool.name!r} says to call {target!r} after it "
                         "every time; expected one tool that does both steps",
