@@ -6,7 +6,7 @@ the committed file differs, so the reference can never drift from the code.
 
 from __future__ import annotations
 
-from toolgen.lint.registry import Category, Rule, all_rules
+from toolgen.lint.registry import KIND_NAMES, Category, Rule, all_rules
 from toolgen.text import deeper_headings, reference_page, reference_section
 
 DOCS_PATH = "docs/rules.md"
@@ -53,7 +53,7 @@ def _rule_section(rule_: Rule) -> str:
     body = rule_.doc.split("\n", 1)
     meta = (
         f"Category `{rule_.category.value}` · default severity `{rule_.severity.value}` · "
-        f"{rule_.lifecycle.value} · checks {rule_.kind_name}"
+        f"{rule_.lifecycle.value} · checks {KIND_NAMES[rule_.kind]}"
     )
     return reference_section(
         rule_.id,

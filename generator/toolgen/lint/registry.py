@@ -175,7 +175,8 @@ TOOL_KINDS: tuple[type, ...] = (Tool, ParamSite, ReturnSite, ErrorSite, SpecText
 # the kinds seen with a CatalogueContext (every tool's summary), in every build: the
 # catalogue, pairs of tools, and each tool's references to the others
 CATALOGUE_KINDS: tuple[type, ...] = (Catalogue, ToolPair, ToolSummary)
-KIND_NAMES: dict[type, str] = {
+# what a rule checks, as docs/rules.md says it; None: a rule the engine applies
+KIND_NAMES: dict[type | None, str] = {
     Catalogue: "catalogue",
     Tool: "tool",
     ParamSite: "parameter",
@@ -184,6 +185,7 @@ KIND_NAMES: dict[type, str] = {
     ToolPair: "pair of tools",
     ToolSummary: "tool, with the tools it names",
     SpecText: "every string of the spec",
+    None: "the lint run",
 }
 
 
@@ -217,10 +219,6 @@ class Rule:
     @property
     def summary(self) -> str:
         return self.doc.split("\n", 1)[0].strip()
-
-    @property
-    def kind_name(self) -> str:
-        return KIND_NAMES[self.kind] if self.kind is not None else "the lint run"
 
 
 REGISTRY: dict[str, Rule] = {}
