@@ -42,7 +42,6 @@ if TYPE_CHECKING:
 class ToolProfile:
     """The words of one tool, as the pair rules compare them."""
 
-    name_words: tuple[str, ...]
     normalized: str  # the name without case and separators
     verb: str  # the action word: the first word after a namespace, or a trailing verb
     verb_class: str
@@ -107,7 +106,6 @@ def profile(tool: Named, namespaces: frozenset[str]) -> ToolProfile:
         and not words.participle(w)
     ]
     return ToolProfile(
-        name_words=parts,
         normalized="".join(parts),
         verb=verb,
         verb_class=words.verb_class(verb),
