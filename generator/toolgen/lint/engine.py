@@ -133,9 +133,7 @@ class ToolLinter:
             key = (item.text, item.is_key, refused)
             checked = self._texts.get(key)
             if checked is None:
-                element = SpecText(
-                    source, item.path, item.text, item.is_key, tool, refused
-                )
+                element = SpecText(source, item.path, item.text, item.is_key, refused)
                 checked = self._texts[key] = [
                     (r.id, f)
                     for r in rules
@@ -170,7 +168,7 @@ def _catalogue_hits(
         elif kind is SpecText:  # catalogue.yaml's strings (a tool's are linted with it)
             source = catalogue.origin.source
             for item in catalogue.texts:
-                element = SpecText(source, item.path, item.text, item.is_key, None)
+                element = SpecText(source, item.path, item.text, item.is_key)
                 yield from _hits(group, element, ctx, element.default_span, ())
 
 

@@ -141,17 +141,16 @@ class ToolPair:
 
 @dataclass(frozen=True, slots=True)
 class SpecText:
-    """One string of a spec file, a value or a mapping key; `tool` is None in catalogue.yaml.
-    A check over it must depend on the text, `is_key` and `refused` only (the engine may
-    reuse results for repeated strings). `refused`: the string is part of a rejected example,
-    which shows the validator refusing it and never reaches an implementation or the model
-    (a hostile value belongs there: `/etc/passwd` for a path guard)."""
+    """One string of a spec file (a tool's or catalogue.yaml), a value or a mapping key. A
+    check over it must depend on the text, `is_key` and `refused` only (the engine may reuse
+    results for repeated strings, in any tool). `refused`: the string is part of a rejected
+    example, which shows the validator refusing it and never reaches an implementation or the
+    model (a hostile value belongs there: `/etc/passwd` for a path guard)."""
 
     source: SourceMap
     path: PathKey
     text: str
     is_key: bool
-    tool: Tool | None
     refused: bool = False
 
     @property
