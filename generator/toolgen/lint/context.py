@@ -42,7 +42,6 @@ if TYPE_CHECKING:
 class ToolProfile:
     """The words of one tool, as the pair rules compare them."""
 
-    name_words: tuple[str, ...]
     normalized: str  # the name without case and separators
     verb: str  # the action word: the first word after a namespace, or a trailing verb
     verb_class: str
@@ -107,7 +106,6 @@ def profile(tool: Named, namespaces: frozenset[str]) -> ToolProfile:
         and not words.participle(w)
     ]
     return ToolProfile(
-        name_words=parts,
         normalized="".join(parts),
         verb=verb,
         verb_class=words.verb_class(verb),
@@ -171,6 +169,7 @@ class Names:
 
     @functools.cached_property
     def known(self) -> frozenset[str]:
+        """The catalogue's tools, those whose file is broken included."""
         return frozenset(self.tools) | frozenset(self.broken)
 
     @functools.cached_property
@@ -200,8 +199,9 @@ class LintContext:
     measures, and the catalogue's names."""
 
     def __init__(self, catalogue: Catalogue, names: Names) -> None:
-        self._catalogue = catalogue
-        self._names = names
+        # catalogue.yaml's settings (its `tools` are not this context's to read)
+        self.catalogue = catalogue
+        self.names = names
         self.targets = targets.declared(catalogue.targets)
         self.context_names = frozenset(f.name for f in catalogue.context)
         self._profiles: dict[str, ToolProfile] = {}
@@ -211,32 +211,14 @@ class LintContext:
         self._groups: dict[int, dict[str, Param]] = {}
         self._booleans: dict[int, dict[tuple[str, ...], tuple[int, Param]]] = {}
 
-    @property
-    def catalogue(self) -> Catalogue:
-        """catalogue.yaml's settings (its `tools` are not this context's to read)."""
-        return self._catalogue
-
     # -- the catalogue's names -------------------------------------------------------------
-
-    @property
-    def tool_names(self) -> frozenset[str]:
-        """The catalogue's tools, those whose file is broken included."""
-        return self._names.known
-
-    @property
-    def tool_count(self) -> int:
-        return len(self._names.tools)
-
-    @property
-    def object_counts(self) -> Counter[str]:
-        return self._names.object_counts
 
     def profile_of(self, tool: Named) -> ToolProfile:
         """The profile of a tool (or its summary), its name read with the catalogue's
         namespaces."""
         found = self._profiles.get(tool.name)
         if found is None:
-            found = self._profiles[tool.name] = profile(tool, self._names.namespaces)
+            found = self._profiles[tool.name] = profile(tool, self.names.namespaces)
         return found
 
     # -- one tool's own measures -----------------------------------------------------------
@@ -292,10 +274,9 @@ class CatalogueContext(LintContext):
         catalogue: Catalogue,
         tools: tuple[ToolSummary, ...],
         tool_tokens: dict[str, int],
-        broken: tuple[str, ...] = (),
+        broken: tuple[str, ...],
     ) -> None:
-        self.names = Names.of((t.name for t in tools), broken)
-        super().__init__(catalogue, self.names)
+        super().__init__(catalogue, Names.of((t.name for t in tools), broken))
         self._tools = tools
         self._by_name = {t.name: t for t in tools}
         self.tool_tokens = tool_tokens
@@ -345,7 +326,7 @@ class CatalogueContext(LintContext):
     def pairs(self) -> Iterator[ToolPair]:
         """Pairs of tools whose names share an object word, or differ only in case."""
         buckets: dict[str, list[str]] = defaultdict(list)
-        for name, objects in self._names.objects.items():
+        for name, objects in self.names.objects.items():
             for obj in objects:
                 buckets["object:" + obj].append(name)
             buckets["normalized:" + words.normalized_name(name)].append(name)

@@ -338,7 +338,7 @@ def implementation_details(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     intent: List the current customer's return requests made on or after a day.
     ```
     """
-    subject = {*ctx.profile_of(tool).name_words, *words.name_words(ctx.catalogue.name)}
+    subject = {*words.name_words(tool.name), *words.name_words(ctx.catalogue.name)}
     for piece in ctx.prose(tool):
         for found in IMPLEMENTATION.finditer(piece.text):
             if not set(words.name_words(found.group(0))) <= subject:

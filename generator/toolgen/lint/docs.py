@@ -6,7 +6,7 @@ the committed file differs, so the reference can never drift from the code.
 
 from __future__ import annotations
 
-from toolgen.lint.registry import Category, Rule, all_rules
+from toolgen.lint.registry import KIND_NAMES, Category, Rule, all_rules
 from toolgen.text import deeper_headings, reference_page, reference_section
 
 DOCS_PATH = "docs/rules.md"
@@ -50,17 +50,16 @@ A suppression that silences nothing is reported (TG992), and so is one that name
 
 
 def _rule_section(rule_: Rule) -> str:
-    body = rule_.doc.split("\n", 1)
     meta = (
         f"Category `{rule_.category.value}` · default severity `{rule_.severity.value}` · "
-        f"{rule_.lifecycle.value} · checks {rule_.kind_name}"
+        f"{rule_.lifecycle.value} · checks {KIND_NAMES[rule_.kind]}"
     )
     return reference_section(
         rule_.id,
         f"{rule_.id} `{rule_.name}`",
-        body[0].strip(),
+        rule_.summary,
         meta,
-        deeper_headings(body[1].strip()) if len(body) > 1 else "",
+        deeper_headings(rule_.doc.partition("\n")[2].strip()),
         f"#### Fix\n{rule_.fix}",
         f"#### Source\n{rule_.source}",
     )

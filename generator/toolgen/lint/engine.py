@@ -17,7 +17,7 @@ It runs in two passes, so that a build keeps what one tool's rules found with th
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from toolgen.diagnostics import Diagnostic, Hit, Severity, Span
@@ -83,6 +83,17 @@ def _hits(
             yield Hit(rule_.id, f.message, f.hint, f.span or span, owners)
 
 
+# a tool's elements of each kind of TOOL_KINDS but SpecText (ToolLinter._text_hits)
+_TOOL_ELEMENTS: dict[
+    type, Callable[[Tool], Iterable[Tool | ParamSite | ReturnSite | ErrorSite]]
+] = {
+    Tool: lambda tool: (tool,),
+    ParamSite: param_sites,
+    ReturnSite: return_sites,
+    ErrorSite: lambda tool: (ErrorSite(tool, error) for error in tool.errors),
+}
+
+
 class ToolLinter:
     """Runs the rules over one tool's elements at a time. A rule over strings depends on the
     text alone (`SpecText`), and strings repeat across a catalogue (types, enum values,
@@ -105,7 +116,7 @@ class ToolLinter:
             if kind is SpecText:
                 found.extend(self._text_hits(tool, rules))
                 continue
-            for element in _tool_elements(kind, tool):
+            for element in _TOOL_ELEMENTS[kind](tool):
                 span = (
                     element.origin.span("name")
                     if isinstance(element, Tool)
@@ -122,9 +133,7 @@ class ToolLinter:
             key = (item.text, item.is_key, refused)
             checked = self._texts.get(key)
             if checked is None:
-                element = SpecText(
-                    source, item.path, item.text, item.is_key, tool, refused
-                )
+                element = SpecText(source, item.path, item.text, item.is_key, refused)
                 checked = self._texts[key] = [
                     (r.id, f)
                     for r in rules
@@ -135,20 +144,6 @@ class ToolLinter:
                 span = source.span(item.path, key=item.is_key)
                 for rule_id, f in checked:
                     yield Hit(rule_id, f.message, f.hint, f.span or span, (tool.name,))
-
-
-def _tool_elements(
-    kind: type, tool: Tool
-) -> Iterable[Tool | ParamSite | ReturnSite | ErrorSite]:
-    if kind is Tool:
-        return (tool,)
-    if kind is ParamSite:
-        return param_sites(tool)
-    if kind is ReturnSite:
-        return return_sites(tool)
-    if kind is ErrorSite:
-        return (ErrorSite(tool, error) for error in tool.errors)
-    raise TypeError(f"no elements of kind {kind.__name__} in one tool")
 
 
 def _catalogue_hits(
@@ -173,7 +168,7 @@ def _catalogue_hits(
         elif kind is SpecText:  # catalogue.yaml's strings (a tool's are linted with it)
             source = catalogue.origin.source
             for item in catalogue.texts:
-                element = SpecText(source, item.path, item.text, item.is_key, None)
+                element = SpecText(source, item.path, item.text, item.is_key)
                 yield from _hits(group, element, ctx, element.default_span, ())
 
 
@@ -184,14 +179,13 @@ def lint_catalogue(
 ) -> tuple[Diagnostic, ...]:
     """The rules over the catalogue, then every hit (the tools' own `tool_hits` and these)
     the tools that own it do not suppress, as diagnostics, and the unused suppressions."""
-    by_name = {t.name: t for t in ctx.tools()}
     used: set[tuple[str, int]] = set()  # (tool, index of its suppression)
 
     def suppressed(hit: Hit) -> bool:
         if REGISTRY[hit.rule].category is Category.CONFIG:
             return False
         for owner in hit.owners:
-            tool = by_name.get(owner)
+            tool = ctx.tool(owner)
             rules = () if tool is None else tool.suppressed_rules
             if hit.rule in rules:
                 used.add((owner, rules.index(hit.rule)))

@@ -150,7 +150,7 @@ def _not_a_verb(rest: tuple[str, ...], tool: Tool, ctx: LintContext) -> bool:
     )
     if opens_with_verb and words.stem(first) in words.content_words(tool.intent):
         return True
-    return words.stem(first) in ctx.object_counts
+    return words.stem(first) in ctx.names.object_counts
 
 
 @rule(
@@ -251,11 +251,11 @@ def generic_tool_name(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     ```
     """
     parts = words.name_words(tool.name)
-    domain = len(parts) == 2 and ctx.object_counts[words.stem(parts[1])] >= 2
-    if ctx.tool_count > 1 and is_generic_name(tool.name) and not domain:
+    domain = len(parts) == 2 and ctx.names.object_counts[words.stem(parts[1])] >= 2
+    if len(ctx.names.tools) > 1 and is_generic_name(tool.name) and not domain:
         yield Finding(
             f"tool name {tool.name!r} is generic in a catalogue of "
-            f"{ctx.tool_count} tools; expected the object it acts on, such as "
+            f"{len(ctx.names.tools)} tools; expected the object it acts on, such as "
             f"'{words.name_words(tool.name)[0]}_orders'"
         )
 

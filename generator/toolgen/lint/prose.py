@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from toolgen.diagnostics import Span
+from toolgen.lint.registry import innermost
 from toolgen.spec.ir import Origin, Param, Tool
 
 
@@ -31,15 +32,13 @@ class Prose:
 def _param_prose(params: tuple[Param, ...], prefix: str) -> Iterator[Prose]:
     for param in params:
         dotted = prefix + param.name
-        node = param
-        while True:
+        node: Param | None = param
+        while node is not None:  # the parameter, then its array items
             if node.description:
                 where = f"description of parameter {dotted!r}"
                 yield Prose(where, node.description, node.origin, "description")
-            if node.items is None:
-                break
             node = node.items
-        yield from _param_prose(node.properties, dotted + ".")
+        yield from _param_prose(innermost(param).properties, dotted + ".")
 
 
 def tool_prose(tool: Tool) -> tuple[Prose, ...]:

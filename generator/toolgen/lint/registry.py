@@ -141,17 +141,16 @@ class ToolPair:
 
 @dataclass(frozen=True, slots=True)
 class SpecText:
-    """One string of a spec file, a value or a mapping key; `tool` is None in catalogue.yaml.
-    A check over it must depend on the text, `is_key` and `refused` only (the engine may
-    reuse results for repeated strings). `refused`: the string is part of a rejected example,
-    which shows the validator refusing it and never reaches an implementation or the model
-    (a hostile value belongs there: `/etc/passwd` for a path guard)."""
+    """One string of a spec file (a tool's or catalogue.yaml), a value or a mapping key. A
+    check over it must depend on the text, `is_key` and `refused` only (the engine may reuse
+    results for repeated strings, in any tool). `refused`: the string is part of a rejected
+    example, which shows the validator refusing it and never reaches an implementation or the
+    model (a hostile value belongs there: `/etc/passwd` for a path guard)."""
 
     source: SourceMap
     path: PathKey
     text: str
     is_key: bool
-    tool: Tool | None
     refused: bool = False
 
     @property
@@ -175,7 +174,8 @@ TOOL_KINDS: tuple[type, ...] = (Tool, ParamSite, ReturnSite, ErrorSite, SpecText
 # the kinds seen with a CatalogueContext (every tool's summary), in every build: the
 # catalogue, pairs of tools, and each tool's references to the others
 CATALOGUE_KINDS: tuple[type, ...] = (Catalogue, ToolPair, ToolSummary)
-KIND_NAMES: dict[type, str] = {
+# what a rule checks, as docs/rules.md says it; None: a rule the engine applies
+KIND_NAMES: dict[type | None, str] = {
     Catalogue: "catalogue",
     Tool: "tool",
     ParamSite: "parameter",
@@ -184,6 +184,7 @@ KIND_NAMES: dict[type, str] = {
     ToolPair: "pair of tools",
     ToolSummary: "tool, with the tools it names",
     SpecText: "every string of the spec",
+    None: "the lint run",
 }
 
 
@@ -217,10 +218,6 @@ class Rule:
     @property
     def summary(self) -> str:
         return self.doc.split("\n", 1)[0].strip()
-
-    @property
-    def kind_name(self) -> str:
-        return KIND_NAMES[self.kind] if self.kind is not None else "the lint run"
 
 
 REGISTRY: dict[str, Rule] = {}

@@ -317,7 +317,7 @@ def _nameable(tool: Tool, ctx: LintContext) -> set[str]:
     """The catalogue's tools, and the tool's parameters and their string enum values."""
     params = tool.all_params()
     values = {v for p in params for v in p.constraints.enum or () if isinstance(v, str)}
-    return set(ctx.tool_names) | {p.name for p in params} | values
+    return set(ctx.names.known) | {p.name for p in params} | values
 
 
 @rule(

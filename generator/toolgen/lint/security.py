@@ -315,7 +315,7 @@ def directs_to_other_tools(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
         for found in OTHER_TOOLS.finditer(piece.text):
             groups = found.groupdict()
             named = groups.get("a") or groups.get("b") or groups.get("c")
-            if named is not None and named in ctx.tool_names:
+            if named is not None and named in ctx.names.known:
                 continue
             yield Finding(
                 f"{piece.where} of {tool.name!r} speaks about other tools "

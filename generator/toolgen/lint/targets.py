@@ -196,8 +196,7 @@ def measure_schema(schema: Mapping[str, object]) -> SchemaSize:
             texts = [v for v in enum if isinstance(v, str)]
             size = sum(len(v) for v in texts)
             chars += size
-            if texts and (len(texts), size) > largest:
-                largest = (len(texts), size)
+            largest = max(largest, (len(texts), size))
         for step, sub in _children(node):
             deeper = step is not None and is_container  # a branch is no level deeper
             stack.append((sub, level + 1 if deeper else level))

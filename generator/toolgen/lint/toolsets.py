@@ -65,10 +65,9 @@ def toolset_tokens(
 
 @dataclass(frozen=True, slots=True)
 class Misrouted:
-    """An ask of `tool` the search does not send to it: `goes_to`, the tool it ranks first;
+    """An ask the search does not send to its tool: `goes_to`, the tool it ranks first;
     `shared` when it is also an ask of that tool, word for word (after stemming)."""
 
-    tool: str
     ask: str
     goes_to: str
     shared: bool = False
@@ -99,9 +98,9 @@ def misrouted(
         for ask in tool.asks:
             others = [o for o in owners.get(keys[ask], []) if o != tool.name]
             if others:
-                wrong.append(Misrouted(tool.name, ask, others[0], shared=True))
+                wrong.append(Misrouted(ask, others[0], shared=True))
             elif first := index.instead_of(ask, tool.name, DEFAULT_LIMIT):
-                wrong.append(Misrouted(tool.name, ask, first.name))
+                wrong.append(Misrouted(ask, first.name))
         if wrong:
             found[tool.name] = tuple(wrong)
     return found

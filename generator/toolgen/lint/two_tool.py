@@ -264,10 +264,6 @@ _CONDITIONAL = re.compile(
 )
 
 
-def _sentences(text: str) -> list[str]:
-    return [s for s in re.split(r"(?<=[.;!?])\s+", text) if s]
-
-
 @rule(
     id="TG404",
     severity=Severity.WARNING,
@@ -300,12 +296,12 @@ def always_call_after(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     ```
     """
     for piece in ctx.prose(tool, how_to_fix=False):
-        for sentence in _sentences(piece.text):
+        for sentence in re.split(r"(?<=[.;!?])\s+", piece.text):
             if _CONDITIONAL.search(sentence):
                 continue
             for found in _AFTER.finditer(sentence):
                 target = found.group("a") or found.group("b") or found.group("c")
-                if target in ctx.tool_names and target != tool.name:
+                if target in ctx.names.known and target != tool.name:
                     yield Finding(
                         f"{piece.where} of {tool.name!r} says to call {target!r} after it "
                         "every time; expected one tool that does both steps",
