@@ -220,14 +220,12 @@ class Run:
         ]
 
     def _still(self, unit: ToolUnit, key: str) -> bool:
-        """Whether a kept unit serves this build: made of the same inputs, and, when files
-        are rendered, rendered (a build stopped by errors keeps its units without their
-        files and cards), with every file it made as the last build left it and every stub
-        in place."""
+        """Whether a kept unit serves this build (only a build, which renders, reads the
+        cache): made of the same inputs, and rendered (a build stopped by errors keeps its
+        units without their files and cards), with every file it made as the last build
+        left it and every stub in place."""
         if unit.key != key:
             return False
-        if not self.render:
-            return True
         if len(unit.cards) != len(unit.tools):
             return False
         catalogue = self.settings.catalogue

@@ -424,7 +424,6 @@ def render_stub(catalogue: Catalogue, tool: Tool) -> str:
     return templating.render(
         "impl_stub.py.jinja",
         returns_annotation=tool.returns_annotation,
-        catalogue=catalogue,
         tool=tool,
         imports=imports.block(),
         module_doc=docstring(

@@ -74,13 +74,10 @@ def texts(document: Document) -> tuple[TextAt, ...]:
     stack: list[tuple[PathKey, object]] = [((), document.data)]
     while stack:
         path, node = stack.pop()
-        if isinstance(node, str):
-            found.append(TextAt(path, node, False))
-        elif isinstance(node, dict):
+        if isinstance(node, dict):
             for key, value in node.items():
                 here = (*path, key)
-                if isinstance(key, str):
-                    found.append(TextAt(here, key, True))
+                found.append(TextAt(here, key, True))
                 if isinstance(value, str):
                     found.append(TextAt(here, value, False))
                 elif isinstance(value, dict | list):
