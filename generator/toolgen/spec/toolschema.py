@@ -235,8 +235,6 @@ _FORMAT_KINDS = {"date": "date_parsing", "date-time": "datetime_parsing"}
 _LIMIT_KINDS = {
     "minimum": ("greater_than_equal", "ge"),
     "maximum": ("less_than_equal", "le"),
-    "exclusiveMinimum": ("greater_than", "gt"),
-    "exclusiveMaximum": ("less_than", "lt"),
     "minLength": ("string_too_short", "min_length"),
     "maxLength": ("string_too_long", "max_length"),
     "minItems": ("too_short", "min_length"),

@@ -290,15 +290,6 @@ def _diagnose(
                 _type_hint([str(n) for n in names], err.instance),
             )
         ]
-    if err.validator == "anyOf":
-        return [
-            error(
-                "TG103",
-                f"{subject} is {value}, which is not allowed here",
-                span(path),
-                schema.get("description", "See toolgen schema."),
-            )
-        ]
     message = f"{subject}: {err.message}"
     if err.validator in ("maxItems", "maxLength"):
         unit = "items" if err.validator == "maxItems" else "characters"
