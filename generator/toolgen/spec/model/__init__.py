@@ -329,7 +329,7 @@ def build_settings(
             ("implementation" if "implementation" in c else "name",)
         ),
         texts=texts(catalogue_doc),
-        tests=implementation_tests(c.get("tests"), explicit=True),
+        tests=implementation_tests(c.get("tests")),
         namespaces=tuple(
             Namespace(
                 name,

@@ -153,22 +153,14 @@ def tool_names(name: str, stem: str) -> PyNames:
     )
 
 
-def implementation_tests(
-    value: object, *, explicit: bool = False
-) -> ImplementationTests:
+def implementation_tests(value: object) -> ImplementationTests:
     """`tests:` as written (the format check made sure of its types): None for a key it
-    leaves out, or, `explicit` (a catalogue's), the default written out."""
+    leaves out."""
     d = mapping_value(value)
-    run = d.get("implementation")
     fixtures = d.get("fixtures")
-    read = ImplementationTests(
-        run=bool(run) if run is not None else None,
-        fixtures=(
-            tuple(str(f) for f in sequence_value(fixtures))
-            if fixtures is not None
-            else None
-        ),
+    return ImplementationTests(
+        run=cast("bool | None", d.get("implementation")),
+        fixtures=None
+        if fixtures is None
+        else tuple(map(str, sequence_value(fixtures))),
     )
-    if not explicit:
-        return read
-    return ImplementationTests(run=bool(read.run), fixtures=read.fixtures or ())
