@@ -290,7 +290,6 @@ def render_tool_module(catalogue: Catalogue, tool: Tool) -> str:
         imports.name("toolgen_runtime", "ToolError")
         imports.name("typing", "Literal")
     impl_module = f"{catalogue.implementation}.{tool.py.module}"
-    signature = [tool.py.args_class] + ([tool.py.context_class] if tool.context else [])
     bounds = boundary_lines(tool, imports)
     return templating.render(
         "tool_module.py.jinja",
@@ -304,13 +303,11 @@ def render_tool_module(catalogue: Catalogue, tool: Tool) -> str:
         result_classes=result_classes,
         context_fields=_context_fields(tool.context),
         name_literal=py_str(tool.name),
-        error_codes=", ".join(py_str(e.code) for e in tool.errors),
         errors=[
             (py_str(e.code), py_str(e.how_to_fix), "True" if e.retryable else "False")
             for e in tool.errors
         ],
         examples=assignment("EXAMPLES: Final[dict[str, object]]", examples_of(tool)),
-        signature=", ".join(signature),
         impl_module=impl_module,
         writes=writes,
         module_doc=docstring(

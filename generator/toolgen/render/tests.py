@@ -7,7 +7,7 @@ catalogue's file hands its tools to `CatalogueContract`, which runs them through
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from toolgen import templating
 from toolgen.names import pascal
@@ -77,11 +77,6 @@ def conflicting_call(tool: Tool) -> dict[str, JsonValue] | None:
     return None
 
 
-def _properties(tool: Tool) -> list[str]:
-    properties = tool.parameters.get("properties")
-    return [str(name) for name in properties] if isinstance(properties, dict) else []
-
-
 def render_tool_tests(catalogue: Catalogue, tool: Tool) -> str:
     examples = rejected_examples(tool)
     imports = Imports.of(catalogue)
@@ -129,7 +124,9 @@ def render_tool_tests(catalogue: Catalogue, tool: Tool) -> str:
             "errors", tuple((e.code, e.how_to_fix, e.retryable) for e in tool.errors)
         ),
         # what the model sees: a confirm tool's token included
-        property_names=py_literal(tuple(sorted(_properties(tool)))),
+        property_names=py_literal(
+            tuple(sorted(cast(dict[str, object], tool.parameters["properties"])))
+        ),
         context_names=py_literal(tuple(f.name for f in tool.context)),
         contract=_contract(tool),
         bases=", ".join(bases),
