@@ -25,7 +25,6 @@ class BoundaryLines:
     # (key literal, context attribute) of `call_identity`
     identity: list[tuple[str, str]]
     invoker_options: list[str]  # extra keywords of the Invoker
-    guarded: bool  # build_tool takes `boundaries=`
 
 
 def boundary_lines(tool: Tool, imports: Imports) -> BoundaryLines:
@@ -72,4 +71,4 @@ def boundary_lines(tool: Tool, imports: Imports) -> BoundaryLines:
         options.append(
             "boundaries=configured_boundaries if boundaries is None else boundaries"
         )
-    return BoundaryLines(pagination, output, identity, options, tool.guarded)
+    return BoundaryLines(pagination, output, identity, options)

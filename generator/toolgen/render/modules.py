@@ -174,7 +174,6 @@ class WritesView:
 
     constants: list[str] = field(default_factory=list)
     invoker: list[str] = field(default_factory=list)
-    services: bool = False
 
 
 def writes_view(tool: Tool, imports: Imports) -> WritesView:
@@ -207,7 +206,6 @@ def writes_view(tool: Tool, imports: Imports) -> WritesView:
         imports.name("toolgen_runtime.store", "Store")
         imports.name("toolgen_runtime.signing", "Signer")
         view.invoker += ["store=store", "signer=signer"]
-        view.services = True
     return view
 
 
@@ -228,15 +226,15 @@ def build_view(tool: Tool, bounds: BoundaryLines, writes: WritesView) -> BuildVi
     )
     keywords: list[str] = []
     passed = [] if tool.derived else ["implementation"]
-    if bounds.guarded:
+    if tool.guarded:
         keywords.append("boundaries: Boundaries | None = None")
         passed.append("boundaries")
-    if writes.services:
+    if tool.needs_store:
         keywords += ["store: Store | None = None", "signer: Signer | None = None"]
         passed += ["store", "signer"]
     parameters = ", ".join(positional + (["*", *keywords] if keywords else []))
     doc = [f"The FunctionTool for an agent; tests pass their own {listing(passed)}."]
-    if bounds.guarded:
+    if tool.guarded:
         doc.append(
             "Boundaries default to those of the process "
             "(`toolgen_runtime.guards.configured_boundaries`)."
@@ -347,7 +345,6 @@ def render_package_init(catalogue: Catalogue, tools: Sequence[ToolSummary]) -> s
             "and `all_tools()` read the cards, a tool's module loads on its first call, and "
             "its implementation with it.",
         ),
-        names=", ".join(py_str(t.name) for t in tools),
         name_modules=[(py_str(t.name), py_str(t.py.module)) for t in tools],
         context_class_literal=py_str(catalogue.context_class),
         namespaces=[
