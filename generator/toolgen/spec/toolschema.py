@@ -81,8 +81,8 @@ def param_description(param: Param) -> str:
         sentence(param.description, fold=False),
         formats.get(param.type, ""),
         _length_note(c.min_length, c.max_length, "characters"),
+        guard_note(param),
     ]
-    notes.append(guard_note(param))
     if param.has_default:
         notes.append(f"Null means {value_text(param.default)}.")
     if shows_example:
