@@ -427,7 +427,6 @@ def render_stub(catalogue: Catalogue, tool: Tool) -> str:
         function_doc=docstring(tool.intent, indent=4, by_sentence=True),
         errors=[(e.code, escape_docstring(e.when)) for e in tool.errors],
         returns=[(f.name, escape_docstring(f.description)) for f in tool.returns],
-        context_names=[f.name for f in tool.context],
         name_literal=py_str(tool.name),
         path_literal=py_str(
             package_dir(f"{catalogue.implementation}.{tool.py.module}") + ".py"
