@@ -25,13 +25,12 @@ from toolgen.spec.toolschema import compiled
 
 @dataclass(frozen=True, slots=True)
 class Case:
-    """One boundary case: the first accepted example with the field at `path` set to
-    `value` (or, with `missing`, left out); the rejection must name `field`."""
+    """One boundary case: the first accepted example with the field at the dotted path
+    `field` set to `value` (or, with `missing`, left out); the rejection must name it."""
 
     label: str
     args: dict[str, Any]
     field: str
-    path: tuple[str, ...]
     value: JsonValue = None
     missing: bool = False
 
@@ -211,9 +210,7 @@ class _Cases:
         name = ".".join(here)
         for label, bad in _value_cases(param, valid):
             self.cases.append(
-                Case(
-                    f"{name}: {label}", _replaced(self.base, here, bad), name, here, bad
-                )
+                Case(f"{name}: {label}", _replaced(self.base, here, bad), name, bad)
             )
 
     def visit(
@@ -228,9 +225,7 @@ class _Cases:
             valid = container.get(param.name)
             self.broken(param, valid, here)
             missing = _replaced(self.base, path, None, drop=param.name)
-            self.cases.append(
-                Case(f"{name}: missing", missing, name, here, missing=True)
-            )
+            self.cases.append(Case(f"{name}: missing", missing, name, missing=True))
             if param.type == "object" and isinstance(valid, dict):
                 self.visit(param.properties, valid, here)
             if param.items is not None and isinstance(valid, list):
@@ -238,7 +233,7 @@ class _Cases:
         extra = (*path, "unexpected_field")
         name = ".".join(extra)
         unexpected = _replaced(self.base, extra, 1)
-        self.cases.append(Case(f"{name}: not a parameter", unexpected, name, extra, 1))
+        self.cases.append(Case(f"{name}: not a parameter", unexpected, name, 1))
 
     def items(self, array: Param, valid: list[Any], path: tuple[str, ...]) -> None:
         """The first item broken the ways a field of the items' type is (an empty array

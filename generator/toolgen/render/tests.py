@@ -37,7 +37,7 @@ def boundary_literal(found: list[boundary.Case], examples: list[Case]) -> str:
     arguments no rejected example tries already, as (label, dotted path, value): the first
     accepted example with that one field changed (`MISSING`: left out)."""
     tried = [args for _, args, _ in examples]
-    kept = [c for c in found if c.args not in tried and c.field == ".".join(c.path)]
+    kept = [c for c in found if c.args not in tried]
     rows = ", ".join(
         f"({py_str(c.label)}, {py_str(c.field)}, "
         f"{'MISSING' if c.missing else py_literal(c.value)})"
