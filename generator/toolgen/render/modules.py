@@ -179,7 +179,7 @@ class WritesView:
 def writes_view(tool: Tool, imports: Imports) -> WritesView:
     view = WritesView()
     declared = tool.idempotency
-    if declared.kind == "key" and tool.role != "prepare":
+    if declared.kind == "key":  # never a prepare tool's: it does nothing
         imports.name("toolgen_runtime.writes", "KeyIdempotency")
         retention = (
             f", retention_s={declared.retention_s}" if declared.retention_s else ""

@@ -66,7 +66,7 @@ def contract_bases(tool: Tool) -> list[str]:
 def conflicting_call(tool: Tool) -> dict[str, JsonValue] | None:
     """An accepted call with the first example's key and another example's other
     arguments (top-level parameters are independent, so the mix is accepted too)."""
-    if tool.idempotency.kind != "key" or tool.role == "prepare":
+    if tool.idempotency.kind != "key":  # a prepare tool's is none
         return None
     key = set(tool.idempotency.arguments)
     first, *others = [dict(e.args) for e in tool.accepted_examples] or [{}]
