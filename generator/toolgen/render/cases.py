@@ -11,7 +11,6 @@ ways, and the fields of its first object item are visited.
 
 from __future__ import annotations
 
-import datetime
 import json
 import math
 from collections.abc import Iterator
@@ -283,8 +282,6 @@ def _replaced(
 
 # --- samples: valid values of the declared types, for fake implementations --------------------
 
-_SAMPLE_DATE = datetime.date(2026, 1, 2)
-
 
 def _sample_scalar(
     type_: str, name: str, enum: tuple[JsonValue, ...] | None
@@ -301,7 +298,7 @@ def _sample_scalar(
     if type_ == "boolean":
         return "True", True
     if type_ == "date":
-        return "datetime.date(2026, 1, 2)", _SAMPLE_DATE.isoformat()
+        return "datetime.date(2026, 1, 2)", "2026-01-02"
     # what the runtime writes (pydantic's JSON): UTC as "Z", RFC 3339
     return (
         "datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.UTC)",
