@@ -10,6 +10,8 @@ from toolgen_runtime import FieldHint, hints_from_schema
 
 from toolgen.build import pipeline, recovery
 from toolgen.render import formatting
+from toolgen.render.annotations import EnumAliases
+from toolgen.render.imports import Imports
 from toolgen.render.modules import examples_of, render_tool_module
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
@@ -125,3 +127,10 @@ def test_the_formatter_copies_are_deleted_after_the_write(
         assert pipeline.build_catalogue(folder, tmp_path).failure is None
     assert len(seen) == 1 and seen[0] > 30
     assert not list(copies.glob(f"{FORMAT_PREFIX}*"))
+
+
+def test_an_enum_alias_is_a_python_name_whatever_the_field_name() -> None:
+    # a model name may hold '-': the alias is named as the classes are (names.pascal)
+    enums = EnumAliases("FindOrders", set())
+    assert enums.alias(("new", "old"), "sort-order", Imports()) == "FindOrdersSortOrder"
+    assert enums.alias(("a",), "sort_order", Imports()) == "FindOrdersSortOrder2"

@@ -169,7 +169,6 @@ def _result(
     run: Run,
     whole: _Whole | None,
     extra: Sequence[Diagnostic] = (),
-    notes: Sequence[str] = (),
     full_ir: Sequence[Tool] = (),
 ) -> CheckResult:
     found = [*run.sources.diagnostics, *run.settings.diagnostics, *extra]
@@ -178,7 +177,6 @@ def _result(
             run.sources.folder,
             None,
             _sorted(found),
-            tuple(notes),
             tool_files=len(run.sources.tools),
         )
     found.extend(whole.diagnostics)
@@ -191,7 +189,6 @@ def _result(
         run.sources.folder,
         None if run.settings.broken else catalogue,
         _sorted(found),
-        tuple(notes),
         tool_files=len(run.sources.tools),
         catalogue_broken=run.settings.broken,
         tools=whole.tools,

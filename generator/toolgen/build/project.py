@@ -154,8 +154,8 @@ def placement_of(folder: Path, root: Path) -> Placement | None:
 
 def placements(root: Path, folders: Iterable[Path]) -> list[Placement]:
     """Every catalogue of the project (those under spec/ and those named), once each."""
-    seen: dict[Path, None] = {}
-    for folder in (*catalogues_under(root), *folders):
-        seen.setdefault(folder.resolve(), None)
+    seen = dict.fromkeys(
+        folder.resolve() for folder in (*catalogues_under(root), *folders)
+    )
     found = (placement_of(folder, root) for folder in seen)
     return [p for p in found if p is not None]

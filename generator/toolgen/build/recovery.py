@@ -35,11 +35,8 @@ class Journal:
     def record(self, *paths: Path, aside: tuple[Path, Path] | None = None) -> None:
         self.paths.extend(p.relative_to(self.root).as_posix() for p in paths)
         if aside is not None:
-            package, old = aside
-            self.aside = (
-                package.relative_to(self.root).as_posix(),
-                old.relative_to(self.root).as_posix(),
-            )
+            package, old = (p.relative_to(self.root).as_posix() for p in aside)
+            self.aside = (package, old)
         if not self.usable:
             return
         payload = {"leftovers": self.paths, "aside": self.aside}

@@ -195,7 +195,7 @@ class Run:
                         keys,
                         catalogue,
                         linter,
-                        self._stubs(front),
+                        self._stubs(front, catalogue),
                         tools_only=self.settings.broken,
                     )
                     fresh.append(made)
@@ -206,12 +206,11 @@ class Run:
         ir = [t for front in fronts.values() for t in front.tools] if full_ir else []
         return units, fresh, ir
 
-    def _stubs(self, front: _Front) -> Sequence[str] | None:
+    def _stubs(self, front: _Front, catalogue: Catalogue) -> Sequence[str] | None:
         """The tools whose stub to render (those without an implementation file), or None
         when nothing is rendered."""
-        if not self.render or self.settings.catalogue is None:
+        if not self.render:
             return None
-        catalogue = self.settings.catalogue
         return [
             t.name
             for t in front.tools
@@ -220,14 +219,12 @@ class Run:
         ]
 
     def _still(self, unit: ToolUnit, key: str) -> bool:
-        """Whether a kept unit serves this build: made of the same inputs, and, when files
-        are rendered, rendered (a build stopped by errors keeps its units without their
-        files and cards), with every file it made as the last build left it and every stub
-        in place."""
+        """Whether a kept unit serves this build (only a build, which renders, reads the
+        cache): made of the same inputs, and rendered (a build stopped by errors keeps its
+        units without their files and cards), with every file it made as the last build
+        left it and every stub in place."""
         if unit.key != key:
             return False
-        if not self.render:
-            return True
         if len(unit.cards) != len(unit.tools):
             return False
         catalogue = self.settings.catalogue

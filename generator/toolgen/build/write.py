@@ -324,7 +324,11 @@ def _switch(plan: _Plan, stage: Path, old: Path, journal: Journal) -> Path | Non
 def _discard(replaced: Path, ours: frozenset[str]) -> tuple[str, ...]:
     """Remove the replaced tree, unless something appeared in it that toolgen did not write
     (a file saved into the package during the build): then leave it where it is and say so."""
-    unknown = _foreign(replaced, ours)
+    # the entries that are not the files the plan found toolgen's (`read_package`'s unknown
+    # ones, and any the manifest lists that were not there), by the folder's listing alone
+    unknown = sorted(
+        rel for rel, regular in walk(replaced) if rel not in ours or not regular
+    )
     if unknown:
         shown = ", ".join(unknown[:3])
         return (
@@ -333,13 +337,6 @@ def _discard(replaced: Path, ours: frozenset[str]) -> tuple[str, ...]:
         )
     disk.FS.rmtree(replaced)
     return ()
-
-
-def _foreign(tree: Path, ours: frozenset[str]) -> list[str]:
-    """The entries of the replaced tree that are not the files the plan found toolgen's
-    (`read_package`'s unknown ones, and any the manifest lists that were not there): a
-    listing without a status of each, the entry's type as the folder gives it."""
-    return sorted(rel for rel, regular in walk(tree) if rel not in ours or not regular)
 
 
 def write_outputs(files: RenderedFiles, root: Path) -> WriteReport:

@@ -23,10 +23,6 @@ def _told(found: list[tuple[toolschema.FieldPath, str]]) -> str:
     return "; ".join(said) + (f"; and {more} more" if more else "")
 
 
-def _strip_indexes(path: str) -> str:
-    return ".".join(part for part in path.split(".") if not part.isdigit())
-
-
 @check(Tool, "TG130", "TG131", "TG132", "TG133")
 def examples(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
     """The tool has an accepted example; every accepted example satisfies the contract; every
@@ -61,7 +57,8 @@ def examples(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
                 )
             continue
         target = example.rejected_on
-        if _strip_indexes(target) not in param_paths and target not in example.args:
+        unindexed = ".".join(part for part in target.split(".") if not part.isdigit())
+        if unindexed not in param_paths and target not in example.args:
             yield error(
                 "TG133",
                 f"rejected_on names {target!r}, which is neither a parameter nor a key of "

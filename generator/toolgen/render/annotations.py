@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from toolgen.names import pascal
 from toolgen.render.imports import Imports
 from toolgen.render.source import py_literal, py_str
 from toolgen.spec.ir import JsonValue, N, Param, ReturnField, Tool
@@ -42,9 +43,7 @@ class EnumAliases:
         found = self.aliases.get(values)
         if found is not None:
             return found
-        stem = self.prefix + "".join(
-            p[:1].upper() + p[1:] for p in field_name.split("_")
-        )
+        stem = self.prefix + pascal(field_name)
         name, number = stem, 2
         while name in self.taken:
             name, number = f"{stem}{number}", number + 1

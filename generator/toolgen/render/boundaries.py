@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from toolgen.render.imports import Imports
 from toolgen.render.source import py_literal, py_str
 from toolgen.spec.ir import CURSOR_PARAM, PAGE_SIZE_PARAM, Tool
-from toolgen.spec.snapshot import named
+from toolgen.spec.snapshot import boundaries_snapshot
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +25,6 @@ class BoundaryLines:
     # (key literal, context attribute) of `call_identity`
     identity: list[tuple[str, str]]
     invoker_options: list[str]  # extra keywords of the Invoker
-    guarded: bool  # build_tool takes `boundaries=`
 
 
 def boundary_lines(tool: Tool, imports: Imports) -> BoundaryLines:
@@ -55,16 +54,15 @@ def boundary_lines(tool: Tool, imports: Imports) -> BoundaryLines:
         ]
         if identity:
             options.append("identity=call_identity")
-    fields = list(named(tool.returns, "items." if page is not None else ""))
-    limits = {p: f.max_length for p, f in fields if f.max_length is not None}
-    sensitive = [p for p, f in fields if f.sensitive]
-    if limits or sensitive:
+    contract = boundaries_snapshot(tool).get("output")
+    if contract is not None:
         imports.name("toolgen_runtime.output", "OutputContract")
+        limits, sensitive = contract["max_chars"], contract["sensitive"]
         parts = []
         if limits:
             parts.append(f"max_chars={py_literal(dict(sorted(limits.items())))}")
         if sensitive:
-            parts.append(f"sensitive=frozenset({py_literal(sorted(sensitive))})")
+            parts.append(f"sensitive=frozenset({py_literal(sensitive)})")
         output = f"OUTPUT: Final = OutputContract({', '.join(parts)})"
         options.append("output=OUTPUT")
     if tool.guarded:
@@ -72,4 +70,4 @@ def boundary_lines(tool: Tool, imports: Imports) -> BoundaryLines:
         options.append(
             "boundaries=configured_boundaries if boundaries is None else boundaries"
         )
-    return BoundaryLines(pagination, output, identity, options, tool.guarded)
+    return BoundaryLines(pagination, output, identity, options)

@@ -11,7 +11,6 @@ ways, and the fields of its first object item are visited.
 
 from __future__ import annotations
 
-import datetime
 import json
 import math
 from collections.abc import Iterator
@@ -25,13 +24,12 @@ from toolgen.spec.toolschema import compiled
 
 @dataclass(frozen=True, slots=True)
 class Case:
-    """One boundary case: the first accepted example with the field at `path` set to
-    `value` (or, with `missing`, left out); the rejection must name `field`."""
+    """One boundary case: the first accepted example with the field at the dotted path
+    `field` set to `value` (or, with `missing`, left out); the rejection must name it."""
 
     label: str
     args: dict[str, Any]
     field: str
-    path: tuple[str, ...]
     value: JsonValue = None
     missing: bool = False
 
@@ -211,9 +209,7 @@ class _Cases:
         name = ".".join(here)
         for label, bad in _value_cases(param, valid):
             self.cases.append(
-                Case(
-                    f"{name}: {label}", _replaced(self.base, here, bad), name, here, bad
-                )
+                Case(f"{name}: {label}", _replaced(self.base, here, bad), name, bad)
             )
 
     def visit(
@@ -228,9 +224,7 @@ class _Cases:
             valid = container.get(param.name)
             self.broken(param, valid, here)
             missing = _replaced(self.base, path, None, drop=param.name)
-            self.cases.append(
-                Case(f"{name}: missing", missing, name, here, missing=True)
-            )
+            self.cases.append(Case(f"{name}: missing", missing, name, missing=True))
             if param.type == "object" and isinstance(valid, dict):
                 self.visit(param.properties, valid, here)
             if param.items is not None and isinstance(valid, list):
@@ -238,7 +232,7 @@ class _Cases:
         extra = (*path, "unexpected_field")
         name = ".".join(extra)
         unexpected = _replaced(self.base, extra, 1)
-        self.cases.append(Case(f"{name}: not a parameter", unexpected, name, extra, 1))
+        self.cases.append(Case(f"{name}: not a parameter", unexpected, name, 1))
 
     def items(self, array: Param, valid: list[Any], path: tuple[str, ...]) -> None:
         """The first item broken the ways a field of the items' type is (an empty array
@@ -288,8 +282,6 @@ def _replaced(
 
 # --- samples: valid values of the declared types, for fake implementations --------------------
 
-_SAMPLE_DATE = datetime.date(2026, 1, 2)
-
 
 def _sample_scalar(
     type_: str, name: str, enum: tuple[JsonValue, ...] | None
@@ -306,7 +298,7 @@ def _sample_scalar(
     if type_ == "boolean":
         return "True", True
     if type_ == "date":
-        return "datetime.date(2026, 1, 2)", _SAMPLE_DATE.isoformat()
+        return "datetime.date(2026, 1, 2)", "2026-01-02"
     # what the runtime writes (pydantic's JSON): UTC as "Z", RFC 3339
     return (
         "datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.UTC)",

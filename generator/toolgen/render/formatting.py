@@ -97,7 +97,11 @@ class Formatter:
                 folder, names = self._write(python, None)
             except OSError as exc:
                 # said by `results`, so a build that stops earlier says its own reason
-                self._failed = FormattingError(_cannot(exc))
+                where = f" in {exc.filename}" if isinstance(exc.filename, str) else ""
+                self._failed = FormattingError(
+                    f"cannot format the generated code{where}: "
+                    f"{(exc.strerror or str(exc)).lower()}; nothing was changed"
+                )
                 return
         command = [_ruff(), "format", *_COMMON, str(folder)]
         process = subprocess.Popen(
@@ -162,11 +166,3 @@ def format_sources(sources: Mapping[str, str]) -> dict[str, str]:
     with Formatter() as formatter:
         formatter.add(sources)
         return formatter.results()
-
-
-def _cannot(exc: OSError) -> str:
-    where = f" in {exc.filename}" if isinstance(exc.filename, str) else ""
-    return (
-        f"cannot format the generated code{where}: {(exc.strerror or str(exc)).lower()}; "
-        "nothing was changed"
-    )

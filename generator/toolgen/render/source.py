@@ -15,8 +15,6 @@ from typing import Any, cast
 
 from toolgen.render.formatting import LINE_LENGTH
 
-_NAMED_ESCAPES = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
 
 class _EscapeTable(dict[int, str]):
     """`str.translate` table for one quote character, filled in on first use."""
@@ -29,16 +27,10 @@ class _EscapeTable(dict[int, str]):
         ch = chr(code)
         if ch == self.quote:
             escaped = "\\" + ch
-        elif ch in _NAMED_ESCAPES:
-            escaped = _NAMED_ESCAPES[ch]
-        elif ch.isprintable():
+        elif ch.isprintable() and ch != "\\":
             escaped = ch
-        elif code < 0x100:
-            escaped = f"\\x{code:02x}"
-        elif code < 0x10000:
-            escaped = f"\\u{code:04x}"
-        else:
-            escaped = f"\\U{code:08x}"
+        else:  # \\, \n, \r, \t, \xNN, \uNNNN or \UNNNNNNNN, as Python writes them
+            escaped = ch.encode("unicode_escape").decode("ascii")
         if len(self) < 0x10000:  # bounded: spec text may use any characters
             self[code] = escaped
         return escaped

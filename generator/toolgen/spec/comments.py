@@ -16,13 +16,12 @@ from collections.abc import Iterator, Mapping
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from toolgen.spec.yaml_data import PathKey, Place
+
 IMPORT_TODO = "TODO(toolgen import):"
 
-PathKey = tuple[str | int, ...]
-_Place = tuple[int, int]  # line and column, from 1
 
-
-def _scalars(root: Node, first: int, last: int) -> Iterator[tuple[_Place, _Place]]:
+def _scalars(root: Node, first: int, last: int) -> Iterator[tuple[Place, Place]]:
     """Where each scalar that reaches into lines `first` to `last` starts and ends
     (0-based, as PyYAML marks them); a collection outside those lines is not entered."""
     stack = [root]
@@ -39,7 +38,7 @@ def _scalars(root: Node, first: int, last: int) -> Iterator[tuple[_Place, _Place
             stack.extend(node.value)
 
 
-def _comment_start(line: str, number: int, inside: list[tuple[_Place, _Place]]) -> int:
+def _comment_start(line: str, number: int, inside: list[tuple[Place, Place]]) -> int:
     """The column (0-based) where the line's comment starts, or -1: a '#' at the start of
     the line or after a blank that no scalar holds."""
     for column, char in enumerate(line):
@@ -55,7 +54,7 @@ def _hash_before_marker(line: str) -> bool:
     return at >= 0 and "#" in line[:at]
 
 
-def _beside(place: _Place, values: Mapping[PathKey, _Place]) -> PathKey:
+def _beside(place: Place, values: Mapping[PathKey, Place]) -> PathKey:
     """The value a comment stands beside: the last one before it on its line, else the
     first one after it (a comment above a key speaks of that key)."""
     on_line = [(col, path) for path, (line, col) in values.items() if line == place[0]]
@@ -67,7 +66,7 @@ def _beside(place: _Place, values: Mapping[PathKey, _Place]) -> PathKey:
 
 
 def import_todos(
-    text: str, root: Node, values: Mapping[PathKey, _Place]
+    text: str, root: Node, values: Mapping[PathKey, Place]
 ) -> tuple[tuple[PathKey, str], ...]:
     """The comments of a file that hold the importer's TODO marker, each with the path of
     the value it stands beside. Files without the marker cost one substring search."""

@@ -37,23 +37,10 @@ def description_keys(tool: Tool) -> dict[str, Any]:
 
 
 def tool_description(tool: Tool) -> str:
+    """The description keys laid out by the template; besides them it reads only the
+    tool's role and, for a prepare tool, the intent made from its name (keys["name"])."""
     keys = description_keys(tool)
-    pair = keys.get("name", {})
+    keys["intent"] = sentence(tool.intent)
     return templating.render(
-        "description.txt.jinja",
-        # a prepare tool's intent is made from its name (keys["name"])
-        intent=sentence(tool.intent),
-        use_when=keys["use_when"],
-        not_when=keys["not_when"],
-        requires=listing(keys["requires"]),
-        effect=keys["effect"],
-        idempotency=keys["idempotency"]["kind"],
-        # what the model reads about repeating a call and about confirmation (issue 9):
-        # one plain sentence each, said once, without emphasis (emphasis is no defence;
-        # the runtime is)
-        key_fields=listing(keys["idempotency"]["key"]),
-        confirmation=keys["confirmation"],
-        role=tool.role,
-        prepare_tool=pair.get("prepare", ""),
-        confirm_tool=pair.get("confirm", ""),
+        "description.txt.jinja", **keys, role=tool.role, listing=listing
     ).strip()

@@ -263,8 +263,8 @@ class Idempotency:
 class ImplementationTests:
     """`tests:` of a catalogue or of a tool: whether the generated tests also run each
     accepted example through the real implementation (`run`), and with which pytest
-    fixtures of the project. A tool's None keys are its catalogue's (`Catalogue.tests_of`);
-    a catalogue's are explicit: off, no fixtures."""
+    fixtures of the project. A tool's None keys are its catalogue's, and a catalogue's are
+    off and none (`Catalogue.tests_of`)."""
 
     run: bool | None = None
     fixtures: tuple[str, ...] | None = None
@@ -550,7 +550,7 @@ class Catalogue:
     # diff); a build's catalogue-wide stages read the tools through their summaries instead
     # (`ToolSummary`), and its catalogue holds none
     tools: tuple[Tool, ...] = ()
-    tests: ImplementationTests = ImplementationTests(run=False, fixtures=())
+    tests: ImplementationTests = ImplementationTests()
     namespaces: tuple[Namespace, ...] = ()  # as declared, in name order
     # in name order (`all` when none is declared), resolved over the tools (groups.py)
     toolsets: tuple[Toolset, ...] = ()

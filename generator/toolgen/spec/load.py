@@ -98,24 +98,19 @@ class SourceMap:
 
 
 @dataclass(frozen=True, slots=True)
-class Document:
-    """One parsed spec file: plain data, the place of every node in it, and a digest of the
-    text it was read from."""
+class Document(SourceMap):
+    """One parsed spec file: plain data, the place of every node in it (it is the file's
+    `SourceMap`), and a digest of the text it was read from."""
 
-    file: str
     data: object
-    value_spans: Mapping[PathKey, Span]
-    key_spans: Mapping[PathKey, Span]
     digest: str = ""  # of the source text (UTF-8, without a byte-order mark)
     # the comments holding the importer's TODO marker, by the value they stand beside
     import_todos: tuple[tuple[PathKey, str], ...] = ()
 
     @property
     def source(self) -> SourceMap:
+        """The places alone, which the IR keeps without the data."""
         return SourceMap(self.file, self.value_spans, self.key_spans)
-
-    def span(self, path: Sequence[str | int], *, key: bool = False) -> Span:
-        return self.source.span(path, key=key)
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from typing import Any
 
 from toolgen.spec import describe, tokens
@@ -145,7 +145,7 @@ def boundaries_snapshot(tool: Tool) -> dict[str, Any]:
     return found
 
 
-def tool_snapshot(tool: Tool, cost: int | None = None) -> dict[str, Any]:
+def tool_snapshot(tool: Tool) -> dict[str, Any]:
     model = tokens.tool_payload(tool)
     return {
         "name": tool.name,
@@ -165,9 +165,7 @@ def tool_snapshot(tool: Tool, cost: int | None = None) -> dict[str, Any]:
         },
         "guards": guards_snapshot(tool),
         **boundaries_snapshot(tool),
-        "tokens": cost
-        if cost is not None
-        else tokens.count(tokens.payload_text(model)),
+        "tokens": tokens.count(tokens.payload_text(model)),
         "examples": [
             {"args": dict(e.args), "rejected_on": e.rejected_on, "note": e.note}
             for e in tool.examples
@@ -183,8 +181,7 @@ def tool_snapshot(tool: Tool, cost: int | None = None) -> dict[str, Any]:
 
 
 def catalogue_snapshot(catalogue: Catalogue) -> dict[str, Any]:
-    measured: Mapping[str, int] = tokens.measure(catalogue).by_name()
-    tools = [tool_snapshot(t, measured.get(t.name)) for t in catalogue.tools]
+    tools = [tool_snapshot(t) for t in catalogue.tools]
     return {
         "snapshot_format": SNAPSHOT_FORMAT,
         "catalogue": catalogue.name,

@@ -14,31 +14,27 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Protocol, cast
 
 from toolgen.spec.ir import Catalogue, Tool
 
 ENCODING = "o200k_base"
 
 
-class _Counter(Protocol):
-    def count(self, text: str) -> int: ...
-
-
 @functools.cache
-def _counter() -> _Counter:
-    """The tokenizer of this process, loaded on first use."""
+def _counter() -> Callable[[str], int]:
+    """The count of the tokenizer of this process, loaded on first use."""
     from rs_bpe.bpe import openai  # type: ignore[import-not-found]
 
-    return cast(_Counter, openai.o200k_base())
+    counter: Callable[[str], int] = openai.o200k_base().count
+    return counter
 
 
 @functools.lru_cache(maxsize=16384)
 def count(text: str) -> int:
     """Tokens in `text`; special-token markers in spec text count as ordinary text."""
-    return _counter().count(text)
+    return _counter()(text)
 
 
 def tool_payload(tool: Tool) -> dict[str, object]:

@@ -81,8 +81,8 @@ def param_description(param: Param) -> str:
         sentence(param.description, fold=False),
         formats.get(param.type, ""),
         _length_note(c.min_length, c.max_length, "characters"),
+        guard_note(param),
     ]
-    notes.append(guard_note(param))
     if param.has_default:
         notes.append(f"Null means {value_text(param.default)}.")
     if shows_example:
@@ -235,8 +235,6 @@ _FORMAT_KINDS = {"date": "date_parsing", "date-time": "datetime_parsing"}
 _LIMIT_KINDS = {
     "minimum": ("greater_than_equal", "ge"),
     "maximum": ("less_than_equal", "le"),
-    "exclusiveMinimum": ("greater_than", "gt"),
-    "exclusiveMaximum": ("less_than", "lt"),
     "minLength": ("string_too_short", "min_length"),
     "maxLength": ("string_too_long", "max_length"),
     "minItems": ("too_short", "min_length"),

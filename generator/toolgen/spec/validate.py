@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 from toolgen.diagnostics import Diagnostic, error
 from toolgen.spec.load import Document, PathKey
-from toolgen.text import article
+from toolgen.text import article, json_text
 
 if TYPE_CHECKING:
     import jsonschema
@@ -161,7 +161,7 @@ def _shown(value: object) -> str:
         return ".inf" if value > 0 else "-.inf"
     if isinstance(value, str) and len(value) > 40:
         value = value[:37] + "..."
-    text = json.dumps(value, ensure_ascii=False)
+    text = json_text(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -238,9 +238,7 @@ def _split_by_comma(
     value, place = mapping.get(before), spans.get((*path, before))
     if not isinstance(value, str) or place is None or place.line != line:
         return None
-    whole = json.dumps(
-        ", ".join([value, *names[start + 1 : end + 1]]), ensure_ascii=False
-    )
+    whole = json_text(", ".join([value, *names[start + 1 : end + 1]]))
     return (
         f"a comma ended the value of {before!r} before it ({value!r}): in a {{...}} "
         "mapping a comma ends a value that is not quoted",
@@ -290,15 +288,6 @@ def _diagnose(
                 f"{subject} is {value}, expected {expected}",
                 span(path),
                 _type_hint([str(n) for n in names], err.instance),
-            )
-        ]
-    if err.validator == "anyOf":
-        return [
-            error(
-                "TG103",
-                f"{subject} is {value}, which is not allowed here",
-                span(path),
-                schema.get("description", "See toolgen schema."),
             )
         ]
     message = f"{subject}: {err.message}"

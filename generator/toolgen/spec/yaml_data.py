@@ -9,7 +9,6 @@ key), and stops at the limits of a spec file (`limits.MAX_DEPTH`, `limits.MAX_NO
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
@@ -40,8 +39,6 @@ from toolgen.spec.yaml_scalars import (
 # the keys and list indexes from the top of a file to a value, and a line and column (from 1)
 PathKey = tuple[str | int, ...]
 Place = tuple[int, int]
-
-_MAX_DEPTH: Final = limits.MAX_DEPTH
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +123,7 @@ class _Walker:
             if node.tag == PLAIN and text and text[0] not in SPECIAL_START:
                 return text
             return self.scalar(node)
-        if depth > _MAX_DEPTH:
+        if depth > limits.MAX_DEPTH:
             self.diagnostics.append(too_deep(self.file, node.start_mark))
             return None
         if not self.collection_tag_ok(node):

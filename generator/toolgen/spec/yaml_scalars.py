@@ -79,10 +79,6 @@ def _as_bool(text: str) -> bool | Misfit:
 
 def plain_value(text: str) -> object:
     """The value of an untagged plain scalar: null, true or false, a number, or the text."""
-    if not text:
-        return None
-    if text[0] not in SPECIAL_START:
-        return text
     if text in _NULL_WORDS:
         return None
     flag = _as_bool(text)

@@ -111,13 +111,7 @@ class _Reader(ParamsReader, ReturnsReader):
                 retention_s=seconds,
                 origin=origin,
             )
-        kind = value if value in ("none", "natural") else "none"
-        return Idempotency(cast(Literal["none", "natural"], kind), origin=origin)
-
-    def confirmation(self, value: object) -> Confirmation:
-        if value == "approval" or value == "token":
-            return value
-        return "none"
+        return Idempotency(cast(Literal["none", "natural"], value), origin=origin)
 
     def errors(self, raw: Mapping[str, object]) -> tuple[ErrorCode, ...]:
         built = []
@@ -175,7 +169,6 @@ def _build_tool(
         # the implementation returns a page of these: one item, not the whole result
         py = replace(py, result_class=py.prefix + "Item")
     idempotency = reader.idempotency(d.get("idempotency", "none"))
-    confirmation = reader.confirmation(d.get("confirmation", "none"))
     params = reader.params(mapping_value(d.get("params")), ("params",), py.prefix)
     context_names = tuple(str(item) for item in sequence_value(d.get("context")))
     pagination, params = reader.pagination(d.get("pagination"), params, context_names)
@@ -202,7 +195,7 @@ def _build_tool(
         effect=cast(Effect, d.get("effect", "read")),
         open_world=bool(d.get("open_world", False)),
         idempotency=idempotency,
-        confirmation=confirmation,
+        confirmation=cast(Confirmation, d.get("confirmation", "none")),
         params=params,
         context_names=context_names,
         context=tuple(resolved),
@@ -336,7 +329,7 @@ def build_settings(
             ("implementation" if "implementation" in c else "name",)
         ),
         texts=texts(catalogue_doc),
-        tests=implementation_tests(c.get("tests"), explicit=True),
+        tests=implementation_tests(c.get("tests")),
         namespaces=tuple(
             Namespace(
                 name,

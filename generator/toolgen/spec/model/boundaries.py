@@ -221,10 +221,9 @@ class BoundaryReader(Reader):
                 "Make the default at most the cap.",
             )
             default = cap
-        listed = d.get("identity")
         identity = context_names
-        if isinstance(listed, list):
-            identity = tuple(str(n) for n in sequence_value(listed))
+        if "identity" in d:
+            identity = tuple(str(n) for n in sequence_value(d["identity"]))
         for index, field_name in enumerate(identity):
             if field_name not in context_names:
                 self.report(

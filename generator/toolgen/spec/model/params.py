@@ -141,16 +141,12 @@ class ParamsReader(BoundaryReader):
         self._check_bounds(ptype, d, path)
         pattern = self._pattern(d, path)
         enum = self._enum(ptype, d, path)
-
-        def number(key: str) -> int | float | None:
-            value = d.get(key)
-            return value if is_number(value) else None  # type: ignore[return-value]
-
         return Constraints(
             enum=None if enum is None else tuple(cast(list[JsonValue], enum)),
             pattern=pattern,
-            minimum=number("min"),
-            maximum=number("max"),
+            # numbers, or left out: the format check refused anything else
+            minimum=cast("int | float | None", d.get("min")),
+            maximum=cast("int | float | None", d.get("max")),
             min_length=whole_number(d.get("min_length")),
             max_length=whole_number(d.get("max_length")),
             min_items=whole_number(d.get("min_items")),

@@ -74,13 +74,10 @@ def texts(document: Document) -> tuple[TextAt, ...]:
     stack: list[tuple[PathKey, object]] = [((), document.data)]
     while stack:
         path, node = stack.pop()
-        if isinstance(node, str):
-            found.append(TextAt(path, node, False))
-        elif isinstance(node, dict):
+        if isinstance(node, dict):
             for key, value in node.items():
                 here = (*path, key)
-                if isinstance(key, str):
-                    found.append(TextAt(here, key, True))
+                found.append(TextAt(here, key, True))
                 if isinstance(value, str):
                     found.append(TextAt(here, value, False))
                 elif isinstance(value, dict | list):
@@ -156,22 +153,14 @@ def tool_names(name: str, stem: str) -> PyNames:
     )
 
 
-def implementation_tests(
-    value: object, *, explicit: bool = False
-) -> ImplementationTests:
+def implementation_tests(value: object) -> ImplementationTests:
     """`tests:` as written (the format check made sure of its types): None for a key it
-    leaves out, or, `explicit` (a catalogue's), the default written out."""
+    leaves out."""
     d = mapping_value(value)
-    run = d.get("implementation")
     fixtures = d.get("fixtures")
-    read = ImplementationTests(
-        run=bool(run) if run is not None else None,
-        fixtures=(
-            tuple(str(f) for f in sequence_value(fixtures))
-            if fixtures is not None
-            else None
-        ),
+    return ImplementationTests(
+        run=cast("bool | None", d.get("implementation")),
+        fixtures=None
+        if fixtures is None
+        else tuple(map(str, sequence_value(fixtures))),
     )
-    if not explicit:
-        return read
-    return ImplementationTests(run=bool(read.run), fixtures=read.fixtures or ())
