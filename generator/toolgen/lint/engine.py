@@ -41,8 +41,6 @@ from toolgen.lint.registry import (
     SpecText,
     ToolPair,
     all_rules,
-    in_rejected_example,
-    rejected_examples,
 )
 from toolgen.spec.ir import Catalogue, Tool, ToolSummary
 from toolgen.spec.tokens import TokenReport
@@ -127,9 +125,13 @@ class ToolLinter:
 
     def _text_hits(self, tool: Tool, rules: list[Rule]) -> Iterator[Hit]:
         source = tool.origin.source
-        rejected = rejected_examples(tool)
+        # the places in `examples` of the tool's rejected examples, whose strings are refused
+        rejected = {
+            e.origin.path[1] for e in tool.examples if e.rejected_on is not None
+        }
         for item in tool.texts:
-            refused = bool(rejected) and in_rejected_example(item.path, rejected)
+            path = item.path
+            refused = len(path) > 1 and path[0] == "examples" and path[1] in rejected
             key = (item.text, item.is_key, refused)
             checked = self._texts.get(key)
             if checked is None:

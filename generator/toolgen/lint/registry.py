@@ -158,17 +158,6 @@ class SpecText:
         return self.source.span(self.path, key=self.is_key)
 
 
-def rejected_examples(tool: Tool) -> frozenset[int]:
-    """The places in `examples` of a tool's rejected examples."""
-    return frozenset(
-        int(e.origin.path[1]) for e in tool.examples if e.rejected_on is not None
-    )
-
-
-def in_rejected_example(path: PathKey, rejected: frozenset[int]) -> bool:
-    return len(path) > 1 and path[0] == "examples" and path[1] in rejected
-
-
 # the kinds a tool's own rules see, with a LintContext: their findings are kept with the tool
 TOOL_KINDS: tuple[type, ...] = (Tool, ParamSite, ReturnSite, ErrorSite, SpecText)
 # the kinds seen with a CatalogueContext (every tool's summary), in every build: the

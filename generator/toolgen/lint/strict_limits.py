@@ -133,7 +133,6 @@ def enum_over_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     yield from _over(
         tool, ctx.targets, lambda s: s.max_enum_values, said, size.enum_values
     )
-    span = tool.origin.span("params", key=True)
     values, chars = size.largest_enum
     for target in ctx.targets:
         limits = target.strict
@@ -144,7 +143,7 @@ def enum_over_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
                 f"a string enum of {tool.name!r} has {values:,} values and {chars:,} "
                 f"characters; {target.label} accepts at most {limits.large_enum_chars:,} "
                 f"characters in an enum of more than {limits.large_enum_values} values",
-                span=span,
+                span=tool.origin.span("params", key=True),
             )
 
 

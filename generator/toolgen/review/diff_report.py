@@ -162,13 +162,12 @@ How to run it, read it and accept a breaking change on purpose: [review.md](revi
 
 
 def _section(rule_: DiffRule) -> str:
-    body = rule_.doc.split("\n\n", 1)
     return reference_section(
         rule_.id,
         f"{rule_.id} `{rule_.name}`",
         rule_.summary,
         f"Level `{rule_.level.value}` · group `{rule_.group.value}`",
-        deeper_headings(body[1].strip()) if len(body) > 1 else "",
+        deeper_headings(rule_.doc.partition("\n\n")[2].strip()),
     )
 
 

@@ -12,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from toolgen.lint.toolsets import misrouted, toolset_tokens
-from toolgen.spec import tokens
-from toolgen.spec.ir import Catalogue, summary
+from toolgen.lint.context import CatalogueContext
+from toolgen.lint.toolsets import toolset_tokens
+from toolgen.spec.ir import Catalogue
 
 
 def groups_model(catalogue: Catalogue) -> dict[str, Any]:
-    summaries = [summary(t) for t in catalogue.tools]
-    counts = {t.name: tokens.tool_tokens(t) for t in catalogue.tools}
+    # the tools' summaries, token counts and misrouted asks, as lint computes them
+    ctx = CatalogueContext.of(catalogue)
     members: dict[str, list[str]] = {}
     for tool in catalogue.tools:
         if tool.namespace is not None:
@@ -45,12 +45,11 @@ def groups_model(catalogue: Catalogue) -> dict[str, Any]:
                 "budget": cost.budget,
                 "over": cost.budget is not None and cost.up_front > cost.budget,
             }
-            for cost in toolset_tokens(catalogue, summaries, counts)
+            for cost in toolset_tokens(catalogue, ctx.tools(), ctx.tool_tokens)
         ],
         "declared": any(not t.implicit for t in catalogue.toolsets),
         "misrouted": {
-            name: {m.ask: m for m in found}
-            for name, found in misrouted(catalogue, summaries).items()
+            name: {m.ask: m for m in found} for name, found in ctx.misrouted.items()
         },
     }
 

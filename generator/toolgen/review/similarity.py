@@ -23,7 +23,7 @@ from toolgen.lint.context import CatalogueContext
 from toolgen.lint.names import overlapping
 from toolgen.lint.neighbours import neighbours, told_apart
 from toolgen.lint.two_tool import twins
-from toolgen.spec.ir import Catalogue, Tool
+from toolgen.spec.ir import Catalogue
 
 WEIGHTS = (0.5, 0.35, 0.15)
 # pairs below this are not drawn: they keep the picture readable and the page small
@@ -44,21 +44,15 @@ def _verdict(first: Any, second: Any, ctx: CatalogueContext) -> str | None:
     return None
 
 
-def _one_contract(first: Tool, second: Tool) -> bool:
-    """The prepare and the confirm tool of one `confirmation: token` contract: alike by
-    construction (same parameters, same object), and told apart by their descriptions, which
-    say that one gives the token the other needs."""
-    pair = first.token_pair
-    return pair is not None and pair == second.token_pair
-
-
 def similarity(catalogue: Catalogue) -> dict[str, Any]:
     """`tools` in name order, `pairs` (indices into tools, the three similarities, the score,
     the pair rule's verdict, whether a `not_when` or `requires` tells them apart, and whether
     they are the two tools of one token contract), and `not_when` edges (from, to, when)."""
     ctx = CatalogueContext.of(catalogue)
     tools = sorted(ctx.tools(), key=lambda t: t.name)
-    full = {t.name: t for t in catalogue.tools}
+    # the prepare and the confirm tool of one `confirmation: token` contract are alike by
+    # construction (same parameters, same object), and told apart by their descriptions
+    contract = {t.name: t.token_pair for t in catalogue.tools}
     index = {t.name: i for i, t in enumerate(tools)}
     pairs = []
     for (i, first), (j, second) in combinations(enumerate(tools), 2):
@@ -70,7 +64,8 @@ def similarity(catalogue: Catalogue) -> dict[str, Any]:
             w * s for w, s in zip(WEIGHTS, (by_name, by_intent, by_params), strict=True)
         )
         verdict = _verdict(first, second, ctx)
-        token_pair = _one_contract(full[first.name], full[second.name])
+        pair = contract[first.name]
+        token_pair = pair is not None and pair == contract[second.name]
         if score >= SHOWN_FROM or verdict is not None or token_pair:
             separated = token_pair or told_apart(first, second, ctx)
             pairs.append(
