@@ -35,12 +35,7 @@ from toolgen.diagnostics import Diagnostic, has_errors
 from toolgen.lint import enabled_rules, lint_catalogue
 from toolgen.lint.context import CatalogueContext
 from toolgen.paths import CACHE_DIR, display_path, package_dir
-from toolgen.render import (
-    CARDS_PATH,
-    lockfile,
-    render_catalogue,
-    render_tool,
-)
+from toolgen.render import CARDS_PATH, lockfile, render_catalogue
 from toolgen.render.formatting import Formatter, FormattingError
 from toolgen.render.modules import cards_entries, cards_module, cards_source
 from toolgen.spec import load, tokens
@@ -447,11 +442,7 @@ def render(result: CheckResult, root: Path | None = None) -> write.RenderedFiles
         for tool in tools:
             path = implcheck.implementation_path(catalogue, tool)
             stub = root is None or not is_present(root / path)
-            parts = render_tool(catalogue, tool, stub=stub)
-            made.files.update(parts.files)
-            made.cards[tool.name] = parts.card
-            if parts.stub is not None:
-                made.stubs[path] = parts.stub
+            made.render(catalogue, tool, stub=stub)
         fresh.append(made)
     whole = _Whole(catalogue, result.tools, result.tokens, (), True)
     with Formatter() as formatter:

@@ -60,6 +60,14 @@ class Fresh:
     cards: dict[str, str]  # entries of the cards module, by tool name, as rendered
     stubs: dict[str, str]  # implementation stubs to create, by root-relative path
 
+    def render(self, catalogue: Catalogue, tool: Tool, *, stub: bool) -> None:
+        """Add `tool`'s files and card, as rendered, and with `stub` its stub."""
+        made = render_tool(catalogue, tool, stub=stub)
+        self.files.update(made.files)
+        self.cards[tool.name] = made.card
+        if made.stub is not None:
+            self.stubs[implementation_path(catalogue, tool)] = made.stub
+
 
 def _compile_file(
     source: load.SourceFile,
@@ -94,11 +102,7 @@ def _compile_file(
     )
     fresh = Fresh(unit, {}, {}, {})
     for tool in front.tools if render is not None else ():
-        made = render_tool(catalogue, tool, stub=tool.name in (render or ()))
-        fresh.files.update(made.files)
-        fresh.cards[tool.name] = made.card
-        if made.stub is not None:
-            fresh.stubs[implementation_path(catalogue, tool)] = made.stub
+        fresh.render(catalogue, tool, stub=tool.name in (render or ()))
     return fresh
 
 

@@ -86,16 +86,11 @@ def select(catalogue: Catalogue, toolset: str | None) -> Selection:
     shot = snapshot.catalogue_snapshot(catalogue)
     tools = tuple(t for t in shot["tools"] if t["name"] in chosen)
     deferred = [t for t in catalogue.tools if t.name in chosen and t.deferred]
-    index = (
-        ToolIndex.build(search_document(summary(t), catalogue) for t in deferred)
-        if deferred
-        else None
-    )
+    documents = [search_document(summary(t), catalogue) for t in deferred]
+    index = ToolIndex.build(documents).to_data() if documents else None
     described = {n.name: n.description for n in catalogue.namespaces}
     namespaces = {
         name: described[name]
         for name in sorted({t["namespace"] for t in tools if t["namespace"]})
     }
-    return Selection(
-        toolset, tools, namespaces, None if index is None else index.to_data()
-    )
+    return Selection(toolset, tools, namespaces, index)

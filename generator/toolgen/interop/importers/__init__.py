@@ -138,14 +138,6 @@ def _tool_text(d: Draft, folder: Path, origin: str, kind: str) -> str:
     return "\n".join([*header, *emit.lines(d.document, comments=d.comments)]) + "\n"
 
 
-def _catalogue_text(
-    name: str, folder: Path, origin: str, kind: str
-) -> tuple[str, object]:
-    data = {"format": 1, "name": name, "description": TODO_CATALOGUE}
-    header = _head(folder, "catalogue.v1.json", origin, kind)
-    return "\n".join([*header, *emit.lines(data)]) + "\n", data
-
-
 def _written_back(path: Path, expected: object) -> None:
     document, problems = load_document(path, path.name)
     if document is None or problems or document.data != expected:
@@ -204,8 +196,10 @@ def import_file(kind: str, source: Path, out: Path) -> ImportReport:
     write_catalogue = not (out / "catalogue.yaml").exists()
     staged: list[tuple[Path, str, object]] = []
     if write_catalogue:
-        text, data = _catalogue_text(name, out, source.name, kind)
-        staged.append((out / "catalogue.yaml", text, data))
+        catalogue = {"format": 1, "name": name, "description": TODO_CATALOGUE}
+        header = _head(out, "catalogue.v1.json", source.name, kind)
+        text = "\n".join([*header, *emit.lines(catalogue)]) + "\n"
+        staged.append((out / "catalogue.yaml", text, catalogue))
     for d in drafts:
         staged.append(
             (

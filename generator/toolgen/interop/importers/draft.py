@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from toolgen.interop.importers.schema import Converter, ParamDoc
-from toolgen.interop.importers.source import Loss, SourceTool
+from toolgen.interop.importers.source import Loss, Losses, SourceTool
 from toolgen.names import MODEL_NAME_RE
 from toolgen.spec.comments import IMPORT_TODO
 
@@ -138,10 +138,13 @@ def _grouped(losses: list[Loss]) -> list[Loss]:
     ]
 
 
-def _clashing_returns(
-    name: str, params: dict[str, ParamDoc], returns: dict[str, ParamDoc]
-) -> list[Loss]:
-    """Return fields whose generated class would take a parameter's class name (TG117)."""
+def _drop_clashing_returns(
+    name: str,
+    params: dict[str, ParamDoc],
+    returns: dict[str, ParamDoc],
+    losses: Losses,
+) -> None:
+    """Drop each return field whose class would have a parameter's class name (TG117)."""
 
     def has_class(doc: ParamDoc) -> bool:
         items = doc.get("items")
@@ -149,26 +152,22 @@ def _clashing_returns(
             isinstance(items, dict) and "properties" in items
         )
 
-    lost = []
     for field_name in [f for f in returns if f in params]:
         if has_class(returns[field_name]) and has_class(params[field_name]):
             del returns[field_name]
-            lost.append(
-                Loss(
-                    f"return field {field_name!r}",
-                    "the field",
-                    f"its generated class would be the class of parameter {field_name!r} "
-                    f"of {name}",
-                )
+            losses.add(
+                f"return field {field_name!r}",
+                "the field",
+                f"its generated class would be the class of parameter {field_name!r} "
+                f"of {name}",
             )
-    return lost
 
 
 def draft(tool: SourceTool) -> Draft:
     convert = Converter(tool.input_schema or {})
     params = convert.params(tool.input_schema)
     returns = convert.returns(tool.output_schema)
-    convert.losses.extend(_clashing_returns(tool.name, params, returns))
+    _drop_clashing_returns(tool.name, params, returns, convert.losses)
     todos: list[str] = []
     doc: dict[str, object] = {"name": tool.name}
     description = (tool.description or "").strip()

@@ -18,7 +18,7 @@ from typing import cast
 import regress
 from toolgen_runtime.schema import validator
 
-from toolgen.interop.importers.source import Loss
+from toolgen.interop.importers.source import Losses
 from toolgen.names import ENVELOPE_KEYS, MODEL_NAME_RE
 from toolgen.spec.model.reading import fits_type, is_number, whole_number
 
@@ -42,16 +42,14 @@ class Converter:
     """Converts the schemas of one tool, collecting what it cannot carry."""
 
     def __init__(self, root: Node) -> None:
-        self.losses: list[Loss] = []
+        self.losses = Losses()
+        self.lose = self.losses.add
         defs: dict[str, object] = {}
         for key in ("$defs", "definitions"):
             found = root.get(key)
             if isinstance(found, dict):
                 defs.update({f"#/{key}/{name}": sub for name, sub in found.items()})
         self._defs = defs
-
-    def lose(self, where: str, what: str, reason: str) -> None:
-        self.losses.append(Loss(where, what, reason))
 
     # -- shared steps ------------------------------------------------------------------------
 
