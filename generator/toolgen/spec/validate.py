@@ -274,9 +274,9 @@ def _diagnose(
             for name in cast(list[str], err.validator_value)
             if name not in err.instance
         ]
-    choices = _choices(err)
-    if choices:
-        return [_not_a_choice(document, err, subject, choices)]
+    wrong_word = _not_a_choice(document, err, subject)
+    if wrong_word is not None:
+        return [wrong_word]
     value = _shown(err.instance)
     if err.validator == "type":
         wanted = err.validator_value
@@ -334,8 +334,11 @@ def _unknown_keys(
     return found
 
 
-def _choices(err: jsonschema.ValidationError) -> list[object]:
-    """The values a failed `enum`, `const` or `anyOf` of words takes; none for another."""
+def _not_a_choice(
+    document: Document, err: jsonschema.ValidationError, subject: str
+) -> Diagnostic | None:
+    """TG103 for a value that is none of the words a failed `enum`, `const` or `anyOf` of
+    words takes; None for another failure."""
     choices: list[object] = []
     if err.validator == "enum":
         choices = list(cast(list[object], err.validator_value))
@@ -346,16 +349,8 @@ def _choices(err: jsonschema.ValidationError) -> list[object]:
         for branch in cast(list[object], err.validator_value):
             if isinstance(branch, dict):
                 choices.extend(cast(list[object], branch.get("enum", [])))
-    return choices
-
-
-def _not_a_choice(
-    document: Document,
-    err: jsonschema.ValidationError,
-    subject: str,
-    choices: list[object],
-) -> Diagnostic:
-    """TG103 for a value that is none of the words it may be."""
+    if not choices:
+        return None
     words = [str(c) for c in choices]
     if len(words) == 1:
         expected, hint = words[0], f"Write {words[0]} here."

@@ -95,11 +95,10 @@ class _Walker:
         # None switches reuse tracking off; it costs a fifth of the walk.
         self.seen: set[int] | None = set() if detect_reuse else None
 
-    def at(self, node: Node) -> Span:
-        return span_at(self.file, node.start_mark)
-
     def report(self, code: str, message: str, node: Node, hint: str) -> None:
-        self.diagnostics.append(error(code, message, self.at(node), hint))
+        self.diagnostics.append(
+            error(code, message, span_at(self.file, node.start_mark), hint)
+        )
 
     def check_reuse(self, node: Node) -> None:
         # The fast composer returns the anchored node itself for an alias, so
@@ -148,10 +147,7 @@ class _Walker:
         expected = MAP_TAG if isinstance(node, MappingNode) else SEQ_TAG
         if node.tag == expected:
             return True
-        if node.tag in (MAP_TAG, SEQ_TAG) or node.tag in SCALAR_TAGS:
-            self.misfit_tag(node)
-        else:
-            self.foreign_tag(node)
+        self.wrong_tag(node)
         return False
 
     def scalar(self, node: ScalarNode) -> object:
@@ -163,11 +159,8 @@ class _Walker:
             return None
         elif node.tag in SCALAR_TAGS:
             result = tagged_value(node.tag, text)
-        elif node.tag in (MAP_TAG, SEQ_TAG):
-            self.misfit_tag(node)
-            return None
         else:
-            self.foreign_tag(node)
+            self.wrong_tag(node)
             return None
         if isinstance(result, Misfit):
             self.misfit_value(node, text)
@@ -259,7 +252,12 @@ class _Walker:
             "a list or a mapping.",
         )
 
-    def misfit_tag(self, node: Node) -> None:
+    def wrong_tag(self, node: Node) -> None:
+        """TG010 for a core tag on a value of another kind (`!!map` on a list, `!!int` on a
+        mapping), TG003 (`foreign_tag`) for any other tag."""
+        if node.tag not in (MAP_TAG, SEQ_TAG) and node.tag not in SCALAR_TAGS:
+            self.foreign_tag(node)
+            return
         self.report(
             "TG010",
             f"the tag {show_tag(node.tag)} does not fit {_kind_words(node)}",
