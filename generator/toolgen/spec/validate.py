@@ -65,39 +65,18 @@ def check_document(document: Document, kind: SchemaKind) -> list[Diagnostic]:
 
 
 def _non_finite(document: Document, kind: SchemaKind) -> list[Diagnostic]:
-    """YAML can write .inf and .nan, JSON cannot: no schema or literal could carry them."""
-    if not _holds_non_finite(document.data):
-        return []
-    found = []
-    stack: list[tuple[PathKey, object]] = [((), document.data)]
-    while stack:
-        path, value = stack.pop()
-        if isinstance(value, dict):
-            stack.extend(((*path, key), item) for key, item in value.items())
-        elif isinstance(value, list):
-            stack.extend(((*path, index), item) for index, item in enumerate(value))
-        elif isinstance(value, float) and not math.isfinite(value):
-            found.append(
-                error(
-                    "TG103",
-                    f"{_subject(path, kind)} is {_shown(value)}, expected a finite number",
-                    document.span(path),
-                    "Write a finite number, or leave the value out: JSON, and so the "
-                    "schema the model reads, has no infinity or NaN.",
-                )
-            )
-    return found
-
-
-def _holds_non_finite(data: object) -> bool:
-    """Whether any value may be .inf or .nan, asked of json's C encoder: the walk of every
-    document, so it keeps no paths (_non_finite finds them, in the rare document that has
-    one, or one with a value JSON cannot hold, which the format check reports)."""
-    try:
-        json.dumps(data, allow_nan=False)
-    except (ValueError, TypeError):
-        return True
-    return False
+    """YAML can write .inf and .nan, JSON cannot: no schema or literal could carry them.
+    Reading the YAML kept where they are (`Document.non_finite`)."""
+    return [
+        error(
+            "TG103",
+            f"{_subject(path, kind)} is {_shown(value)}, expected a finite number",
+            document.span(path),
+            "Write a finite number, or leave the value out: JSON, and so the schema "
+            "the model reads, has no infinity or NaN.",
+        )
+        for path, value in document.non_finite
+    ]
 
 
 _LABELS: Final[dict[str | int, str]] = {

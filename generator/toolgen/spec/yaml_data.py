@@ -8,6 +8,7 @@ key), and stops at the limits of a spec file (`limits.MAX_DEPTH`, `limits.MAX_NO
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -44,13 +45,15 @@ Place = tuple[int, int]
 @dataclass(frozen=True, slots=True)
 class YamlData:
     """One file's YAML as plain data: its top-level mapping, the place of every value and
-    key by its path, and the composed root (what reads the text beside the values needs it:
-    `comments.import_todos`)."""
+    key by its path, the composed root (what reads the text beside the values needs it:
+    `comments.import_todos`), and each .inf and .nan of the data by its path (JSON has
+    none: the format check reports them)."""
 
     data: dict[str, object]
     root: MappingNode
     value_places: dict[PathKey, Place]
     key_places: dict[PathKey, Place]
+    non_finite: list[tuple[PathKey, float]]
 
 
 class _TooManyNodes(Exception):
@@ -82,6 +85,7 @@ class _Walker:
         "file",
         "key_places",
         "nodes",
+        "non_finite",
         "seen",
         "value_places",
     )
@@ -92,6 +96,7 @@ class _Walker:
         self.diagnostics: list[Diagnostic] = []
         self.value_places: dict[PathKey, Place] = {}
         self.key_places: dict[PathKey, Place] = {}
+        self.non_finite: list[tuple[PathKey, float]] = []
         # None switches reuse tracking off; it costs a fifth of the walk.
         self.seen: set[int] | None = set() if detect_reuse else None
 
@@ -121,7 +126,7 @@ class _Walker:
             # Most values are plain words; skip the general path for them.
             if node.tag == PLAIN and text and text[0] not in SPECIAL_START:
                 return text
-            return self.scalar(node)
+            return self.scalar(node, path)
         if depth > limits.MAX_DEPTH:
             self.diagnostics.append(too_deep(self.file, node.start_mark))
             return None
@@ -136,12 +141,12 @@ class _Walker:
 
     def discard(self, node: Node, path: PathKey, depth: int) -> None:
         """Walk a value that will not be kept, for its diagnostics only."""
-        kept = self.value_places, self.key_places
-        self.value_places, self.key_places = {}, {}
+        kept = self.value_places, self.key_places, self.non_finite
+        self.value_places, self.key_places, self.non_finite = {}, {}, []
         try:
             self.value(node, path, depth)
         finally:
-            self.value_places, self.key_places = kept
+            self.value_places, self.key_places, self.non_finite = kept
 
     def collection_tag_ok(self, node: Node) -> bool:
         expected = MAP_TAG if isinstance(node, MappingNode) else SEQ_TAG
@@ -150,7 +155,7 @@ class _Walker:
         self.wrong_tag(node)
         return False
 
-    def scalar(self, node: ScalarNode) -> object:
+    def scalar(self, node: ScalarNode, path: PathKey) -> object:
         text: str = node.value
         if node.tag == PLAIN:
             result = plain_value(text)
@@ -165,6 +170,8 @@ class _Walker:
         if isinstance(result, Misfit):
             self.misfit_value(node, text)
             return None
+        if isinstance(result, float) and not math.isfinite(result):
+            self.non_finite.append((path, result))
         return result
 
     def mapping(
@@ -327,7 +334,10 @@ def _walk(
     diagnostics.extend(walker.diagnostics)
     if not isinstance(data, dict):
         return None, diagnostics
-    return YamlData(data, root, walker.value_places, walker.key_places), diagnostics
+    read = YamlData(
+        data, root, walker.value_places, walker.key_places, walker.non_finite
+    )
+    return read, diagnostics
 
 
 def read_yaml(text: str, file: str) -> tuple[YamlData | None, list[Diagnostic]]:
