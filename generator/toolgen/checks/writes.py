@@ -51,13 +51,12 @@ def idempotency_key(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
                     "Name it once.",
                 )
             elif name not in known:
-                listed = "its parameters" if where == "key" else "its context fields"
                 yield error(
                     "TG143",
                     f"idempotency {where} names {name!r}, which is not a {what} of "
                     f"{tool.name!r}",
                     at.span(where, index),
-                    f"Name one of {listed}: {_names(known)}."
+                    f"Name one of its {what}s: {_names(known)}."
                     + (
                         f" List {name!r} under the tool's context first."
                         if where == "context"

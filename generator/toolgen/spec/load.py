@@ -106,6 +106,8 @@ class Document(SourceMap):
     digest: str = ""  # of the source text (UTF-8, without a byte-order mark)
     # the comments holding the importer's TODO marker, by the value they stand beside
     import_todos: tuple[tuple[PathKey, str], ...] = ()
+    # each .inf and .nan of the data, by its path (`YamlData.non_finite`)
+    non_finite: tuple[tuple[PathKey, float], ...] = ()
 
     @property
     def source(self) -> SourceMap:
@@ -173,6 +175,7 @@ def parse(source: SourceFile) -> tuple[Document | None, list[Diagnostic]]:
         key_spans=_SpanTable(file, read.key_places),
         digest=source.digest,
         import_todos=import_todos(text, read.root, read.value_places),
+        non_finite=tuple(read.non_finite),
     )
     return document, [*source.diagnostics, *found]
 

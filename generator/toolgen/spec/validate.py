@@ -65,39 +65,18 @@ def check_document(document: Document, kind: SchemaKind) -> list[Diagnostic]:
 
 
 def _non_finite(document: Document, kind: SchemaKind) -> list[Diagnostic]:
-    """YAML can write .inf and .nan, JSON cannot: no schema or literal could carry them."""
-    if not _holds_non_finite(document.data):
-        return []
-    found = []
-    stack: list[tuple[PathKey, object]] = [((), document.data)]
-    while stack:
-        path, value = stack.pop()
-        if isinstance(value, dict):
-            stack.extend(((*path, key), item) for key, item in value.items())
-        elif isinstance(value, list):
-            stack.extend(((*path, index), item) for index, item in enumerate(value))
-        elif isinstance(value, float) and not math.isfinite(value):
-            found.append(
-                error(
-                    "TG103",
-                    f"{_subject(path, kind)} is {_shown(value)}, expected a finite number",
-                    document.span(path),
-                    "Write a finite number, or leave the value out: JSON, and so the "
-                    "schema the model reads, has no infinity or NaN.",
-                )
-            )
-    return found
-
-
-def _holds_non_finite(data: object) -> bool:
-    """Whether any value may be .inf or .nan, asked of json's C encoder: the walk of every
-    document, so it keeps no paths (_non_finite finds them, in the rare document that has
-    one, or one with a value JSON cannot hold, which the format check reports)."""
-    try:
-        json.dumps(data, allow_nan=False)
-    except (ValueError, TypeError):
-        return True
-    return False
+    """YAML can write .inf and .nan, JSON cannot: no schema or literal could carry them.
+    Reading the YAML kept where they are (`Document.non_finite`)."""
+    return [
+        error(
+            "TG103",
+            f"{_subject(path, kind)} is {_shown(value)}, expected a finite number",
+            document.span(path),
+            "Write a finite number, or leave the value out: JSON, and so the schema "
+            "the model reads, has no infinity or NaN.",
+        )
+        for path, value in document.non_finite
+    ]
 
 
 _LABELS: Final[dict[str | int, str]] = {
@@ -274,9 +253,9 @@ def _diagnose(
             for name in cast(list[str], err.validator_value)
             if name not in err.instance
         ]
-    choices = _choices(err)
-    if choices:
-        return [_not_a_choice(document, err, subject, choices)]
+    wrong_word = _not_a_choice(document, err, subject)
+    if wrong_word is not None:
+        return [wrong_word]
     value = _shown(err.instance)
     if err.validator == "type":
         wanted = err.validator_value
@@ -334,8 +313,11 @@ def _unknown_keys(
     return found
 
 
-def _choices(err: jsonschema.ValidationError) -> list[object]:
-    """The values a failed `enum`, `const` or `anyOf` of words takes; none for another."""
+def _not_a_choice(
+    document: Document, err: jsonschema.ValidationError, subject: str
+) -> Diagnostic | None:
+    """TG103 for a value that is none of the words a failed `enum`, `const` or `anyOf` of
+    words takes; None for another failure."""
     choices: list[object] = []
     if err.validator == "enum":
         choices = list(cast(list[object], err.validator_value))
@@ -346,16 +328,8 @@ def _choices(err: jsonschema.ValidationError) -> list[object]:
         for branch in cast(list[object], err.validator_value):
             if isinstance(branch, dict):
                 choices.extend(cast(list[object], branch.get("enum", [])))
-    return choices
-
-
-def _not_a_choice(
-    document: Document,
-    err: jsonschema.ValidationError,
-    subject: str,
-    choices: list[object],
-) -> Diagnostic:
-    """TG103 for a value that is none of the words it may be."""
+    if not choices:
+        return None
     words = [str(c) for c in choices]
     if len(words) == 1:
         expected, hint = words[0], f"Write {words[0]} here."

@@ -200,15 +200,6 @@ def too_deep(file: str, mark: Mark | None) -> Diagnostic:
     )
 
 
-def _compose_first(composer: Composer, text: str) -> Node | None:
-    loader = composer(text)
-    try:
-        loader.check_node()
-        return loader.get_node()
-    finally:
-        loader.dispose()
-
-
 def compose(
     text: str, file: str, composer: Composer
 ) -> tuple[Node | None, list[Diagnostic]]:
@@ -234,7 +225,12 @@ def compose(
             "Keep one document per file: remove this '---' and move what "
             "follows into a file of its own.",
         )
-        return _compose_first(composer, text), [second]
+        loader = composer(text)  # the first document alone
+        try:
+            loader.check_node()
+            return loader.get_node(), [second]
+        finally:
+            loader.dispose()
     except MarkedYAMLError as exc:
         return None, [_syntax_error(exc, file, text)]
     except ReaderError:

@@ -8,6 +8,7 @@ key), and stops at the limits of a spec file (`limits.MAX_DEPTH`, `limits.MAX_NO
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -44,13 +45,15 @@ Place = tuple[int, int]
 @dataclass(frozen=True, slots=True)
 class YamlData:
     """One file's YAML as plain data: its top-level mapping, the place of every value and
-    key by its path, and the composed root (what reads the text beside the values needs it:
-    `comments.import_todos`)."""
+    key by its path, the composed root (what reads the text beside the values needs it:
+    `comments.import_todos`), and each .inf and .nan of the data by its path (JSON has
+    none: the format check reports them)."""
 
     data: dict[str, object]
     root: MappingNode
     value_places: dict[PathKey, Place]
     key_places: dict[PathKey, Place]
+    non_finite: list[tuple[PathKey, float]]
 
 
 class _TooManyNodes(Exception):
@@ -82,6 +85,7 @@ class _Walker:
         "file",
         "key_places",
         "nodes",
+        "non_finite",
         "seen",
         "value_places",
     )
@@ -92,14 +96,14 @@ class _Walker:
         self.diagnostics: list[Diagnostic] = []
         self.value_places: dict[PathKey, Place] = {}
         self.key_places: dict[PathKey, Place] = {}
+        self.non_finite: list[tuple[PathKey, float]] = []
         # None switches reuse tracking off; it costs a fifth of the walk.
         self.seen: set[int] | None = set() if detect_reuse else None
 
-    def at(self, node: Node) -> Span:
-        return span_at(self.file, node.start_mark)
-
     def report(self, code: str, message: str, node: Node, hint: str) -> None:
-        self.diagnostics.append(error(code, message, self.at(node), hint))
+        self.diagnostics.append(
+            error(code, message, span_at(self.file, node.start_mark), hint)
+        )
 
     def check_reuse(self, node: Node) -> None:
         # The fast composer returns the anchored node itself for an alias, so
@@ -122,7 +126,7 @@ class _Walker:
             # Most values are plain words; skip the general path for them.
             if node.tag == PLAIN and text and text[0] not in SPECIAL_START:
                 return text
-            return self.scalar(node)
+            return self.scalar(node, path)
         if depth > limits.MAX_DEPTH:
             self.diagnostics.append(too_deep(self.file, node.start_mark))
             return None
@@ -137,24 +141,21 @@ class _Walker:
 
     def discard(self, node: Node, path: PathKey, depth: int) -> None:
         """Walk a value that will not be kept, for its diagnostics only."""
-        kept = self.value_places, self.key_places
-        self.value_places, self.key_places = {}, {}
+        kept = self.value_places, self.key_places, self.non_finite
+        self.value_places, self.key_places, self.non_finite = {}, {}, []
         try:
             self.value(node, path, depth)
         finally:
-            self.value_places, self.key_places = kept
+            self.value_places, self.key_places, self.non_finite = kept
 
     def collection_tag_ok(self, node: Node) -> bool:
         expected = MAP_TAG if isinstance(node, MappingNode) else SEQ_TAG
         if node.tag == expected:
             return True
-        if node.tag in (MAP_TAG, SEQ_TAG) or node.tag in SCALAR_TAGS:
-            self.misfit_tag(node)
-        else:
-            self.foreign_tag(node)
+        self.wrong_tag(node)
         return False
 
-    def scalar(self, node: ScalarNode) -> object:
+    def scalar(self, node: ScalarNode, path: PathKey) -> object:
         text: str = node.value
         if node.tag == PLAIN:
             result = plain_value(text)
@@ -163,15 +164,14 @@ class _Walker:
             return None
         elif node.tag in SCALAR_TAGS:
             result = tagged_value(node.tag, text)
-        elif node.tag in (MAP_TAG, SEQ_TAG):
-            self.misfit_tag(node)
-            return None
         else:
-            self.foreign_tag(node)
+            self.wrong_tag(node)
             return None
         if isinstance(result, Misfit):
             self.misfit_value(node, text)
             return None
+        if isinstance(result, float) and not math.isfinite(result):
+            self.non_finite.append((path, result))
         return result
 
     def mapping(
@@ -259,7 +259,12 @@ class _Walker:
             "a list or a mapping.",
         )
 
-    def misfit_tag(self, node: Node) -> None:
+    def wrong_tag(self, node: Node) -> None:
+        """TG010 for a core tag on a value of another kind (`!!map` on a list, `!!int` on a
+        mapping), TG003 (`foreign_tag`) for any other tag."""
+        if node.tag not in (MAP_TAG, SEQ_TAG) and node.tag not in SCALAR_TAGS:
+            self.foreign_tag(node)
+            return
         self.report(
             "TG010",
             f"the tag {show_tag(node.tag)} does not fit {_kind_words(node)}",
@@ -329,7 +334,10 @@ def _walk(
     diagnostics.extend(walker.diagnostics)
     if not isinstance(data, dict):
         return None, diagnostics
-    return YamlData(data, root, walker.value_places, walker.key_places), diagnostics
+    read = YamlData(
+        data, root, walker.value_places, walker.key_places, walker.non_finite
+    )
+    return read, diagnostics
 
 
 def read_yaml(text: str, file: str) -> tuple[YamlData | None, list[Diagnostic]]:

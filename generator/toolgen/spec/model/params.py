@@ -61,7 +61,14 @@ class ParamsReader(BoundaryReader):
         items = self._items(name, d, path, items_class) if ptype == "array" else None
         properties: tuple[Param, ...] = ()
         if ptype == "object":
-            properties = self._properties(name, d, path, class_name)
+            props = mapping_value(d.get("properties"))
+            if not props:
+                hint = (
+                    "List its fields under properties (a free-form object cannot be "
+                    "validated)."
+                )
+                self.no_properties("parameter", name, path, hint)
+            properties = self.params(props, (*path, "properties"), class_name)
         has_default = "default" in d and d["default"] is not None
         if has_default and d.get("optional") is False:
             self.report(
@@ -123,16 +130,6 @@ class ParamsReader(BoundaryReader):
         return self.param(
             name, item_d, (*path, "items"), items_class, items_class + "Item"
         )
-
-    def _properties(
-        self, name: str, d: Mapping[str, object], path: PathKey, class_name: str
-    ) -> tuple[Param, ...]:
-        """The properties of an object parameter (TG126 when it has none)."""
-        props = mapping_value(d.get("properties"))
-        if not props:
-            hint = "List its fields under properties (a free-form object cannot be validated)."
-            self.no_properties("parameter", name, path, hint)
-        return self.params(props, (*path, "properties"), class_name)
 
     def constraints(
         self, ptype: str, d: Mapping[str, object], path: PathKey
