@@ -13,7 +13,7 @@ from toolgen.names import (
     is_module_path,
     python_name,
 )
-from toolgen.spec.ir import Catalogue, N, Tool, ToolSummary
+from toolgen.spec.ir import Catalogue, N, Tool, ToolSummary, innermost
 from toolgen.spec.load import PathKey
 from toolgen.spec.validate import stem
 
@@ -41,10 +41,7 @@ def _siblings(fields: Sequence[N]) -> Iterator[Sequence[N]]:
     """Every group of fields that share one object: the top level, then each nested one."""
     yield fields
     for field in fields:
-        if field.items is not None and field.items.type == "object":
-            yield from _siblings(field.items.properties)
-        if field.type == "object":
-            yield from _siblings(field.properties)
+        yield from _siblings(innermost(field).properties)
 
 
 def _field_names(fields: Sequence[N], what: str) -> Iterator[Diagnostic]:

@@ -12,8 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from toolgen.diagnostics import Span
-from toolgen.lint.registry import innermost
-from toolgen.spec.ir import Origin, Param, Tool
+from toolgen.spec.ir import Origin, Param, Tool, innermost
 
 
 @dataclass(frozen=True, slots=True)

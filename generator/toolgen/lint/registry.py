@@ -21,7 +21,15 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from toolgen import codes
 from toolgen.diagnostics import Severity, Span
-from toolgen.spec.ir import Catalogue, ErrorCode, Param, ReturnField, Tool, ToolSummary
+from toolgen.spec.ir import (
+    Catalogue,
+    ErrorCode,
+    Param,
+    ReturnField,
+    Tool,
+    ToolSummary,
+    innermost,
+)
 from toolgen.spec.load import PathKey, SourceMap
 
 if TYPE_CHECKING:
@@ -66,13 +74,6 @@ class Lifecycle(enum.Enum):
 # --- the elements a rule sees -----------------------------------------------------------------
 
 N = TypeVar("N", Param, ReturnField)
-
-
-def innermost(node: N) -> N:
-    """A parameter or return field, or its innermost array items: the value written."""
-    while node.items is not None:
-        node = node.items
-    return node
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,10 +14,9 @@ from toolgen.lint.registry import (
     Finding,
     Lifecycle,
     ReturnSite,
-    innermost,
     rule,
 )
-from toolgen.spec.ir import ReturnField, Tool
+from toolgen.spec.ir import ReturnField, Tool, innermost
 
 _LESSON = "toolgen seeds: Tools lesson"
 _CONTEXT = f"{_LESSON}, 'The return value is context, and context is paid n times'"

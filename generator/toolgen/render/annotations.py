@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from toolgen.names import pascal
 from toolgen.render.imports import Imports
 from toolgen.render.source import py_literal, py_str
-from toolgen.spec.ir import JsonValue, N, Param, ReturnField, Tool
+from toolgen.spec.ir import JsonValue, N, Param, ReturnField, Tool, innermost
 from toolgen.spec.toolschema import python_pattern
 
 SCALAR = {
@@ -218,7 +218,7 @@ def classes(
     `annotate` gives a field's annotation."""
     found: list[ClassView] = []
     for element in elements:
-        node = element.items if element.type == "array" and element.items else element
+        node = innermost(element)
         if node.type == "object":
             found += classes(
                 node.properties,

@@ -104,6 +104,14 @@ def walk(node: N) -> Iterator[N]:
         yield from walk(prop)
 
 
+def innermost(node: N) -> N:
+    """A parameter or return field, or its innermost array items (an array of arrays of
+    objects holds objects): the value written."""
+    while node.items is not None:
+        node = node.items
+    return node
+
+
 # --- boundaries: guarded parameters, pagination, output contracts --------------------------
 
 

@@ -46,6 +46,7 @@ from toolgen.spec.ir import (
     Catalogue,
     N,
     Tool,
+    innermost,
 )
 from toolgen.spec.toolschema import returns_schema
 
@@ -90,8 +91,7 @@ def named(nodes: tuple[N, ...], prefix: str = "") -> Iterator[tuple[str, N]]:
     for node in nodes:
         path = prefix + node.name
         yield path, node
-        inner = node.items if node.items is not None else node
-        yield from named(inner.properties, path + ".")
+        yield from named(innermost(node).properties, path + ".")
 
 
 def guards_snapshot(tool: Tool) -> dict[str, Any]:

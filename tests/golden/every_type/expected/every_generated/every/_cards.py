@@ -277,6 +277,40 @@ CARDS: Final[dict[str, Card]] = {
                     ],
                     "description": "How to get in.",
                 },
+                "shifts": {
+                    "anyOf": [
+                        {
+                            "type": "array",
+                            "maxItems": 3,
+                            "items": {
+                                "type": "array",
+                                "description": "The stops of one shift.",
+                                "maxItems": 4,
+                                "items": {
+                                    "type": "object",
+                                    "description": "One stop.",
+                                    "properties": {
+                                        "room": {
+                                            "type": "string",
+                                            "description": "The room, as R12.",
+                                            "pattern": "^R[0-9]{1,3}$",
+                                        },
+                                        "minutes": {
+                                            "type": "integer",
+                                            "description": "How long the stop takes.",
+                                            "minimum": 5,
+                                            "maximum": 240,
+                                        },
+                                    },
+                                    "required": ["room", "minutes"],
+                                    "additionalProperties": False,
+                                },
+                            },
+                        },
+                        {"type": "null"},
+                    ],
+                    "description": "The stops of each shift of the visit, in order.",
+                },
             },
             "required": [
                 "site_code",
@@ -303,6 +337,7 @@ CARDS: Final[dict[str, Card]] = {
                 "parts",
                 "contact",
                 "access",
+                "shifts",
             ],
             "additionalProperties": False,
         },
@@ -490,6 +525,30 @@ CARDS: Final[dict[str, Card]] = {
                         "additionalProperties": False,
                     },
                 },
+                "crews": {
+                    "type": "array",
+                    "description": "The people of each shift, shift by shift.",
+                    "items": {
+                        "type": "array",
+                        "description": "The people of one shift.",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "name": {
+                                    "type": "string",
+                                    "description": "Their name.",
+                                },
+                                "badge_pin": {
+                                    "type": "string",
+                                    "enum": ["[redacted]"],
+                                    "description": "The PIN of their badge, for the site only.",
+                                },
+                            },
+                            "required": ["name", "badge_pin"],
+                            "additionalProperties": False,
+                        },
+                    },
+                },
                 "contact": {
                     "type": "object",
                     "description": "Who to meet on site.",
@@ -567,6 +626,7 @@ CARDS: Final[dict[str, Card]] = {
                 "other_days",
                 "call_times",
                 "parts",
+                "crews",
                 "contact",
                 "access",
             ],

@@ -71,6 +71,13 @@ class BookVisitAccess(StrictArgs):
     doors: Annotated[list[BookVisitDoors], Field(max_length=3)]
 
 
+class BookVisitShiftItem(StrictArgs):
+    """Part of the book_visit arguments: one item of shifts."""
+
+    room: Annotated[str, Field(pattern="(?a)^R[0-9]{1,3}\\Z")]
+    minutes: Annotated[int, Field(ge=5, le=240)]
+
+
 class BookVisitArgs(StrictArgs):
     """The arguments of book_visit, validated before the implementation runs."""
 
@@ -104,6 +111,10 @@ class BookVisitArgs(StrictArgs):
     parts: Annotated[list[BookVisitPart], Field(min_length=1, max_length=3)]
     contact: BookVisitContact
     access: BookVisitAccess | None
+    shifts: Annotated[
+        list[Annotated[list[BookVisitShiftItem], Field(max_length=4)]] | None,
+        Field(max_length=3),
+    ]
 
 
 @dataclass(frozen=True, slots=True)

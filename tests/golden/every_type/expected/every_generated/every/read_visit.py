@@ -20,6 +20,7 @@ from toolgen_runtime import (
     make_tool,
     result_class,
 )
+from toolgen_runtime.output import OutputContract
 
 from ._cards import CARDS
 
@@ -49,6 +50,14 @@ class ReadVisitPart:
     weight_kg: float
     fitted_on: datetime.date | None
     checked_at: AwareDatetime
+
+
+@result_class
+class ReadVisitCrewItem:
+    """Part of a read_visit result: one item of crews."""
+
+    name: str
+    badge_pin: str
 
 
 @result_class
@@ -102,8 +111,12 @@ class ReadVisitResult:
     other_days: list[datetime.date] | None
     call_times: list[AwareDatetime]
     parts: list[ReadVisitPart]
+    crews: list[list[ReadVisitCrewItem]]
     contact: ReadVisitContact
     access: ReadVisitAccess | None
+
+
+OUTPUT: Final = OutputContract(sensitive=frozenset(["crews.badge_pin"]))
 
 
 class ReadVisitError(ToolError):
@@ -145,6 +158,7 @@ def build_tool(implementation: Implementation | None = None) -> FunctionTool:
         ),
         schema=PARAMETERS,
         examples=EXAMPLES,
+        output=OUTPUT,
     )
     return make_tool(
         name=NAME, description=DESCRIPTION, parameters=PARAMETERS, invoker=invoker

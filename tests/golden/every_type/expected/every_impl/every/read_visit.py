@@ -38,6 +38,7 @@ def read_visit(args: ReadVisitArgs) -> ReadVisitResult:
         other_days: More days that suit, when given.
         call_times: When the customer is called.
         parts: The parts brought.
+        crews: The people of each shift, shift by shift.
         contact: Who to meet on site.
         access: How to get in when known.
 

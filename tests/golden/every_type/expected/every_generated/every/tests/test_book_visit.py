@@ -42,6 +42,7 @@ class TestBookVisit(ToolContract):
         "paid",
         "parts",
         "remind",
+        "shifts",
         "site_code",
         "skills",
         "technicians",
@@ -89,6 +90,10 @@ class TestBookVisit(ToolContract):
                 "phone": {"number": "+4412345678", "kind": None},
             },
             "access": {"key_box": True, "doors": ["front"]},
+            "shifts": [
+                [{"room": "R1", "minutes": 30}, {"room": "R12", "minutes": 5}],
+                [],
+            ],
         },
         {
             "site_code": "S-002",
@@ -127,6 +132,7 @@ class TestBookVisit(ToolContract):
                 "phone": None,
             },
             "access": None,
+            "shifts": None,
         },
     )
     rejected: ClassVar[tuple[Case, ...]] = ()
@@ -438,6 +444,31 @@ class TestBookVisit(ToolContract):
         ('access.doors.0: "FRONT", not in the enum', "access.doors.0", "FRONT"),
         ('access.doors.0: "fronts", not in the enum', "access.doors.0", "fronts"),
         ("access.unexpected_field: not a parameter", "access.unexpected_field", 1),
+        ("shifts: a string instead of array", "shifts", "x"),
+        (
+            "shifts: one item too many",
+            "shifts",
+            [
+                [{"room": "R1", "minutes": 30}, {"room": "R12", "minutes": 5}],
+                [{"room": "R1", "minutes": 30}, {"room": "R12", "minutes": 5}],
+                [{"room": "R1", "minutes": 30}, {"room": "R12", "minutes": 5}],
+                [{"room": "R1", "minutes": 30}, {"room": "R12", "minutes": 5}],
+            ],
+        ),
+        ("shifts: missing", "shifts", MISSING),
+        ("shifts.0: a string instead of array", "shifts.0", "x"),
+        ("shifts.0: null where null is not allowed", "shifts.0", None),
+        (
+            "shifts.0: one item too many",
+            "shifts.0",
+            [
+                {"room": "R1", "minutes": 30},
+                {"room": "R1", "minutes": 30},
+                {"room": "R1", "minutes": 30},
+                {"room": "R1", "minutes": 30},
+                {"room": "R1", "minutes": 30},
+            ],
+        ),
         ("unexpected_field: not a parameter", "unexpected_field", 1),
     )
     contract: ClassVar[dict[str, Any] | None] = {
@@ -577,6 +608,35 @@ class TestBookVisit(ToolContract):
                     {"type": "null"},
                 ]
             },
+            "shifts": {
+                "anyOf": [
+                    {
+                        "type": "array",
+                        "maxItems": 3,
+                        "items": {
+                            "type": "array",
+                            "maxItems": 4,
+                            "items": {
+                                "type": "object",
+                                "properties": {
+                                    "room": {
+                                        "type": "string",
+                                        "pattern": "^R[0-9]{1,3}$",
+                                    },
+                                    "minutes": {
+                                        "type": "integer",
+                                        "minimum": 5,
+                                        "maximum": 240,
+                                    },
+                                },
+                                "required": ["room", "minutes"],
+                                "additionalProperties": False,
+                            },
+                        },
+                    },
+                    {"type": "null"},
+                ]
+            },
         },
         "required": [
             "site_code",
@@ -603,6 +663,7 @@ class TestBookVisit(ToolContract):
             "parts",
             "contact",
             "access",
+            "shifts",
         ],
         "additionalProperties": False,
     }

@@ -54,6 +54,9 @@ class TestReadVisit(ToolContract):
                 checked_at=datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.UTC),
             )
         ],
+        crews=[
+            [module.ReadVisitCrewItem(name="sample name", badge_pin="sample badge_pin")]
+        ],
         contact=module.ReadVisitContact(
             name="sample name",
             reachable_from=datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.UTC),
@@ -92,6 +95,7 @@ class TestReadVisit(ToolContract):
                 "checked_at": "2026-01-02T03:04:05Z",
             }
         ],
+        "crews": [[{"name": "sample name", "badge_pin": "[redacted]"}]],
         "contact": {
             "name": "sample name",
             "reachable_from": "2026-01-02T03:04:05Z",
