@@ -130,11 +130,12 @@ class Reader:
 
     def no_properties(self, noun: str, name: str, path: PathKey, hint: str) -> None:
         """TG126 for an object `noun`, or the object items of an array one, without
-        properties."""
+        properties. Items are under the array's path (`name` then `items`, or `items` twice
+        for an array of arrays); a field named items is under its collection's key."""
         self.report(
             "TG126",
             f"the object items of array {noun} {name!r} have no properties"
-            if path[-1] == "items"
+            if path[-1] == "items" and path[-2] in (name, "items")
             else f"object {noun} {name!r} has no properties",
             self.span(path, key=True),
             hint,
