@@ -240,6 +240,8 @@ def visit(module: Any, left_at: datetime.datetime) -> Any:
             "left_at": left_at,
             "call_times": [aware],
             "parts": [],
+            # an array of arrays of objects, one field of them sensitive
+            "crews": [[module.ReadVisitCrewItem(name="Ann", badge_pin="4711")], []],
             "contact": module.ReadVisitContact(
                 name="Ann",
                 reachable_from=None,
@@ -281,6 +283,7 @@ def test_a_date_time_return_field_reaches_the_model_with_its_offset(
     out = invoke(tool, {"visit_id": "V-1"}, None)
     assert out["left_at"] == "2026-01-02T03:04:05+02:00"
     assert out["arrive_after"] == "2026-01-02T03:04:05Z"
+    assert out["crews"] == [[{"name": "Ann", "badge_pin": "[redacted]"}], []]
 
 
 def test_a_naive_date_time_in_a_result_is_the_implementation_breaking_its_contract(
