@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping
 from toolgen.checks import check
 from toolgen.diagnostics import Diagnostic, error
 from toolgen.spec import toolschema
-from toolgen.spec.ir import Catalogue, Tool
+from toolgen.spec.ir import Catalogue, Tool, guarded_values
 from toolgen.spec.snapshot import named
 
 _MAX_TOLD = 8
@@ -91,20 +91,19 @@ def examples(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
 def guard_problems(
     tool: Tool, args: Mapping[str, object]
 ) -> list[tuple[toolschema.FieldPath, str]]:
-    """What the guards of the top-level `path` and `url` parameters refuse in `args`, as far
-    as the build can tell: the text of a path (not the files under its root, which only the
-    deployment has) and a URL against the contract's own hosts."""
+    """What the guards of the `path` and `url` parameters, in arrays and objects too, refuse
+    in `args`, as far as the build can tell: the text of a path (not the files under its
+    root, which only the deployment has) and a URL against the contract's own hosts."""
     found: list[tuple[toolschema.FieldPath, str]] = []
-    if not any(p.path is not None or p.url is not None for p in tool.params):
+    if not any(p.path is not None or p.url is not None for p in tool.all_params()):
         return found
     # only now: importing the runtime's guards loads the Agents SDK (a guard's failures
     # are SDK exceptions), a second of a build that most catalogues need not pay
     from toolgen_runtime.guards import GuardFailure, UrlPolicy, check_url
     from toolgen_runtime.guards.paths import check_path_text
 
-    for param in tool.params:
-        value = args.get(param.name)
-        if not isinstance(value, str) or (param.path is None and param.url is None):
+    for at, param, value in guarded_values(tool.params, args):
+        if not isinstance(value, str):
             continue
         try:
             if param.path is not None:
@@ -119,7 +118,7 @@ def guard_problems(
                     ),
                 )
         except GuardFailure as failure:
-            found.append(((param.name,), f"{failure.code}: {failure.problem}"))
+            found.append((at, f"{failure.code}: {failure.problem}"))
         except ValueError:
             continue  # a policy the contract cannot make: TG171 says why
     return found

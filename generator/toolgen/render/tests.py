@@ -14,7 +14,14 @@ from toolgen.names import pascal
 from toolgen.render import cases as boundary
 from toolgen.render.imports import Imports
 from toolgen.render.source import assignment, docstring, py_literal, py_str
-from toolgen.spec.ir import Catalogue, JsonValue, Tool, ToolSummary
+from toolgen.spec.ir import (
+    Catalogue,
+    JsonValue,
+    Tool,
+    ToolSummary,
+    guarded_values,
+    walk,
+)
 from toolgen.spec.toolschema import parameters_schema
 
 Case = tuple[str, dict[str, Any], str]
@@ -165,16 +172,18 @@ def _boundary_data(tool: Tool) -> list[str]:
     if not tool.guarded:
         return []
     lines = ["guarded = True"]
-    files: dict[str, list[str]] = {}
+    # every root a path guards, at any depth (a test's calls need each configured), with
+    # the files the accepted examples name there, in order
+    files: dict[str, dict[str, None]] = {}
     for param in tool.params:
-        if param.path is None or not param.path.must_exist:
-            continue
+        for node in walk(param):
+            if node.path is not None:
+                files.setdefault(node.path.root, {})
         for example in tool.accepted_examples:
-            value = example.args.get(param.name)
-            if isinstance(value, str):
-                names = files.setdefault(param.path.root, [])
-                if value not in names:
-                    names.append(value)
+            for _, node, value in guarded_values((param,), example.args):
+                guard = node.path  # a file must exist only where its guard says so
+                if guard and guard.must_exist and isinstance(value, str):
+                    files[guard.root][value] = None
     if files:
         lines.append(
             assignment(

@@ -104,6 +104,28 @@ def walk(node: N) -> Iterator[N]:
         yield from walk(prop)
 
 
+def guarded_values(
+    params: tuple[Param, ...], args: Mapping[str, object]
+) -> Iterator[tuple[PathKey, Param, object]]:
+    """Each value `args` gives a guarded (`path` or `url`) parameter, at any depth, with its
+    path (`reports.0`, `cover.sheet`) and the parameter."""
+    for param in params:
+        yield from _guarded(param, args.get(param.name), (param.name,))
+
+
+def _guarded(
+    param: Param, value: object, at: PathKey
+) -> Iterator[tuple[PathKey, Param, object]]:
+    if param.path is not None or param.url is not None:
+        yield at, param, value
+    elif param.items is not None:
+        for index, item in enumerate(value if isinstance(value, list) else ()):
+            yield from _guarded(param.items, item, (*at, index))
+    elif isinstance(value, dict):
+        for prop in param.properties:
+            yield from _guarded(prop, value.get(prop.name), (*at, prop.name))
+
+
 def innermost(node: N) -> N:
     """A parameter or return field, or its innermost array items (an array of arrays of
     objects holds objects): the value written."""

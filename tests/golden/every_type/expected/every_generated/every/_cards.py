@@ -633,4 +633,60 @@ CARDS: Final[dict[str, Card]] = {
             "additionalProperties": False,
         },
     ),
+    "read_visit_files": Card(
+        name="read_visit_files",
+        description=(
+            "Read the first line of files a technician left with a visit.\n"
+            "Use when: The user asks what the reports or photos of a visit say.\n"
+            "Not when: The user asks about the visit itself. Use read_visit instead."
+        ),
+        parameters={
+            "type": "object",
+            "properties": {
+                "reports": {
+                    "type": "array",
+                    "description": "The report files, as named in the visit's folder.",
+                    "maxItems": 3,
+                    "items": {
+                        "type": "string",
+                        "description": "One report file. A file name relative to the visit_files folder (folders separated by /, no leading / or ..), ending with .txt.",
+                    },
+                },
+                "cover": {
+                    "type": "object",
+                    "description": "The cover sheet.",
+                    "properties": {
+                        "sheet": {
+                            "type": "string",
+                            "description": "The cover sheet's file. A file name relative to the visit_files folder (folders separated by /, no leading / or ..), ending with .txt.",
+                        }
+                    },
+                    "required": ["sheet"],
+                    "additionalProperties": False,
+                },
+                "copy_to": {
+                    "type": ["string", "null"],
+                    "description": "Where to write a copy of the first lines, when asked. A file name relative to the exports folder (folders separated by /, no leading / or ..).",
+                },
+            },
+            "required": ["reports", "cover", "copy_to"],
+            "additionalProperties": False,
+        },
+        output_schema={
+            "type": "object",
+            "properties": {
+                "ok": {
+                    "type": "boolean",
+                    "description": "True. A call that fails answers toolgen's error envelope instead: ok false, with error and how_to_fix.",
+                },
+                "first_lines": {
+                    "type": "array",
+                    "description": "The first line of each report, in order.",
+                    "items": {"type": "string", "description": "One first line."},
+                },
+            },
+            "required": ["ok", "first_lines"],
+            "additionalProperties": False,
+        },
+    ),
 }

@@ -12,7 +12,7 @@ from toolgen_runtime.testing import CatalogueContract
 from every_generated import every as package
 from every_generated.every.context import EveryContext
 
-from . import test_book_visit, test_read_visit
+from . import test_book_visit, test_read_visit, test_read_visit_files
 
 
 class TestEveryCatalogue(CatalogueContract):
@@ -22,8 +22,9 @@ class TestEveryCatalogue(CatalogueContract):
         opened_at=datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.UTC),
         locale="sample locale",
     )
-    names = ("book_visit", "read_visit")
+    names = ("book_visit", "read_visit", "read_visit_files")
     tools = (
         test_book_visit.TestBookVisit,
         test_read_visit.TestReadVisit,
+        test_read_visit_files.TestReadVisitFiles,
     )

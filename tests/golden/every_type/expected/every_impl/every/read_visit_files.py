@@ -1,0 +1,27 @@
+"""The business logic of read_visit_files: Read the first line of files a technician
+left with a visit.
+
+toolgen created this file once and never overwrites it: it is yours.
+The generated module validates the arguments before this function runs, and turns what
+it returns or raises into what the model receives.
+"""
+
+from toolgen_runtime import NotImplementedYet
+
+from every_generated.every.read_visit_files import (
+    ReadVisitFilesArgs,
+    ReadVisitFilesResult,
+)
+
+
+def read_visit_files(args: ReadVisitFilesArgs) -> ReadVisitFilesResult:
+    """Read the first line of files a technician left with a visit.
+
+    Return ReadVisitFilesResult(...) with:
+        first_lines: The first line of each report, in order.
+
+    An exception stops the run.
+    Raise one only for infrastructure failures (a database that is down), never for what
+    the model can fix.
+    """
+    raise NotImplementedYet("read_visit_files", "every_impl/every/read_visit_files.py")
