@@ -190,7 +190,20 @@ def _built(name: str, spec: Path, tmp: Path, values: Mapping[str, str]) -> Proje
 
 
 def _golden(case: str, tmp: Path) -> Project:
-    return _built(case, GOLDEN / case / "spec", tmp, {})
+    values: dict[str, str] = {}
+    if case == "every_type":
+        # read_visit_files reads the files its examples name, and may write under exports
+        for root, names in (("visit_files", VISIT_FILES), ("exports", ())):
+            (tmp / root).mkdir()
+            for name in names:
+                (tmp / root / name).parent.mkdir(parents=True, exist_ok=True)
+                (tmp / root / name).write_text(f"The {name}.\n", encoding="utf-8")
+            values[f"TOOLGEN_ROOT_{root.upper()}"] = str(tmp / root)
+    return _built(case, GOLDEN / case / "spec", tmp, values)
+
+
+# the files read_visit_files' accepted examples name
+VISIT_FILES = ("day1.txt", "notes/day2.txt", "cover.txt")
 
 
 def _edges(tmp: Path, services: Mapping[str, str]) -> Project:
