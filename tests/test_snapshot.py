@@ -51,3 +51,17 @@ def test_the_snapshot_is_plain_json_and_stable() -> None:
     again = snapshot.canonical_json(snapshot.catalogue_snapshot(_inventory().catalogue))  # type: ignore[arg-type]
     assert first == again
     assert json.loads(first)["snapshot_format"] == snapshot.SNAPSHOT_FORMAT
+
+
+def test_every_guard_is_in_the_snapshot_wherever_its_parameter_stands() -> None:
+    """A path in an array's items, in an object, or at the top: each guard is reviewed and
+    diffed (TD511 saw no guard of an array's items before)."""
+    folder = ROOT / "tests/golden/every_type/spec/every"
+    result = pipeline.check_catalogue(folder, folder.parents[1], implementations=False)
+    assert result.catalogue is not None
+    [tool] = [t for t in result.catalogue.tools if t.name == "read_visit_files"]
+    guards = snapshot.guards_snapshot(tool)
+    assert sorted(guards) == ["copy_to", "cover.sheet", "reports"]
+    assert guards["reports"]["root"] == "visit_files"
+    assert guards["reports"]["suffixes"] == [".txt"]
+    assert guards["copy_to"]["must_exist"] is False

@@ -95,9 +95,11 @@ def named(nodes: tuple[N, ...], prefix: str = "") -> Iterator[tuple[str, N]]:
 
 
 def guards_snapshot(tool: Tool) -> dict[str, Any]:
-    """The guard of each `path` and `url` parameter, by dotted parameter path."""
+    """The guard of each `path` and `url` parameter, by dotted parameter path (an array's
+    for its items: `reports` for `reports: {type: array, items: {type: path}}`)."""
     found: dict[str, Any] = {}
-    for path, param in named(tool.params):
+    for path, named_param in named(tool.params):
+        param = innermost(named_param)
         if param.path is not None:
             found[path] = {
                 "kind": "path",
