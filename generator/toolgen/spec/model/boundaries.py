@@ -23,6 +23,7 @@ from toolgen.spec.load import PathKey
 from toolgen.spec.model.derived import derived_param
 from toolgen.spec.model.reading import (
     Reader,
+    items_of,
     mapping_value,
     sequence_value,
     text_value,
@@ -160,6 +161,18 @@ class BoundaryReader(Reader):
         self, name: str, ftype: str, d: Mapping[str, object], path: PathKey
     ) -> tuple[int | None, bool]:
         """A return field's `max_length` (texts, or arrays of texts) and `sensitive`."""
+        if items_of(name, path):
+            # the output contract names fields: an array's items are under the array's
+            for key in ("max_length", "sensitive"):
+                if key in d:
+                    self.report(
+                        "TG173",
+                        f"the items of array field {name!r} take no {key}",
+                        self.span((*path, key), key=True),
+                        "Put max_length on the array field; to hide values, return "
+                        "objects and mark their field sensitive.",
+                    )
+            return None, False
         limit = d.get("max_length")
         texts_only = ftype == "string" or (
             ftype == "array" and mapping_value(d.get("items")).get("type") == "string"

@@ -130,16 +130,22 @@ class Reader:
 
     def no_properties(self, noun: str, name: str, path: PathKey, hint: str) -> None:
         """TG126 for an object `noun`, or the object items of an array one, without
-        properties. Items are under the array's path (`name` then `items`, or `items` twice
-        for an array of arrays); a field named items is under its collection's key."""
+        properties."""
         self.report(
             "TG126",
             f"the object items of array {noun} {name!r} have no properties"
-            if path[-1] == "items" and path[-2] in (name, "items")
+            if items_of(name, path)
             else f"object {noun} {name!r} has no properties",
             self.span(path, key=True),
             hint,
         )
+
+
+def items_of(name: str, path: PathKey) -> bool:
+    """Whether the element at `path` is the items of the array `name`: under the array's
+    path (`name`, then `items`; `items` twice for an array of arrays), where a field named
+    items is under its collection's key (`params`, `returns`, `properties`)."""
+    return len(path) > 1 and path[-1] == "items" and path[-2] in (name, "items")
 
 
 def tool_names(name: str, stem: str) -> PyNames:
