@@ -162,7 +162,8 @@ class BoundaryReader(Reader):
     ) -> tuple[int | None, bool]:
         """A return field's `max_length` (texts, or arrays of texts) and `sensitive`."""
         if items_of(name, path):
-            # the output contract names fields: an array's items are under the array's
+            # the output contract names fields, and an array's items have no name of
+            # their own: what is written on them would apply to nothing
             for key in ("max_length", "sensitive"):
                 if key in d:
                     self.report(
