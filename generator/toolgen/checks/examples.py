@@ -95,7 +95,7 @@ def guard_problems(
     in `args`, as far as the build can tell: the text of a path (not the files under its
     root, which only the deployment has) and a URL against the contract's own hosts."""
     found: list[tuple[toolschema.FieldPath, str]] = []
-    if not any(p.path is not None or p.url is not None for p in tool.all_params()):
+    if not tool.has_guards:
         return found
     # only now: importing the runtime's guards loads the Agents SDK (a guard's failures
     # are SDK exceptions), a second of a build that most catalogues need not pay

@@ -441,12 +441,15 @@ class Tool:
         return self.py.result_class
 
     @property
+    def has_guards(self) -> bool:
+        """Whether a `path` or `url` parameter stands anywhere in its arguments."""
+        return any(p.path is not None or p.url is not None for p in self.all_params())
+
+    @property
     def guarded(self) -> bool:
         """Whether a call needs the deployment's boundaries (roots, hosts, the cursor
         signer) to validate its arguments."""
-        return self.pagination is not None or any(
-            p.path is not None or p.url is not None for p in self.all_params()
-        )
+        return self.pagination is not None or self.has_guards
 
 
 @dataclass(frozen=True, slots=True)
