@@ -11,17 +11,19 @@ variant's globals, so it builds the tool the generated code would with the chang
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
 import re
+import sys
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path, PurePosixPath
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 import pytest
 from agents.tool_context import ToolContext
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from toolgen_runtime import Invoker, StrictArgs
 from toolgen_runtime.fuzz import FuzzFailure, FuzzReport, fuzz_module, unmodelled
 from toolgen_runtime.guards import (
@@ -423,7 +425,7 @@ def test_a_prepare_tool_that_answers_a_bad_token_fails(
         _fuzz(broken)
 
 
-# --- what is still not modelled ------------------------------------------------------------
+# --- guards below the top level: an array's items, an object's property ---------------------
 
 
 class _Attachment(StrictArgs):
@@ -432,21 +434,80 @@ class _Attachment(StrictArgs):
 
 class _NestedArgs(StrictArgs):
     attachments: list[_Attachment]
+    cover: Annotated[CheckedUrl, UrlGuard(hosts=("example.com",))] | None
 
 
 class _ListedArgs(StrictArgs):
-    names: list[Annotated[CheckedPath, PathGuard("archive")]]
+    names: list[list[Annotated[CheckedPath, PathGuard("archive")]]]
 
 
-def test_a_guard_below_the_top_level_is_left_unmodelled() -> None:
-    from toolgen_runtime.fuzz.model import guarded_fields, nested_guard
+def test_a_guard_is_found_at_any_depth() -> None:
+    from toolgen_runtime.fuzz.model import guarded_fields
 
-    assert nested_guard(read_document.ReadDocumentArgs) is None
     assert list(guarded_fields(read_document.ReadDocumentArgs)) == ["name"]
-    assert nested_guard(_NestedArgs) == "attachments"
-    assert nested_guard(_ListedArgs) == "names"
-    nested = _variant(read_document, ReadDocumentArgs=_ListedArgs)
-    assert "a guard inside an array or an object (names)" in (unmodelled(nested) or "")
+    nested = guarded_fields(_NestedArgs)
+    assert {name: g.kind for name, g in nested.items()} == {
+        "attachments.*.path": "path",
+        "cover": "url",
+    }
+    assert nested["attachments.*.path"].holds("attachments.3.path")
+    assert not nested["attachments.*.path"].holds("attachments.path")
+    assert list(guarded_fields(_ListedArgs)) == ["names.*.*"]
+
+
+# the every_type golden case's read_visit_files: paths as an array's items, as an object's
+# property, and a top-level one that may be null
+GOLDEN = ROOT / "tests" / "golden" / "every_type" / "expected"
+
+
+@pytest.fixture(scope="module")
+def visit_files() -> Iterator[types.ModuleType]:
+    sys.path.insert(0, str(GOLDEN))
+    try:
+        yield importlib.import_module("every_generated.every.read_visit_files")
+    finally:
+        sys.path.remove(str(GOLDEN))
+
+
+def _fuzz_visit_files(module: types.ModuleType) -> FuzzReport:
+    """A fuzz with the fuzzer's own boundaries, the contract and context of the module's
+    generated test."""
+    tests = importlib.import_module("every_generated.every.tests.test_read_visit_files")
+    test = tests.TestReadVisitFiles
+    return fuzz_module(module, context=test.context, contract_schema=test.contract)
+
+
+def test_guards_below_the_top_level_are_fuzzed(visit_files: types.ModuleType) -> None:
+    assert unmodelled(visit_files) is None
+    report = _fuzz_visit_files(visit_files)
+    assert report.kinds["probe"] == 36, (
+        report.summary()
+    )  # 12 probes at each of 3 places
+    assert report.refused_at_boundary > 0 and report.accepted > 0, report.summary()
+
+
+@pytest.mark.parametrize("place", ["reports", "cover"])
+def test_a_nested_guard_that_lets_a_path_out_of_its_root_fails(
+    visit_files: types.ModuleType, place: str
+) -> None:
+    lax = _LaxPathGuard("visit_files", suffixes=(".txt",))
+
+    class LaxCover(StrictArgs):
+        sheet: Annotated[CheckedPath, lax]
+
+    class LaxArgs(visit_files.ReadVisitFilesArgs):  # type: ignore[name-defined,misc]
+        if place == "reports":
+            reports: Annotated[list[Annotated[CheckedPath, lax]], Field(max_length=3)]
+        else:
+            cover: LaxCover
+
+    broken = _variant(visit_files, ReadVisitFilesArgs=LaxArgs)
+    field = r"reports\.\d+" if place == "reports" else r"cover\.sheet"
+    with pytest.raises(
+        FuzzFailure, match=f"the guard of {field} let through"
+    ) as failure:
+        _fuzz_visit_files(broken)
+    assert "outside the root 'visit_files'" in str(failure.value)
 
 
 def test_a_confirm_tool_idempotent_by_key_is_left_unmodelled() -> None:

@@ -200,19 +200,9 @@ def fuzz_tool(
 def unmodelled(module: ModuleType) -> str | None:
     """Why the fuzzer cannot judge a generated tool module's answers yet, or None.
 
-    Guards at the top level of the arguments, pages, output contracts and token pairs are
-    modelled (`toolgen_runtime.fuzz.model`); a guard inside an array or an object of the
-    arguments is not, nor a confirm tool that is also idempotent by key (its store would be
-    emptied between the prepare and the confirm call)."""
-    from toolgen_runtime.fuzz.model import args_model_of, nested_guard
-
-    args_model = args_model_of(module)
-    nested = nested_guard(args_model) if args_model is not None else None
-    if nested is not None:
-        return (
-            f"the fuzzer does not model a guard inside an array or an object ({nested}); "
-            "the guard suites and the boundary cases cover this tool"
-        )
+    Guards (at any depth of the arguments), pages, output contracts and token pairs are
+    modelled (`toolgen_runtime.fuzz.model`); a confirm tool that is also idempotent by key
+    is not (its store would be emptied between the prepare and the confirm call)."""
     if hasattr(module, "CONFIRMATION") and hasattr(module, "IDEMPOTENCY"):
         return (
             "the fuzzer does not model a confirm tool idempotent by key (each call gets an "

@@ -91,6 +91,27 @@ def _same(
 _ABSENT = object()
 
 
+def _value_at(value: object, field: str) -> object:
+    """What stands at a problem's field (`reports.0`, `cover.sheet`) of the sent
+    arguments, or _ABSENT."""
+    for part in field.split("."):
+        if isinstance(value, dict) and part in value:
+            value = value[part]
+        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        else:
+            return _ABSENT
+    return value
+
+
+def _put(dumped: Any, loc: Loc, new: object) -> None:
+    """Put `new` at `loc` of the dumped arguments (a place `Guarded.found` found in them)."""
+    *path, last = loc
+    for part in path:
+        dumped = dumped[part]
+    dumped[last] = new
+
+
 def _among(value: object, good: Sequence[object]) -> bool:
     """Whether a sent value is one the fuzzer knows its guard passes (not null: a null
     cursor is refused for another field's sake only)."""
@@ -221,22 +242,21 @@ class Judge:
         assert isinstance(args, BaseModel)
         dumped = args.model_dump(mode="json", by_alias=True)
         sent = reading.value if reading.parsed else None
-        for name, item in self.model.guarded.items():
+        for item in self.model.guarded.values():
             assert self.model.boundaries is not None
-            given = sent.get(name) if isinstance(sent, dict) else None
-            wrong = item.broken(
-                getattr(args, item.attribute), given, self.model.boundaries
-            )
-            if wrong is not None:
-                raise self.fail(
-                    case,
-                    f"the guard of {name} let through what it must refuse: {wrong}",
-                    answer,
-                )
-            if name in dumped and isinstance(sent, dict) and name in sent:
-                # a URL is passed on rebuilt from its checked parts; what was sent is
-                # compared above
-                dumped[name] = sent[name]
+            for loc, value, given in item.found(args, sent):
+                wrong = item.broken(value, given, self.model.boundaries)
+                if wrong is not None:
+                    raise self.fail(
+                        case,
+                        f"the guard of {field_name(loc)} let through what it must "
+                        f"refuse: {wrong}",
+                        answer,
+                    )
+                if value is not None:
+                    # a URL is passed on rebuilt from its checked parts; what was sent
+                    # is compared above
+                    _put(dumped, loc, given)
         broken = self.contract.errors(dumped)
         if broken:
             where = ", ".join(
@@ -448,15 +468,14 @@ class Judge:
         guard's settings allow."""
         case, output, answer = judged.case, judged.output, judged.text
         problems: list[dict[str, Any]] = output["problems"]
-        sent = judged.reading.value if isinstance(judged.reading.value, dict) else {}
         for problem in problems:
             name = str(problem["field"])
-            if name in self.model.guarded and _among(
-                sent.get(name, _ABSENT), self.model.good.get(name, ())
-            ):
+            item = self.model.guard_at(name)
+            sent = _value_at(judged.reading.value, name)
+            if item is not None and _among(sent, self.model.good.get(item.name, ())):
                 raise self.fail(
                     case,
-                    f"refused {name} {cut(str(sent[name]), 80)}, which its guard's "
+                    f"refused {name} {cut(str(sent), 80)}, which its guard's "
                     "settings allow (a file under the root, a URL on an allowed host)",
                     answer,
                 )

@@ -2,9 +2,10 @@
 output contract and a token pair, read from the generated module, and the boundaries and
 services its calls need.
 
-- A guarded field (`PathGuard`, `UrlGuard`, a page's cursor) takes strings the contract allows
-  and the guard refuses: such a refusal is a kept promise when every problem it names is that
-  field's, with a code of its kind (`toolgen_runtime.guards.CODES`). Valid arguments often
+- A guarded field (`PathGuard`, `UrlGuard`, a page's cursor), at the top level of the
+  arguments or below it (an array's items, an object's property), takes strings the contract
+  allows and the guard refuses: such a refusal is a kept promise when every problem it names
+  is that field's, with a code of its kind (`toolgen_runtime.guards.CODES`). Valid arguments often
   carry a value the guard passes (a file under the root, a URL on an allowed host), and the
   sweep sends probes the guard must refuse (a path out of the root, through a link, another
   host...). What a guard passes is judged independently of it: a path resolves to a regular
@@ -24,6 +25,7 @@ import importlib
 import inspect
 import os
 import secrets
+import types
 import typing
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -35,6 +37,8 @@ from urllib.parse import urlsplit
 from agents import FunctionTool
 from pydantic import BaseModel
 
+from toolgen_runtime.fuzz.contract import Loc
+from toolgen_runtime.fuzz.values import ITEM
 from toolgen_runtime.guards.codes import CODES
 from toolgen_runtime.guards.paths import CheckedPath, PathGuard
 from toolgen_runtime.guards.scope import Boundaries
@@ -52,7 +56,6 @@ __all__ = [
     "guarded_fields",
     "make_boundaries",
     "model_of",
-    "nested_guard",
 ]
 
 # the token of a confirm tool's valid arguments, replaced by a real one at each call
@@ -62,13 +65,42 @@ _SHOWN_GOOD = 8  # files under a root the valid arguments name
 
 @dataclass(frozen=True, slots=True)
 class Guarded:
-    """One guarded top-level field: its name as the model writes it, its attribute on the
-    argument model, its kind ("path", "url", "cursor") and its guard."""
+    """One guarded place of the arguments: `name`, the place as the model writes it
+    (`path`, `cover.sheet`, `reports.*`: `*` stands for each item of an array); `steps`, each
+    an object key with its attribute on the argument model (ITEM twice for an array's
+    items); its kind ("path", "url", "cursor") and its guard."""
 
     name: str
-    attribute: str
+    steps: tuple[tuple[str, str], ...]
     kind: str
     guard: PathGuard | UrlGuard | Pagination
+
+    def holds(self, field: str) -> bool:
+        """Whether a problem's field (`reports.0`) is at this place."""
+        parts = field.split(".")
+        return len(parts) == len(self.steps) and all(
+            part == key or (key == ITEM and part.isdigit())
+            for part, (key, _) in zip(parts, self.steps, strict=True)
+        )
+
+    def found(self, received: object, sent: object) -> list[tuple[Loc, object, object]]:
+        """Each value at this place: where it stands, what the implementation received
+        (from the argument model) and what the model sent there (None when nothing)."""
+        places: list[tuple[Loc, object, object]] = [((), received, sent)]
+        for key, attribute in self.steps:
+            deeper: list[tuple[Loc, object, object]] = []
+            for loc, got, given in places:
+                if key == ITEM and isinstance(got, list | tuple):
+                    items = given if isinstance(given, list) else []
+                    deeper += [
+                        ((*loc, n), item, items[n] if n < len(items) else None)
+                        for n, item in enumerate(got)
+                    ]
+                elif key != ITEM and got is not None:
+                    inner = given.get(key) if isinstance(given, dict) else None
+                    deeper.append(((*loc, key), getattr(got, attribute, None), inner))
+            places = deeper
+        return places
 
     def broken(self, value: object, sent: object, boundaries: Boundaries) -> str | None:
         """What is wrong with the value the implementation received for `sent`, judged
@@ -178,12 +210,9 @@ def _metadata_guard(
 
 
 def guarded_fields(args_model: type[BaseModel]) -> dict[str, Guarded]:
-    """The guarded top-level fields of an argument model, by the name the model writes."""
+    """The guarded places of an argument model, at any depth, by name (`Guarded.name`)."""
     found: dict[str, Guarded] = {}
-    for attribute, info in args_model.model_fields.items():
-        guard = _metadata_guard(info.metadata)
-        if guard is None:
-            continue
+    for steps, guard in _guards_in(args_model, (), frozenset()):
         kind = (
             "path"
             if isinstance(guard, PathGuard)
@@ -191,39 +220,45 @@ def guarded_fields(args_model: type[BaseModel]) -> dict[str, Guarded]:
             if isinstance(guard, UrlGuard)
             else "cursor"
         )
-        name = info.alias or attribute
-        found[name] = Guarded(name, attribute, kind, guard)
+        name = ".".join(key for key, _ in steps)
+        found[name] = Guarded(name, steps, kind, guard)
     return found
 
 
-def _annotations(annotation: object) -> Iterator[object]:
-    """Every type and metadata item inside an annotation (Annotated, unions, generics)."""
-    stack = [annotation]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(getattr(node, "__metadata__", ()))
-        stack.extend(typing.get_args(node))
+_Steps = tuple[tuple[str, str], ...]
 
 
-def nested_guard(args_model: type[BaseModel]) -> str | None:
-    """The field of an argument model that holds a guard below its top level (in an array
-    or an object), which the fuzzer does not model; or None."""
-    seen: set[type] = set()
-    for attribute, info in args_model.model_fields.items():
-        stack = list(_annotations(info.annotation))
-        while stack:
-            node = stack.pop()
-            if _metadata_guard([node]) is not None:
-                return info.alias or attribute
-            if isinstance(node, type) and issubclass(node, BaseModel):
-                if node in seen:
-                    continue
-                seen.add(node)
-                for inner in node.model_fields.values():
-                    stack.extend(inner.metadata)
-                    stack.extend(_annotations(inner.annotation))
-    return None
+def _guards_in(
+    model: type[BaseModel], steps: _Steps, seen: frozenset[type]
+) -> Iterator[tuple[_Steps, PathGuard | UrlGuard | Pagination]]:
+    for attribute, info in model.model_fields.items():
+        place = (*steps, (info.alias or attribute, attribute))
+        yield from _guards_of(info.annotation, info.metadata, place, seen | {model})
+
+
+def _guards_of(
+    annotation: object, metadata: Sequence[object], steps: _Steps, seen: frozenset[type]
+) -> Iterator[tuple[_Steps, PathGuard | UrlGuard | Pagination]]:
+    """The guards in one field's type: its own (in its metadata), or those of an array's
+    items, of a union's members (null apart) and of a nested model's fields."""
+    guard = _metadata_guard(metadata)
+    if guard is not None:
+        yield steps, guard
+    elif typing.get_origin(annotation) is typing.Annotated:
+        inner, *more = typing.get_args(annotation)
+        yield from _guards_of(inner, more, steps, seen)
+    elif typing.get_origin(annotation) in {list, tuple}:
+        item = typing.get_args(annotation)[0]
+        yield from _guards_of(item, (), (*steps, (ITEM, ITEM)), seen)
+    elif typing.get_origin(annotation) in {typing.Union, types.UnionType}:
+        for member in typing.get_args(annotation):
+            yield from _guards_of(member, (), steps, seen)
+    elif (
+        isinstance(annotation, type)
+        and issubclass(annotation, BaseModel)
+        and annotation not in seen
+    ):
+        yield from _guards_in(annotation, steps, seen)
 
 
 def make_boundaries(
@@ -341,10 +376,10 @@ class ToolModel:
     confirmation: TokenConfirmation | None = None
     # a confirm tool's prepare tool, built with the same store and signer
     prepare_tool: FunctionTool | None = None
-    # values of top-level fields the valid arguments often carry (what passes a guard; the
-    # token placeholder)
+    # values the valid arguments often carry at a place (`Guarded.name`: what passes a
+    # guard; the token placeholder)
     good: Mapping[str, Sequence[object]] = field(default_factory=dict)
-    # (label, field, value): values the contract allows that a guard must judge
+    # (label, place, value): values the contract allows that a guard must judge
     probes: Sequence[tuple[str, str, object]] = ()
 
     def __post_init__(self) -> None:
@@ -387,9 +422,13 @@ class ToolModel:
     def prepares(self) -> bool:
         return self.confirmation is not None and self.confirmation.role == "prepare"
 
+    def guard_at(self, field: str) -> Guarded | None:
+        """The guarded place a problem's field (`reports.0`) stands at, or None."""
+        return next((g for g in self.guarded.values() if g.holds(field)), None)
+
     def boundary_problem(self, problem: Mapping[str, Any]) -> bool:
         """Whether a problem of a rejection is a guarded field's, with a code of its kind."""
-        item = self.guarded.get(str(problem.get("field")))
+        item = self.guard_at(str(problem.get("field")))
         code = CODES.get(str(problem.get("code")))
         return item is not None and code is not None and code.guard == item.kind
 

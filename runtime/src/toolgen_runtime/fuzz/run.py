@@ -32,7 +32,7 @@ from toolgen_runtime.fuzz.model import ToolModel
 from toolgen_runtime.fuzz.outcomes import Fake, Outcomes, PageDraw, outcomes, simplest
 from toolgen_runtime.fuzz.texts import Case, case_strategies, sweep
 from toolgen_runtime.fuzz.tokens import with_token
-from toolgen_runtime.fuzz.values import values_for
+from toolgen_runtime.fuzz.values import at_place, values_for
 from toolgen_runtime.invoke import Invoker
 from toolgen_runtime.pagination import Cursor, Page
 
@@ -204,14 +204,9 @@ def _sweep(
     were sent."""
     model = caller.judge.model
     base = simplest(values_for(contract_schema))
-    if isinstance(base, dict):
-        base.update(
-            {
-                name: values[0]
-                for name, values in model.good.items()
-                if name in base and values
-            }
-        )
+    for place, values in model.good.items():
+        if values:
+            base = at_place(base, place, values[0], fill=True)
     swept = sweep(contract_schema, base, context_keys=context_keys, probes=model.probes)
     turns = [
         *drawn.swept,

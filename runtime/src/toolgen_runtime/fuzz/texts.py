@@ -24,7 +24,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from toolgen_runtime.arguments import MAX_ARGUMENT_CHARS
-from toolgen_runtime.fuzz.values import values_for, with_good
+from toolgen_runtime.fuzz.values import at_place, values_for, with_good
 
 __all__ = ["Case", "Pairs", "Token", "case_strategies", "sweep", "write"]
 
@@ -543,8 +543,8 @@ def case_strategies(
     probes: Sequence[tuple[str, str, object]] = (),
 ) -> dict[str, st.SearchStrategy[Case]]:
     """The argument texts for one tool, by kind: "valid", "mutated" (one field wrong) and
-    "text" (not arguments at all). Top-level fields in `good` often carry one of its values
-    (what passes a guard), or one of the `probes` (label, field, value) for that field."""
+    "text" (not arguments at all). The places in `good` often carry one of its values (what
+    passes a guard), or one of the `probes` (label, place, value) for that place."""
     values = with_good(values_for(contract_schema), good, probes)
 
     @st.composite
@@ -579,8 +579,8 @@ def sweep(
     context_keys: Sequence[str] = (),
     probes: Sequence[tuple[str, str, object]] = (),
 ) -> list[Case]:
-    """Every mutation of every field of one valid value, each probe (label, top-level field,
-    a value the contract allows that a guard must judge) in its place, and every text that
+    """Every mutation of every field of one valid value, each probe (label, place, a value
+    the contract allows that a guard must judge) in its place, and every text that
     is not arguments made from it: what random drawing would reach only by luck, sent in
     turn."""
     style = Style(ascii=False, spaced=False, reverse=False)
@@ -591,9 +591,10 @@ def sweep(
             for label, new, field in group:
                 mutated = write(_replace(value, location.path, new), style)
                 cases.append(Case(f"mutated: {label}", mutated, field))
-    for label, name, new in probes:
-        if isinstance(value, dict) and name in value:
-            cases.append(Case(f"probe: {label}", write({**value, name: new}, style)))
+    for label, place, new in probes:
+        probed = at_place(value, place, new)
+        if probed != value:
+            cases.append(Case(f"probe: {label}", write(probed, style)))
     texts = [*_broken_texts(raw, value), *_FIXED_TEXTS]
     cases.extend(Case(f"text: {label}", text) for label, text in texts)
     return cases

@@ -18,7 +18,14 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-__all__ = ["KNOWN_KEYWORDS", "ecma_as_python", "values_for", "with_good"]
+__all__ = [
+    "ITEM",
+    "KNOWN_KEYWORDS",
+    "at_place",
+    "ecma_as_python",
+    "values_for",
+    "with_good",
+]
 
 KNOWN_KEYWORDS = frozenset(
     {
@@ -200,6 +207,23 @@ def values_for(schema: Mapping[str, Any]) -> st.SearchStrategy[Any]:
 
 
 _KEEP = object()  # the value drawn from the schema stays
+ITEM = "*"  # in a place (`reports.*`), each item of an array
+
+
+def at_place(value: object, place: str, new: object, *, fill: bool = False) -> object:
+    """`value` with `new` where `place` (`copy_to`, `cover.sheet`, `reports.*`) stands, the
+    rest as it was; unchanged where nothing stands there. With `fill`, an empty array whose
+    items are the place gets `new` as its one item."""
+    key, _, rest = place.partition(".")
+    if key == ITEM:
+        if not isinstance(value, list):
+            return value
+        if not value and fill and not rest:
+            return [new]
+        return [at_place(item, rest, new) if rest else new for item in value]
+    if not isinstance(value, dict) or key not in value:
+        return value
+    return {**value, key: at_place(value[key], rest, new, fill=fill) if rest else new}
 
 
 def with_good(
@@ -207,29 +231,28 @@ def with_good(
     good: Mapping[str, Sequence[object]] | None,
     probes: Sequence[tuple[str, str, object]] = (),
 ) -> st.SearchStrategy[Any]:
-    """`values` (objects) whose top-level fields in `good` or `probes` carry one of their
-    values as often as the one drawn from the schema."""
+    """`values` (objects) where each place (`Guarded.name`) in `good` or `probes` carries
+    one of their values as often as the one drawn from the schema (every item of an
+    array the same one)."""
     good = good or {}
-    names = sorted({*good, *(name for _, name, _ in probes)})
-    if not names:
+    places = sorted({*good, *(place for _, place, _ in probes)})
+    if not places:
         return values
     choices: dict[str, st.SearchStrategy[object]] = {}
-    for name in names:
+    for place in places:
         options: list[st.SearchStrategy[object]] = []
-        if good.get(name):
-            options.append(st.sampled_from(list(good[name])))
-        probed = [value for _, field, value in probes if field == name]
+        if good.get(place):
+            options.append(st.sampled_from(list(good[place])))
+        probed = [value for _, field, value in probes if field == place]
         if probed:
             options.append(st.sampled_from(probed))
         options.append(st.just(_KEEP))
-        choices[name] = st.one_of(options)
+        choices[place] = st.one_of(options)
 
     def chosen(value: object, picks: dict[str, object]) -> object:
-        if not isinstance(value, dict):
-            return value
-        return {
-            key: (picks[key] if picks.get(key, _KEEP) is not _KEEP else item)
-            for key, item in value.items()
-        }
+        for place, pick in picks.items():
+            if pick is not _KEEP:
+                value = at_place(value, place, pick)
+        return value
 
     return st.builds(chosen, values, st.fixed_dictionaries(choices))
