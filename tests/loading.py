@@ -2,7 +2,8 @@
 
 A build reads each file on its own (build/tool_files.py), so toolgen itself has no function
 for a whole folder; these are the first two stages run over every file at once, with what
-the model stage takes (`spec.model.build_model`).
+the model stage takes (`spec.model.build_model`). And `render`: every file of a build of a
+checked catalogue, in memory, whatever its findings.
 """
 
 from __future__ import annotations
@@ -11,8 +12,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from toolgen.build import pipeline
+from toolgen.build.cache import ToolUnit
+from toolgen.build.progress import QUIET
+from toolgen.build.tool_files import Fresh, is_present
+from toolgen.build.write import RenderedFiles
 from toolgen.checks import check_catalogue, check_tool
+from toolgen.checks.implementations import implementation_path
 from toolgen.diagnostics import Diagnostic
+from toolgen.render.formatting import Formatter
+from toolgen.render.lockfile import lock_piece
 from toolgen.spec.groups import with_toolsets
 from toolgen.spec.ir import Catalogue, Tool, summary
 from toolgen.spec.load import Document, parse, read_sources
@@ -102,7 +111,8 @@ def build_model(
     makes it of each file (`broken_tools`: the names of the tool files that did not pass)."""
     if catalogue_doc is None:
         return ModelResult(None, ())
-    settings, found = build_settings(catalogue_doc, folder, broken_tools)
+    settings, found = build_settings(catalogue_doc, folder)
+    settings = replace(settings, broken_tools=tuple(sorted(set(broken_tools))))
     diagnostics: list[Diagnostic] = list(found)
     tools: list[Tool] = []
     for document in tool_docs:
@@ -120,3 +130,46 @@ def run_checks(catalogue: Catalogue) -> list[Diagnostic]:
     found = [d for tool in catalogue.tools for d in check_tool(tool, catalogue)]
     tools = tuple(summary(t) for t in catalogue.tools)
     return found + check_catalogue(catalogue, tools)
+
+
+def tool_named(catalogue: Catalogue, name: str) -> Tool:
+    """The tool of that name of a catalogue whose every tool's IR is at hand."""
+    found = next((tool for tool in catalogue.tools if tool.name == name), None)
+    assert found is not None, name
+    return found
+
+
+def render(
+    result: pipeline.CheckResult, root: Path | None = None
+) -> RenderedFiles | None:
+    """Every file of the build of a checked catalogue (`pipeline.check_catalogue`'s result),
+    in memory and formatted; None when there is no catalogue to render. It renders whatever
+    the catalogue's findings (a build renders nothing when they hold an error: `ok`). With
+    `root`, the stubs of the implementations missing there only, else every stub."""
+    catalogue = result.catalogue
+    if catalogue is None or result.tokens is None:
+        return None
+    counts = {t.name: t.tokens for t in result.tokens.tools}
+    by_file: dict[str, list[Tool]] = {}
+    for tool in catalogue.tools:
+        by_file.setdefault(tool.file, []).append(tool)
+    fresh = []
+    for file, tools in by_file.items():
+        unit = ToolUnit(
+            file,
+            tools=tuple(summary(t) for t in tools),
+            tokens={t.name: counts[t.name] for t in tools},
+            locks={t.name: lock_piece(t, counts[t.name]) for t in tools},
+        )
+        made = Fresh(unit, {}, {}, {})
+        for tool in tools:
+            path = implementation_path(catalogue, tool)
+            stub = root is None or not is_present(root / path)
+            made.render(catalogue, tool, stub=stub)
+        fresh.append(made)
+    whole = pipeline._Whole(catalogue, result.tools, result.tokens, (), True)
+    with Formatter() as formatter:
+        formatter.add({k: v for f in fresh for k, v in {**f.files, **f.stubs}.items()})
+        files = pipeline._files(whole, [f.unit for f in fresh], fresh, formatter, QUIET)
+    # the formatter's copies went with it: nothing is left to move
+    return replace(files, formatted={})

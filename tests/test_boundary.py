@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from loading import tool_named
 
 from toolgen.build import pipeline
 from toolgen.render import cases as boundary
@@ -55,8 +56,7 @@ def test_every_case_is_rejected_on_its_field(cat: Catalogue, tool: object) -> No
 
 
 def test_cases_cover_the_kinds_the_design_lists() -> None:
-    kitchen = CATALOGUES[1].tool("plan_shipment")
-    assert kitchen is not None
+    kitchen = tool_named(CATALOGUES[1], "plan_shipment")
     labels = [c.label for c in boundary.cases(kitchen)]
     for expected in (
         "priority: true for the enum value 1",
@@ -80,8 +80,7 @@ def test_cases_cover_the_kinds_the_design_lists() -> None:
 
 
 def test_samples_are_valid_results() -> None:
-    kitchen = CATALOGUES[1].tool("plan_shipment")
-    assert kitchen is not None
+    kitchen = tool_named(CATALOGUES[1], "plan_shipment")
     sample = boundary.sample_result_json(kitchen)
     assert set(sample) == {f.name for f in kitchen.returns}
     assert sample["eta"] == "2026-01-02"
@@ -93,8 +92,7 @@ def test_samples_are_valid_results() -> None:
 def test_every_enum_look_alike_is_a_case() -> None:
     """What Python holds equal to an enum member, or what reads like one, is tried for each
     enum-bearing type: integers (true, 1.0, "1"), strings ("1" as 1), and their arrays' items."""
-    tool = catalogue(LOOKALIKES, LOOKALIKES).tool("book_seats")
-    assert tool is not None
+    tool = tool_named(catalogue(LOOKALIKES, LOOKALIKES), "book_seats")
     values = {(c.field, repr(c.value)) for c in boundary.cases(tool)}
     for expected in (
         ("seats", "True"),

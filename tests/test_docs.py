@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from loading import render
 
 from toolgen.build import pipeline
 from toolgen.build.write import RenderedFiles
@@ -314,9 +315,11 @@ def check_yaml_block(
         expect_ids(report, block, found)
         built = Built(found)
         if block.role == "tool" and not found and result.catalogue is not None:
-            # lint errors (ignored here) would stop pipeline.render: render directly
-            built.tool = result.catalogue.tool(name)
-            built.files = pipeline.render(result)
+            # lint errors (ignored here) would stop a build: render directly
+            built.tool = next(
+                (t for t in result.catalogue.tools if t.name == name), None
+            )
+            built.files = render(result)
         return built
     report.fail(block, f"unknown yaml block {block.info!r}")
     return None
@@ -333,7 +336,7 @@ def check_common_block(report: SpecReport, block: Block) -> None:
         shown = {line.split()[0] for line in block.text.splitlines() if line.strip()}
         result = pipeline.check_catalogue(ROOT / "spec" / "inventory", ROOT)
         assert result.catalogue is not None, "spec/inventory does not check"
-        files = pipeline.render(result)
+        files = render(result)
         assert files is not None
         real = set(files.owned) | set(files.create_once)
         if shown != real:

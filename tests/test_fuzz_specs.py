@@ -13,6 +13,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from loading import render
 
 from toolgen.build import pipeline
 
@@ -80,5 +81,5 @@ def test_damaged_specs_give_diagnostics_not_crashes(seed: int, tmp_path: Path) -
             assert 1 <= d.span.line <= len(rows) + 1, d.format_text()
         assert d.span.col >= 1 and d.code.startswith("TG") and d.message
     if result.ok:
-        assert pipeline.render(result) is not None
+        assert render(result) is not None
     assert not (tmp_path / "PWNED").exists()

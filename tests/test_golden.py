@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from loading import render
 
 from toolgen.build import pipeline
 from toolgen.build.manifest import MANIFEST_NAME
@@ -59,7 +60,7 @@ def _build_once(root: Path) -> list[str]:
         assert not has_errors(result.diagnostics), [
             d.format_text() for d in result.diagnostics
         ]
-        rendered = pipeline.render(result, root)
+        rendered = render(result, root)
         assert rendered is not None
         report = write_outputs(rendered, root)
         written += [*report.written, *report.created, *report.removed]
@@ -96,7 +97,7 @@ def test_second_build_writes_nothing(case: str, tmp_path: Path) -> None:
     assert _build_once(root) == []
     for folder in _catalogues(root):
         result = pipeline.check_catalogue(folder, root)
-        rendered = pipeline.render(result)  # no root: everything rendered again
+        rendered = render(result)  # no root: everything rendered again
         assert rendered is not None
         assert not check_outputs(rendered, root).changed
     after = {p: p.stat().st_mtime_ns for p in root.rglob("*.py")}

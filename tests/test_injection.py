@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from loading import build_model, load_catalogue, run_checks, validate
+from loading import build_model, load_catalogue, render, run_checks, validate
 
 from toolgen.build import pipeline
 from toolgen.build.write import write_outputs
@@ -102,7 +102,7 @@ def test_hostile_text_stays_data(tmp_path: Path) -> None:
     ] == []
     # the lint findings of the hostile text (hidden characters) stop a build, not render
     result = pipeline.check_catalogue(folder, tmp_path, implementations=False)
-    rendered = pipeline.render(result)
+    rendered = render(result)
     assert rendered is not None
     write_outputs(rendered, tmp_path)
 

@@ -11,7 +11,14 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
-from loading import ModelResult, build_model, load_catalogue, run_checks, validate
+from loading import (
+    ModelResult,
+    build_model,
+    load_catalogue,
+    run_checks,
+    tool_named,
+    validate,
+)
 
 from toolgen.diagnostics import Diagnostic
 from toolgen.names import (
@@ -348,8 +355,7 @@ def test_the_tool_description_is_composed_in_one_order(tmp_path: Path) -> None:
     result = build(tmp_path, create, *others)
     assert result.diagnostics == ()
     assert result.catalogue is not None
-    tool = result.catalogue.tool("create_reorder")
-    assert tool is not None
+    tool = tool_named(result.catalogue, "create_reorder")
     assert tool.description == (
         "Create a reorder proposal.\n"
         "Use when: The user asks to restock a product.\n"

@@ -6,6 +6,8 @@ import re
 import shutil
 from pathlib import Path
 
+from loading import render
+
 from toolgen.build import pipeline
 from toolgen.diagnostics import Severity
 
@@ -26,7 +28,7 @@ def test_readme_contract_compiles(tmp_path: Path) -> None:
         d.format_text() for d in result.diagnostics if d.severity is Severity.ERROR
     ]
     assert errors == []
-    assert pipeline.render(result) is not None
+    assert render(result) is not None
 
 
 def test_the_five_minutes_of_the_readme_run(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from loading import tool_named
 from toolgen_runtime import FieldHint, hints_from_schema
 
 from toolgen.build import pipeline, recovery
@@ -25,8 +26,7 @@ def test_array_items_share_their_hint_with_the_array() -> None:
         GOLDEN / "spec/kitchen", GOLDEN, implementations=False
     )
     assert result.catalogue is not None
-    tool = result.catalogue.tool("plan_shipment")
-    assert tool is not None
+    tool = tool_named(result.catalogue, "plan_shipment")
     hints = hints_from_schema(tool.parameters, examples_of(tool))
     # the runtime looks hints up without list indexes: labels.1 -> labels
     assert hints["labels"] == FieldHint(one_of=("cold", "heavy"), nullable=True)
@@ -38,8 +38,7 @@ def test_patterns_are_translated_for_python_but_shown_as_written() -> None:
         GOLDEN / "spec/kitchen", GOLDEN, implementations=False
     )
     assert result.catalogue is not None
-    tool = result.catalogue.tool("plan_shipment")
-    assert tool is not None
+    tool = tool_named(result.catalogue, "plan_shipment")
     text = render_tool_module(result.catalogue, tool)
     assert 'Field(pattern="(?a)^WH-[0-9]{2}\\\\Z", alias="from")' in text
     assert (

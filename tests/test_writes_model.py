@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from loading import tool_named
+
 from toolgen.build import pipeline
 from toolgen.spec.ir import Catalogue, Tool
 
@@ -19,9 +21,7 @@ def inventory() -> Catalogue:
 
 
 def tool(name: str) -> Tool:
-    found = inventory().tool(name)
-    assert found is not None, name
-    return found
+    return tool_named(inventory(), name)
 
 
 def test_an_idempotency_key_keeps_its_arguments_context_and_retention() -> None:

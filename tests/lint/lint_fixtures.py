@@ -14,6 +14,9 @@ from pathlib import Path
 from toolgen.build import pipeline
 from toolgen.diagnostics import Diagnostic
 from toolgen.lint.registry import REGISTRY
+from toolgen.spec import tokens
+from toolgen.spec.ir import Catalogue
+from toolgen.spec.tokens import TokenReport, ToolTokens
 
 MARK = "▸"
 FOLDER = "shop"
@@ -143,3 +146,12 @@ def spots_of(diagnostics: list[Diagnostic], code: str) -> set[Spot]:
     return {
         (d.span.file, d.span.line, d.span.col) for d in diagnostics if d.code == code
     }
+
+
+def measure(catalogue: Catalogue) -> TokenReport:
+    """Tokens per tool of a catalogue whose every tool's IR is at hand, counted one by one
+    (a check's report gathers each file's counts)."""
+    return TokenReport(
+        tokens.ENCODING,
+        tuple(ToolTokens(t.name, tokens.tool_tokens(t)) for t in catalogue.tools),
+    )

@@ -7,13 +7,12 @@ from pathlib import Path
 
 import pytest
 from lint_cases import catalogue
-from lint_fixtures import block, files, tool, write
+from lint_fixtures import block, files, measure, tool, write
 
 from toolgen import cli, refdocs
 from toolgen.build import pipeline
 from toolgen.lint import docs
 from toolgen.lint.registry import all_rules
-from toolgen.spec import tokens
 
 ROOT = Path(__file__).resolve().parents[2]
 VAGUE = tool(
@@ -96,7 +95,7 @@ def test_check_prints_the_token_total_and_the_most_expensive_tools(
     assert captured.out == ""
     result = pipeline.check_catalogue(ROOT / "spec" / "inventory", ROOT)
     assert result.catalogue is not None
-    measured = tokens.measure(result.catalogue)
+    measured = measure(result.catalogue)
     lines = captured.err.splitlines()
     budget = result.catalogue.budget.tokens
     assert (

@@ -108,6 +108,7 @@ SENT_AT = datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.UTC)
 
 @pytest.fixture(scope="module")
 def notes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    from tests.loading import render
     from toolgen.build import pipeline
     from toolgen.build.write import write_outputs
     from toolgen.diagnostics import has_errors
@@ -122,7 +123,7 @@ def notes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     assert not has_errors(result.diagnostics), [
         d.format_text() for d in result.diagnostics
     ]
-    rendered = pipeline.render(result, root)
+    rendered = render(result, root)
     assert rendered is not None
     write_outputs(rendered, root)
     sys.path.insert(0, str(root))

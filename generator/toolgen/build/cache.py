@@ -78,7 +78,7 @@ class ToolUnit:
     """
 
     file: str
-    # none for a unit no cache keeps (the render of a check's IR, pipeline.render)
+    # none for a unit no cache keeps (the render of a check's IR, tests/loading.py)
     front: str = ""
     key: str = ""
     broken: str | None = None

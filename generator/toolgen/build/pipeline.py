@@ -29,18 +29,18 @@ from toolgen.build.cache import BuildCache, Seen, Stamp, ToolUnit, inputs, statu
 from toolgen.build.manifest import content_digest
 from toolgen.build.progress import QUIET, Progress
 from toolgen.build.project import Placement
-from toolgen.build.tool_files import Fresh, Run, catalogue_settings, is_present
+from toolgen.build.tool_files import Fresh, Run, catalogue_settings
 from toolgen.checks import implementations as implcheck
 from toolgen.diagnostics import Diagnostic, has_errors
 from toolgen.lint import enabled_rules, lint_catalogue
 from toolgen.lint.context import CatalogueContext
 from toolgen.paths import CACHE_DIR, display_path, package_dir
-from toolgen.render import CARDS_PATH, lockfile, render_catalogue
+from toolgen.render import CARDS_PATH, render_catalogue
 from toolgen.render.formatting import Formatter, FormattingError
 from toolgen.render.modules import cards_entries, cards_module, cards_source
 from toolgen.spec import load, tokens
 from toolgen.spec.groups import with_toolsets
-from toolgen.spec.ir import Catalogue, Tool, ToolSummary, summary
+from toolgen.spec.ir import Catalogue, Tool, ToolSummary
 from toolgen.spec.tokens import TokenReport, ToolTokens
 
 
@@ -416,37 +416,3 @@ def _stamp(
         unchanged=len(listed) - 1,  # the manifest is not an output
         max_warnings=catalogue.lint.max_warnings,
     )
-
-
-def render(result: CheckResult, root: Path | None = None) -> write.RenderedFiles | None:
-    """Every file of the build of a checked catalogue (`check_catalogue`'s result), in
-    memory and formatted; None when there is no catalogue to render. It renders whatever
-    the catalogue's findings (a build renders nothing when they hold an error: `ok`). With
-    `root`, the stubs of the implementations missing there only, else every stub."""
-    catalogue = result.catalogue
-    if catalogue is None or result.tokens is None:
-        return None
-    counts = result.tokens.by_name()
-    by_file: dict[str, list[Tool]] = {}
-    for tool in catalogue.tools:
-        by_file.setdefault(tool.file, []).append(tool)
-    fresh = []
-    for file, tools in by_file.items():
-        unit = ToolUnit(
-            file,
-            tools=tuple(summary(t) for t in tools),
-            tokens={t.name: counts[t.name] for t in tools},
-            locks={t.name: lockfile.lock_piece(t, counts[t.name]) for t in tools},
-        )
-        made = Fresh(unit, {}, {}, {})
-        for tool in tools:
-            path = implcheck.implementation_path(catalogue, tool)
-            stub = root is None or not is_present(root / path)
-            made.render(catalogue, tool, stub=stub)
-        fresh.append(made)
-    whole = _Whole(catalogue, result.tools, result.tokens, (), True)
-    with Formatter() as formatter:
-        formatter.add({k: v for f in fresh for k, v in {**f.files, **f.stubs}.items()})
-        files = _files(whole, [f.unit for f in fresh], fresh, formatter, QUIET)
-    # the formatter's copies went with it: nothing is left to move
-    return replace(files, formatted={})

@@ -595,6 +595,3 @@ class Catalogue:
         run = own.run if own.run is not None else default.run
         fixtures = own.fixtures if own.fixtures is not None else default.fixtures
         return bool(run), fixtures or ()
-
-    def tool(self, name: str) -> Tool | None:
-        return next((tool for tool in self.tools if tool.name == name), None)

@@ -17,7 +17,7 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from toolgen.spec.ir import Catalogue, Tool
+from toolgen.spec.ir import Tool
 
 ENCODING = "o200k_base"
 
@@ -72,15 +72,5 @@ class TokenReport:
     def total(self) -> int:
         return sum(t.tokens for t in self.tools)
 
-    def by_name(self) -> dict[str, int]:
-        return {t.name: t.tokens for t in self.tools}
-
     def most_expensive(self, n: int = 5) -> tuple[ToolTokens, ...]:
         return tuple(sorted(self.tools, key=lambda t: (-t.tokens, t.name))[:n])
-
-
-def measure(catalogue: Catalogue) -> TokenReport:
-    """Tokens per tool of a catalogue whose every tool's IR is at hand."""
-    return TokenReport(
-        ENCODING, tuple(ToolTokens(t.name, tool_tokens(t)) for t in catalogue.tools)
-    )

@@ -280,7 +280,6 @@ def build_tools(
 def build_settings(
     catalogue_doc: Document,
     folder: str,
-    broken_tools: Sequence[str] = (),
     *,
     trusted: bool = True,
 ) -> tuple[Catalogue, tuple[Diagnostic, ...]]:
@@ -321,7 +320,7 @@ def build_settings(
             preview=bool(lint.get("preview", False)),
             max_warnings=cast("int | None", lint.get("max_warnings")),
         ),
-        broken_tools=tuple(sorted(set(broken_tools))),
+        broken_tools=(),
         origin=reader.origin(()),
         digest=catalogue_doc.digest,
         package_at=span(("package" if "package" in c else "name",)),
