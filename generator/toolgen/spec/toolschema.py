@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
+import regress
 from toolgen_runtime.schema import validator
 
 from toolgen.spec.ir import Param, ReturnField
@@ -201,6 +202,22 @@ def python_pattern(pattern: str) -> str:
 @functools.cache
 def compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(python_pattern(pattern))
+
+
+def pattern_problem(pattern: str) -> str | None:
+    """Why `pattern` cannot be a parameter's, or None: the model's schema means it as
+    ECMA-262 (`regress` reads it as the contract's validator does), and the generated
+    validator runs it with Python's `re` as `python_pattern` writes it, so it must be both
+    (`(?i)`, `(?P<name>...)` and `\\Z` are Python's only; `\\p{L}` is ECMA-262's only)."""
+    try:
+        regress.Regex(pattern, "u")
+    except regress.RegressError as exc:
+        return f"{exc} (a pattern is ECMA-262, as in JSON Schema)"
+    try:
+        compiled(pattern)
+    except re.error as exc:
+        return f"{exc.msg}, in Python's re, which the generated validator runs"
+    return None
 
 
 def dotted(path: FieldPath) -> str:

@@ -5,7 +5,6 @@ and an enum value of another type are reported here, at the value."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import cast
 
@@ -20,6 +19,7 @@ from toolgen.spec.model.reading import (
     text_value,
     whole_number,
 )
+from toolgen.spec.toolschema import pattern_problem
 from toolgen.text import article, listing, shown
 
 _TYPE_KEYS: Mapping[str, frozenset[str]] = {
@@ -180,15 +180,16 @@ class ParamsReader(BoundaryReader):
         pattern = d.get("pattern")
         if not isinstance(pattern, str):
             return None
-        try:
-            re.compile(pattern)
-        except re.error as exc:
+        problem = pattern_problem(pattern)
+        if problem is not None:
             self.report(
                 "TG122",
                 # as written in the spec: repr would double every backslash
-                f"pattern '{pattern}' is not a valid regular expression: {exc.msg}",
+                f"pattern '{pattern}' is not a valid regular expression: {problem}",
                 self.span((*path, "pattern")),
-                "Fix the expression; remember to anchor it with ^ and $.",
+                "Fix the expression in the syntax both engines read (no inline flags "
+                "such as (?i), no \\Z; a class such as [A-Za-z] for the letters); "
+                "remember to anchor it with ^ and $.",
             )
             return None
         return pattern
