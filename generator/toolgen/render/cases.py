@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolgen.render.source import py_literal, py_str
+from toolgen.spec.answers import REDACTED
 from toolgen.spec.ir import Catalogue, JsonValue, Param, ReturnField, Tool
 from toolgen.spec.toolschema import compiled
 
@@ -325,7 +326,7 @@ def _sample_object(
         expr, value = _sample_field(f, qualifier)
         parts.append(f"{f.py_name}={expr}")
         # what the model reads: a sensitive value never shows (toolgen_runtime.output)
-        values[f.name] = "[redacted]" if f.sensitive else value
+        values[f.name] = REDACTED if f.sensitive else value
     return f"{qualifier}{class_name}({', '.join(parts)})", values
 
 
