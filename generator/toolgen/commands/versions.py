@@ -88,9 +88,7 @@ def against(ref: str, folder: Path, root: Path) -> Iterator[Version | None]:
         inside = folder.resolve().relative_to(top.resolve()).as_posix()
         project = root.resolve().relative_to(top.resolve()).as_posix()
     except ValueError as exc:
-        raise UsageError(
-            f"{folder} is not inside the git repository at {top}"
-        ) from exc
+        raise UsageError(f"{folder} is not inside the git repository at {top}") from exc
     with tempfile.TemporaryDirectory(prefix="toolgen-against-") as tmp:
         base = Path(tmp)
         listed = _git(top, "ls-tree", "--name-only", commit.decode().strip(), inside)
