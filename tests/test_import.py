@@ -18,6 +18,12 @@ from toolgen.spec import load
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def test_the_cli_offers_every_import_source() -> None:
+    from toolgen.interop import importers
+
+    assert list(cli.IMPORT_SOURCES) == sorted(importers.SOURCES)
+
+
 def _doc_block(kind: str) -> str:
     text = (ROOT / "docs" / "import.md").read_text(encoding="utf-8")
     found = re.search(rf"```{kind}\n(.*?)```", text, re.DOTALL)

@@ -13,7 +13,6 @@ import re
 
 MODEL_NAME_RE = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 IDENTIFIER_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-DOTTED_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 # Module names the generated package uses itself (context.py, tests/, the functions of its
 # __init__) or that generated modules import at their top level beside the tool modules: a
@@ -99,9 +98,7 @@ def module_name(tool_name: str) -> str:
 
 def is_module_path(value: str) -> bool:
     """generated.inventory: dotted Python names, none of them a keyword."""
-    return DOTTED_RE.fullmatch(value) is not None and not any(
-        keyword.iskeyword(part) for part in value.split(".")
-    )
+    return all(is_identifier(part) for part in value.split("."))
 
 
 def is_identifier(name: str) -> bool:

@@ -5,7 +5,8 @@ A git ref is read with `git archive` into a temporary folder (the work tree, the
 refs are never touched), then built with the same pipeline as the catalogue on disk, so both
 snapshots come from one toolgen and differ only where the contracts differ. The old version's
 lockfile, when it has one, comes along: it shows what the toolgen of that version gave the
-model.
+model. A version that cannot be read (an unknown ref, a folder without the catalogue, a
+catalogue that does not build) is a usage error, printed as such by the command line.
 """
 
 from __future__ import annotations
@@ -27,11 +28,6 @@ from toolgen.render import lockfile
 from toolgen.spec import snapshot
 
 
-class SourceError(UsageError):
-    """The version asked for cannot be read (an unknown ref, a folder without the catalogue,
-    a catalogue that does not build): a usage error, printed as such by the command line."""
-
-
 @dataclass(frozen=True, slots=True)
 class Version:
     """One version of a catalogue: its snapshot, what checking it found, and its lockfile."""
@@ -48,7 +44,7 @@ def build(folder: Path, root: Path, label: str) -> Version:
         problems = "; ".join(
             d.format_text().splitlines()[0] for d in result.diagnostics[:3]
         )
-        raise SourceError(f"{label}: the catalogue does not build: {problems}")
+        raise UsageError(f"{label}: the catalogue does not build: {problems}")
     shot = snapshot.catalogue_snapshot(result.catalogue)
     lock_path = root / package_dir(result.catalogue.package) / lockfile.LOCK_NAME
     committed = None
@@ -63,10 +59,10 @@ def _git(root: Path, *args: str) -> bytes:
             ["git", "-C", str(root), *args], capture_output=True, check=False
         )
     except OSError as exc:
-        raise SourceError(f"cannot run git: {exc.strerror or exc}") from exc
+        raise UsageError(f"cannot run git: {exc.strerror or exc}") from exc
     if done.returncode != 0:
         message = done.stderr.decode(errors="replace").strip().splitlines()
-        raise SourceError(
+        raise UsageError(
             f"git {' '.join(args)}: {message[-1] if message else 'failed'}"
         )
     return done.stdout
@@ -84,17 +80,15 @@ def against(ref: str, folder: Path, root: Path) -> Iterator[Version | None]:
     top = Path(_git(root, "rev-parse", "--show-toplevel").decode().strip())
     try:
         commit = _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
-    except SourceError as exc:
-        raise SourceError(
+    except UsageError as exc:
+        raise UsageError(
             f"{ref!r} is neither a folder nor a commit of the repository at {top}"
         ) from exc
     try:
         inside = folder.resolve().relative_to(top.resolve()).as_posix()
         project = root.resolve().relative_to(top.resolve()).as_posix()
     except ValueError as exc:
-        raise SourceError(
-            f"{folder} is not inside the git repository at {top}"
-        ) from exc
+        raise UsageError(f"{folder} is not inside the git repository at {top}") from exc
     with tempfile.TemporaryDirectory(prefix="toolgen-against-") as tmp:
         base = Path(tmp)
         listed = _git(top, "ls-tree", "--name-only", commit.decode().strip(), inside)
@@ -119,7 +113,7 @@ def _with_lock(version: Version, top: Path, ref: str, project: str) -> Version:
     path += f"{package_dir(catalogue.package)}/{lockfile.LOCK_NAME}"
     try:
         text = _git(top, "show", f"{ref}:{path}").decode("utf-8")
-    except (SourceError, UnicodeDecodeError):
+    except (UsageError, UnicodeDecodeError):
         return version
     return replace(version, committed=lockfile.read(text))
 

@@ -41,10 +41,6 @@ class Scaffold:
     pyproject_kept: bool  # an existing pyproject.toml was left as it was
 
 
-def default_name(root: Path) -> str:
-    return re.sub(r"[^A-Za-z0-9_]", "_", root.resolve().name).lower() or "tools"
-
-
 def _files(root: Path, name: str) -> dict[Path, str]:
     catalogue = root / "spec" / name
     values = {
@@ -70,12 +66,13 @@ def _files(root: Path, name: str) -> dict[Path, str]:
 
 def scaffold(root: Path, name: str | None = None) -> Scaffold:
     """Write a new project at `root` (created if missing) with one catalogue `name`."""
-    chosen = name if name is not None else default_name(root)
-    if not IDENTIFIER_RE.fullmatch(chosen):
+    if name is None:  # the folder's name as an identifier
+        name = re.sub(r"[^A-Za-z0-9_]", "_", root.resolve().name).lower() or "tools"
+    if not IDENTIFIER_RE.fullmatch(name):
         raise InitRefused(
-            f"the catalogue name {chosen!r} must be a Python identifier; pass --name"
+            f"the catalogue name {name!r} must be a Python identifier; pass --name"
         )
-    files = _files(root, chosen)
+    files = _files(root, name)
     pyproject = root / "pyproject.toml"
     kept = pyproject.exists()
     if kept:

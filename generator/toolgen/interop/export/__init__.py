@@ -21,12 +21,8 @@ from dataclasses import dataclass
 
 from toolgen import lint
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.interop.export.apis import APIS, Api, Definitions, Note
-from toolgen.interop.export.mcpmodule import (
-    LEFT_OUT_REASON,
-    McpServer,
-    mcp_server_module,
-)
+from toolgen.interop.export.apis import APIS, Definitions
+from toolgen.interop.export.mcpmodule import LEFT_OUT_REASON, mcp_server_module
 from toolgen.interop.export.selection import (
     SearchNameTaken,
     UnknownToolset,
@@ -41,11 +37,7 @@ __all__ = [
     "LEFT_OUT_REASON",
     "MCP",
     "TARGET_RULES",
-    "Api",
-    "Definitions",
     "Exported",
-    "McpServer",
-    "Note",
     "SearchNameTaken",
     "UnknownToolset",
     "definitions",

@@ -34,10 +34,8 @@ class SearchNameTaken(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Selection:
-    """The tools of one export, from the catalogue snapshot, in name order; `toolset` is
-    None for the whole catalogue."""
+    """The tools of one export, from the catalogue snapshot, in name order."""
 
-    toolset: str | None
     tools: tuple[Mapping[str, Any], ...]
     namespaces: Mapping[str, str]  # the description of each namespace of `tools`
     # the index over the deferred tools (`ToolIndex.to_data`); None when none is deferred
@@ -93,4 +91,4 @@ def select(catalogue: Catalogue, toolset: str | None) -> Selection:
         name: described[name]
         for name in sorted({t["namespace"] for t in tools if t["namespace"]})
     }
-    return Selection(toolset, tools, namespaces, index)
+    return Selection(tools, namespaces, index)

@@ -34,14 +34,8 @@ def _plain_ok(text: str, pattern: re.Pattern[str]) -> bool:
 
 def scalar(value: object, *, flow: bool = False) -> str:
     """A scalar on one line: plain when unambiguous, else a JSON string."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return repr(value)
+    if value is None or isinstance(value, bool | int | float):
+        return json.dumps(value)
     text = str(value)
     if _plain_ok(text, _FLOW_PLAIN if flow else _PLAIN):
         return text

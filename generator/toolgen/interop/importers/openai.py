@@ -37,7 +37,6 @@ def _entries(data: object) -> list[object]:
 def _tool(entry: object, index: int) -> SourceTool:
     if not isinstance(entry, dict):
         raise SourceError(f"entry {index} is not an object")
-    outer: Mapping[str, object] = entry
     if entry.get("type", "function") != "function":
         raise SourceError(
             f"entry {index} is a {entry.get('type')!r} tool; only function tools can be "
@@ -52,7 +51,7 @@ def _tool(entry: object, index: int) -> SourceTool:
     parameters = spec.get("parameters")
     unknown = sorted(set(spec) - _KNOWN)
     if inner is not None:
-        unknown += sorted(set(outer) - {"type", "function"})
+        unknown += sorted(set(entry) - {"type", "function"})
     losses = [
         Loss("the tool", f"key {k!r}", "the format has no such key") for k in unknown
     ]
