@@ -489,3 +489,35 @@ def test_an_item_count_is_carried_only_when_it_is_a_whole_number() -> None:
     params = d.document["params"]
     assert isinstance(params, dict)
     assert "min_items" not in params["tags"] and params["tags"]["max_items"] == 3
+
+
+def test_an_infinite_bound_is_a_reported_loss(tmp_path: Path) -> None:
+    """YAML's .inf (and JSON's Infinity, which Python's json reads) was taken as a bound,
+    and the import stopped on a traceback: what it wrote did not read back as written."""
+    source = tmp_path / "api.yaml"
+    source.write_text(
+        """\
+openapi: 3.0.0
+info: {title: t, version: "1"}
+paths:
+  /x:
+    get:
+      operationId: get_x
+      summary: Get the x of a thing.
+      parameters:
+        - name: n
+          in: query
+          schema: {type: number, minimum: -.inf, maximum: 10, exclusiveMaximum: .nan}
+      responses:
+        "200": {description: ok}
+""",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    assert (
+        cli.main(["import", "--from", "openapi", str(source), "--out", str(out)]) == 1
+    )
+    written = (out / "tools" / "get_x.yaml").read_text(encoding="utf-8")
+    assert "parameter 'n': minimum -inf: only finite numeric bounds are read" in written
+    assert "exclusiveMaximum nan: only finite numeric bounds are read" in written
+    assert _data(out / "tools" / "get_x.yaml")["params"]["n"]["max"] == 10  # type: ignore[index]

@@ -11,6 +11,7 @@ reports it rather than write a contract that says something else.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator, Mapping
 from typing import cast
@@ -340,9 +341,15 @@ class Converter:
         return None in kept
 
     def _bounds(self, node: Node, kind: str, doc: ParamDoc, where: str) -> set[str]:
+        # an infinite bound (YAML's .inf, JSON's Infinity) is refused like a word: the
+        # format's bounds are finite numbers
         for key, name in (("minimum", "min"), ("maximum", "max")):
             value = node.get(key)
-            if is_number(value):
+            if key in node and not _finite(value):
+                self.lose(
+                    where, f"{key} {value!r}", "only finite numeric bounds are read"
+                )
+            elif is_number(value):
                 if (
                     kind == "integer"
                     and isinstance(value, float)
@@ -358,10 +365,12 @@ class Converter:
             ("exclusiveMaximum", "max", -1),
         ):
             value = node.get(key)
-            if not is_number(value):
+            if not _finite(value):
                 if key in node:
                     self.lose(
-                        where, f"{key} {node[key]!r}", "only numeric bounds are read"
+                        where,
+                        f"{key} {node[key]!r}",
+                        "only finite numeric bounds are read",
                     )
                 continue
             number = cast(float, value)
@@ -519,6 +528,10 @@ def _fits(doc: ParamDoc, value: object) -> bool:
         return bool(validator(schema).is_valid(value))
     except regress.RegressError:  # a pattern ECMA-262 cannot read fits nothing (TG122)
         return False
+
+
+def _finite(value: object) -> bool:
+    return is_number(value) and math.isfinite(cast(float, value))
 
 
 def _required(node: Node, name: str) -> bool:
