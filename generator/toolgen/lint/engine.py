@@ -11,14 +11,13 @@ It runs in two passes, so that a build keeps what one tool's rules found with th
   tools' own included, that a tool owning it suppresses, and reports the suppressions that
   dropped nothing.
 
-`run(catalogue)` does both for a catalogue whose every tool's IR is at hand.
+`lint(catalogue)` does both for a catalogue whose every tool's IR is at hand.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
 
 from toolgen.diagnostics import Diagnostic, Hit, Severity, Span
 from toolgen.lint import config
@@ -43,13 +42,6 @@ from toolgen.lint.registry import (
     all_rules,
 )
 from toolgen.spec.ir import Catalogue, Tool, ToolSummary
-from toolgen.spec.tokens import TokenReport
-
-
-@dataclass(frozen=True, slots=True)
-class LintResult:
-    diagnostics: tuple[Diagnostic, ...]
-    tokens: TokenReport
 
 
 def enabled_rules(catalogue: Catalogue) -> dict[str, Severity]:
@@ -234,10 +226,10 @@ def _unused(
                 )
 
 
-def run(catalogue: Catalogue) -> LintResult:
+def lint(catalogue: Catalogue) -> list[Diagnostic]:
     """Lint a catalogue whose every tool's IR is at hand."""
     enabled = enabled_rules(catalogue)
     ctx = CatalogueContext.of(catalogue)
     linter = ToolLinter(LintContext(catalogue, ctx.names), enabled)
     hits = [hit for tool in catalogue.tools for hit in linter.lint(tool)]
-    return LintResult(lint_catalogue(ctx, hits, enabled), ctx.tokens)
+    return list(lint_catalogue(ctx, hits, enabled))
