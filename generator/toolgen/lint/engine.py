@@ -73,14 +73,15 @@ def _hits(
             yield Hit(rule_.id, f.message, f.hint, f.span or span, owners)
 
 
-# a tool's elements of each kind of TOOL_KINDS but SpecText (ToolLinter._text_hits)
-_TOOL_ELEMENTS: dict[
-    type, Callable[[Tool], Iterable[Tool | ParamSite | ReturnSite | ErrorSite]]
-] = {
-    Tool: lambda tool: (tool,),
-    ParamSite: param_sites,
-    ReturnSite: return_sites,
-    ErrorSite: lambda tool: (ErrorSite(tool, error) for error in tool.errors),
+# a tool's elements of each kind of TOOL_KINDS but SpecText (ToolLinter._text_hits), each
+# with the place its findings point at unless they name one: its name, or its key
+_TOOL_ELEMENTS: dict[type, Callable[[Tool], Iterable[tuple[object, Span]]]] = {
+    Tool: lambda tool: [(tool, tool.origin.span("name"))],
+    ParamSite: lambda tool: ((s, s.param.origin.key_span) for s in param_sites(tool)),
+    ReturnSite: lambda tool: ((s, s.field.origin.key_span) for s in return_sites(tool)),
+    ErrorSite: lambda tool: (
+        (ErrorSite(tool, e), e.origin.key_span) for e in tool.errors
+    ),
 }
 
 
@@ -92,8 +93,8 @@ class ToolLinter:
     def __init__(self, ctx: LintContext, enabled: Mapping[str, Severity]) -> None:
         self.ctx = ctx
         self._rules = _by_kind(enabled, TOOL_KINDS)
-        # (text, is_key, refused) -> what the rules found in such a string
-        self._texts: dict[tuple[str, bool, bool], list[tuple[str, Finding]]] = {}
+        # what the rules found in each distinct string
+        self._texts: dict[SpecText, list[tuple[str, Finding]]] = {}
 
     def lint(self, tool: Tool) -> tuple[Hit, ...]:
         """What the enabled rules find in `tool`'s elements (none in a derived tool: a
@@ -106,12 +107,7 @@ class ToolLinter:
             if kind is SpecText:
                 found.extend(self._text_hits(tool, rules))
                 continue
-            for element in _TOOL_ELEMENTS[kind](tool):
-                span = (
-                    element.origin.span("name")
-                    if isinstance(element, Tool)
-                    else element.default_span
-                )
+            for element, span in _TOOL_ELEMENTS[kind](tool):
                 found.extend(_hits(rules, element, self.ctx, span, owners))
         return tuple(found)
 
@@ -124,11 +120,10 @@ class ToolLinter:
         for item in tool.texts:
             path = item.path
             refused = len(path) > 1 and path[0] == "examples" and path[1] in rejected
-            key = (item.text, item.is_key, refused)
-            checked = self._texts.get(key)
+            element = SpecText(item.text, item.is_key, refused)
+            checked = self._texts.get(element)
             if checked is None:
-                element = SpecText(source, item.path, item.text, item.is_key, refused)
-                checked = self._texts[key] = [
+                checked = self._texts[element] = [
                     (r.id, f)
                     for r in rules
                     if r.check
@@ -158,12 +153,12 @@ def _catalogue_hits(
                 if pair.first.derived and pair.second.derived:
                     continue  # prepare tools are made of their contracts, linted themselves
                 owners = (pair.first.name, pair.second.name)
-                yield from _hits(group, pair, ctx, pair.default_span, owners)
+                yield from _hits(group, pair, ctx, pair.second.name_at, owners)
         elif kind is SpecText:  # catalogue.yaml's strings (a tool's are linted with it)
-            source = catalogue.origin.source
             for item in catalogue.texts:
-                element = SpecText(source, item.path, item.text, item.is_key)
-                yield from _hits(group, element, ctx, element.default_span, ())
+                element = SpecText(item.text, item.is_key)
+                span = catalogue.origin.source.span(item.path, key=item.is_key)
+                yield from _hits(group, element, ctx, span, ())
 
 
 def lint_catalogue(

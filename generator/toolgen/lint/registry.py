@@ -30,7 +30,6 @@ from toolgen.spec.ir import (
     ToolSummary,
     innermost,
 )
-from toolgen.spec.load import PathKey, SourceMap
 
 if TYPE_CHECKING:
     from toolgen.lint.context import LintContext
@@ -96,10 +95,6 @@ class ParamSite:
         """The value the model writes: the parameter, or its innermost array items."""
         return innermost(self.param)
 
-    @property
-    def default_span(self) -> Span:
-        return self.param.origin.key_span
-
 
 @dataclass(frozen=True, slots=True)
 class ReturnSite:
@@ -112,19 +107,11 @@ class ReturnSite:
     def dotted(self) -> str:
         return ".".join(self.path)
 
-    @property
-    def default_span(self) -> Span:
-        return self.field.origin.key_span
-
 
 @dataclass(frozen=True, slots=True)
 class ErrorSite:
     tool: Tool
     error: ErrorCode
-
-    @property
-    def default_span(self) -> Span:
-        return self.error.origin.key_span
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,10 +122,6 @@ class ToolPair:
     first: ToolSummary
     second: ToolSummary
 
-    @property
-    def default_span(self) -> Span:
-        return self.second.name_at
-
 
 @dataclass(frozen=True, slots=True)
 class SpecText:
@@ -148,15 +131,9 @@ class SpecText:
     example, which shows the validator refusing it and never reaches an implementation or the
     model (a hostile value belongs there: `/etc/passwd` for a path guard)."""
 
-    source: SourceMap
-    path: PathKey
     text: str
     is_key: bool
     refused: bool = False
-
-    @property
-    def default_span(self) -> Span:
-        return self.source.span(self.path, key=self.is_key)
 
 
 # the kinds a tool's own rules see, with a LintContext: their findings are kept with the tool
