@@ -72,8 +72,6 @@ class Lifecycle(enum.Enum):
 
 # --- the elements a rule sees -----------------------------------------------------------------
 
-N = TypeVar("N", Param, ReturnField)
-
 
 @dataclass(frozen=True, slots=True)
 class ParamSite:
