@@ -236,17 +236,16 @@ def rule(
     fix: str,
     source: str,
     lifecycle: Lifecycle = Lifecycle.STABLE,
-    name: str = "",
 ) -> Callable[[Check[E, C]], Check[E, C]]:
     """Register a check; its docstring documents the rule, the annotation of its first
     parameter names the kind of element it sees (`site: ParamSite`), and its name is the
-    rule's unless `name` says otherwise (`intent_too_short` is `intent-too-short`)."""
+    rule's (`intent_too_short` is `intent-too-short`)."""
 
     def register(check: Check[E, C]) -> Check[E, C]:
         seen = next(iter(check.__annotations__.values()))
         engine_rule(
             id=id,
-            name=name or check.__name__.replace("_", "-"),
+            name=check.__name__.replace("_", "-"),
             severity=severity,
             fix=fix,
             source=source,
