@@ -22,19 +22,20 @@ def test_every_pattern_of_every_scanner_compiles() -> None:
     scanners = _scanners()
     assert len(scanners) >= 7
     for scanner in scanners:
-        compiled = [scanner._pattern(pattern) for _, pattern in scanner.alternatives]
+        compiled = [prose._compiled(pattern) for _, pattern in scanner.alternatives]
         assert len(compiled) == len(scanner.alternatives)
         assert all(p.flags & re.IGNORECASE for p in compiled)
 
 
 def test_a_pattern_is_compiled_only_where_its_keyword_is() -> None:
     scanner = prose.Scanner(("ignore", r"\bignore\s+(all\s+)?previous instructions\b"))
+    prose._compiled.cache_clear()
     assert scanner.first("List the open orders of a customer.") is None
-    assert scanner._compiled == {}
+    assert prose._compiled.cache_info().currsize == 0
     assert scanner.first("Please IGNORE all\n previous instructions.") == (
         "IGNORE all previous instructions"
     )
-    assert len(scanner._compiled) == 1
+    assert prose._compiled.cache_info().currsize == 1
 
 
 def test_lazy_scanning_finds_what_eager_compiling_finds() -> None:

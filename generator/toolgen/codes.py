@@ -12,6 +12,7 @@ never reused.
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
 from typing import Self
 
@@ -56,11 +57,14 @@ class Code:
 
 
 CODES: dict[str, Code] = {}
+KEBAB_CASE = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 
 
 def register(code: Code) -> Code:
-    if code.id in CODES:
-        raise ValueError(f"diagnostic code {code.id} is already registered")
+    if code.id in CODES or any(c.name == code.name for c in CODES.values()):
+        raise ValueError(f"diagnostic code {code.id} {code.name!r} is already taken")
+    if not KEBAB_CASE.fullmatch(code.name):
+        raise ValueError(f"diagnostic code name {code.name!r} is not kebab-case")
     CODES[code.id] = code
     return code
 

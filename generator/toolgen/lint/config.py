@@ -58,18 +58,17 @@ def resolve(config: LintConfig, rules: Iterable[Rule]) -> dict[str, Severity]:
             continue
         if any(matches(s, candidate) for s in config.ignore):
             continue
-        overrides = sorted(
-            (rank, value)
-            for key, value in config.severity.items()
-            if (rank := _specificity(key, candidate))
+        # the most specific key that names the rule wins, else its default
+        _, value = max(
+            (
+                (rank, value)
+                for key, value in config.severity.items()
+                if (rank := _specificity(key, candidate))
+            ),
+            default=(0, candidate.severity.value),
         )
-        severity = candidate.severity
-        if overrides:
-            value = overrides[-1][1]
-            if value == "off":
-                continue
-            severity = Severity(value)
-        enabled[candidate.id] = severity
+        if value != "off":
+            enabled[candidate.id] = Severity(value)
     return enabled
 
 

@@ -29,9 +29,9 @@ from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 from toolgen.lint import targets, words
 from toolgen.lint.prose import Prose, tool_prose
-from toolgen.lint.registry import N, ParamSite, ReturnSite, ToolPair
+from toolgen.lint.registry import ParamSite, ReturnSite, ToolPair
 from toolgen.spec import tokens
-from toolgen.spec.ir import Catalogue, Param, Tool, ToolSummary, innermost, summary
+from toolgen.spec.ir import Catalogue, N, Param, Tool, ToolSummary, innermost, summary
 from toolgen.spec.tokens import TokenReport, ToolTokens
 
 if TYPE_CHECKING:

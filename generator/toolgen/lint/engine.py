@@ -11,14 +11,13 @@ It runs in two passes, so that a build keeps what one tool's rules found with th
   tools' own included, that a tool owning it suppresses, and reports the suppressions that
   dropped nothing.
 
-`run(catalogue)` does both for a catalogue whose every tool's IR is at hand.
+`lint(catalogue)` does both for a catalogue whose every tool's IR is at hand.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
 
 from toolgen.diagnostics import Diagnostic, Hit, Severity, Span
 from toolgen.lint import config
@@ -43,13 +42,6 @@ from toolgen.lint.registry import (
     all_rules,
 )
 from toolgen.spec.ir import Catalogue, Tool, ToolSummary
-from toolgen.spec.tokens import TokenReport
-
-
-@dataclass(frozen=True, slots=True)
-class LintResult:
-    diagnostics: tuple[Diagnostic, ...]
-    tokens: TokenReport
 
 
 def enabled_rules(catalogue: Catalogue) -> dict[str, Severity]:
@@ -81,14 +73,15 @@ def _hits(
             yield Hit(rule_.id, f.message, f.hint, f.span or span, owners)
 
 
-# a tool's elements of each kind of TOOL_KINDS but SpecText (ToolLinter._text_hits)
-_TOOL_ELEMENTS: dict[
-    type, Callable[[Tool], Iterable[Tool | ParamSite | ReturnSite | ErrorSite]]
-] = {
-    Tool: lambda tool: (tool,),
-    ParamSite: param_sites,
-    ReturnSite: return_sites,
-    ErrorSite: lambda tool: (ErrorSite(tool, error) for error in tool.errors),
+# a tool's elements of each kind of TOOL_KINDS but SpecText (ToolLinter._text_hits), each
+# with the place its findings point at unless they name one: its name, or its key
+_TOOL_ELEMENTS: dict[type, Callable[[Tool], Iterable[tuple[object, Span]]]] = {
+    Tool: lambda tool: [(tool, tool.origin.span("name"))],
+    ParamSite: lambda tool: ((s, s.param.origin.key_span) for s in param_sites(tool)),
+    ReturnSite: lambda tool: ((s, s.field.origin.key_span) for s in return_sites(tool)),
+    ErrorSite: lambda tool: (
+        (ErrorSite(tool, e), e.origin.key_span) for e in tool.errors
+    ),
 }
 
 
@@ -100,8 +93,8 @@ class ToolLinter:
     def __init__(self, ctx: LintContext, enabled: Mapping[str, Severity]) -> None:
         self.ctx = ctx
         self._rules = _by_kind(enabled, TOOL_KINDS)
-        # (text, is_key, refused) -> what the rules found in such a string
-        self._texts: dict[tuple[str, bool, bool], list[tuple[str, Finding]]] = {}
+        # what the rules found in each distinct string
+        self._texts: dict[SpecText, list[tuple[str, Finding]]] = {}
 
     def lint(self, tool: Tool) -> tuple[Hit, ...]:
         """What the enabled rules find in `tool`'s elements (none in a derived tool: a
@@ -114,12 +107,7 @@ class ToolLinter:
             if kind is SpecText:
                 found.extend(self._text_hits(tool, rules))
                 continue
-            for element in _TOOL_ELEMENTS[kind](tool):
-                span = (
-                    element.origin.span("name")
-                    if isinstance(element, Tool)
-                    else element.default_span
-                )
+            for element, span in _TOOL_ELEMENTS[kind](tool):
                 found.extend(_hits(rules, element, self.ctx, span, owners))
         return tuple(found)
 
@@ -132,11 +120,10 @@ class ToolLinter:
         for item in tool.texts:
             path = item.path
             refused = len(path) > 1 and path[0] == "examples" and path[1] in rejected
-            key = (item.text, item.is_key, refused)
-            checked = self._texts.get(key)
+            element = SpecText(item.text, item.is_key, refused)
+            checked = self._texts.get(element)
             if checked is None:
-                element = SpecText(source, item.path, item.text, item.is_key, refused)
-                checked = self._texts[key] = [
+                checked = self._texts[element] = [
                     (r.id, f)
                     for r in rules
                     if r.check
@@ -166,12 +153,12 @@ def _catalogue_hits(
                 if pair.first.derived and pair.second.derived:
                     continue  # prepare tools are made of their contracts, linted themselves
                 owners = (pair.first.name, pair.second.name)
-                yield from _hits(group, pair, ctx, pair.default_span, owners)
+                yield from _hits(group, pair, ctx, pair.second.name_at, owners)
         elif kind is SpecText:  # catalogue.yaml's strings (a tool's are linted with it)
-            source = catalogue.origin.source
             for item in catalogue.texts:
-                element = SpecText(source, item.path, item.text, item.is_key)
-                yield from _hits(group, element, ctx, element.default_span, ())
+                element = SpecText(item.text, item.is_key)
+                span = catalogue.origin.source.span(item.path, key=item.is_key)
+                yield from _hits(group, element, ctx, span, ())
 
 
 def lint_catalogue(
@@ -234,10 +221,10 @@ def _unused(
                 )
 
 
-def run(catalogue: Catalogue) -> LintResult:
+def lint(catalogue: Catalogue) -> list[Diagnostic]:
     """Lint a catalogue whose every tool's IR is at hand."""
     enabled = enabled_rules(catalogue)
     ctx = CatalogueContext.of(catalogue)
     linter = ToolLinter(LintContext(catalogue, ctx.names), enabled)
     hits = [hit for tool in catalogue.tools for hit in linter.lint(tool)]
-    return LintResult(lint_catalogue(ctx, hits, enabled), ctx.tokens)
+    return list(lint_catalogue(ctx, hits, enabled))

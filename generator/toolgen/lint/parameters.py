@@ -179,18 +179,14 @@ def contact_as_free_string(site: ParamSite, ctx: LintContext) -> Iterator[Findin
         )
 
 
+# the last word of a name that says which one, not how much: issue_number, pullNumber,
+# user_id, page, start_index
 POSITION_WORDS = words.wordset("id ids number num no page offset index position cursor")
 
 
 # "Issue number that this issue duplicates", "Milestone number", "The order's id"; not
 # "the number of days"
 _IDENTIFIER = re.compile(r"\b(?:number|id|ID|identifier)\b(?! of\b)")
-
-
-def _identifier_or_position(name: str) -> bool:
-    """issue_number, pullNumber, user_id, page, start_index: which one, not how much."""
-    parts = words.name_words(name)
-    return bool(parts) and parts[-1] in POSITION_WORDS
 
 
 @rule(
@@ -227,9 +223,9 @@ def unbounded_number(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     c = node.constraints
     if node.type not in ("integer", "number") or c.enum is not None:
         return
-    if _identifier_or_position(site.param.name) or _IDENTIFIER.search(
-        site.param.description
-    ):
+    parts = words.name_words(site.param.name)
+    which = bool(parts) and parts[-1] in POSITION_WORDS
+    if which or _IDENTIFIER.search(site.param.description):
         return  # an id or a page number has no business range; the implementation checks it
     missing = [k for k, v in (("min", c.minimum), ("max", c.maximum)) if v is None]
     if missing:

@@ -7,6 +7,7 @@ field descriptions and an error's `when` are for reviewers and implementers.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -56,6 +57,11 @@ def tool_prose(tool: Tool) -> tuple[Prose, ...]:
     return tuple(found)
 
 
+@functools.cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
 class Scanner:
     """Case-insensitive phrases to look for, each behind a literal it cannot match without.
 
@@ -70,13 +76,6 @@ class Scanner:
         self.alternatives = tuple(
             (keyword.lower(), pattern) for keyword, pattern in alternatives
         )
-        self._compiled: dict[str, re.Pattern[str]] = {}
-
-    def _pattern(self, pattern: str) -> re.Pattern[str]:
-        found = self._compiled.get(pattern)
-        if found is None:
-            found = self._compiled[pattern] = re.compile(pattern, re.IGNORECASE)
-        return found
 
     def first(self, text: str) -> str | None:
         """The first phrase found (whitespace collapsed), or None."""
@@ -87,4 +86,4 @@ class Scanner:
         low = text.lower()
         for keyword, pattern in self.alternatives:
             if keyword in low:
-                yield from self._pattern(pattern).finditer(text)
+                yield from _compiled(pattern).finditer(text)

@@ -30,7 +30,6 @@ from toolgen.spec.ir import (
     ToolSummary,
     innermost,
 )
-from toolgen.spec.load import PathKey, SourceMap
 
 if TYPE_CHECKING:
     from toolgen.lint.context import LintContext
@@ -73,8 +72,6 @@ class Lifecycle(enum.Enum):
 
 # --- the elements a rule sees -----------------------------------------------------------------
 
-N = TypeVar("N", Param, ReturnField)
-
 
 @dataclass(frozen=True, slots=True)
 class ParamSite:
@@ -96,10 +93,6 @@ class ParamSite:
         """The value the model writes: the parameter, or its innermost array items."""
         return innermost(self.param)
 
-    @property
-    def default_span(self) -> Span:
-        return self.param.origin.key_span
-
 
 @dataclass(frozen=True, slots=True)
 class ReturnSite:
@@ -112,19 +105,11 @@ class ReturnSite:
     def dotted(self) -> str:
         return ".".join(self.path)
 
-    @property
-    def default_span(self) -> Span:
-        return self.field.origin.key_span
-
 
 @dataclass(frozen=True, slots=True)
 class ErrorSite:
     tool: Tool
     error: ErrorCode
-
-    @property
-    def default_span(self) -> Span:
-        return self.error.origin.key_span
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,10 +120,6 @@ class ToolPair:
     first: ToolSummary
     second: ToolSummary
 
-    @property
-    def default_span(self) -> Span:
-        return self.second.name_at
-
 
 @dataclass(frozen=True, slots=True)
 class SpecText:
@@ -148,15 +129,9 @@ class SpecText:
     example, which shows the validator refusing it and never reaches an implementation or the
     model (a hostile value belongs there: `/etc/passwd` for a path guard)."""
 
-    source: SourceMap
-    path: PathKey
     text: str
     is_key: bool
     refused: bool = False
-
-    @property
-    def default_span(self) -> Span:
-        return self.source.span(self.path, key=self.is_key)
 
 
 # the kinds a tool's own rules see, with a LintContext: their findings are kept with the tool
@@ -214,7 +189,6 @@ REGISTRY: dict[str, Rule] = {}
 # Ids of withdrawn rules, with what replaced them: an id is never given to another rule.
 RETIRED: dict[str, str] = {}
 _ID = re.compile(r"^TG[2-9]\d\d$")
-_NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 
 
 def engine_rule(
@@ -233,12 +207,8 @@ def engine_rule(
     needs the outcome of every other rule)."""
     if not _ID.fullmatch(id):
         raise ValueError(f"lint rule id {id!r} is not TG200-TG999")
-    if id in REGISTRY or id in RETIRED:
+    if id in RETIRED:
         raise ValueError(f"lint rule id {id} is already taken")
-    if not _NAME.fullmatch(name):
-        raise ValueError(f"lint rule name {name!r} is not kebab-case")
-    if any(r.name == name for r in REGISTRY.values()):
-        raise ValueError(f"lint rule name {name!r} is already taken")
     registered = Rule(
         id=id,
         name=name,
@@ -251,10 +221,11 @@ def engine_rule(
         source=source,
         doc=inspect.cleandoc(doc),
     )
-    REGISTRY[id] = registered
+    # the table of codes refuses an id or a name already taken, or a name not in kebab case
     codes.register(
         codes.Code(id, name, codes.Stage.LINT, severity, registered.summary, fix)
     )
+    REGISTRY[id] = registered
     return registered
 
 
@@ -265,17 +236,16 @@ def rule(
     fix: str,
     source: str,
     lifecycle: Lifecycle = Lifecycle.STABLE,
-    name: str = "",
 ) -> Callable[[Check[E, C]], Check[E, C]]:
     """Register a check; its docstring documents the rule, the annotation of its first
     parameter names the kind of element it sees (`site: ParamSite`), and its name is the
-    rule's unless `name` says otherwise (`intent_too_short` is `intent-too-short`)."""
+    rule's (`intent_too_short` is `intent-too-short`)."""
 
     def register(check: Check[E, C]) -> Check[E, C]:
         seen = next(iter(check.__annotations__.values()))
         engine_rule(
             id=id,
-            name=name or check.__name__.replace("_", "-"),
+            name=check.__name__.replace("_", "-"),
             severity=severity,
             fix=fix,
             source=source,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from toolgen.diagnostics import Severity, Span
+from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import LintContext, return_sites
 from toolgen.lint.registry import (
@@ -16,7 +16,7 @@ from toolgen.lint.registry import (
     ReturnSite,
     rule,
 )
-from toolgen.spec.ir import ReturnField, Tool, innermost
+from toolgen.spec.ir import Tool, innermost
 
 _LESSON = "toolgen seeds: Tools lesson"
 _CONTEXT = f"{_LESSON}, 'The return value is context, and context is paid n times'"
@@ -508,14 +508,11 @@ def too_many_return_fields(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
       total_eur: ...
     ```
     """
-    groups: list[tuple[str, tuple[ReturnField, ...], Span]] = [
-        ("the returns", tool.returns, tool.origin.span("returns", key=True))
+    objects = [f for top in tool.returns for f in top.walk() if f.type == "object"]
+    groups = [
+        ("the returns", tool.returns, tool.origin.span("returns", key=True)),
+        *((f"object {f.name!r}", f.properties, f.origin.key_span) for f in objects),
     ]
-    for field in (f for top in tool.returns for f in top.walk()):
-        if field.type == "object":
-            groups.append(
-                (f"object {field.name!r}", field.properties, field.origin.key_span)
-            )
     for label, fields, span in groups:
         if len(fields) > MAX_RETURN_FIELDS:
             yield Finding(

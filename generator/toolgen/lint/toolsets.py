@@ -157,13 +157,12 @@ def namespace_too_large(
 
 @rule(
     id="TG962",
-    name="namespace-too-thin-to-find",
     severity=Severity.WARNING,
     fix="Say in the description what the namespace holds and when to look inside, in the "
     "words a user would use.",
     source=_SEARCH,
 )
-def namespace_too_thin(
+def namespace_too_thin_to_find(
     catalogue: Catalogue, ctx: CatalogueContext
 ) -> Iterator[Finding]:
     """A namespace whose description is too thin for a search to find its tools.
@@ -204,13 +203,12 @@ def namespace_too_thin(
 
 @rule(
     id="TG963",
-    name="deferred-tool-too-thin-to-find",
     severity=Severity.WARNING,
     fix="Give the tool asks (requests in a user's words for which it is the right tool) "
     "and an intent and use_when that say what it does.",
     source=_SEARCH,
 )
-def deferred_tool_too_thin(
+def deferred_tool_too_thin_to_find(
     tool: ToolSummary, ctx: CatalogueContext
 ) -> Iterator[Finding]:
     """A deferred tool with too few words for a search to find it.

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from toolgen.codes import Titled
+from toolgen.codes import KEBAB_CASE, Titled
 from toolgen.diagnostics import Severity
 
 
@@ -90,7 +90,6 @@ class DiffRule:
 
 REGISTRY: dict[str, DiffRule] = {}
 _ID = re.compile(r"^TD[1-9]\d\d$")
-_NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 
 
 def diff_rules(
@@ -105,7 +104,7 @@ def diff_rules(
                 raise ValueError(f"diff rule id {id!r} is not TD100-TD999")
             if id in REGISTRY or any(r.name == name for r in REGISTRY.values()):
                 raise ValueError(f"diff rule {id} {name!r} is already taken")
-            if not _NAME.fullmatch(name):
+            if not KEBAB_CASE.fullmatch(name):
                 raise ValueError(f"diff rule name {name!r} is not kebab-case")
             doc = inspect.cleandoc(check.__doc__ or "")
             REGISTRY[id] = DiffRule(id, name, level, group, kind, check, doc)
