@@ -262,8 +262,6 @@ CASES = [
          [("TD512", D, "search_orders", SEARCH, ("params", "filter", "properties", "city"))]),
     Case("TD601", _drop(_t("read_document"), "pagination"),
          [("TD601", B, "read_document", READ, ("pagination",))]),
-    Case("TD602", lambda s: tool(s, "read_document")["pagination"].update(unbound=["name"]),
-         [("TD602", B, "read_document", READ, ("pagination", "unbound"))]),
     Case("TD602-forever", lambda s: tool(s, "read_document")["pagination"].update(
         ttl_seconds=None),
          [("TD602", B, "read_document", READ, ("pagination", "ttl_seconds"))]),

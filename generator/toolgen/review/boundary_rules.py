@@ -19,8 +19,6 @@ from toolgen.text import json_sorted
 
 # allow-lists: an item added lets more through (an empty list of suffixes means any name)
 _ALLOW_LISTS = ("hosts", "schemes", "ports", "suffixes")
-# switches that let more through when they turn on
-_PERMISSIONS = ("allow_userinfo", "allow_trailing_dot", "allow_hidden")
 
 
 def _guard_changes(old: Json, new: Json) -> tuple[list[str], list[str]]:
@@ -41,11 +39,6 @@ def _guard_changes(old: Json, new: Json) -> tuple[list[str], list[str]]:
             wider.append(f"{key} added: {json_sorted(came)}")
         if gone:
             narrower.append(f"{key} removed: {json_sorted(gone)}")
-    for key in _PERMISSIONS:
-        if not old.get(key) and new.get(key):
-            wider.append(f"{key} turned on")
-        elif old.get(key) and not new.get(key):
-            narrower.append(f"{key} turned off")
     if old.get("must_exist", True) and not new.get("must_exist", True):
         wider.append("paths that do not exist are allowed now")
     elif not old.get("must_exist", True) and new.get("must_exist", True):
@@ -62,8 +55,7 @@ def _guard_changes(old: Json, new: Json) -> tuple[list[str], list[str]]:
             wider.append(f"max_chars is {after_chars}, was {before_chars}")
         elif after_chars < before_chars:
             narrower.append(f"max_chars is {after_chars}, was {before_chars}")
-    known = {"kind", "root", "must_exist", "hosts_from", "max_chars"}
-    known.update(_ALLOW_LISTS, _PERMISSIONS)
+    known = {"kind", "root", "must_exist", "hosts_from", "max_chars", *_ALLOW_LISTS}
     for key in sorted((set(old) | set(new)) - known):
         if old.get(key) != new.get(key):
             # a setting this version of toolgen does not know: assume the worst
@@ -80,7 +72,7 @@ boundary_rule = diff_rules(ToolChange, Group.BOUNDARIES)
 @guard_rule("TD511", "guard-widened", Level.BREAKING)
 def guard_widened(pair: GuardPair) -> Iterator[Found]:
     """A guarded parameter lets more through: a host, scheme, port or suffix added, another
-    root, a permission turned on, a longer limit, or the guard removed.
+    root, paths that need not exist, a longer limit, or the guard removed.
 
     ## Why breaking
     A safety regression: the guard is what keeps the model's arguments inside the folders
@@ -158,21 +150,15 @@ def pagination_removed(pair: ToolChange) -> Iterator[Found]:
 
 @boundary_rule("TD602", "cursor-binding-loosened", Level.BREAKING)
 def cursor_binding_loosened(pair: ToolChange) -> Iterator[Found]:
-    """A cursor is bound to fewer filters, or lives longer (or forever).
+    """A cursor lives longer (or forever).
 
     ## Why breaking
-    A safety regression: a cursor reused with other filters, or much later, returns rows the
-    filters it was made for did not select.
+    A safety regression: a cursor taken back much later returns rows its filters did not
+    select when it was made.
     """
     old, new = (_pagination(t) for t in pair.both)
     if not old or not new:
         return
-    came = [u for u in new.get("unbound", []) if u not in old.get("unbound", [])]
-    if came:
-        yield Found(
-            f"cursors of {pair.name!r} may now be reused with other {json_sorted(came)}",
-            ("pagination", "unbound"),
-        )
     before, after = old.get("ttl_seconds"), new.get("ttl_seconds")
     if before is not None and (after is None or after > before):
         life = "forever" if after is None else f"{after} s"

@@ -18,11 +18,10 @@ read as "not declared"):
   "retention_s": N}`;
 - `confirmation`: `"none" | "approval" | "token"`, or `{"kind": ..., ...settings}`;
 - `guards`: `{"<param path>": {"kind": "path", "root", "suffixes", "must_exist",
-  "allow_hidden", "max_chars"} | {"kind": "url", "hosts", "schemes", "ports",
-  "allow_userinfo", "allow_trailing_dot", "hosts_from", "max_chars"}}`, the path dotted
-  (`options.site`);
-- `pagination`: `{"max_page_size", "cursor_field", "size_field", "unbound", "ttl_seconds",
-  ...}` or absent;
+  "max_chars"} | {"kind": "url", "hosts", "schemes", "ports", "hosts_from",
+  "max_chars"}}`, the path dotted (`options.site`);
+- `pagination`: `{"max_page_size", "cursor_field", "size_field", "ttl_seconds", ...}` or
+  absent;
 - `output`: `{"max_chars": {"<return field>": N}, "sensitive": ["<return field>", ...]}`.
 """
 

@@ -106,7 +106,6 @@ def guards_snapshot(tool: Tool) -> dict[str, Any]:
                 "root": param.path.root,
                 "suffixes": list(param.path.suffixes),
                 "must_exist": param.path.must_exist,
-                "allow_hidden": False,
                 "max_chars": _guard_limits()[0],
             }
         elif param.url is not None:
@@ -115,8 +114,6 @@ def guards_snapshot(tool: Tool) -> dict[str, Any]:
                 "hosts": list(param.url.hosts),
                 "schemes": list(param.url.schemes),
                 "ports": list(param.url.ports),
-                "allow_userinfo": False,
-                "allow_trailing_dot": False,
                 "hosts_from": param.url.hosts_from,
                 "max_chars": _guard_limits()[1],
             }
@@ -133,7 +130,6 @@ def boundaries_snapshot(tool: Tool) -> dict[str, Any]:
             "default_page_size": page.default_page_size,
             "cursor_field": CURSOR_PARAM,
             "size_field": PAGE_SIZE_PARAM,
-            "unbound": [],
             "ttl_seconds": page.ttl_s,
             "total": page.total,
             "noun": page.noun,
