@@ -353,6 +353,31 @@ def test_the_same_snapshot_has_no_change() -> None:
     assert diff.compare(base(), base()).changes == ()
 
 
+def test_a_guard_inside_an_array_of_objects_points_at_its_field() -> None:
+    """The snapshot keys it `stops.site`; the finding points at the field in the spec,
+    inside the array's items, even for a property named `items`."""
+    old, new = base(), base()
+    stops = {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "properties": {"site": {"type": "string"}, "items": {"type": "string"}},
+        },
+    }
+    for shot in (old, new):
+        tool(shot, "search_orders")["model"]["parameters"]["properties"]["stops"] = (
+            stops
+        )
+    url = {"kind": "url", "hosts": ["maps.example.com"]}
+    tool(new, "search_orders")["guards"].update({"stops.site": url, "stops.items": url})
+    changes = diff.compare(old, new).changes
+    inside = ("params", "stops", "items", "properties")
+    assert [(c.rule.id, c.where) for c in changes] == [
+        ("TD512", (*inside, "items")),
+        ("TD512", (*inside, "site")),
+    ]
+
+
 def test_a_removed_object_parameter_is_one_change_not_one_per_property() -> None:
     new = base()
     del tool(new, "search_orders")["model"]["parameters"]["properties"]["filter"]

@@ -97,8 +97,17 @@ def _elements(pair: ToolPair) -> Iterator[object]:
     for code in sorted({*old_errors, *new_errors}):
         yield ErrorPair(pair.name, code, old_errors.get(code), new_errors.get(code))
     old_guards, new_guards = old.get("guards", {}), new.get("guards", {})
+    # the snapshot keys a guard by the dotted names of its parameter (`stops.site`); a
+    # removed parameter is where the old version had it
+    at: dict[str, Where] = {}
+    for tool in (new, old):
+        for where in elements.fields(elements.parameters(tool), "params"):
+            at.setdefault(elements.shown(where).replace("[]", ""), where)
     for path in sorted({*old_guards, *new_guards}):
-        yield GuardPair(pair.name, path, old_guards.get(path), new_guards.get(path))
+        where = at.get(path, ("params",))
+        yield GuardPair(
+            pair.name, path, old_guards.get(path), new_guards.get(path), where
+        )
 
 
 def _file(pair: ToolPair, new: Json) -> str:

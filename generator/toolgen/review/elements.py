@@ -253,24 +253,14 @@ class ErrorPair:
 
 @dataclass(frozen=True, slots=True)
 class GuardPair:
-    """What guards one parameter path, in both versions (None: no guard)."""
+    """What guards one parameter path, in both versions (None: no guard), and `where`
+    the parameter is in the spec."""
 
     tool: str
     path: str  # dotted, as the snapshot keys it
     old: Json | None
     new: Json | None
-
-    @property
-    def where(self) -> Where:
-        parts: list[str | int] = ["params"]
-        for i, part in enumerate(self.path.split(".")):
-            if part in ("[]", "items") or part.isdigit():
-                parts.append("items")
-                continue
-            if i:
-                parts.append("properties")
-            parts.append(part)
-        return tuple(parts)
+    where: Where
 
 
 def _without_descriptions(value: object) -> object:
