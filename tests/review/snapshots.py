@@ -114,8 +114,7 @@ def base() -> dict[str, Any]:
         confirmation="approval",
         context=["run_id", "customer_id"],
         guards={"callback": {"kind": "url", "hosts": ["hooks.example.com"],
-                             "schemes": ["https"], "ports": [], "hosts_from": None,
-                             "max_chars": 2048}},
+                             "schemes": ["https"], "ports": [], "hosts_from": None}},
         returns=_returns(sent={"type": "boolean", "description": "True once sent."}),
         errors={"out_of_stock": {"how_to_fix": "Order fewer pieces.", "retryable": False}},
     )  # fmt: skip
@@ -126,7 +125,7 @@ def base() -> dict[str, Any]:
             "cursor": _nullable("string", description="From the last page; null first."),
         },
         guards={"name": {"kind": "path", "root": "documents", "suffixes": [".md", ".txt"],
-                         "must_exist": True, "max_chars": 1024}},
+                         "must_exist": True}},
         pagination={"max_page_size": 20, "cursor_field": "cursor", "size_field": None,
                     "ttl_seconds": 3600},
         output={"max_chars": {"text": 4000}, "sensitive": ["owner_email"]},

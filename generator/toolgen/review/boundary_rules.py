@@ -49,13 +49,7 @@ def _guard_changes(old: Json, new: Json) -> tuple[list[str], list[str]]:
         )
     if old.get("hosts_from") != new.get("hosts_from") and new.get("hosts_from"):
         wider.append(f"hosts also come from {json_sorted(new.get('hosts_from'))}")
-    before_chars, after_chars = old.get("max_chars"), new.get("max_chars")
-    if isinstance(before_chars, int) and isinstance(after_chars, int):
-        if after_chars > before_chars:
-            wider.append(f"max_chars is {after_chars}, was {before_chars}")
-        elif after_chars < before_chars:
-            narrower.append(f"max_chars is {after_chars}, was {before_chars}")
-    known = {"kind", "root", "must_exist", "hosts_from", "max_chars", *_ALLOW_LISTS}
+    known = {"kind", "root", "must_exist", "hosts_from", *_ALLOW_LISTS}
     for key in sorted((set(old) | set(new)) - known):
         if old.get(key) != new.get(key):
             # a setting this version of toolgen does not know: assume the worst
@@ -72,7 +66,7 @@ boundary_rule = diff_rules(ToolChange, Group.BOUNDARIES)
 @guard_rule("TD511", "guard-widened", Level.BREAKING)
 def guard_widened(pair: GuardPair) -> Iterator[Found]:
     """A guarded parameter lets more through: a host, scheme, port or suffix added, another
-    root, paths that need not exist, a longer limit, or the guard removed.
+    root, paths that need not exist, or the guard removed.
 
     ## Why breaking
     A safety regression: the guard is what keeps the model's arguments inside the folders

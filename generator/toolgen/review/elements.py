@@ -17,9 +17,9 @@ read as "not declared"):
 - `idempotency`: `{"kind": "none" | "natural" | "key", "args": [...], "context": [...],
   "retention_s": N}`;
 - `confirmation`: `"none" | "approval" | "token"`, or `{"kind": ..., ...settings}`;
-- `guards`: `{"<param path>": {"kind": "path", "root", "suffixes", "must_exist",
-  "max_chars"} | {"kind": "url", "hosts", "schemes", "ports", "hosts_from",
-  "max_chars"}}`, the path dotted (`options.site`);
+- `guards`: `{"<param path>": {"kind": "path", "root", "suffixes", "must_exist"} |
+  {"kind": "url", "hosts", "schemes", "ports", "hosts_from"}}`, the path dotted
+  (`options.site`);
 - `pagination`: `{"max_page_size", "cursor_field", "size_field", "ttl_seconds", ...}` or
   absent;
 - `output`: `{"max_chars": {"<return field>": N}, "sensitive": ["<return field>", ...]}`.

@@ -76,15 +76,6 @@ def _idempotency(tool: Tool) -> dict[str, Any]:
 # --- boundaries: guards, pagination, output contracts (shape: toolgen/review/elements.py) ---
 
 
-def _guard_limits() -> tuple[int, int]:
-    """The runtime's longest path and URL texts. Imported when a contract guards one:
-    toolgen_runtime imports the Agents SDK (over a second), which no other build needs."""
-    from toolgen_runtime.guards.hosts import MAX_URL_CHARS
-    from toolgen_runtime.guards.paths import MAX_PATH_CHARS
-
-    return MAX_PATH_CHARS, MAX_URL_CHARS
-
-
 def named(nodes: tuple[N, ...], prefix: str = "") -> Iterator[tuple[str, N]]:
     """Each named parameter or return field with its dotted path, nested ones included (the
     properties of array items are under the array's name)."""
@@ -106,7 +97,6 @@ def guards_snapshot(tool: Tool) -> dict[str, Any]:
                 "root": param.path.root,
                 "suffixes": list(param.path.suffixes),
                 "must_exist": param.path.must_exist,
-                "max_chars": _guard_limits()[0],
             }
         elif param.url is not None:
             found[path] = {
@@ -115,7 +105,6 @@ def guards_snapshot(tool: Tool) -> dict[str, Any]:
                 "schemes": list(param.url.schemes),
                 "ports": list(param.url.ports),
                 "hosts_from": param.url.hosts_from,
-                "max_chars": _guard_limits()[1],
             }
     return found
 
