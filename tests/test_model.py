@@ -651,8 +651,8 @@ def test_a_bad_pattern_is_quoted_as_written(tmp_path: Path) -> None:
         + "examples:\n  - args: {s: '1'}\n",
     )
     assert [d.message for d in result.diagnostics] == [
-        "pattern '^\\d+($' is not a valid regular expression: missing ), unterminated "
-        "subpattern"
+        "pattern '^\\d+($' is not a valid regular expression: Unbalanced parenthesis (a "
+        "pattern is ECMA-262, as in JSON Schema)"
     ]
 
 
