@@ -14,7 +14,7 @@ that is outside the contract, and refused as a whole.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -139,12 +139,12 @@ class Contract:
         self._validator = validator(self.schema)
         self._validator.check_schema(self.schema)
 
-    def errors(self, value: object) -> list[tuple[Loc, str]]:
-        """Every way `value` breaks the contract, as (field path, message) pairs."""
-        found: list[tuple[Loc, str]] = []
+    def errors(self, value: object) -> Iterator[tuple[Loc, str]]:
+        """Every way `value` breaks the contract, as (field path, message) pairs, found
+        one at a time (10,000 wrong items are 10,000 errors: read only what is needed)."""
         for err in self._validator.iter_errors(value):
-            found.extend((loc, err.message) for loc in _error_locs(err))
-        return found
+            for loc in _error_locs(err):
+                yield loc, err.message
 
     def only_formats_broken(self, value: object) -> bool:
         """Whether `value` breaks nothing but `format`s (a date written another way)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import itertools
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -257,10 +258,10 @@ class Judge:
                     # a URL is passed on rebuilt from its checked parts; what was sent
                     # is compared above
                     _put(dumped, loc, given)
-        broken = self.contract.errors(dumped)
+        broken = list(itertools.islice(self.contract.errors(dumped), 3))
         if broken:
             where = ", ".join(
-                f"{field_name(loc)}: {message}" for loc, message in broken[:3]
+                f"{field_name(loc)}: {message}" for loc, message in broken
             )
             raise self.fail(
                 case,
@@ -349,10 +350,10 @@ class Judge:
                 f"{sorted(self.declared_fields)}",
                 answer,
             )
-        broken = self.result_contract.errors(fields)
+        broken = list(itertools.islice(self.result_contract.errors(fields), 3))
         if broken:
             where_broken = ", ".join(
-                f"{field_name(loc)}: {message}" for loc, message in broken[:3]
+                f"{field_name(loc)}: {message}" for loc, message in broken
             )
             raise self.fail(
                 case, f"{where} breaks the declared result ({where_broken})", answer
@@ -450,14 +451,16 @@ class Judge:
             )
             if not named_right and not cut_short:
                 raise self.fail(case, f"the rejection must name $ or {targets}", answer)
-        else:
-            blamed = {
-                field_name(loc) for loc, _ in self.contract.errors(judged.reading.value)
-            }
-            if not any(_within(f, b) for f in named for b in blamed) and not cut_short:
+        elif not cut_short:
+            value = judged.reading.value
+            blamed = (field_name(loc) for loc, _ in self.contract.errors(value))
+            if not any(_within(f, b) for b in blamed for f in named):
+                every = sorted(
+                    {field_name(loc) for loc, _ in self.contract.errors(value)}
+                )
                 raise self.fail(
                     case,
-                    f"the rejection names {sorted(named)}; the contract blames {sorted(blamed)}",
+                    f"the rejection names {sorted(named)}; the contract blames {every}",
                     answer,
                 )
         self.report.rejected += 1
