@@ -93,8 +93,8 @@ class ToolLinter:
     def __init__(self, ctx: LintContext, enabled: Mapping[str, Severity]) -> None:
         self.ctx = ctx
         self._rules = _by_kind(enabled, TOOL_KINDS)
-        # what the rules found in each distinct string
-        self._texts: dict[SpecText, list[tuple[str, Finding]]] = {}
+        # what the rules found in each distinct string: (text, is_key, refused)
+        self._texts: dict[tuple[str, bool, bool], list[tuple[str, Finding]]] = {}
 
     def lint(self, tool: Tool) -> tuple[Hit, ...]:
         """What the enabled rules find in `tool`'s elements (none in a derived tool: a
@@ -120,10 +120,11 @@ class ToolLinter:
         for item in tool.texts:
             path = item.path
             refused = len(path) > 1 and path[0] == "examples" and path[1] in rejected
-            element = SpecText(item.text, item.is_key, refused)
-            checked = self._texts.get(element)
+            key = (item.text, item.is_key, refused)
+            checked = self._texts.get(key)
             if checked is None:
-                checked = self._texts[element] = [
+                element = SpecText(*key)  # made only for a string not seen yet
+                checked = self._texts[key] = [
                     (r.id, f)
                     for r in rules
                     if r.check

@@ -204,6 +204,7 @@ def compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(python_pattern(pattern))
 
 
+@functools.cache  # a catalogue's patterns repeat from tool to tool
 def pattern_problem(pattern: str) -> str | None:
     """Why `pattern` cannot be a parameter's, or None: the model's schema means it as
     ECMA-262 (`regress` reads it as the contract's validator does), and the generated
