@@ -25,6 +25,10 @@ cd "$(dirname "$0")/.."
 work=$(mktemp -d "${TMPDIR:-/tmp}/toolgen-tests-XXXXXX")
 mkdir "$work/tmp"
 status=0
+# Hypothesis keeps the Unicode tables it derives (1.3 s of CPU to make) in its storage folder,
+# by default .hypothesis/ in the working folder: the generated tests that other tests run in
+# new projects made them again in each. One folder for the whole run shares them.
+HYPOTHESIS_STORAGE_DIRECTORY="$work/hypothesis" \
 TMPDIR="$work/tmp" env -u PYTHONDONTWRITEBYTECODE bash scripts/postgres-server.sh run -- \
   .venv/bin/python -m pytest -n auto --dist loadscope --no-loadscope-reorder \
   --basetemp="$work/pytest" "$@" || status=$?
