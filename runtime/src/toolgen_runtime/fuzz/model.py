@@ -5,9 +5,9 @@ services its calls need.
 - A guarded field (`PathGuard`, `UrlGuard`, a page's cursor), at the top level of the
   arguments or below it (an array's items, an object's property), takes strings the contract
   allows and the guard refuses: such a refusal is a kept promise when every problem it names
-  is that field's, with a code of its kind (`toolgen_runtime.guards.CODES`). Valid arguments often
-  carry a value the guard passes (a file under the root, a URL on an allowed host), and the
-  sweep sends probes the guard must refuse (a path out of the root, through a link, another
+  is that field's, with a code of its kind (`toolgen_runtime.guards.CODES`). Valid arguments
+  often carry a value the guard passes (a file under the root, a URL on an allowed host), and
+  the sweep sends probes the guard must refuse (a path out of the root, through a link, another
   host...). What a guard passes is judged independently of it: a path resolves to a regular
   file inside its root, with an allowed suffix, not hidden; a URL has an allowed scheme, host
   and port, and no user-info.
