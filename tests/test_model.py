@@ -726,3 +726,23 @@ def test_the_module_names_model_reserves_are_those_render_imports(
     }
     class_like = {n for n in names if n[:1].isupper() and not n.isupper()}
     assert class_like - {result.catalogue.context_class} <= MODULE_NAMES
+
+
+def test_the_example_of_the_innermost_items_is_shown_at_the_array(
+    tmp_path: Path,
+) -> None:
+    """A rejected value is looked up without list indexes (`grid.0.1` -> `grid`), so the
+    example of an array of arrays of values is its innermost items'; it was left out."""
+    from toolgen.render.modules import examples_of
+
+    tool = clean_tool(
+        tmp_path,
+        tool_text(
+            "  grid:\n    type: array\n    description: G.\n    items:\n"
+            "      type: array\n      description: R.\n      items:\n"
+            "        type: string\n        pattern: '^[A-H][1-8]$'\n"
+            "        example: B2\n        description: C.\n"
+        )
+        + "examples:\n  - args: {grid: [[B2]]}\n",
+    )
+    assert examples_of(tool) == {"grid": "B2"}

@@ -42,6 +42,7 @@ from toolgen.spec.ir import (
     ReturnField,
     Tool,
     ToolSummary,
+    innermost,
 )
 from toolgen.spec.snapshot import named
 from toolgen.text import listing
@@ -121,14 +122,10 @@ def cards_module(head: str, entries: Sequence[str]) -> str:
 
 def examples_of(tool: Tool) -> dict[str, object]:
     """The examples the model is shown when a field is rejected, by dotted path without list
-    indexes; the items of an array of values share the array's path."""
+    indexes; the innermost items of an array of values (of arrays...) share its path."""
     found: dict[str, object] = {}
     for path, param in named(tool.params):
-        told = (
-            param.items
-            if param.items is not None and param.items.type != "object"
-            else param
-        )
+        told = innermost(param)
         if told.has_example and told.type not in ("object", "array"):
             found[path] = told.example
     return dict(sorted(found.items()))
