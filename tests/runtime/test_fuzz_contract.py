@@ -136,3 +136,32 @@ def test_the_sweep_starts_from_the_same_valid_arguments_on_every_run() -> None:
     first = simplest(values_for(schema))
     assert first == simplest(values_for(schema))
     assert SKU.allows(first)
+
+
+def test_the_sweep_reaches_the_fields_inside_array_items() -> None:
+    """Its valid arguments hold an item in every array that may hold one, so every field
+    of the items is mutated too (with empty arrays, only random cases reached them)."""
+    from toolgen_runtime.fuzz.outcomes import simplest
+    from toolgen_runtime.fuzz.texts import sweep
+    from toolgen_runtime.fuzz.values import values_for
+
+    line = {
+        "type": "object",
+        "properties": {"qty": {"type": "integer", "minimum": 1}},
+        "required": ["qty"],
+        "additionalProperties": False,
+    }
+    schema = {
+        "type": "object",
+        "properties": {
+            "lines": {"type": "array", "items": line, "maxItems": 5},
+            "none": {"type": "array", "items": line, "maxItems": 0},
+        },
+        "required": ["lines", "none"],
+        "additionalProperties": False,
+    }
+    base = simplest(values_for(schema, filled=True))
+    assert base == {"lines": [{"qty": 1}], "none": []}
+    assert Contract(schema).allows(base)
+    fields = {case.field for case in sweep(schema, base)}
+    assert ("lines", 0, "qty") in fields

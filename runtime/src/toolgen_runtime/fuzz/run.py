@@ -203,7 +203,8 @@ def _sweep(
     the simplest results (a long text, a page) and each declared error in turn; how many
     were sent."""
     model = caller.judge.model
-    base = simplest(values_for(contract_schema))
+    # an item in every array, so that the fields inside items are swept too
+    base = simplest(values_for(contract_schema, filled=True))
     for place, values in model.good.items():
         if values:
             base = at_place(base, place, values[0], fill=True)

@@ -110,8 +110,9 @@ def _with_bounds(
 
 
 class _Builder:
-    def __init__(self, root: Mapping[str, Any]) -> None:
+    def __init__(self, root: Mapping[str, Any], filled: bool = False) -> None:
         self.root = root
+        self.filled = filled
 
     def build(self, schema: Mapping[str, Any]) -> st.SearchStrategy[Any]:
         unknown = set(schema) - KNOWN_KEYWORDS
@@ -145,6 +146,7 @@ class _Builder:
             items = schema.get("items", {})
             low = schema.get("minItems", 0)
             high = schema.get("maxItems", max(low, _MOST_ITEMS))
+            low = max(low, 1) if self.filled and high else low
             return st.lists(self.build(items), min_size=low, max_size=high)
         if kind == "object":
             properties = schema.get("properties", {})
@@ -201,9 +203,12 @@ class _Builder:
         return strings
 
 
-def values_for(schema: Mapping[str, Any]) -> st.SearchStrategy[Any]:
-    """The values `schema` allows (or nearly: the contract judges each)."""
-    return _Builder(schema).build(schema)
+def values_for(
+    schema: Mapping[str, Any], *, filled: bool = False
+) -> st.SearchStrategy[Any]:
+    """The values `schema` allows (or nearly: the contract judges each); `filled`, only
+    those with an item in every array that may hold one."""
+    return _Builder(schema, filled).build(schema)
 
 
 _KEEP = object()  # the value drawn from the schema stays
