@@ -83,16 +83,15 @@ def _elements(pair: ToolPair) -> Iterator[object]:
         return
     old, new = both
     yield ToolChange(pair.name, old, new)
-    for kind, root, schema_of in (
-        (ParamPair, "params", elements.parameters),
-        (ReturnPair, "returns", lambda t: t.get("returns", {})),
-    ):
-        yield from elements.field_pairs(
-            pair.name,
-            elements.fields(schema_of(old), root),
-            elements.fields(schema_of(new), root),
-            kind,
-        )
+    old_params = elements.fields(elements.parameters(old), "params")
+    new_params = elements.fields(elements.parameters(new), "params")
+    yield from elements.field_pairs(pair.name, old_params, new_params, ParamPair)
+    yield from elements.field_pairs(
+        pair.name,
+        elements.fields(old.get("returns", {}), "returns"),
+        elements.fields(new.get("returns", {}), "returns"),
+        ReturnPair,
+    )
     old_errors, new_errors = old.get("errors", {}), new.get("errors", {})
     for code in sorted({*old_errors, *new_errors}):
         yield ErrorPair(pair.name, code, old_errors.get(code), new_errors.get(code))
@@ -100,9 +99,8 @@ def _elements(pair: ToolPair) -> Iterator[object]:
     # the snapshot keys a guard by the dotted names of its parameter (`stops.site`); a
     # removed parameter is where the old version had it
     at: dict[str, Where] = {}
-    for tool in (new, old):
-        for where in elements.fields(elements.parameters(tool), "params"):
-            at.setdefault(elements.shown(where).replace("[]", ""), where)
+    for where in (*new_params, *old_params) if old_guards or new_guards else ():
+        at.setdefault(elements.shown(where).replace("[]", ""), where)
     for path in sorted({*old_guards, *new_guards}):
         where = at.get(path, ("params",))
         yield GuardPair(

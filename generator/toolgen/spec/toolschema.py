@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
 import regress
-from toolgen_runtime.schema import validator
+from toolgen_runtime.schema import ecma_pattern, validator
 
 from toolgen.spec.ir import Param, ReturnField
 from toolgen.text import listing, sentence, value_text
@@ -211,7 +211,7 @@ def pattern_problem(pattern: str) -> str | None:
     validator runs it with Python's `re` as `python_pattern` writes it, so it must be both
     (`(?i)`, `(?P<name>...)` and `\\Z` are Python's only; `\\p{L}` is ECMA-262's only)."""
     try:
-        regress.Regex(pattern, "u")
+        ecma_pattern(pattern)
     except regress.RegressError as exc:
         return f"{exc} (a pattern is ECMA-262, as in JSON Schema)"
     try:

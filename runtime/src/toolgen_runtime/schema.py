@@ -28,7 +28,7 @@ import jsonschema
 import jsonschema.validators
 import regress
 
-__all__ = ["is_date_time", "is_full_date", "validator"]
+__all__ = ["ecma_pattern", "is_date_time", "is_full_date", "validator"]
 
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})", re.ASCII)
 _DATETIME = re.compile(
@@ -76,7 +76,9 @@ def _is_number(_checker: object, value: object) -> bool:
 
 
 @functools.cache
-def _ecma(pattern: str) -> regress.Regex:
+def ecma_pattern(pattern: str) -> regress.Regex:
+    """`pattern` read as JSON Schema reads it: ECMA-262; a `regress.RegressError` when it
+    cannot be."""
     # the "u" flag, as JSON Schema 2020-12 asks: a code point is one character
     return regress.Regex(pattern, "u")
 
@@ -84,7 +86,7 @@ def _ecma(pattern: str) -> regress.Regex:
 def _pattern(
     validator: object, pattern: str, instance: object, schema: object
 ) -> Iterator[jsonschema.ValidationError]:
-    if isinstance(instance, str) and _ecma(pattern).find(instance) is None:
+    if isinstance(instance, str) and ecma_pattern(pattern).find(instance) is None:
         yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
 
 

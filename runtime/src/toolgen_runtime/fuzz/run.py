@@ -207,7 +207,7 @@ def _sweep(
     base = simplest(values_for(contract_schema, filled=True))
     for place, values in model.good.items():
         if values:
-            base = at_place(base, place, values[0], fill=True)
+            base = at_place(base, place, values[0])
     swept = sweep(contract_schema, base, context_keys=context_keys, probes=model.probes)
     turns = [
         *drawn.swept,

@@ -215,20 +215,17 @@ _KEEP = object()  # the value drawn from the schema stays
 ITEM = "*"  # in a place (`reports.*`), each item of an array
 
 
-def at_place(value: object, place: str, new: object, *, fill: bool = False) -> object:
+def at_place(value: object, place: str, new: object) -> object:
     """`value` with `new` where `place` (`copy_to`, `cover.sheet`, `reports.*`) stands, the
-    rest as it was; unchanged where nothing stands there. With `fill`, an empty array whose
-    items are the place gets `new` as its one item."""
+    rest as it was; unchanged where nothing stands there."""
     key, _, rest = place.partition(".")
     if key == ITEM:
         if not isinstance(value, list):
             return value
-        if not value and fill and not rest:
-            return [new]
         return [at_place(item, rest, new) if rest else new for item in value]
     if not isinstance(value, dict) or key not in value:
         return value
-    return {**value, key: at_place(value[key], rest, new, fill=fill) if rest else new}
+    return {**value, key: at_place(value[key], rest, new) if rest else new}
 
 
 def with_good(
