@@ -13,7 +13,7 @@ from toolgen.names import (
     is_module_path,
     python_name,
 )
-from toolgen.spec.ir import Catalogue, N, Tool, ToolSummary, innermost
+from toolgen.spec.ir import Catalogue, N, Tool, ToolSummary, walk
 from toolgen.spec.load import PathKey
 from toolgen.spec.validate import stem
 
@@ -37,15 +37,11 @@ def tool_name(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
         )
 
 
-def _siblings(fields: Sequence[N]) -> Iterator[Sequence[N]]:
-    """Every group of fields that share one object: the top level, then each nested one."""
-    yield fields
-    for field in fields:
-        yield from _siblings(innermost(field).properties)
-
-
 def _field_names(fields: Sequence[N], what: str) -> Iterator[Diagnostic]:
-    for group in _siblings(fields):
+    # the fields of one object at a time: the top level, then each nested object's
+    groups: list[Sequence[N]] = [fields]
+    groups += [node.properties for top in fields for node in walk(top)]
+    for group in groups:
         seen: dict[str, str] = {}
         for field in group:
             span = field.origin.key_span

@@ -264,10 +264,6 @@ class Example:
     note: str
     origin: Origin
 
-    @property
-    def accepted(self) -> bool:
-        return self.rejected_on is None
-
 
 @dataclass(frozen=True, slots=True)
 class Suppression:
@@ -428,7 +424,7 @@ class Tool:
 
     @property
     def accepted_examples(self) -> tuple[Example, ...]:
-        return tuple(e for e in self.examples if e.accepted)
+        return tuple(e for e in self.examples if e.rejected_on is None)
 
     def all_params(self) -> list[Param]:
         return [p for top in self.params for p in walk(top)]

@@ -130,7 +130,8 @@ class _Walker:
         if depth > limits.MAX_DEPTH:
             self.diagnostics.append(too_deep(self.file, node.start_mark))
             return None
-        if not self.collection_tag_ok(node):
+        if node.tag != (MAP_TAG if isinstance(node, MappingNode) else SEQ_TAG):
+            self.wrong_tag(node)
             return None
         if isinstance(node, MappingNode):
             return self.mapping(node, path, depth)
@@ -147,13 +148,6 @@ class _Walker:
             self.value(node, path, depth)
         finally:
             self.value_places, self.key_places, self.non_finite = kept
-
-    def collection_tag_ok(self, node: Node) -> bool:
-        expected = MAP_TAG if isinstance(node, MappingNode) else SEQ_TAG
-        if node.tag == expected:
-            return True
-        self.wrong_tag(node)
-        return False
 
     def scalar(self, node: ScalarNode, path: PathKey) -> object:
         text: str = node.value

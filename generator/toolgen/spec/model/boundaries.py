@@ -1,5 +1,5 @@
 """The boundary readers of the model stage: guarded parameters (`path`, `url`), pagination
-and the output contract of return fields (TG120, TG170-TG173). The runtime enforces them
+and the output contract of return fields (TG170-TG173). The runtime enforces them
 (`toolgen_runtime.guards`, `.pagination`, `.output`); here they are read and checked as
 written.
 """
@@ -31,39 +31,12 @@ from toolgen.spec.model.reading import (
 )
 from toolgen.text import article, shown
 
-# the keys of the guarded types, which apply to theirs only
-_GUARD_KEYS: Mapping[str, frozenset[str]] = {
-    "path": frozenset({"root", "suffixes", "must_exist"}),
-    "url": frozenset({"hosts", "hosts_from", "schemes", "ports"}),
-}
 _ROOT_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 _SUFFIX = re.compile(r"^\.[A-Za-z0-9][A-Za-z0-9._-]{0,31}$")
 
 
 class BoundaryReader(Reader):
     """The guards, pagination and output contract of a tool's document."""
-
-    def guard_specs(
-        self, name: str, ptype: str, d: Mapping[str, object], path: PathKey
-    ) -> tuple[PathSpec | None, UrlSpec | None]:
-        """The guard of a `path` or `url` parameter; the keys of a guard on another type are
-        reported (TG120) and dropped."""
-        for guarded, keys in _GUARD_KEYS.items():
-            if guarded == ptype:
-                continue
-            for key in sorted(keys & set(d)):
-                self.report(
-                    "TG120",
-                    f"{key!r} does not apply to {article(ptype)} parameter",
-                    self.span((*path, key), key=True),
-                    f"{key!r} applies to {guarded} parameters; remove it or use "
-                    f"type: {guarded}.",
-                )
-        if ptype == "path":
-            return self.path_spec(name, d, path), None
-        if ptype == "url":
-            return None, self.url_spec(d, path)
-        return None, None
 
     def path_spec(self, name: str, d: Mapping[str, object], path: PathKey) -> PathSpec:
         root = d.get("root")

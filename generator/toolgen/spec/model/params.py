@@ -31,10 +31,11 @@ _TYPE_KEYS: Mapping[str, frozenset[str]] = {
     "datetime": frozenset(),
     "array": frozenset({"items", "min_items", "max_items"}),
     "object": frozenset({"properties"}),
-    "path": frozenset(),
-    "url": frozenset(),
+    # a guard's keys
+    "path": frozenset({"root", "suffixes", "must_exist"}),
+    "url": frozenset({"hosts", "hosts_from", "schemes", "ports"}),
 }
-_CONSTRAINT_KEYS = frozenset().union(*_TYPE_KEYS.values())
+_TYPED_KEYS = frozenset().union(*_TYPE_KEYS.values())
 _PAIRS = (("min", "max"), ("min_length", "max_length"), ("min_items", "max_items"))
 
 
@@ -55,8 +56,9 @@ class ParamsReader(BoundaryReader):
         items_class: str,
     ) -> Param:
         ptype = str(d.get("type"))
-        path_spec, url_spec = self.guard_specs(name, ptype, d, path)
         self._keys_of_other_types(ptype, d, path)
+        path_spec = self.path_spec(name, d, path) if ptype == "path" else None
+        url_spec = self.url_spec(d, path) if ptype == "url" else None
         constraints = self.constraints(ptype, d, path)
         items = self._items(name, d, path, items_class) if ptype == "array" else None
         properties: tuple[Param, ...] = ()
@@ -100,15 +102,17 @@ class ParamsReader(BoundaryReader):
     def _keys_of_other_types(
         self, ptype: str, d: Mapping[str, object], path: PathKey
     ) -> None:
-        """TG120 for each constraint that applies to other types than `ptype`."""
-        for key in sorted(_CONSTRAINT_KEYS & set(d) - _TYPE_KEYS[ptype]):
+        """TG120 for each constraint or guard key that applies to other types than
+        `ptype` (a guard's to its own type only: the hint names it)."""
+        for key in sorted(_TYPED_KEYS & set(d) - _TYPE_KEYS[ptype]):
             fits = sorted(t for t, keys in _TYPE_KEYS.items() if key in keys)
+            guard = fits[0] in ("path", "url")
             self.report(
                 "TG120",
                 f"{key!r} does not apply to {article(ptype)} parameter",
                 self.span((*path, key), key=True),
-                f"{key!r} applies to {listing(fits)} parameters; remove it or change "
-                "the type.",
+                f"{key!r} applies to {listing(fits)} parameters; remove it or "
+                + (f"use type: {fits[0]}." if guard else "change the type."),
             )
 
     def _items(
