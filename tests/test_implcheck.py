@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from toolgen.build import pipeline
+from toolgen.checks.implementations import implementation_state
 
 ROOT = Path(__file__).parent.parent
 
@@ -69,3 +70,20 @@ def test_a_missing_function_and_a_stub(project: Path) -> None:
     result = pipeline.check_catalogue(project / "spec/inventory", project)
     stub = next(d for d in result.diagnostics if d.code == "TG151")
     assert stub.severity.value == "info"  # a stub is work to do, not a failed check
+
+
+def test_an_implementation_saved_with_a_byte_order_mark_is_read_as_python_reads_it(
+    project: Path,
+) -> None:
+    """Some editors start a UTF-8 file with U+FEFF, which Python's import skips: the
+    implementation is the same, and the check says so, as the review page's does."""
+    module = project / "impl/inventory/read_stock.py"
+    module.write_bytes(b"\xef\xbb\xbf" + module.read_bytes())
+    assert ids(project) == []
+    catalogue = pipeline.check_catalogue(project / "spec/inventory", project).catalogue
+    assert catalogue is not None
+    tool = next(t for t in catalogue.tools if t.name == "read_stock")
+    assert implementation_state(catalogue, tool, project) == "implemented"
+    # not UTF-8 at all is still said so, with the fix
+    module.write_bytes(b"\xff" + module.read_bytes()[3:])
+    assert ids(project) == [("TG150", "impl/inventory/read_stock.py", 1)]

@@ -145,7 +145,7 @@ def check_tool(
 
 def _check_source(tool: ToolSummary, rel: str, data: bytes) -> list[Diagnostic]:
     try:
-        source = data.decode("utf-8")
+        source = data.decode("utf-8-sig")  # a byte order mark, as Python reads it
         tree = ast.parse(source, filename=rel)
     except SyntaxError as exc:
         # str(exc) repeats the file's name and line, which the span already gives
