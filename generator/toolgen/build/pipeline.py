@@ -196,7 +196,6 @@ def _start(
     root: Path,
     progress: Progress,
     *,
-    render: bool,
     cache: BuildCache | None = None,
     stamp: Stamp | None = None,
     sources: load.Sources | None = None,
@@ -207,7 +206,7 @@ def _start(
         settings = catalogue_settings(sources)
     kept = cache.units() if cache is not None and not settings.broken else {}
     outputs = stamp.outputs if stamp is not None else {}
-    return Run(root, sources, settings, kept, render, progress, outputs)
+    return Run(root, sources, settings, kept, progress, outputs)
 
 
 def check_catalogue(
@@ -224,7 +223,7 @@ def check_catalogue(
     every tool's IR (`CheckResult.catalogue.tools`). `others` are the other catalogues of
     the project, whose folders a build must not write into. Without `lint_rules`, no lint
     rule runs (what `import` asks of its drafts: whether they build)."""
-    run = _start(folder, root, progress, render=False)
+    run = _start(folder, root, progress)
     run.lint = lint_rules
     if run.settings.catalogue is None:
         return _result(run, None)
@@ -352,19 +351,17 @@ def build_catalogue(
     `sources`: the folder as the caller already read it; `seen`: the implementations as the
     caller read them to check the stamp."""
     if check_only:
-        run = _start(folder, root, progress, render=True, sources=sources)
+        run = _start(folder, root, progress, sources=sources)
         return _build(run, others, check_only=True)[0]
     cache = BuildCache(root, display_path(folder, root))
     stamp = cache.stamp()
-    run = _start(
-        folder, root, progress, render=True, cache=cache, stamp=stamp, sources=sources
-    )
+    run = _start(folder, root, progress, cache=cache, stamp=stamp, sources=sources)
     checked = implcheck.Checked(cache.checked(), seen=seen.digests() if seen else {})
     try:
         built, units = _build(run, others, check_only=False, checked=checked)
     except write.KeptChanged:
         # a file the cache vouched for is not what the manifest says: render everything
-        run = _start(folder, root, progress, render=True, sources=run.sources)
+        run = _start(folder, root, progress, sources=run.sources)
         built, units = _build(run, others, check_only=False, checked=checked)
     with progress.stage("cache"):
         stamp = _stamp(cache, run, built, catalogues, seen)
