@@ -346,8 +346,6 @@ class BuildCache:
     """The cache of one catalogue (by its folder as shown) of the project at `root`."""
 
     def __init__(self, root: Path, folder: str) -> None:
-        self.root = root
-        self.folder = folder
         # what kept data is made with: the code, and which catalogue folder (its places)
         self.code = cache_key("build", folder)
         self._name = name = digest([folder])[:16]

@@ -63,11 +63,8 @@ class FileSystem:
     def write_new(self, path: Path, text: str) -> None:
         """Create a file that must not exist yet."""
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n", closefd=False) as f:
-                f.write(text)
-        finally:
-            os.close(fd)
+        with open(fd, "w", encoding="utf-8", newline="\n") as file:
+            file.write(text)
 
     def move_new(self, source: Path | None, target: Path, text: str) -> None:
         """Create `target`, which must not exist yet, holding `text`: by moving `source`

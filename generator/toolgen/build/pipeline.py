@@ -19,7 +19,7 @@ build whose inputs and outputs are as the last one left them replays its report.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -75,38 +75,6 @@ class BuildResult:
     @property
     def diagnostics(self) -> tuple[Diagnostic, ...]:
         return self.check.diagnostics
-
-
-def _formatted(
-    catalogue: Catalogue,
-    fresh: Sequence[Fresh],
-    own: Mapping[str, str],
-    markers: Mapping[str, str],
-    formatter: Formatter,
-) -> tuple[dict[str, str], dict[str, str]]:
-    """Hand `formatter` (which has the fresh units' files and stubs already) the package's
-    own files, the markers and the fresh units' cards, and take everything back formatted:
-    the owned files and the create-once files. Sets each fresh unit's `outputs` and
-    `cards`."""
-    entries = [(name, text) for f in fresh for name, text in f.cards.items()]
-    cards_key = f"{package_dir(catalogue.package)}/{CARDS_PATH}.entries.py"
-    formatter.add(
-        {**own, **markers, cards_key: cards_source([text for _, text in entries])}
-    )
-    done = formatter.results()
-    formatted = cards_entries(done.pop(cards_key), [name for name, _ in entries])
-    by_name = dict(zip((name for name, _ in entries), formatted, strict=True))
-    for f in fresh:
-        f.unit = replace(
-            f.unit,
-            cards={name: by_name[name] for name in f.cards},
-            outputs={rel: content_digest(done[rel]) for rel in f.files},
-        )
-    owned = {rel: done[rel] for f in fresh for rel in f.files}
-    owned.update((rel, done[rel]) for rel in own)
-    created = {rel: done[rel] for f in fresh for rel in f.stubs}
-    created.update((rel, done[rel]) for rel in markers)
-    return owned, created
 
 
 # --- the catalogue as a whole -------------------------------------------------------------
@@ -196,7 +164,6 @@ def _start(
     root: Path,
     progress: Progress,
     *,
-    render: bool,
     cache: BuildCache | None = None,
     stamp: Stamp | None = None,
     sources: load.Sources | None = None,
@@ -207,7 +174,7 @@ def _start(
         settings = catalogue_settings(sources)
     kept = cache.units() if cache is not None and not settings.broken else {}
     outputs = stamp.outputs if stamp is not None else {}
-    return Run(root, sources, settings, kept, render, progress, outputs)
+    return Run(root, sources, settings, kept, progress, outputs)
 
 
 def check_catalogue(
@@ -224,7 +191,7 @@ def check_catalogue(
     every tool's IR (`CheckResult.catalogue.tools`). `others` are the other catalogues of
     the project, whose folders a build must not write into. Without `lint_rules`, no lint
     rule runs (what `import` asks of its drafts: whether they build)."""
-    run = _start(folder, root, progress, render=False)
+    run = _start(folder, root, progress)
     run.lint = lint_rules
     if run.settings.catalogue is None:
         return _result(run, None)
@@ -248,24 +215,46 @@ def _files(
     progress: Progress,
 ) -> write.RenderedFiles:
     """What the build writes: the fresh units' files and the package's own, formatted,
-    and the files of the kept units as they are. Sets the fresh units' formatted parts
-    in `units`."""
+    and the files of the kept units as they are. `formatter` has the fresh units' files
+    and stubs already; it is handed the package's own files, the markers and the fresh
+    units' cards, and each fresh unit gets its formatted cards and the digests of its
+    files (`outputs`), in `units` too."""
     catalogue = whole.catalogue
+    package = package_dir(catalogue.package)
     locks = [piece for u in units for piece in u.locks.values()]
     own, markers = render_catalogue(catalogue, whole.tools, locks, whole.tokens.total)
     with progress.stage("format"):
-        owned, created = _formatted(catalogue, fresh, own, markers, formatter)
+        fresh_cards = [(name, text) for f in fresh for name, text in f.cards.items()]
+        names = [name for name, _ in fresh_cards]
+        cards_key = f"{package}/{CARDS_PATH}.entries.py"
+        formatter.add(
+            {**own, **markers, cards_key: cards_source([t for _, t in fresh_cards])}
+        )
+        done = formatter.results()
+        by_name = dict(
+            zip(names, cards_entries(done.pop(cards_key), names), strict=True)
+        )
+        for f in fresh:
+            f.unit = replace(
+                f.unit,
+                cards={name: by_name[name] for name in f.cards},
+                outputs={rel: content_digest(done[rel]) for rel in f.files},
+            )
+        owned = {rel: done[rel] for f in fresh for rel in f.files}
+        owned.update((rel, done[rel]) for rel in own)
+        created = {rel: done[rel] for f in fresh for rel in f.stubs}
+        created.update((rel, done[rel]) for rel in markers)
     made = {f.unit.file: f.unit for f in fresh}
     units[:] = [made.get(u.file, u) for u in units]
     entries = {name: text for u in units for name, text in u.cards.items()}
-    cards = f"{package_dir(catalogue.package)}/{CARDS_PATH}"
+    cards = f"{package}/{CARDS_PATH}"
     owned[cards] = cards_module(owned[cards], [entries[t.name] for t in whole.tools])
     # every other file is its formatted copy's text, which the write moves into place
     copies = formatter.copies()
     formatted = {rel: copies[rel] for rel in (*owned, *created) if rel in copies}
     formatted.pop(cards, None)
     return write.RenderedFiles(
-        package=package_dir(catalogue.package),
+        package=package,
         catalogue=catalogue.folder,
         owned=owned,
         create_once=created,
@@ -352,19 +341,17 @@ def build_catalogue(
     `sources`: the folder as the caller already read it; `seen`: the implementations as the
     caller read them to check the stamp."""
     if check_only:
-        run = _start(folder, root, progress, render=True, sources=sources)
+        run = _start(folder, root, progress, sources=sources)
         return _build(run, others, check_only=True)[0]
     cache = BuildCache(root, display_path(folder, root))
     stamp = cache.stamp()
-    run = _start(
-        folder, root, progress, render=True, cache=cache, stamp=stamp, sources=sources
-    )
+    run = _start(folder, root, progress, cache=cache, stamp=stamp, sources=sources)
     checked = implcheck.Checked(cache.checked(), seen=seen.digests() if seen else {})
     try:
         built, units = _build(run, others, check_only=False, checked=checked)
     except write.KeptChanged:
         # a file the cache vouched for is not what the manifest says: render everything
-        run = _start(folder, root, progress, render=True, sources=run.sources)
+        run = _start(folder, root, progress, sources=run.sources)
         built, units = _build(run, others, check_only=False, checked=checked)
     with progress.stage("cache"):
         stamp = _stamp(cache, run, built, catalogues, seen)

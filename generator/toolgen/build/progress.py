@@ -35,25 +35,17 @@ class Progress:
     """A build's report of what it is doing. `live`: the overwritten line; `verbose`: one
     line per stage with its time. Neither: it costs a few calls and prints nothing."""
 
-    def __init__(
-        self,
-        stream: TextIO | None = None,
-        *,
-        live: bool = False,
-        verbose: bool = False,
-        clock: Callable[[], float] = time.perf_counter,
-    ) -> None:
-        self.stream = stream if stream is not None else sys.stderr
+    def __init__(self, *, live: bool = False, verbose: bool = False) -> None:
+        self.stream = sys.stderr
         self.live = live
         self.verbose = verbose
-        self.clock = clock
         self.label = ""
         self._shown = False
         self._drawn_at = 0.0
 
     @classmethod
     def for_stderr(cls, *, verbose: bool = False) -> Progress:
-        return cls(sys.stderr, live=_interactive(sys.stderr), verbose=verbose)
+        return cls(live=_interactive(sys.stderr), verbose=verbose)
 
     def _draw(self, text: str) -> None:
         self.stream.write(f"{_CLEAR}toolgen: {text}")
@@ -80,7 +72,7 @@ class Progress:
         def advance() -> None:
             nonlocal done
             done += 1
-            now = self.clock()
+            now = time.perf_counter()
             if self.live and (
                 done == total or now - self._drawn_at >= 1 / REDRAWS_PER_SECOND
             ):
@@ -88,13 +80,13 @@ class Progress:
                 self._draw(f"{where}{name} {done:,}/{total or 0:,} {unit}")
 
         if self.live:
-            self._drawn_at = self.clock()
+            self._drawn_at = time.perf_counter()
             self._draw(f"{where}{name}{count}")
-        start = self.clock()
+        start = time.perf_counter()
         try:
             yield advance
         finally:
-            elapsed = self.clock() - start
+            elapsed = time.perf_counter() - start
             if self.verbose:
                 self.clear()
                 took = (

@@ -137,7 +137,6 @@ class Run:
     sources: load.Sources
     settings: Settings
     kept: Mapping[str, ToolUnit]  # the build cache's units, by tool file
-    render: bool
     progress: Progress
     # the last build's files and their status
     outputs: Mapping[str, tuple[int, int, int]]
@@ -147,8 +146,9 @@ class Run:
 
     def units(self, full_ir: bool) -> tuple[list[ToolUnit], list[Fresh], list[Tool]]:
         """Every tool file's unit: kept where the build cache holds it for the same
-        inputs (and its files are as the last build left them), else compiled; which were
-        compiled, and the IR of every tool when `full_ir`."""
+        inputs (and its files are as the last build left them), else compiled and rendered;
+        which were compiled. With `full_ir` (a check), every file is compiled, nothing is
+        rendered, and the IR of every tool is returned too."""
         catalogue = self.settings.catalogue
         assert catalogue is not None
         sources = self.sources.tools
@@ -199,7 +199,7 @@ class Run:
                         keys,
                         catalogue,
                         linter,
-                        self._stubs(front, catalogue),
+                        None if full_ir else self._stubs(front, catalogue),
                         tools_only=self.settings.broken,
                     )
                     fresh.append(made)
@@ -210,11 +210,8 @@ class Run:
         ir = [t for front in fronts.values() for t in front.tools] if full_ir else []
         return units, fresh, ir
 
-    def _stubs(self, front: _Front, catalogue: Catalogue) -> Sequence[str] | None:
-        """The tools whose stub to render (those without an implementation file), or None
-        when nothing is rendered."""
-        if not self.render:
-            return None
+    def _stubs(self, front: _Front, catalogue: Catalogue) -> list[str]:
+        """The tools whose stub to render (those without an implementation file)."""
         return [
             t.name
             for t in front.tools

@@ -82,7 +82,6 @@ class WriteReport:
     unchanged: int
     diff: str  # check mode: what a build would change
     warnings: tuple[str, ...] = field(default=())
-    manifest: str = ""  # the manifest's text the build wrote (or would write)
 
     @property
     def changed(self) -> bool:
@@ -99,7 +98,6 @@ class WriteError(Exception):
 
     def __init__(self, path: str, cause: str) -> None:
         super().__init__(f"cannot write {path}: {cause}; nothing was changed")
-        self.path = path
 
 
 # --- what changes ---------------------------------------------------------------------------
@@ -117,7 +115,6 @@ class _Plan:
     removed: tuple[str, ...]  # root-relative
     create: dict[str, str]  # root-relative -> text
     diffs: tuple[str, ...]
-    manifest: str
 
 
 def _diff(rel: str, old: str | None, new: str | None) -> str:
@@ -166,12 +163,11 @@ def _plan(files: RenderedFiles, root: Path, *, check: bool) -> _Plan:
         )
     prefix = files.package + "/"
     wanted = _manifest(files)
-    manifest = wanted.text()
     listed = state.manifest.files if state.manifest is not None else {}
     inside: dict[str, str | None] = {
         **{rel.removeprefix(prefix): text for rel, text in files.owned.items()},
         **{rel.removeprefix(prefix): None for rel in files.kept},
-        MANIFEST_NAME: manifest,
+        MANIFEST_NAME: wanted.text(),
     }
     unchanged: set[str] = set()
     written: list[str] = []
@@ -222,7 +218,6 @@ def _plan(files: RenderedFiles, root: Path, *, check: bool) -> _Plan:
         removed=tuple(removed),
         create=create,
         diffs=tuple(diffs),
-        manifest=manifest,
     )
 
 
@@ -236,7 +231,6 @@ def _report(
         len(plan.unchanged - {MANIFEST_NAME}),
         "".join(plan.diffs),
         warnings,
-        plan.manifest,
     )
 
 

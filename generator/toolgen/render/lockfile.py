@@ -58,8 +58,6 @@ def catalogue_text(name: str, pieces: Sequence[LockPiece], total_tokens: int) ->
         # one digest for the whole catalogue: equal digests, equal definitions
         "digest": snapshot.digest([[name, digest] for name, digest, _ in made]),
     }
-    if not made:
-        return json_document({**head, "tools": {}}) + "\n"
     shown = json_document(head).removesuffix("\n}")
     body = ",\n".join(entry for _, _, entry in made)
     return f'{shown},\n  "tools": {{\n{body}\n  }}\n}}\n'
