@@ -521,3 +521,21 @@ paths:
     assert "parameter 'n': minimum -inf: only finite numeric bounds are read" in written
     assert "exclusiveMaximum nan: only finite numeric bounds are read" in written
     assert _data(out / "tools" / "get_x.yaml")["params"]["n"]["max"] == 10  # type: ignore[index]
+
+
+def test_an_integer_bound_past_a_floats_range_is_carried() -> None:
+    """A bound of 4,000 digits is a finite JSON number; math.isfinite and float() could not
+    take it, and the import stopped on an OverflowError traceback."""
+    huge = 10**4000
+    schema = {
+        "type": "object",
+        "properties": {
+            "n": {"type": "integer", "maximum": huge, "exclusiveMinimum": -huge},
+        },
+    }
+    source = json.dumps([{"name": "count", "inputSchema": schema}])
+    d = draft(read_source("mcp", source).tools[0])
+    params = d.document["params"]
+    assert isinstance(params, dict)
+    assert params["n"]["max"] == huge and params["n"]["min"] == -huge + 1
+    assert d.losses == ()

@@ -374,7 +374,7 @@ class Converter:
                     )
                 continue
             number = cast(float, value)
-            if kind == "integer" and float(number).is_integer():
+            if kind == "integer" and (isinstance(number, int) or number.is_integer()):
                 # the same integers: above 0 exclusive is from 1 inclusive; of this and an
                 # inclusive bound, the one that admits fewer values holds
                 bound = int(number) + step
@@ -531,7 +531,10 @@ def _fits(doc: ParamDoc, value: object) -> bool:
 
 
 def _finite(value: object) -> bool:
-    return is_number(value) and math.isfinite(cast(float, value))
+    # an int is finite however long (math.isfinite cannot take one past a float's range)
+    return whole_number(value) is not None or (
+        is_number(value) and math.isfinite(cast(float, value))
+    )
 
 
 def _required(node: Node, name: str) -> bool:
