@@ -539,3 +539,21 @@ def test_an_integer_bound_past_a_floats_range_is_carried() -> None:
     assert isinstance(params, dict)
     assert params["n"]["max"] == huge and params["n"]["min"] == -huge + 1
     assert d.losses == ()
+
+
+def test_a_lone_surrogate_skips_its_tool_and_names_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """JSON's "\\ud800" reads as half of a surrogate pair, which no UTF-8 file holds: the
+    draft did not read back as written, and the import stopped on a RuntimeError."""
+    source = tmp_path / "tools.json"
+    source.write_text(
+        '[{"name": "odd", "description": "Half a pair: \\ud800.", "inputSchema": {}},'
+        ' {"name": "fine", "description": "A smile: \\ud83d\\ude00.", "inputSchema": {}}]',
+        encoding="utf-8",
+    )
+    out = tmp_path / "shop"
+    assert cli.main(["import", "--from", "mcp", str(source), "--out", str(out)]) == 1
+    assert "tool 'odd' not imported: it holds '\\ud800'" in capsys.readouterr().err
+    assert sorted(p.name for p in (out / "tools").iterdir()) == ["fine.yaml"]
+    assert _data(out / "tools" / "fine.yaml")["intent"] == "A smile: \U0001f600."  # type: ignore[index]

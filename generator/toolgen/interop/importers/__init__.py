@@ -37,7 +37,7 @@ from toolgen.interop.importers.draft import (
 from toolgen.interop.importers.source import Loss, SourceError, SourceFile, SourceTool
 from toolgen.names import IDENTIFIER_RE, MODEL_NAME_RE, module_name
 from toolgen.spec.load import load_document
-from toolgen.text import json_value
+from toolgen.text import json_text, json_value
 
 __all__ = [
     "SOURCES",
@@ -146,6 +146,16 @@ def _written_back(path: Path, expected: object) -> None:
         )
 
 
+def _unwritable(d: Draft) -> str | None:
+    """Why the draft cannot be a file, or None: JSON's "\\ud800" reads as half of a
+    surrogate pair, which no UTF-8 text holds."""
+    try:
+        json_text(d.document).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return f"it holds {exc.object[exc.start]!r}, which UTF-8 text cannot hold"
+    return None
+
+
 def _renamed(tool: SourceTool) -> SourceTool:
     """The tool under a legal name, the rename reported first among its losses."""
     name = legal_name(tool.name)
@@ -183,8 +193,13 @@ def import_file(kind: str, source: Path, out: Path) -> ImportReport:
         if why is not None:
             skipped.append((tool.name, why))
             continue
+        drafted = draft(renamed)
+        why = _unwritable(drafted)
+        if why is not None:
+            skipped.append((tool.name, why))
+            continue
         modules[module] = tool.name
-        drafts.append(draft(renamed))
+        drafts.append(drafted)
     tools_dir = out / "tools"
     clashes = [tools_dir / f"{d.name}.yaml" for d in drafts]
     clashes = [p for p in clashes if p.exists() or p.with_suffix(".yml").exists()]
