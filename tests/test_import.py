@@ -557,3 +557,20 @@ def test_a_lone_surrogate_skips_its_tool_and_names_it(
     assert "tool 'odd' not imported: it holds '\\ud800'" in capsys.readouterr().err
     assert sorted(p.name for p in (out / "tools").iterdir()) == ["fine.yaml"]
     assert _data(out / "tools" / "fine.yaml")["intent"] == "A smile: \U0001f600."  # type: ignore[index]
+
+
+def test_a_draft_over_a_spec_files_limits_is_refused_with_the_limit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A tool whose draft is larger than a spec file may be (1 MiB) cannot be read back: the
+    import stopped on a RuntimeError traceback that blamed toolgen."""
+    source = tmp_path / "tools.json"
+    tool = {"name": "wordy", "description": "word " * 300_000, "inputSchema": {}}
+    source.write_text(json.dumps([tool]), encoding="utf-8")
+    out = tmp_path / "shop"
+    assert cli.main(["import", "--from", "mcp", str(source), "--out", str(out)]) == 2
+    assert (
+        "the draft wordy.yaml would break a limit: the file has 1,500,"
+        in capsys.readouterr().err
+    )
+    assert not list(out.rglob("*.yaml"))
