@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -574,3 +575,41 @@ def test_a_draft_over_a_spec_files_limits_is_refused_with_the_limit(
         in capsys.readouterr().err
     )
     assert not list(out.rglob("*.yaml"))
+
+
+def test_refs_that_multiply_cost_a_bounded_number_of_schemas(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each of 40 $defs points twice at the next: 2**40 schemas written out, a few lines of
+    source. The conversion went on for hours; it stops at the parameters a tool may have."""
+    from toolgen.interop.importers import schema as converting
+
+    read = 0
+    node = converting.Converter._node
+
+    def counted(self: converting.Converter, *args: Any) -> object:
+        nonlocal read
+        read += 1
+        assert read < 100_000, "the conversion reads schemas without a bound"
+        return node(self, *args)
+
+    monkeypatch.setattr(converting.Converter, "_node", counted)
+    twice = {
+        f"d{i}": {
+            "type": "object",
+            "properties": {
+                "x": {"$ref": f"#/$defs/d{i + 1}"},
+                "y": {"$ref": f"#/$defs/d{i + 1}"},
+            },
+        }
+        for i in range(40)
+    }
+    schema = {
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/d0"}},
+        "$defs": {**twice, "d40": {"type": "string"}},
+    }
+    source = json.dumps([{"name": "grow", "inputSchema": schema}])
+    d = draft(read_source("mcp", source).tools[0])
+    too_many = "the tool has more than 10,000 parameters and fields"
+    assert [loss.reason for loss in d.losses].count(too_many) == 1

@@ -21,6 +21,7 @@ from toolgen_runtime.schema import validator
 
 from toolgen.interop.importers.source import Losses
 from toolgen.names import ENVELOPE_KEYS, MODEL_NAME_RE
+from toolgen.spec.limits import MAX_PARAMETERS
 from toolgen.spec.model.reading import fits_type, is_number, whole_number
 
 Node = Mapping[str, object]
@@ -51,6 +52,9 @@ class Converter:
             if isinstance(found, dict):
                 defs.update({f"#/{key}/{name}": sub for name, sub in found.items()})
         self._defs = defs
+        self._nodes = (
+            0  # schemas read: $refs that each point twice at the next multiply
+        )
 
     # -- shared steps ------------------------------------------------------------------------
 
@@ -80,6 +84,12 @@ class Converter:
         and whether it takes null; None when it cannot be read (a loss says why)."""
         if depth > _MAX_DEPTH:
             self.lose(where, "its nesting", "nested too deep")
+            return None
+        self._nodes += 1
+        if self._nodes > MAX_PARAMETERS:
+            if self._nodes == MAX_PARAMETERS + 1:
+                why = f"the tool has more than {MAX_PARAMETERS:,} parameters and fields"
+                self.lose(where, "the schema", why)
             return None
         resolved = self._resolve(raw, where)
         node, nullable = (
