@@ -613,3 +613,78 @@ def test_refs_that_multiply_cost_a_bounded_number_of_schemas(
     d = draft(read_source("mcp", source).tools[0])
     too_many = "the tool has more than 10,000 parameters and fields"
     assert [loss.reason for loss in d.losses].count(too_many) == 1
+
+
+def _doubling_refs() -> str:
+    twice = {
+        f"d{i}": {
+            "type": "object",
+            "properties": {
+                "x": {"$ref": f"#/components/schemas/d{i + 1}"},
+                "y": {"$ref": f"#/components/schemas/d{i + 1}"},
+            },
+        }
+        for i in range(40)
+    }
+    body = {
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/d0"}}}
+    }
+    operation = {
+        "operationId": "grow",
+        "summary": "Grow a thing.",
+        "requestBody": body,
+        "responses": {"200": {"description": "ok"}},
+    }
+    return json.dumps(
+        {
+            "openapi": "3.1.0",
+            "info": {"title": "t", "version": "1"},
+            "paths": {"/x": {"post": operation}},
+            "components": {"schemas": {**twice, "d40": {"type": "string"}}},
+        }
+    )
+
+
+_NINE_TIMES = "".join(
+    f"{b}: &{b} [{', '.join([f'*{a}'] * 9)}]\n"
+    for a, b in zip("abcdefgh", "bcdefghi", strict=True)
+)
+_DOUBLING_ALIASES = f"""\
+a: &a [x, x, x, x, x, x, x, x, x]
+{_NINE_TIMES}openapi: 3.1.0
+info: {{title: t, version: "1"}}
+paths:
+  /x:
+    get:
+      operationId: grow
+      summary: Grow a thing.
+      parameters:
+        - {{name: q, in: query, schema: {{type: string, enum: *i}}}}
+      responses: {{"200": {{description: ok}}}}
+"""
+
+
+@pytest.mark.parametrize(
+    "text", [_doubling_refs(), _DOUBLING_ALIASES], ids=["refs", "yaml-aliases"]
+)
+def test_an_openapi_document_that_multiplies_is_refused_at_a_bounded_cost(
+    monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    """$refs that each point twice at the next (2**40 values), or YAML aliases nine times
+    over nine levels (9**9), from a few lines: inlining them ran for hours. It stops at a
+    bound (lowered here so the test counts the work instead of timing it)."""
+    from toolgen.interop.importers import openapi
+
+    inlined = 0
+    inline = openapi._Document.inline
+
+    def counted(self: object, *args: Any) -> object:
+        nonlocal inlined
+        inlined += 1
+        assert inlined < 100_000, "inlining writes out values without a bound"
+        return inline(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(openapi, "_MAX_INLINED", 10_000, raising=False)
+    monkeypatch.setattr(openapi._Document, "inline", counted)
+    with pytest.raises(SourceError, match="write out more than 10,000 values"):
+        read_source("openapi", text)
