@@ -688,3 +688,13 @@ def test_an_openapi_document_that_multiplies_is_refused_at_a_bounded_cost(
     monkeypatch.setattr(openapi._Document, "inline", counted)
     with pytest.raises(SourceError, match="write out more than 10,000 values"):
         read_source("openapi", text)
+
+
+def test_a_catalogue_folder_named_by_a_keyword_is_refused(tmp_path: Path) -> None:
+    """--out spec/class wrote a catalogue named 'class', which toolgen check refuses
+    (TG140: a keyword is no Python identifier)."""
+    source = tmp_path / "tools.json"
+    source.write_text('[{"name": "get_time", "inputSchema": {}}]', encoding="utf-8")
+    with pytest.raises(Refused, match="must be named like a Python identifier"):
+        import_file("mcp", source, tmp_path / "spec" / "class")
+    assert not (tmp_path / "spec").exists()

@@ -35,7 +35,7 @@ from toolgen.interop.importers.draft import (
     legal_name,
 )
 from toolgen.interop.importers.source import Loss, SourceError, SourceFile, SourceTool
-from toolgen.names import IDENTIFIER_RE, MODEL_NAME_RE, module_name
+from toolgen.names import MODEL_NAME_RE, is_identifier, module_name
 from toolgen.spec.load import load_document
 from toolgen.text import json_text, json_value
 
@@ -177,7 +177,7 @@ def _renamed(tool: SourceTool) -> SourceTool:
 def import_file(kind: str, source: Path, out: Path) -> ImportReport:
     """Read `source` as `kind` and write its tools under `out` (a catalogue folder)."""
     name = out.resolve().name
-    if not IDENTIFIER_RE.fullmatch(name):
+    if not is_identifier(name):  # as TG140 judges it: `class` is a keyword
         raise Refused(
             f"the catalogue folder {out} must be named like a Python identifier "
             "(it names the catalogue)"
