@@ -698,3 +698,23 @@ def test_a_catalogue_folder_named_by_a_keyword_is_refused(tmp_path: Path) -> Non
     with pytest.raises(Refused, match="must be named like a Python identifier"):
         import_file("mcp", source, tmp_path / "spec" / "class")
     assert not (tmp_path / "spec").exists()
+
+
+def test_a_reference_chain_too_long_says_so() -> None:
+    """A chain of 40 local $refs stops at the 33rd, which was reported as if it were no
+    local reference into $defs."""
+    chain = {f"d{i}": {"$ref": f"#/$defs/d{i + 1}"} for i in range(40)}
+    schema = {
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/d0"}},
+        "$defs": {**chain, "d40": {"type": "string"}},
+    }
+    source = json.dumps([{"name": "follow", "inputSchema": schema}])
+    d = draft(read_source("mcp", source).tools[0])
+    assert d.losses == (
+        Loss(
+            "parameter 'a'",
+            "$ref '#/$defs/d33'",
+            "a chain of more than 32 references is not followed",
+        ),
+    )

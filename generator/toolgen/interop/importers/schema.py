@@ -67,9 +67,10 @@ class Converter:
             return node
         target = self._defs.get(ref) if isinstance(ref, str) else None
         if target is None or depth > _MAX_DEPTH:
-            self.lose(
-                where, f"$ref {ref!r}", "only local references into $defs are read"
-            )
+            why = "only local references into $defs are read"
+            if target is not None:
+                why = f"a chain of more than {_MAX_DEPTH} references is not followed"
+            self.lose(where, f"$ref {ref!r}", why)
             return None
         resolved = self._resolve(target, where, depth + 1)
         if resolved is None:
