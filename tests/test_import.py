@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -521,3 +522,199 @@ paths:
     assert "parameter 'n': minimum -inf: only finite numeric bounds are read" in written
     assert "exclusiveMaximum nan: only finite numeric bounds are read" in written
     assert _data(out / "tools" / "get_x.yaml")["params"]["n"]["max"] == 10  # type: ignore[index]
+
+
+def test_an_integer_bound_past_a_floats_range_is_carried() -> None:
+    """A bound of 4,000 digits is a finite JSON number; math.isfinite and float() could not
+    take it, and the import stopped on an OverflowError traceback."""
+    huge = 10**4000
+    schema = {
+        "type": "object",
+        "properties": {
+            "n": {"type": "integer", "maximum": huge, "exclusiveMinimum": -huge},
+        },
+    }
+    source = json.dumps([{"name": "count", "inputSchema": schema}])
+    d = draft(read_source("mcp", source).tools[0])
+    params = d.document["params"]
+    assert isinstance(params, dict)
+    assert params["n"]["max"] == huge and params["n"]["min"] == -huge + 1
+    assert d.losses == ()
+
+
+def test_a_lone_surrogate_skips_its_tool_and_names_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """JSON's "\\ud800" reads as half of a surrogate pair, which no UTF-8 file holds: the
+    draft did not read back as written, and the import stopped on a RuntimeError."""
+    source = tmp_path / "tools.json"
+    source.write_text(
+        '[{"name": "odd", "description": "Half a pair: \\ud800.", "inputSchema": {}},'
+        ' {"name": "fine", "description": "A smile: \\ud83d\\ude00.", "inputSchema": {}}]',
+        encoding="utf-8",
+    )
+    out = tmp_path / "shop"
+    assert cli.main(["import", "--from", "mcp", str(source), "--out", str(out)]) == 1
+    assert "tool 'odd' not imported: it holds '\\ud800'" in capsys.readouterr().err
+    assert sorted(p.name for p in (out / "tools").iterdir()) == ["fine.yaml"]
+    assert _data(out / "tools" / "fine.yaml")["intent"] == "A smile: \U0001f600."  # type: ignore[index]
+
+
+def test_a_draft_over_a_spec_files_limits_is_refused_with_the_limit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A tool whose draft is larger than a spec file may be (1 MiB) cannot be read back: the
+    import stopped on a RuntimeError traceback that blamed toolgen."""
+    source = tmp_path / "tools.json"
+    tool = {"name": "wordy", "description": "word " * 300_000, "inputSchema": {}}
+    source.write_text(json.dumps([tool]), encoding="utf-8")
+    out = tmp_path / "shop"
+    assert cli.main(["import", "--from", "mcp", str(source), "--out", str(out)]) == 2
+    assert (
+        "the draft wordy.yaml would break a limit: the file has 1,500,"
+        in capsys.readouterr().err
+    )
+    assert not list(out.rglob("*.yaml"))
+
+
+def test_refs_that_multiply_cost_a_bounded_number_of_schemas(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each of 40 $defs points twice at the next: 2**40 schemas written out, a few lines of
+    source. The conversion went on for hours; it stops at the parameters a tool may have."""
+    from toolgen.interop.importers import schema as converting
+
+    read = 0
+    node = converting.Converter._node
+
+    def counted(self: converting.Converter, *args: Any) -> object:
+        nonlocal read
+        read += 1
+        assert read < 100_000, "the conversion reads schemas without a bound"
+        return node(self, *args)
+
+    monkeypatch.setattr(converting.Converter, "_node", counted)
+    twice = {
+        f"d{i}": {
+            "type": "object",
+            "properties": {
+                "x": {"$ref": f"#/$defs/d{i + 1}"},
+                "y": {"$ref": f"#/$defs/d{i + 1}"},
+            },
+        }
+        for i in range(40)
+    }
+    schema = {
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/d0"}},
+        "$defs": {**twice, "d40": {"type": "string"}},
+    }
+    source = json.dumps([{"name": "grow", "inputSchema": schema}])
+    d = draft(read_source("mcp", source).tools[0])
+    too_many = "the tool has more than 10,000 parameters and fields"
+    assert [loss.reason for loss in d.losses].count(too_many) == 1
+
+
+def _doubling_refs() -> str:
+    twice = {
+        f"d{i}": {
+            "type": "object",
+            "properties": {
+                "x": {"$ref": f"#/components/schemas/d{i + 1}"},
+                "y": {"$ref": f"#/components/schemas/d{i + 1}"},
+            },
+        }
+        for i in range(40)
+    }
+    body = {
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/d0"}}}
+    }
+    operation = {
+        "operationId": "grow",
+        "summary": "Grow a thing.",
+        "requestBody": body,
+        "responses": {"200": {"description": "ok"}},
+    }
+    return json.dumps(
+        {
+            "openapi": "3.1.0",
+            "info": {"title": "t", "version": "1"},
+            "paths": {"/x": {"post": operation}},
+            "components": {"schemas": {**twice, "d40": {"type": "string"}}},
+        }
+    )
+
+
+_NINE_TIMES = "".join(
+    f"{b}: &{b} [{', '.join([f'*{a}'] * 9)}]\n"
+    for a, b in zip("abcdefgh", "bcdefghi", strict=True)
+)
+_DOUBLING_ALIASES = f"""\
+a: &a [x, x, x, x, x, x, x, x, x]
+{_NINE_TIMES}openapi: 3.1.0
+info: {{title: t, version: "1"}}
+paths:
+  /x:
+    get:
+      operationId: grow
+      summary: Grow a thing.
+      parameters:
+        - {{name: q, in: query, schema: {{type: string, enum: *i}}}}
+      responses: {{"200": {{description: ok}}}}
+"""
+
+
+@pytest.mark.parametrize(
+    "text", [_doubling_refs(), _DOUBLING_ALIASES], ids=["refs", "yaml-aliases"]
+)
+def test_an_openapi_document_that_multiplies_is_refused_at_a_bounded_cost(
+    monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    """$refs that each point twice at the next (2**40 values), or YAML aliases nine times
+    over nine levels (9**9), from a few lines: inlining them ran for hours. It stops at a
+    bound (lowered here so the test counts the work instead of timing it)."""
+    from toolgen.interop.importers import openapi
+
+    inlined = 0
+    inline = openapi._Document.inline
+
+    def counted(self: object, *args: Any) -> object:
+        nonlocal inlined
+        inlined += 1
+        assert inlined < 100_000, "inlining writes out values without a bound"
+        return inline(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(openapi, "_MAX_INLINED", 10_000, raising=False)
+    monkeypatch.setattr(openapi._Document, "inline", counted)
+    with pytest.raises(SourceError, match="write out more than 10,000 values"):
+        read_source("openapi", text)
+
+
+def test_a_catalogue_folder_named_by_a_keyword_is_refused(tmp_path: Path) -> None:
+    """--out spec/class wrote a catalogue named 'class', which toolgen check refuses
+    (TG140: a keyword is no Python identifier)."""
+    source = tmp_path / "tools.json"
+    source.write_text('[{"name": "get_time", "inputSchema": {}}]', encoding="utf-8")
+    with pytest.raises(Refused, match="must be named like a Python identifier"):
+        import_file("mcp", source, tmp_path / "spec" / "class")
+    assert not (tmp_path / "spec").exists()
+
+
+def test_a_reference_chain_too_long_says_so() -> None:
+    """A chain of 40 local $refs stops at the 33rd, which was reported as if it were no
+    local reference into $defs."""
+    chain = {f"d{i}": {"$ref": f"#/$defs/d{i + 1}"} for i in range(40)}
+    schema = {
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/d0"}},
+        "$defs": {**chain, "d40": {"type": "string"}},
+    }
+    source = json.dumps([{"name": "follow", "inputSchema": schema}])
+    d = draft(read_source("mcp", source).tools[0])
+    assert d.losses == (
+        Loss(
+            "parameter 'a'",
+            "$ref '#/$defs/d33'",
+            "a chain of more than 32 references is not followed",
+        ),
+    )

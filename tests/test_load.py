@@ -756,8 +756,13 @@ def test_tg010_values_that_do_not_fit_their_tag(tmp_path: Path, composer: str) -
     ]
 
 
-def test_tg010_integer_too_long_to_read(tmp_path: Path) -> None:
-    document, diagnostics = load_text(tmp_path, "a: " + "9" * 5000 + "\n")
+@pytest.mark.parametrize(
+    "number",
+    ["9" * 5000, "0x" + "f" * 5000, "0o" + "7" * 5000],
+    ids=["decimal", "hexadecimal", "octal"],
+)
+def test_tg010_integer_too_long_to_read(tmp_path: Path, number: str) -> None:
+    document, diagnostics = load_text(tmp_path, f"a: {number}\n")
 
     assert document is not None
     assert document.data == {"a": None}

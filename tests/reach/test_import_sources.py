@@ -133,6 +133,31 @@ def test_a_module_that_fails_to_import_stops_the_import(tmp_path: Path) -> None:
     assert not (tmp_path / "spec").exists()
 
 
+def test_a_module_that_prints_bytes_that_are_not_utf8_is_read(tmp_path: Path) -> None:
+    """What the module writes to stdout and stderr was decoded as UTF-8, strictly: a
+    module that printed a Latin-1 byte stopped the import on a UnicodeDecodeError
+    traceback, whether it defined its tools or failed."""
+    noisy = tmp_path / "noisy.py"
+    noisy.write_text(
+        "import sys\n"
+        "sys.stdout.buffer.write(b'caf\\xe9\\n')\n"
+        "sys.stderr.buffer.write(b'caf\\xe9\\n')\n"
+        "from agents import function_tool\n\n"
+        "@function_tool\n"
+        "def get_time(city: str) -> str:\n"
+        '    """Get the time in a city."""\n'
+        "    return 'noon'\n"
+    )
+    [tool] = read_path("pyfunctions", noisy).tools
+    assert tool.name == "get_time"
+    failing = tmp_path / "failing.py"
+    failing.write_text(
+        "import sys\nsys.stderr.buffer.write(b'caf\\xe9')\nsys.exit(3)\n"
+    )
+    with pytest.raises(SourceError, match=r"importing .* failed: caf\ufffd"):
+        read_path("pyfunctions", failing)
+
+
 def test_explicit_titles_and_pydantic_models_are_read(tmp_path: Path) -> None:
     source = tmp_path / "lines.py"
     source.write_text(

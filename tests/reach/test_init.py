@@ -63,6 +63,15 @@ def test_init_never_overwrites(tmp_path: Path) -> None:
         scaffold(tmp_path / "x", "not-a-name")
 
 
+@pytest.mark.parametrize("name", [None, "import"], ids=["from the folder", "given"])
+def test_a_keyword_is_no_catalogue_name(tmp_path: Path, name: str | None) -> None:
+    """`toolgen init class` wrote a project whose first check failed (TG140: a keyword is
+    no Python identifier), though init promises one that builds at once."""
+    with pytest.raises(InitRefused, match="must be a Python identifier"):
+        scaffold(tmp_path / "class", name)
+    assert not (tmp_path / "class").exists()
+
+
 def test_an_existing_project_keeps_its_files(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'mine'\n")
     (tmp_path / ".gitignore").write_text(".venv/\n.toolgen-cache/")

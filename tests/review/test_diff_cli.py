@@ -134,6 +134,24 @@ def test_an_unknown_ref_is_a_usage_error(
     assert "toolgen: diff: " in err and "no-such-branch" in err
 
 
+@pytest.mark.parametrize("broken", ["work tree", "ref"])
+def test_a_tool_file_that_cannot_be_read_is_a_usage_error_not_a_removal(
+    repo: Path, capsys: pytest.CaptureFixture[str], broken: str
+) -> None:
+    """A YAML syntax error in one tool file dropped that tool from its version: the diff
+    reported a breaking removal (TD101) in the work tree, or a safe addition at the ref,
+    and said nothing of the error."""
+    _edit(repo, STOCK, "effect: read", "effect: [read")
+    if broken == "ref":
+        _git(repo, "commit", "-q", "-am", "broken")
+        _edit(repo, STOCK, "effect: [read", "effect: read")
+    status, out, err = _diff(repo, capsys, "--against", "HEAD")
+    assert (status, out) == (2, "")
+    label = "the work tree" if broken == "work tree" else "HEAD"
+    assert f"toolgen: diff: {label}: the catalogue does not build: " in err
+    assert f"{STOCK}:" in err and "TG001 YAML syntax error" in err
+
+
 def test_a_breaking_change_accepted_on_purpose_passes(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

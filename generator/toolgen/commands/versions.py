@@ -23,6 +23,7 @@ from typing import Any
 
 from toolgen.build import pipeline
 from toolgen.commands import UsageError
+from toolgen.diagnostics import Severity
 from toolgen.paths import package_dir
 from toolgen.render import lockfile
 from toolgen.spec import snapshot
@@ -40,10 +41,11 @@ class Version:
 def build(folder: Path, root: Path, label: str) -> Version:
     """The catalogue in `folder` of the project at `root`, checked and snapshotted."""
     result = pipeline.check_catalogue(folder, root, implementations=False)
-    if result.catalogue is None:
-        problems = "; ".join(
-            d.format_text().splitlines()[0] for d in result.diagnostics[:3]
-        )
+    # a tool file that cannot be read is no tool: compared, it would read as removed
+    read = {tool.file for tool in result.catalogue.tools} if result.catalogue else ()
+    if result.catalogue is None or len(read) < result.tool_files:
+        errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
+        problems = "; ".join(d.format_text().splitlines()[0] for d in errors[:3])
         raise UsageError(f"{label}: the catalogue does not build: {problems}")
     shot = snapshot.catalogue_snapshot(result.catalogue)
     lock_path = root / package_dir(result.catalogue.package) / lockfile.LOCK_NAME

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from toolgen import __version__
-from toolgen.names import IDENTIFIER_RE
+from toolgen.names import is_identifier
 from toolgen.spec import validate
 from toolgen.templating import render
 
@@ -68,7 +68,7 @@ def scaffold(root: Path, name: str | None = None) -> Scaffold:
     """Write a new project at `root` (created if missing) with one catalogue `name`."""
     if name is None:  # the folder's name as an identifier
         name = re.sub(r"[^A-Za-z0-9_]", "_", root.resolve().name).lower() or "tools"
-    if not IDENTIFIER_RE.fullmatch(name):
+    if not is_identifier(name):  # as TG140 judges it: `class` is a keyword
         raise InitRefused(
             f"the catalogue name {name!r} must be a Python identifier; pass --name"
         )

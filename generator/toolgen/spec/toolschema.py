@@ -274,7 +274,7 @@ def nullable(schema: object) -> bool:
 
 
 def _issues(
-    err: jsonschema.ValidationError,
+    err: jsonschema.ValidationError, named: set[tuple[FieldPath, int]]
 ) -> Iterator[tuple[FieldPath, Callable[[], str]]]:
     """One jsonschema error as (field, the runtime's words for it) pairs, the words worded
     only when asked for: the runtime's wording imports the Agents SDK (over a second), which
@@ -299,6 +299,11 @@ def _issues(
     check = err.validator
     instance = err.instance
     if check == "required" and isinstance(instance, dict):
+        # jsonschema raises one error a missing name, each with the whole list: the first
+        # names them all (going through the list again for each is quadratic)
+        if (base, id(err.validator_value)) in named:
+            return
+        named.add((base, id(err.validator_value)))
         properties = schema.get("properties", {})
         for name in cast(list[str], err.validator_value):
             if name not in instance:
@@ -316,7 +321,7 @@ def _issues(
         # a nullable container: what is wrong inside its non-null branch
         for found in err.context:
             if not (found.validator == "type" and found.validator_value == "null"):
-                yield from _issues(found)
+                yield from _issues(found, named)
     elif check == "type":
         wanted = err.validator_value
         names = [
@@ -376,8 +381,9 @@ def _first_issues(
     schema: dict[str, object], value: object
 ) -> dict[FieldPath, Callable[[], str]]:
     first: dict[FieldPath, Callable[[], str]] = {}
+    named: set[tuple[FieldPath, int]] = set()
     for err in validator(schema).iter_errors(value):
-        for path, words in _issues(err):
+        for path, words in _issues(err, named):
             # one problem a field, as the runtime says (its type before its choices)
             first.setdefault(path, words)
     return first

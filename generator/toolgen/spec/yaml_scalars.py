@@ -49,12 +49,12 @@ def _as_int(text: str) -> int | Misfit:
     try:
         if _DECIMAL.fullmatch(text):
             return int(text)
-        if _OCTAL.fullmatch(text):
-            return int(text[2:], 8)
-        if _HEX.fullmatch(text):
-            return int(text[2:], 16)
+        if _OCTAL.fullmatch(text) or _HEX.fullmatch(text):
+            value = int(text[2:], 8 if text[1] == "o" else 16)
+            str(value)  # read in any base, but it must print in decimal too
+            return value
     except ValueError:
-        # Python refuses to parse integers longer than 4300 digits.
+        # Python refuses to parse or print integers longer than 4300 digits.
         pass
     return _MISFIT
 

@@ -35,9 +35,9 @@ from toolgen.interop.importers.draft import (
     legal_name,
 )
 from toolgen.interop.importers.source import Loss, SourceError, SourceFile, SourceTool
-from toolgen.names import IDENTIFIER_RE, MODEL_NAME_RE, module_name
+from toolgen.names import MODEL_NAME_RE, is_identifier, module_name
 from toolgen.spec.load import load_document
-from toolgen.text import json_value
+from toolgen.text import json_text, json_value
 
 __all__ = [
     "SOURCES",
@@ -140,10 +140,25 @@ def _tool_text(d: Draft, folder: Path, origin: str, kind: str) -> str:
 
 def _written_back(path: Path, expected: object) -> None:
     document, problems = load_document(path, path.name)
+    # TG011: over a spec file's limits, the source is too large for one file
+    for problem in problems:
+        if problem.code == "TG011":
+            why = f"the draft {path.name} would break a limit: {problem.message}"
+            raise Refused(why)
     if document is None or problems or document.data != expected:
         raise RuntimeError(
             f"toolgen import wrote {path.name} that does not read back as written"
         )
+
+
+def _unwritable(d: Draft) -> str | None:
+    """Why the draft cannot be a file, or None: JSON's "\\ud800" reads as half of a
+    surrogate pair, which no UTF-8 text holds."""
+    try:
+        json_text(d.document).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return f"it holds {exc.object[exc.start]!r}, which UTF-8 text cannot hold"
+    return None
 
 
 def _renamed(tool: SourceTool) -> SourceTool:
@@ -162,7 +177,7 @@ def _renamed(tool: SourceTool) -> SourceTool:
 def import_file(kind: str, source: Path, out: Path) -> ImportReport:
     """Read `source` as `kind` and write its tools under `out` (a catalogue folder)."""
     name = out.resolve().name
-    if not IDENTIFIER_RE.fullmatch(name):
+    if not is_identifier(name):  # as TG140 judges it: `class` is a keyword
         raise Refused(
             f"the catalogue folder {out} must be named like a Python identifier "
             "(it names the catalogue)"
@@ -183,8 +198,13 @@ def import_file(kind: str, source: Path, out: Path) -> ImportReport:
         if why is not None:
             skipped.append((tool.name, why))
             continue
+        drafted = draft(renamed)
+        why = _unwritable(drafted)
+        if why is not None:
+            skipped.append((tool.name, why))
+            continue
         modules[module] = tool.name
-        drafts.append(draft(renamed))
+        drafts.append(drafted)
     tools_dir = out / "tools"
     clashes = [tools_dir / f"{d.name}.yaml" for d in drafts]
     clashes = [p for p in clashes if p.exists() or p.with_suffix(".yml").exists()]

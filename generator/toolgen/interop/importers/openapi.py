@@ -37,6 +37,10 @@ KIND = "openapi"
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _SAFE = frozenset({"get", "head", "options", "trace"})
 _MAX_DEPTH = 32
+# values written out by inlining, over the whole document: a document the size of GitHub's
+# writes out about 200,000; $refs (or YAML aliases) that each point twice at the next write
+# out 2**32 from a few lines
+_MAX_INLINED = 10_000_000
 _PARAMETER_KEYS = frozenset(
     {"name", "in", "description", "required", "schema", "example", "examples"}
 )
@@ -55,6 +59,7 @@ class _Document:
     def __init__(self, data: Mapping[str, Any]) -> None:
         self.data = data
         self.version = str(data.get("openapi", ""))
+        self._inlined = 0
 
     def pointer(self, ref: str) -> object:
         node: object = self.data
@@ -83,6 +88,11 @@ class _Document:
         return node
 
     def inline(self, node: object, seen: tuple[str, ...] = ()) -> object:
+        self._inlined += 1
+        if self._inlined > _MAX_INLINED:
+            raise SourceError(
+                f"its $refs and aliases write out more than {_MAX_INLINED:,} values"
+            )
         if len(seen) > _MAX_DEPTH:
             return node
         if isinstance(node, list):

@@ -81,6 +81,7 @@ def run_module(path: Path) -> object:
                 [sys.executable, "-c", _READER, str(path), str(out)],
                 capture_output=True,
                 text=True,
+                errors="replace",  # what the module prints is its own, in any encoding
                 timeout=TIMEOUT_SECONDS,
                 env=env,
                 check=False,

@@ -21,6 +21,7 @@ from toolgen_runtime.schema import validator
 
 from toolgen.interop.importers.source import Losses
 from toolgen.names import ENVELOPE_KEYS, MODEL_NAME_RE
+from toolgen.spec.limits import MAX_PARAMETERS
 from toolgen.spec.model.reading import fits_type, is_number, whole_number
 
 Node = Mapping[str, object]
@@ -51,6 +52,9 @@ class Converter:
             if isinstance(found, dict):
                 defs.update({f"#/{key}/{name}": sub for name, sub in found.items()})
         self._defs = defs
+        self._nodes = (
+            0  # schemas read: $refs that each point twice at the next multiply
+        )
 
     # -- shared steps ------------------------------------------------------------------------
 
@@ -63,9 +67,10 @@ class Converter:
             return node
         target = self._defs.get(ref) if isinstance(ref, str) else None
         if target is None or depth > _MAX_DEPTH:
-            self.lose(
-                where, f"$ref {ref!r}", "only local references into $defs are read"
-            )
+            why = "only local references into $defs are read"
+            if target is not None:
+                why = f"a chain of more than {_MAX_DEPTH} references is not followed"
+            self.lose(where, f"$ref {ref!r}", why)
             return None
         resolved = self._resolve(target, where, depth + 1)
         if resolved is None:
@@ -80,6 +85,12 @@ class Converter:
         and whether it takes null; None when it cannot be read (a loss says why)."""
         if depth > _MAX_DEPTH:
             self.lose(where, "its nesting", "nested too deep")
+            return None
+        self._nodes += 1
+        if self._nodes > MAX_PARAMETERS:
+            if self._nodes == MAX_PARAMETERS + 1:
+                why = f"the tool has more than {MAX_PARAMETERS:,} parameters and fields"
+                self.lose(where, "the schema", why)
             return None
         resolved = self._resolve(raw, where)
         node, nullable = (
@@ -374,7 +385,7 @@ class Converter:
                     )
                 continue
             number = cast(float, value)
-            if kind == "integer" and float(number).is_integer():
+            if kind == "integer" and (isinstance(number, int) or number.is_integer()):
                 # the same integers: above 0 exclusive is from 1 inclusive; of this and an
                 # inclusive bound, the one that admits fewer values holds
                 bound = int(number) + step
@@ -531,7 +542,10 @@ def _fits(doc: ParamDoc, value: object) -> bool:
 
 
 def _finite(value: object) -> bool:
-    return is_number(value) and math.isfinite(cast(float, value))
+    # an int is finite however long (math.isfinite cannot take one past a float's range)
+    return whole_number(value) is not None or (
+        is_number(value) and math.isfinite(cast(float, value))
+    )
 
 
 def _required(node: Node, name: str) -> bool:
