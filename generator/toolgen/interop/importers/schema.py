@@ -52,9 +52,8 @@ class Converter:
             if isinstance(found, dict):
                 defs.update({f"#/{key}/{name}": sub for name, sub in found.items()})
         self._defs = defs
-        self._nodes = (
-            0  # schemas read: $refs that each point twice at the next multiply
-        )
+        # schemas read: $refs that each point twice at the next multiply them
+        self._nodes = 0
 
     # -- shared steps ------------------------------------------------------------------------
 
