@@ -594,20 +594,10 @@ def test_refs_that_multiply_cost_a_bounded_number_of_schemas(
         return node(self, *args)
 
     monkeypatch.setattr(converting.Converter, "_node", counted)
-    twice = {
-        f"d{i}": {
-            "type": "object",
-            "properties": {
-                "x": {"$ref": f"#/$defs/d{i + 1}"},
-                "y": {"$ref": f"#/$defs/d{i + 1}"},
-            },
-        }
-        for i in range(40)
-    }
     schema = {
         "type": "object",
         "properties": {"a": {"$ref": "#/$defs/d0"}},
-        "$defs": {**twice, "d40": {"type": "string"}},
+        "$defs": {**_twice("#/$defs/"), "d40": {"type": "string"}},
     }
     source = json.dumps([{"name": "grow", "inputSchema": schema}])
     d = draft(read_source("mcp", source).tools[0])
@@ -615,17 +605,22 @@ def test_refs_that_multiply_cost_a_bounded_number_of_schemas(
     assert [loss.reason for loss in d.losses].count(too_many) == 1
 
 
-def _doubling_refs() -> str:
-    twice = {
+def _twice(at: str) -> dict[str, object]:
+    """40 schemas, each pointing twice at the next one under `at`: 2**40 when inlined."""
+    return {
         f"d{i}": {
             "type": "object",
             "properties": {
-                "x": {"$ref": f"#/components/schemas/d{i + 1}"},
-                "y": {"$ref": f"#/components/schemas/d{i + 1}"},
+                "x": {"$ref": f"{at}d{i + 1}"},
+                "y": {"$ref": f"{at}d{i + 1}"},
             },
         }
         for i in range(40)
     }
+
+
+def _doubling_refs() -> str:
+    twice = _twice("#/components/schemas/")
     body = {
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/d0"}}}
     }
