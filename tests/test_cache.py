@@ -5,6 +5,7 @@ are data that a build may always ignore, and nothing planted in them ever runs."
 from __future__ import annotations
 
 import json
+import os
 import pickle
 import shutil
 from collections.abc import Callable
@@ -20,6 +21,7 @@ from toolgen.cli import main
 from toolgen.diagnostics import Severity
 from toolgen.lint.context import Names
 from toolgen.paths import CACHE_DIR
+from toolgen.spec import load
 from toolgen.spec.load import read_sources, text_digest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -159,6 +161,123 @@ def test_a_replay_needs_every_input_and_output_as_left(
         cache.replay(tmp_path, read_sources(folder, "spec/shop", tmp_path), [folder])[0]
         is None
     )
+
+
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What each `toolgen build` from now on reads to know whether anything changed: the
+    spec folder (`read_sources`) and the implementations (`cache._tree` of contents)."""
+    noted: list[str] = []
+    read_sources, tree = load.read_sources, cache._tree
+
+    def spec(*args: Any) -> load.Sources:
+        noted.append("spec")
+        return read_sources(*args)
+
+    def implementations(folder: Path, *, contents: bool) -> list[tuple[str, str]]:
+        noted.extend(["implementations"] if contents else [])
+        return tree(folder, contents=contents)
+
+    monkeypatch.setattr(load, "read_sources", spec)
+    monkeypatch.setattr(cache, "_tree", implementations)
+    return noted
+
+
+def _rebuilt(capsys: pytest.CaptureFixture[str], noted: list[str]) -> str:
+    """`toolgen build spec/shop` (in the project): what it said, and `noted` emptied."""
+    noted.clear()
+    capsys.readouterr()
+    assert main(["build", "spec/shop"]) == 0
+    return capsys.readouterr().err
+
+
+NOTHING = "(nothing changed since the last build)"
+
+
+def test_a_rebuild_with_nothing_changed_reads_no_file(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    reads: list[str],
+) -> None:
+    _project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert NOTHING not in _rebuilt(capsys, reads)
+    # a file the first build left in the moment it wrote the stamp is read once
+    _rebuilt(capsys, reads)
+    assert NOTHING in _rebuilt(capsys, reads)
+    assert reads == []
+
+
+def test_a_change_that_keeps_size_and_modification_time_is_seen(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    reads: list[str],
+) -> None:
+    # as `cp -p` or an archive leaves a file: its change time says it changed
+    folder = _project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    _rebuilt(capsys, reads)
+    _rebuilt(capsys, reads)
+    path = folder / "tools/read_stock.yaml"
+    before = path.stat()
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("intent: ", "intent:\t", 1), encoding="utf-8")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (path.stat().st_size, path.stat().st_mtime_ns) == (
+        before.st_size,
+        before.st_mtime_ns,
+    )
+    assert NOTHING not in _rebuilt(capsys, reads)
+    assert "spec" in reads
+
+
+@pytest.mark.parametrize(
+    "how", ["a spec file touched", "the stamp as old as the files"]
+)
+def test_files_whose_status_cannot_tell_are_read_then_the_stamp_keeps_their_status(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    reads: list[str],
+    how: str,
+) -> None:
+    folder = _project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    _rebuilt(capsys, reads)
+    _rebuilt(capsys, reads)
+    if how == "a spec file touched":
+        os.utime(folder / "tools/read_stock.yaml")
+    else:
+        # a file changed in the same moment as the stamp was written may not show it
+        (stamp,) = (tmp_path / CACHE_DIR).glob("*.stamp.jsonl")
+        os.utime(stamp, ns=(0, 0))
+    assert NOTHING in _rebuilt(capsys, reads)
+    assert reads == ["spec", "implementations"]
+    assert NOTHING in _rebuilt(capsys, reads)
+    assert reads == []
+
+
+def test_a_stamp_that_cannot_be_kept_again_still_replays(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    reads: list[str],
+) -> None:
+    folder = _project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    _rebuilt(capsys, reads)
+    _rebuilt(capsys, reads)
+    os.utime(folder / "tools/read_stock.yaml")
+
+    def read_only(*_: object) -> None:
+        raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr(cache.BuildCache, "_write", read_only)
+    for _ in range(2):
+        assert NOTHING in _rebuilt(capsys, reads)
+        assert reads == ["spec", "implementations"]
 
 
 def test_a_hand_edit_of_a_generated_file_is_undone(tmp_path: Path) -> None:

@@ -7,9 +7,12 @@ file) and an entry a line, three files per catalogue (a save removes the catalog
 another format).
 
 - The stamp (`<catalogue>.stamp.jsonl`): the digest of everything the last build read, the
-  status (size, modification time, inode) of every file it left in the package, and what it
-  reported. A build that finds the same inputs and its files untouched reports the same and
-  does nothing else (`Stamp.replays`).
+  status (size, modification and change times, inode) of every file it left in the package,
+  and what it reported. A build that finds the same inputs and its files untouched reports
+  the same and does nothing else (`Stamp.replays`). The stamp also holds the digest of the
+  status of every file the build read or left (`Stamp.read`): a build that finds them all
+  with that status, each last changed before the stamp was written, replays without reading
+  one (`replay_unread`), as git's index and make judge a file unchanged.
 - The tools (`<catalogue>.tools.jsonl`): per tool file, what compiling it gave (`ToolUnit`: its
   summaries, diagnostics, lint findings, token counts, formatted card entries, lockfile pieces
   and the digests of its files), under the key of everything that is a function of.
@@ -32,29 +35,37 @@ import enum
 import functools
 import json
 import os
+import stat
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, Union
 
 from toolgen.build.manifest import walk
 from toolgen.diagnostics import Diagnostic, Hit
 from toolgen.paths import CACHE_DIR, cache_key, file_digest, read_regular
 from toolgen.spec.ir import ToolSummary
 from toolgen.spec.limits import MAX_IMPLEMENTATION_BYTES
-from toolgen.spec.load import Sources
 from toolgen.text import json_value
 
-# 3: JSON Lines, a header and an entry a line; 4: a dataclass as the list of its fields
-FORMAT = 4
+if TYPE_CHECKING:
+    # the spec loader (and YAML) is imported when a build reads the spec files: not by one
+    # that the status of its files replays
+    from toolgen.spec.load import Sources
+
+# 3: JSON Lines, a header and an entry a line; 4: a dataclass as the list of its fields;
+# 5: the status of what a build read in the stamp, and change times in every status
+FORMAT = 5
 # a catalogue's kept units are a few megabytes at 5,000 tools: a larger file was not written
 # by a build
 MAX_CACHE_BYTES = 256 * 1024 * 1024
 
-# a file's size, modification time (ns) and inode
-Status = tuple[int, int, int]
+# a file's size, modification and change times (ns) and inode
+Status = tuple[int, int, int, int]
+# the status of files as one digest, and the latest time (ns) one of them changed
+Read = tuple[str, int]
 _T = TypeVar("_T")
 
 
@@ -209,7 +220,8 @@ def _member(kind: type[enum.Enum], value: object) -> enum.Enum:
 class Stamp:
     """What the last build of a catalogue read (`inputs`, a digest, with where it found
     its package and implementations, root-relative), left (the status of each file of the
-    package, by root-relative path) and reported."""
+    package, by root-relative path) and reported; `read`, the digest of the status of every
+    file it read or left ("": not known)."""
 
     inputs: str
     package: str
@@ -218,6 +230,7 @@ class Stamp:
     diagnostics: tuple[Diagnostic, ...]
     unchanged: int
     max_warnings: int | None
+    read: str = ""
 
     def replays(self, inputs: str, root: Path) -> bool:
         """Whether a build that read `inputs` would do and say exactly what the last did:
@@ -234,7 +247,39 @@ def status_of(path: str | Path) -> Status | None:
         info = os.stat(path, follow_symlinks=False)
     except OSError:
         return None
-    return (info.st_size, info.st_mtime_ns, info.st_ino)
+    return (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+
+
+def read_status(trees: Iterable[Path], files: Iterable[Path] = ()) -> Read | None:
+    """The status of `files` and of every file below `trees` (`manifest.walk`), as a digest,
+    with the latest time one of them was modified or changed; None when one is missing or is
+    not a regular file (a link, a folder): then only its content tells whether it changed."""
+    try:
+        paths = [os.fspath(path) for path in files]
+        for tree in trees:
+            found = walk(tree)
+            if not all(regular for _, regular in found):
+                return None
+            paths.extend(f"{tree}/{rel}" for rel, _ in found)
+        infos = [(path, os.stat(path, follow_symlinks=False)) for path in sorted(paths)]
+    except OSError:
+        return None
+    if not all(stat.S_ISREG(info.st_mode) for _, info in infos):
+        return None
+    latest = max((max(i.st_mtime_ns, i.st_ctime_ns) for _, i in infos), default=0)
+    return digest(
+        f"{p}:{i.st_size}:{i.st_mtime_ns}:{i.st_ctime_ns}:{i.st_ino}" for p, i in infos
+    ), latest
+
+
+def kept(root: Path, package: str, *found: Read | None) -> Read | None:
+    """The status `Stamp.read` keeps: of the files `found` (the spec files and the
+    implementations, each taken before they were read) and of the package now."""
+    parts = [*found, read_status([root / package])]
+    known = [part for part in parts if part is not None]
+    if len(known) < len(parts):
+        return None
+    return digest(d for d, _ in known), max(latest for _, latest in known)
 
 
 # --- what a build reads --------------------------------------------------------------------
@@ -284,10 +329,12 @@ class Seen:
 
     folder: str
     entries: tuple[tuple[str, str], ...]
+    status: Read | None = None  # taken before the files were read
 
     @classmethod
     def read(cls, root: Path, folder: str) -> Seen:
-        return cls(folder, tuple(_tree(root / folder, contents=True)))
+        status = read_status([root / folder])
+        return cls(folder, tuple(_tree(root / folder, contents=True)), status)
 
     def digests(self) -> dict[str, str]:
         """The digest of each regular file's bytes, by root-relative path."""
@@ -324,19 +371,52 @@ def inputs(
     return digest(parts)
 
 
+def spec_status(folder: Path, catalogues: Sequence[Path]) -> Read | None:
+    """The status of the spec files a build of the catalogue at `folder` reads: its
+    catalogue.yaml, every file of its tools/, and the catalogue.yaml of every catalogue."""
+    yamls = [folder / "catalogue.yaml", *(c / "catalogue.yaml" for c in catalogues)]
+    return read_status([folder / "tools"], yamls)
+
+
+def replay_unread(root: Path, shown: str, specs: Read | None) -> Stamp | None:
+    """The last build's stamp when every file it read (`specs`, as `spec_status` took it
+    before anything was read, and the implementations) or left has the status it recorded,
+    each last changed before the stamp was written: then nothing need be read to know that a
+    build would do and say what it did. A file changed in the same moment as the stamp was
+    written may not show it in its status, so it is read (as git's index does)."""
+    cache = BuildCache(root, shown)
+    written = status_of(cache._stamp)
+    # after an edit, a spec file is newer than the stamp: the stamp need not be read
+    if specs is None or written is None or specs[1] >= written[1]:
+        return None
+    stamp = cache.stamp()
+    if stamp is None or not stamp.read:
+        return None
+    now = kept(root, stamp.package, specs, read_status([root / stamp.implementation]))
+    return stamp if now and now[0] == stamp.read and now[1] < written[1] else None
+
+
 def replay(
-    root: Path, sources: Sources, catalogues: Sequence[Path]
+    root: Path, sources: Sources, catalogues: Sequence[Path], specs: Read | None = None
 ) -> tuple[Stamp | None, Seen | None]:
     """The last build's stamp when a build of the catalogue read as `sources` would do and
     say exactly what it did (the same inputs, and every file it left as it left it), else
-    None; with the implementations as read for the check, when there was a stamp."""
+    None; with the implementations as read for the check, when there was a stamp. A stamp
+    that replays is kept again with the status of the files as found (`specs`, taken before
+    `sources` were read), so that the next build need not read them."""
     cache = BuildCache(root, sources.folder)
     stamp = cache.stamp()
     if stamp is None:
         return None, None
     seen = Seen.read(root, stamp.implementation)
     now = inputs(cache.code, sources, root, stamp.package, seen, catalogues)
-    return (stamp if stamp.replays(now, root) else None), seen
+    if not stamp.replays(now, root):
+        return None, seen
+    read = kept(root, stamp.package, specs, seen.status)
+    if read is not None:  # kept again, in any case later than the files
+        with contextlib.suppress(OSError):  # a project that cannot be written replays
+            cache.save_stamp(dataclasses.replace(stamp, read=read[0]))
+    return stamp, seen
 
 
 # --- the files ---------------------------------------------------------------------------
@@ -399,7 +479,7 @@ class BuildCache:
             if stamp is None:
                 self._stamp.unlink(missing_ok=True)
             else:
-                self._write(self._stamp, [_line(encoded(stamp))])
+                self.save_stamp(stamp)
             # the catalogue's files of another format (an earlier toolgen's), never read
             ours = {self._stamp, self._units, self._checked}
             for old in self._stamp.parent.glob(f"{self._name}.*"):
@@ -414,6 +494,10 @@ class BuildCache:
                 "checks and renders everything"
             )
         return None
+
+    def save_stamp(self, stamp: Stamp) -> None:
+        """Keep `stamp` (OSError when it cannot be written: the last one is then kept)."""
+        self._write(self._stamp, [_line(encoded(stamp))])
 
     def _read(self, path: Path, reader: Callable[[list[bytes]], _T]) -> _T | None:
         """What `reader` makes of the entries kept at `path` (a line of JSON each, after

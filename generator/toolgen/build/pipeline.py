@@ -25,7 +25,16 @@ from pathlib import Path
 
 from toolgen import checks
 from toolgen.build import layout, write
-from toolgen.build.cache import BuildCache, Seen, Stamp, ToolUnit, inputs, status_of
+from toolgen.build.cache import (
+    BuildCache,
+    Read,
+    Seen,
+    Stamp,
+    ToolUnit,
+    inputs,
+    kept,
+    status_of,
+)
 from toolgen.build.manifest import content_digest
 from toolgen.build.progress import QUIET, Progress
 from toolgen.build.project import Placement
@@ -331,6 +340,7 @@ def build_catalogue(
     catalogues: Sequence[Path] = (),
     sources: load.Sources | None = None,
     seen: Seen | None = None,
+    specs: Read | None = None,
 ) -> BuildResult:
     """Check, render and write one catalogue (with `check_only`, compare instead of write).
 
@@ -338,8 +348,9 @@ def build_catalogue(
     build cache the units of the tool files that did not change and keeps its own for the
     next one, with a stamp of what it read and left (`catalogues`, the project's catalogue
     folders, are part of what it read: where each writes); `check_only` uses no cache.
-    `sources`: the folder as the caller already read it; `seen`: the implementations as the
-    caller read them to check the stamp."""
+    `sources`: the folder as the caller already read it, `specs` the status of its files
+    before (`cache.spec_status`); `seen`: the implementations as the caller read them to
+    check the stamp."""
     if check_only:
         run = _start(folder, root, progress, sources=sources)
         return _build(run, others, check_only=True)[0]
@@ -354,7 +365,7 @@ def build_catalogue(
         run = _start(folder, root, progress, sources=run.sources)
         built, units = _build(run, others, check_only=False, checked=checked)
     with progress.stage("cache"):
-        stamp = _stamp(cache, run, built, catalogues, seen)
+        stamp = _stamp(cache, run, built, catalogues, seen, specs)
         note = cache.save(stamp, units, checked.kept)
     if note is None:
         return built
@@ -367,10 +378,11 @@ def _stamp(
     built: BuildResult,
     catalogues: Sequence[Path],
     seen: Seen | None,
+    specs: Read | None,
 ) -> Stamp | None:
     """The stamp of a build that wrote without trouble, else None (the next build does
     everything again). The implementations are as `seen` before the build, unless it wrote
-    there (created stubs)."""
+    there (created stubs); the spec files' status as `specs` before they were read."""
     catalogue = built.check.catalogue
     report = built.report
     if catalogue is None or report is None or built.failure or report.warnings:
@@ -394,6 +406,7 @@ def _stamp(
         or any(rel.startswith(f"{implementation}/") for rel in wrote)
     ):
         seen = Seen.read(run.root, implementation)
+    read = kept(run.root, package, specs, seen.status)
     return Stamp(
         inputs=inputs(cache.code, run.sources, run.root, package, seen, catalogues),
         package=package,
@@ -402,4 +415,5 @@ def _stamp(
         diagnostics=built.check.diagnostics,
         unchanged=len(listed) - 1,  # the manifest is not an output
         max_warnings=catalogue.lint.max_warnings,
+        read="" if read is None else read[0],
     )

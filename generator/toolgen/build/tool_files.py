@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from toolgen import checks
-from toolgen.build.cache import ToolUnit, digest, status_of
+from toolgen.build.cache import Status, ToolUnit, digest, status_of
 from toolgen.build.manifest import content_digest
 from toolgen.build.progress import Progress
 from toolgen.checks.implementations import implementation_path
@@ -139,7 +139,7 @@ class Run:
     kept: Mapping[str, ToolUnit]  # the build cache's units, by tool file
     progress: Progress
     # the last build's files and their status
-    outputs: Mapping[str, tuple[int, int, int]]
+    outputs: Mapping[str, Status]
     lint: bool = True  # False: the lint rules do not run
     # takes the files of each unit compiled, to format them while the next are compiled
     formatter: Formatter | None = None
@@ -245,7 +245,7 @@ def is_present(path: str | Path) -> bool:
     return os.path.isfile(path) or os.path.islink(path)
 
 
-def _unchanged(path: str, status: tuple[int, int, int] | None, wanted: str) -> bool:
+def _unchanged(path: str, status: Status | None, wanted: str) -> bool:
     """Whether the file holds the text of digest `wanted`: known by its status when it is
     the one the last build recorded, else read."""
     if status is not None and status_of(path) == status:

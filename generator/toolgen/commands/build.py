@@ -23,7 +23,6 @@ from toolgen.commands import (
     warn,
 )
 from toolgen.diagnostics import Diagnostic
-from toolgen.spec.load import read_sources
 
 if TYPE_CHECKING:
     # the stages: imported when a catalogue needs a full build, so that one with nothing
@@ -72,16 +71,24 @@ def _build_root(
                 warn(f"removed {leftover}, left by an interrupted build")
         for target in mine:
             progress.label = target.shown
-            # read once: what the stamp is checked against is what a build compiles
-            sources = read_sources(target.folder, target.shown, root)
-            seen = None
+            stamp = specs = seen = None
             if not args.check:
-                with progress.stage("stamp"):
-                    stamp, seen = cache.replay(root, sources, catalogues)
-                if stamp is not None:
-                    status = max(status, _report_replay(stamp, target, args, messages))
-                    all_diagnostics.extend(stamp.diagnostics)
-                    continue
+                with progress.stage("status"):
+                    # the status of the spec files before they are read: the stamp keeps it
+                    specs = cache.spec_status(target.folder, catalogues)
+                    stamp = cache.replay_unread(root, target.shown, specs)
+            if stamp is None:
+                from toolgen.spec.load import read_sources
+
+                # read once: what the stamp is checked against is what a build compiles
+                sources = read_sources(target.folder, target.shown, root)
+                if not args.check:
+                    with progress.stage("stamp"):
+                        stamp, seen = cache.replay(root, sources, catalogues, specs)
+            if stamp is not None:
+                status = max(status, _report_replay(stamp, target, args, messages))
+                all_diagnostics.extend(stamp.diagnostics)
+                continue
             if placements is None:
                 placements = project.placements(root, [t.folder for t in mine])
             from toolgen.build import pipeline
@@ -95,6 +102,7 @@ def _build_root(
                 catalogues=catalogues,
                 sources=sources,
                 seen=seen,
+                specs=specs,
             )
             status = max(status, _report_build(built, args, all_diagnostics, messages))
     return status
