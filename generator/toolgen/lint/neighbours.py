@@ -10,11 +10,9 @@ from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import CatalogueContext, ToolProfile
 from toolgen.lint.names import overlapping
-from toolgen.lint.registry import Finding, ToolPair, rule
+from toolgen.lint.registry import DOCSTRING, Finding, ToolPair, rule
 from toolgen.lint.two_tool import twins
 from toolgen.spec.ir import ToolSummary
-
-_SEEDS = "toolgen seeds: Tools lesson, 'Why the docstring is production code'"
 
 
 @rule(
@@ -22,7 +20,7 @@ _SEEDS = "toolgen seeds: Tools lesson, 'Why the docstring is production code'"
     severity=Severity.WARNING,
     fix="Add a not_when to one of the two tools naming the other, with the case that "
     "belongs there.",
-    source=f"{_SEEDS}: the line 'do not use it for returns' is worth more than a paragraph "
+    source=f"{DOCSTRING}: the line 'do not use it for returns' is worth more than a paragraph "
     "of the system prompt",
 )
 def neighbour_without_not_when(
@@ -119,7 +117,7 @@ def neighbours(a: ToolProfile, b: ToolProfile) -> bool:
     id="TG304",
     severity=Severity.WARNING,
     fix="Send the case to the tool that handles it, or add the case to that tool's use_when.",
-    source=f"{_SEEDS}: the boundary with a neighbouring tool",
+    source=f"{DOCSTRING}: the boundary with a neighbouring tool",
 )
 def not_when_not_covered(tool: ToolSummary, ctx: CatalogueContext) -> Iterator[Finding]:
     """A when-not whose alternative does not cover the case.
@@ -167,7 +165,7 @@ LOOP_SIMILARITY = 0.5
     id="TG305",
     severity=Severity.WARNING,
     fix="Decide which tool owns the case: keep the not_when on the other one only.",
-    source=f"{_SEEDS}: one boundary, stated once, in the right direction",
+    source=f"{DOCSTRING}: one boundary, stated once, in the right direction",
 )
 def not_when_loops_back(tool: ToolSummary, ctx: CatalogueContext) -> Iterator[Finding]:
     """A when-not that loops back.
