@@ -66,7 +66,7 @@ def neighbour_without_not_when(
         return
     if a.normalized == b.normalized or not neighbours(a, b):
         return
-    if not told_apart(first, second, ctx):
+    if not told_apart(first, second):
         yield Finding(
             f"tools {first.name!r} and {second.name!r} both act on "
             f"{words.quoted(sorted(shared))} and neither has a not_when naming the other; "
@@ -74,12 +74,11 @@ def neighbour_without_not_when(
         )
 
 
-def told_apart(first: ToolSummary, second: ToolSummary, ctx: CatalogueContext) -> bool:
+def told_apart(first: ToolSummary, second: ToolSummary) -> bool:
     """Whether one of two tools names the other in a not_when or in requires."""
-    a, b = ctx.profile(first.name), ctx.profile(second.name)
     return (
-        second.name in a.not_when_targets
-        or first.name in b.not_when_targets
+        second.name in first.not_when_uses
+        or first.name in second.not_when_uses
         or second.name in first.required
         or first.name in second.required
     )
