@@ -312,13 +312,6 @@ _QUOTED = re.compile(r"['\"`][^'\"`]+['\"`]|\d")
 _TOKEN = re.compile(r"[A-Za-z0-9_.-]+")
 
 
-def _nameable(tool: Tool, ctx: LintContext) -> set[str]:
-    """The catalogue's tools, and the tool's parameters and their string enum values."""
-    params = tool.all_params()
-    values = {v for p in params for v in p.constraints.enum or () if isinstance(v, str)}
-    return set(ctx.names.known) | {p.name for p in params} | values
-
-
 @rule(
     id="TG806",
     severity=Severity.WARNING,
@@ -354,7 +347,10 @@ def how_to_fix_names_nothing(site: ErrorSite, ctx: LintContext) -> Iterator[Find
     if _QUOTED.search(text):
         return
     tokens = {t.strip(".-") for t in _TOKEN.findall(text)}
-    if not tokens & _nameable(site.tool, ctx):
+    # what it may name: the catalogue's tools, the tool's parameters and their string values
+    params = site.tool.all_params()
+    values = {v for p in params for v in p.constraints.enum or () if isinstance(v, str)}
+    if not tokens & (ctx.names.known | {p.name for p in params} | values):
         yield Finding(
             f"how_to_fix of {site.error.code!r} names no parameter, value or tool; expected "
             f"what to change, such as a parameter of {site.tool.name!r} or a tool to call",
