@@ -9,9 +9,7 @@ from itertools import pairwise
 from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import LintContext
-from toolgen.lint.registry import Finding, ParamSite, ReturnSite, rule
-
-_LESSON = "toolgen seeds: Tools lesson, 'The tool is a system boundary'"
+from toolgen.lint.registry import BOUNDARY, Finding, ParamSite, ReturnSite, rule
 
 
 @rule(
@@ -19,7 +17,7 @@ _LESSON = "toolgen seeds: Tools lesson, 'The tool is a system boundary'"
     severity=Severity.ERROR,
     fix="List the hosts the tool may reach under hosts: (api.example.com, *.example.com), or "
     "name the deployment's list with hosts_from:.",
-    source=f"{_LESSON}: the defence is a list of allowed domains, not a list of forbidden "
+    source=f"{BOUNDARY}: the defence is a list of allowed domains, not a list of forbidden "
     "addresses",
 )
 def url_without_allow_list(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
@@ -62,7 +60,7 @@ def url_without_allow_list(site: ParamSite, ctx: LintContext) -> Iterator[Findin
     severity=Severity.WARNING,
     fix="Name the folder the files are under with root: (archive, documents); the deployment "
     "sets where it is with TOOLGEN_ROOT_<ROOT>.",
-    source=f"{_LESSON}: resolve the path and verify that it stays inside the permitted root",
+    source=f"{BOUNDARY}: resolve the path and verify that it stays inside the permitted root",
 )
 def path_without_root(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     """A `path` parameter that does not name its root.
@@ -126,7 +124,7 @@ def sensitive_name(name: str) -> bool:
     severity=Severity.WARNING,
     fix="Mark the field sensitive: true (it reaches the model as [redacted]), or stop "
     "returning it.",
-    source=f"{_LESSON}: credentials are read from the environment inside the function",
+    source=f"{BOUNDARY}: credentials are read from the environment inside the function",
 )
 def sensitive_return_not_marked(
     site: ReturnSite, ctx: LintContext

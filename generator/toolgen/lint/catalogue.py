@@ -6,13 +6,9 @@ from collections.abc import Iterator
 
 from toolgen.diagnostics import Severity
 from toolgen.lint.context import CatalogueContext, LintContext
-from toolgen.lint.registry import Finding, rule
+from toolgen.lint.registry import TRADE_OFFS, Finding, rule
 from toolgen.spec import tokens
 from toolgen.spec.ir import Catalogue, Tool
-
-_LESSON = (
-    "toolgen seeds: Tools lesson, 'Trade-offs': each description is sent at every turn"
-)
 
 
 @rule(
@@ -95,7 +91,7 @@ def tool_count_over_target_limit(
     id="TG953",
     severity=Severity.ERROR,
     fix="Shorten the most expensive tools, or raise budget.tokens in a reviewed change.",
-    source=f"{_LESSON}; OpenAI: function definitions count against the context and are "
+    source=f"{TRADE_OFFS}; OpenAI: function definitions count against the context and are "
     "billed as input tokens",
 )
 def catalogue_over_token_budget(
@@ -142,7 +138,7 @@ def catalogue_over_token_budget(
     severity=Severity.ERROR,
     fix="Shorten the tool's descriptions and enums, or raise budget.tool_tokens in a "
     "reviewed change.",
-    source=_LESSON,
+    source=TRADE_OFFS,
 )
 def tool_over_token_budget(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     """A tool over the per-tool token budget.
@@ -184,7 +180,7 @@ def tool_over_token_budget(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     # advice, and advice must not fail a build
     severity=Severity.INFO,
     fix="Add budget: {tokens: N} to catalogue.yaml, N a little above today's cost.",
-    source=_LESSON,
+    source=TRADE_OFFS,
 )
 def no_token_budget(catalogue: Catalogue, ctx: CatalogueContext) -> Iterator[Finding]:
     """A catalogue without a token budget.

@@ -54,7 +54,6 @@ class ToolProfile:
     name_set: frozenset[str]  # stemmed name words, fillers removed
     intent: frozenset[str]  # content words of intent and use_when
     params: frozenset[str]  # top-level parameter names
-    not_when_targets: frozenset[str]
     namespace: str = ""  # a first word most of the catalogue's names share (git_, gh_)
 
 
@@ -116,7 +115,6 @@ def profile(tool: Named, namespaces: frozenset[str]) -> ToolProfile:
         name_set=frozenset(meaningful),
         intent=_prose_words(tool.intent, tool.use_when),
         params=frozenset(tool.param_names),
-        not_when_targets=frozenset(tool.not_when_uses),
         namespace=namespace,
     )
 

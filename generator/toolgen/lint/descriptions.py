@@ -10,6 +10,8 @@ from toolgen.lint import words
 from toolgen.lint.context import LintContext
 from toolgen.lint.prose import Scanner
 from toolgen.lint.registry import (
+    DOCSTRING,
+    LESSON,
     Finding,
     ParamSite,
     ReturnSite,
@@ -19,8 +21,6 @@ from toolgen.lint.registry import (
 from toolgen.spec.ir import Tool
 from toolgen.text import counted
 
-_LESSON = "toolgen seeds: Tools lesson"
-_SEEDS = f"{_LESSON}, 'Why the docstring is production code'"
 MIN_INTENT_WORDS = 5
 
 
@@ -29,7 +29,7 @@ MIN_INTENT_WORDS = 5
     severity=Severity.WARNING,
     fix="Write the intent as one sentence of what the tool does for the user, with its "
     "object and its limits.",
-    source=f"{_SEEDS}; OpenAI function calling best practices (detailed descriptions)",
+    source=f"{DOCSTRING}; OpenAI function calling best practices (detailed descriptions)",
 )
 def intent_too_short(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     """Missing or too short intent.
@@ -64,7 +64,7 @@ def intent_too_short(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     id="TG302",
     severity=Severity.WARNING,
     fix="Add use_when: the user's situation that should make the model pick this tool.",
-    source=f"{_SEEDS}: the description says when to use the tool, not how it works",
+    source=f"{DOCSTRING}: the description says when to use the tool, not how it works",
 )
 def missing_use_when(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     """Tool without a when-to-use.
@@ -238,7 +238,7 @@ def _shouting(text: str) -> str | None:
     severity=Severity.WARNING,
     fix="Write in sentence case without threats; enforce the constraint in the contract "
     "(enum, bounds, idempotency, confirmation).",
-    source=f"{_SEEDS}: threats do not belong; the model has no counting mechanism, the "
+    source=f"{DOCSTRING}: threats do not belong; the model has no counting mechanism, the "
     "defence is idempotency in the code",
 )
 def shouting_or_threats(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
@@ -311,7 +311,7 @@ IMPLEMENTATION = Scanner(
     id="TG309",
     severity=Severity.WARNING,
     fix="Describe what the tool does for the user; keep tables, joins and stores out of it.",
-    source=f"{_SEEDS}: internal details are context paid at every turn for information that "
+    source=f"{DOCSTRING}: internal details are context paid at every turn for information that "
     "changes none of the model's decisions",
 )
 def implementation_details(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
@@ -392,7 +392,7 @@ def parameter_without_description(
     id="TG311",
     severity=Severity.WARNING,
     fix="Add a description: what the field means, with its unit in the name.",
-    source=f"{_LESSON}: return the fields the decision needs, each one meaningful",
+    source=f"{LESSON}: return the fields the decision needs, each one meaningful",
 )
 def return_field_without_description(
     site: ReturnSite, ctx: LintContext
@@ -442,7 +442,7 @@ OPTIONS = Scanner(
     id="TG312",
     severity=Severity.WARNING,
     fix="Move the options into enum: [...] (the model can then only pick one of them).",
-    source=f"{_LESSON}: Literal becomes enum, and it is the most effective tool "
+    source=f"{LESSON}: Literal becomes enum, and it is the most effective tool "
     "you have",
 )
 def options_listed_without_enum(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:

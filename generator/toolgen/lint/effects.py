@@ -12,10 +12,8 @@ from collections.abc import Iterator
 from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import LintContext
-from toolgen.lint.registry import Finding, rule
+from toolgen.lint.registry import LESSON, Finding, rule
 from toolgen.spec.ir import Tool
-
-_LESSON = "toolgen seeds: Tools lesson"
 
 
 def _segments(name: str) -> list[str]:
@@ -37,7 +35,7 @@ def _segments(name: str) -> list[str]:
     fix="Declare idempotency: natural when the implementation makes a repeat harmless, or "
     "a key (idempotency: {key: [order_ref], context: [run_id]}) so the runtime runs each "
     "operation once.",
-    source=f"{_LESSON}, 'The traps you really fall into': non-idempotent tools without a "
+    source=f"{LESSON}, 'The traps you really fall into': non-idempotent tools without a "
     "deduplication key; the model can repeat a call",
 )
 def write_without_idempotency(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
@@ -86,7 +84,7 @@ def write_without_idempotency(tool: Tool, ctx: LintContext) -> Iterator[Finding]
     severity=Severity.ERROR,
     fix="Declare confirmation: approval (a person approves each call) or confirmation: "
     "token (a prepare/confirm pair of tools).",
-    source=f"{_LESSON}: for truly expensive operations idempotency is not enough, you need a "
+    source=f"{LESSON}: for truly expensive operations idempotency is not enough, you need a "
     "human confirmation; MCP destructiveHint",
 )
 def destructive_without_confirmation(tool: Tool, ctx: LintContext) -> Iterator[Finding]:

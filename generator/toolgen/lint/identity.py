@@ -10,16 +10,14 @@ from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import LintContext
 from toolgen.lint.parameters import is_free_string
-from toolgen.lint.registry import Finding, ParamSite, SpecText, rule
-
-_LESSON = "toolgen seeds: Tools lesson, 'The tool is a system boundary'"
+from toolgen.lint.registry import BOUNDARY, Finding, ParamSite, SpecText, rule
 
 
 @rule(
     id="TG601",
     severity=Severity.ERROR,
     fix="Remove the parameter and list the context field under the tool's context: instead.",
-    source=f"{_LESSON}: the fields that determine authorization must not be in the schema",
+    source=f"{BOUNDARY}: the fields that determine authorization must not be in the schema",
 )
 def parameter_shadows_context(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     """A parameter that shadows a context field.
@@ -71,7 +69,7 @@ _OTHER_PARTY = re.compile(
     severity=Severity.ERROR,
     fix="Declare the identity as a catalogue context field and list it under the tool's "
     "context:; if the tool really looks up another party, rename the parameter for its role.",
-    source=f"{_LESSON}: the authenticated user belongs in the run context, where the model "
+    source=f"{BOUNDARY}: the authenticated user belongs in the run context, where the model "
     "can neither invent nor tamper with it",
 )
 def identity_parameter(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
@@ -272,7 +270,7 @@ def code_name(name: str, description: str) -> bool:
     severity=Severity.ERROR,
     fix="Accept typed filters (enum, date, bounded numbers) and build the query in the "
     "implementation; or constrain the string with a pattern.",
-    source=f"{_LESSON}: a tool run_sql(query: str) is a SQL injection with extra steps",
+    source=f"{BOUNDARY}: a tool run_sql(query: str) is a SQL injection with extra steps",
 )
 def raw_code_parameter(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     """Raw SQL or code as a parameter.
@@ -323,7 +321,7 @@ PATH_WORDS = words.wordset(
     severity=Severity.ERROR,
     fix="Use type: path with a root and its suffixes (root: archive, suffixes: [.md]): the "
     "generated tool checks the path before the implementation runs.",
-    source=f"{_LESSON}: a read_file(path: str) without normalization is a path traversal",
+    source=f"{BOUNDARY}: a read_file(path: str) without normalization is a path traversal",
 )
 def path_parameter_as_string(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     """A file path as a plain string.
@@ -375,7 +373,7 @@ URL_WORDS = words.wordset("url urls uri uris link links href endpoint webhook ca
     severity=Severity.ERROR,
     fix="Use type: url with the hosts it may reach (hosts: [api.example.com]): the generated "
     "tool checks the URL before the implementation runs.",
-    source=f"{_LESSON}: a download(url: str) is a server-side request forgery; the defence "
+    source=f"{BOUNDARY}: a download(url: str) is a server-side request forgery; the defence "
     "is a list of allowed domains",
 )
 def url_parameter_as_string(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:

@@ -8,10 +8,8 @@ from collections.abc import Iterator
 from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import CatalogueContext, LintContext
-from toolgen.lint.registry import Finding, ParamSite, ToolPair, rule
+from toolgen.lint.registry import LESSON, Finding, ParamSite, ToolPair, rule
 from toolgen.spec.ir import Tool, ToolSummary
-
-_SEEDS = "toolgen seeds: Tools lesson"
 
 # A name made only of these says nothing about what the tool acts on.
 GENERIC_SINGLE = words.wordset(
@@ -86,7 +84,7 @@ def tool_name_target_limit(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     id="TG202",
     severity=Severity.ERROR,
     fix="Keep one of the two tools; if both are needed, name them by what differs.",
-    source=f"{_SEEDS}, 'overlapping names'; MCP specification: tool names are case-sensitive",
+    source=f"{LESSON}, 'overlapping names'; MCP specification: tool names are case-sensitive",
 )
 def names_differ_only_in_case(
     pair: ToolPair, ctx: CatalogueContext
@@ -264,7 +262,7 @@ def generic_tool_name(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     id="TG205",
     severity=Severity.WARNING,
     fix="Name the parameter by what it holds: quantity, sku, order_number.",
-    source=f"{_SEEDS}: 'an argument called val' is the first thing a reading finds",
+    source=f"{LESSON}: 'an argument called val' is the first thing a reading finds",
 )
 def vague_parameter_name(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     """Vague parameter name.
@@ -329,7 +327,7 @@ def overlapping(first: ToolSummary, second: ToolSummary, ctx: CatalogueContext) 
     id="TG206",
     severity=Severity.WARNING,
     fix="Keep one tool per intention: merge the two into the one whose verb fits best.",
-    source=f"{_SEEDS}, 'The traps you really fall into': search_order and find_order in the "
+    source=f"{LESSON}, 'The traps you really fall into': search_order and find_order in the "
     "same catalogue guarantee random choices",
 )
 def overlapping_tool_names(pair: ToolPair, ctx: CatalogueContext) -> Iterator[Finding]:
@@ -368,7 +366,7 @@ def overlapping_tool_names(pair: ToolPair, ctx: CatalogueContext) -> Iterator[Fi
     id="TG207",
     severity=Severity.ERROR,
     fix="Keep one of the two parameters.",
-    source=f"{_SEEDS} (one intention, one name), applied to arguments",
+    source=f"{LESSON} (one intention, one name), applied to arguments",
 )
 def parameter_names_differ_only_in_case(
     site: ParamSite, ctx: LintContext

@@ -10,11 +10,9 @@ from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import CatalogueContext, ToolProfile
 from toolgen.lint.names import overlapping
-from toolgen.lint.registry import Finding, ToolPair, rule
+from toolgen.lint.registry import DOCSTRING, Finding, ToolPair, rule
 from toolgen.lint.two_tool import twins
 from toolgen.spec.ir import ToolSummary
-
-_SEEDS = "toolgen seeds: Tools lesson, 'Why the docstring is production code'"
 
 
 @rule(
@@ -22,7 +20,7 @@ _SEEDS = "toolgen seeds: Tools lesson, 'Why the docstring is production code'"
     severity=Severity.WARNING,
     fix="Add a not_when to one of the two tools naming the other, with the case that "
     "belongs there.",
-    source=f"{_SEEDS}: the line 'do not use it for returns' is worth more than a paragraph "
+    source=f"{DOCSTRING}: the line 'do not use it for returns' is worth more than a paragraph "
     "of the system prompt",
 )
 def neighbour_without_not_when(
@@ -68,7 +66,7 @@ def neighbour_without_not_when(
         return
     if a.normalized == b.normalized or not neighbours(a, b):
         return
-    if not told_apart(first, second, ctx):
+    if not told_apart(first, second):
         yield Finding(
             f"tools {first.name!r} and {second.name!r} both act on "
             f"{words.quoted(sorted(shared))} and neither has a not_when naming the other; "
@@ -76,12 +74,11 @@ def neighbour_without_not_when(
         )
 
 
-def told_apart(first: ToolSummary, second: ToolSummary, ctx: CatalogueContext) -> bool:
+def told_apart(first: ToolSummary, second: ToolSummary) -> bool:
     """Whether one of two tools names the other in a not_when or in requires."""
-    a, b = ctx.profile(first.name), ctx.profile(second.name)
     return (
-        second.name in a.not_when_targets
-        or first.name in b.not_when_targets
+        second.name in first.not_when_uses
+        or first.name in second.not_when_uses
         or second.name in first.required
         or first.name in second.required
     )
@@ -119,7 +116,7 @@ def neighbours(a: ToolProfile, b: ToolProfile) -> bool:
     id="TG304",
     severity=Severity.WARNING,
     fix="Send the case to the tool that handles it, or add the case to that tool's use_when.",
-    source=f"{_SEEDS}: the boundary with a neighbouring tool",
+    source=f"{DOCSTRING}: the boundary with a neighbouring tool",
 )
 def not_when_not_covered(tool: ToolSummary, ctx: CatalogueContext) -> Iterator[Finding]:
     """A when-not whose alternative does not cover the case.
@@ -167,7 +164,7 @@ LOOP_SIMILARITY = 0.5
     id="TG305",
     severity=Severity.WARNING,
     fix="Decide which tool owns the case: keep the not_when on the other one only.",
-    source=f"{_SEEDS}: one boundary, stated once, in the right direction",
+    source=f"{DOCSTRING}: one boundary, stated once, in the right direction",
 )
 def not_when_loops_back(tool: ToolSummary, ctx: CatalogueContext) -> Iterator[Finding]:
     """A when-not that loops back.

@@ -9,10 +9,8 @@ from collections.abc import Iterator
 from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import LintContext, param_sites
-from toolgen.lint.registry import Finding, Lifecycle, ParamSite, rule
+from toolgen.lint.registry import LESSON, Finding, Lifecycle, ParamSite, rule
 from toolgen.spec.ir import Param, Tool
-
-_LESSON = "toolgen seeds: Tools lesson"
 
 
 def is_free_string(param: Param) -> bool:
@@ -38,7 +36,7 @@ ADDRESS_WORDS = words.wordset(
     severity=Severity.WARNING,
     lifecycle=Lifecycle.PREVIEW,
     fix="List the accepted values in enum: [...].",
-    source=f"{_LESSON}: an enum that had stayed a free string; an argument status: str will "
+    source=f"{LESSON}: an enum that had stayed a free string; an argument status: str will "
     "reach you as 'in progress', 'OPEN', 'open?'",
 )
 def free_string_should_be_enum(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
@@ -100,7 +98,7 @@ _RELATIVE = re.compile(r"\brelative\b|\bago\b|\byesterday\b|natural[- ]language"
     id="TG502",
     severity=Severity.WARNING,
     fix="Use type: date (YYYY-MM-DD) or type: datetime (with a UTC offset).",
-    source=f"{_LESSON}: the format of an argument ('the date must be in the format "
+    source=f"{LESSON}: the format of an argument ('the date must be in the format "
     "2026-10-09')",
 )
 def date_as_free_string(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
@@ -145,7 +143,7 @@ CONTACT_WORDS = words.wordset("email mail phone telephone mobile msisdn fax")
     severity=Severity.WARNING,
     fix="Add a pattern: an email as ^[^@\\s]+@[^@\\s]+\\.[A-Za-z]{2,}$, a phone in E.164 as "
     "^\\+[1-9]\\d{6,14}$.",
-    source=f"{_LESSON}: tight schemas (enum, pattern, range) mean less junk entering the system",
+    source=f"{LESSON}: tight schemas (enum, pattern, range) mean less junk entering the system",
 )
 def contact_as_free_string(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     """An email address or phone number as a free string.
@@ -193,7 +191,7 @@ _IDENTIFIER = re.compile(r"\b(?:number|id|ID|identifier)\b(?! of\b)")
     id="TG504",
     severity=Severity.WARNING,
     fix="Add min and max: the smallest and largest value that makes sense.",
-    source=f"{_LESSON}: tight schemas (enum, pattern, range) mean less damage; for tools that "
+    source=f"{LESSON}: tight schemas (enum, pattern, range) mean less damage; for tools that "
     "write, always tighten",
 )
 def unbounded_number(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
@@ -239,7 +237,7 @@ def unbounded_number(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     id="TG505",
     severity=Severity.WARNING,
     fix="Add max_items: the most values one call may carry.",
-    source=f"{_LESSON}: tight schemas; OpenAI strict mode supports minItems and maxItems",
+    source=f"{LESSON}: tight schemas; OpenAI strict mode supports minItems and maxItems",
 )
 def unbounded_array(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     """An array without a maximum size.
@@ -288,7 +286,7 @@ def _field_count(tool: Tool) -> int:
     severity=Severity.WARNING,
     fix="Split the tool by intention, or give fields sensible defaults and fewer choices.",
     source="OpenAI function calling best practices (fewer, clearer parameters); "
-    f"{_LESSON}: each tool becomes a function with many branches to validate",
+    f"{LESSON}: each tool becomes a function with many branches to validate",
 )
 def many_parameters(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     """More than 10 parameters.

@@ -185,6 +185,13 @@ class Rule:
         return self.doc.split("\n", 1)[0].strip()
 
 
+# What rules of several modules cite as their source: the Tools lesson of toolgen's seeds, and
+# its sections
+LESSON = "toolgen seeds: Tools lesson"
+BOUNDARY = f"{LESSON}, 'The tool is a system boundary'"
+DOCSTRING = f"{LESSON}, 'Why the docstring is production code'"
+TRADE_OFFS = f"{LESSON}, 'Trade-offs': each description is sent at every turn"
+
 REGISTRY: dict[str, Rule] = {}
 # Ids of withdrawn rules, with what replaced them: an id is never given to another rule.
 RETIRED: dict[str, str] = {}

@@ -10,6 +10,7 @@ from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import LintContext, return_sites
 from toolgen.lint.registry import (
+    LESSON,
     ErrorSite,
     Finding,
     Lifecycle,
@@ -18,8 +19,7 @@ from toolgen.lint.registry import (
 )
 from toolgen.spec.ir import Tool, innermost
 
-_LESSON = "toolgen seeds: Tools lesson"
-_CONTEXT = f"{_LESSON}, 'The return value is context, and context is paid n times'"
+_CONTEXT = f"{LESSON}, 'The return value is context, and context is paid n times'"
 
 TOTAL_FIELDS = frozenset({"total_available", "total", "total_count", "total_matching"})
 HINT_FIELDS = words.wordset(
@@ -174,7 +174,7 @@ REASON_WORDS = words.wordset(
     severity=Severity.WARNING,
     fix="Add a string field beside it that says why (reason), or return a declared error "
     "with a how_to_fix instead of false.",
-    source=f"{_LESSON}: a tool's error is not an exception but a piece of information to "
+    source=f"{LESSON}: a tool's error is not an exception but a piece of information to "
     "return",
 )
 def boolean_status_without_reason(
@@ -270,7 +270,7 @@ _LEADING_CLAUSE = re.compile(
     severity=Severity.WARNING,
     fix="Start how_to_fix with what the model should do: 'Call ...', 'Ask the user ...', "
     "'Retry with ...'.",
-    source=f"{_LESSON}: errors that say what to retry; the generic 'please try again' is worse "
+    source=f"{LESSON}: errors that say what to retry; the generic 'please try again' is worse "
     "than nothing",
 )
 def how_to_fix_not_instruction(site: ErrorSite, ctx: LintContext) -> Iterator[Finding]:
@@ -312,19 +312,12 @@ _QUOTED = re.compile(r"['\"`][^'\"`]+['\"`]|\d")
 _TOKEN = re.compile(r"[A-Za-z0-9_.-]+")
 
 
-def _nameable(tool: Tool, ctx: LintContext) -> set[str]:
-    """The catalogue's tools, and the tool's parameters and their string enum values."""
-    params = tool.all_params()
-    values = {v for p in params for v in p.constraints.enum or () if isinstance(v, str)}
-    return set(ctx.names.known) | {p.name for p in params} | values
-
-
 @rule(
     id="TG806",
     severity=Severity.WARNING,
     fix="Name what to change: the parameter (sku), the value ('SKU-11') or the tool to call "
     "(read_stock).",
-    source=f"{_LESSON}: a useful error names the field and the way out",
+    source=f"{LESSON}: a useful error names the field and the way out",
 )
 def how_to_fix_names_nothing(site: ErrorSite, ctx: LintContext) -> Iterator[Finding]:
     """A how-to-fix that names no parameter, value or tool.
@@ -354,7 +347,10 @@ def how_to_fix_names_nothing(site: ErrorSite, ctx: LintContext) -> Iterator[Find
     if _QUOTED.search(text):
         return
     tokens = {t.strip(".-") for t in _TOKEN.findall(text)}
-    if not tokens & _nameable(site.tool, ctx):
+    # what it may name: the catalogue's tools, the tool's parameters and their string values
+    params = site.tool.all_params()
+    values = {v for p in params for v in p.constraints.enum or () if isinstance(v, str)}
+    if not tokens & (ctx.names.known | {p.name for p in params} | values):
         yield Finding(
             f"how_to_fix of {site.error.code!r} names no parameter, value or tool; expected "
             f"what to change, such as a parameter of {site.tool.name!r} or a tool to call",
@@ -377,7 +373,7 @@ TEXT_OBJECTS = words.wordset(
     id="TG807",
     severity=Severity.WARNING,
     fix="Return the fields the model needs (numbers, codes, dates); it writes the prose.",
-    source=f"{_LESSON}, 'The traps you really fall into': returning free text instead of data",
+    source=f"{LESSON}, 'The traps you really fall into': returning free text instead of data",
 )
 def free_text_result(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     """A tool that returns prose instead of data.
@@ -428,7 +424,7 @@ def free_text_result(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     lifecycle=Lifecycle.PREVIEW,
     fix="Return extracted fields rather than raw text, and guard the output "
     "(tool_output_guardrails) against instructions in it.",
-    source=f"{_LESSON}, 'The traps you really fall into': the tool's return is untrusted text",
+    source=f"{LESSON}, 'The traps you really fall into': the tool's return is untrusted text",
 )
 def open_world_free_text_result(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     """An open-world tool that returns outside text.

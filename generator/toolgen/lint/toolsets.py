@@ -17,7 +17,7 @@ from toolgen_runtime.search import DEFAULT_LIMIT, ToolIndex, terms
 
 from toolgen.diagnostics import Severity
 from toolgen.lint.context import CatalogueContext, LintContext
-from toolgen.lint.registry import Finding, rule
+from toolgen.lint.registry import TRADE_OFFS, Finding, rule
 from toolgen.spec import tokens
 from toolgen.spec.groups import search_document
 from toolgen.spec.ir import Catalogue, Tool, ToolSummary
@@ -289,8 +289,7 @@ def ask_goes_elsewhere(tool: ToolSummary, ctx: CatalogueContext) -> Iterator[Fin
     severity=Severity.ERROR,
     fix="Defer more of the toolset's tools (a namespace with deferred: true), shorten "
     "them, or raise its budget in a reviewed change.",
-    source="toolgen seeds: Tools lesson, 'Trade-offs': each description is sent at every "
-    "turn",
+    source=TRADE_OFFS,
 )
 def toolset_over_budget(
     catalogue: Catalogue, ctx: CatalogueContext

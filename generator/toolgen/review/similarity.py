@@ -67,7 +67,7 @@ def similarity(catalogue: Catalogue) -> dict[str, Any]:
         pair = contract[first.name]
         token_pair = pair is not None and pair == contract[second.name]
         if score >= SHOWN_FROM or verdict is not None or token_pair:
-            separated = token_pair or told_apart(first, second, ctx)
+            separated = token_pair or told_apart(first, second)
             pairs.append(
                 {
                     "a": i,
