@@ -39,8 +39,6 @@ ROOT = Path(__file__).resolve().parent.parent
 # name the pipeline imported into its own module is wrapped there). The one place this suite
 # names toolgen's modules: when they move, only this table changes.
 STAGES = (
-    ("toolgen.build.cache", "spec_status", "stamp"),
-    ("toolgen.build.cache", "replay_unread", "stamp"),
     ("toolgen.build.cache", "replay", "stamp"),
     ("toolgen.spec.load", "read_sources", "load"),
     ("toolgen.spec.load", "parse", "load"),

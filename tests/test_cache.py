@@ -20,9 +20,9 @@ from toolgen.checks import implementations
 from toolgen.cli import main
 from toolgen.diagnostics import Severity
 from toolgen.lint.context import Names
-from toolgen.paths import CACHE_DIR
+from toolgen.paths import CACHE_DIR, read_regular
 from toolgen.spec import load
-from toolgen.spec.load import read_sources, text_digest
+from toolgen.spec.load import text_digest
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOLS = tuple(sorted(p.stem for p in (ROOT / "spec/inventory/tools").glob("*.yaml")))
@@ -43,9 +43,15 @@ def _project(root: Path, tools: tuple[str, ...] = TOOLS) -> Path:
     return folder
 
 
+def _replays(folder: Path, root: Path) -> tuple[cache.Stamp | None, cache.Found]:
+    """What `toolgen build` finds before it builds: the last stamp when it replays."""
+    return cache.replay(root, folder, "spec/shop", [folder])
+
+
 def _build(folder: Path, root: Path) -> pipeline.BuildResult:
+    """A build, as `toolgen build` runs one (whether or not the stamp replays)."""
     with recovery.build_lock(root):
-        built = pipeline.build_catalogue(folder, root, catalogues=[folder])
+        built = pipeline.build_catalogue(folder, root, found=_replays(folder, root)[1])
     assert built.failure is None and built.report is not None, built
     return built
 
@@ -127,23 +133,24 @@ def test_a_new_tool_name_lints_every_tool_again(
 def test_a_build_with_nothing_to_do_replays_the_last_report(tmp_path: Path) -> None:
     folder = _project(tmp_path)
     first = _build(folder, tmp_path)
-    stamp, _ = cache.replay(
-        tmp_path, read_sources(folder, "spec/shop", tmp_path), [folder]
-    )
+    stamp, _ = _replays(folder, tmp_path)
     assert stamp is not None
     assert stamp.diagnostics == first.diagnostics
     assert stamp.unchanged == len(_package(tmp_path)) - 1  # the manifest is not counted
     # anything read or left that changed: no replay
     (tmp_path / "impl/shop/read_stock.py").write_text("# edited\n")
-    assert (
-        cache.replay(tmp_path, read_sources(folder, "spec/shop", tmp_path), [folder])[0]
-        is None
-    )
+    assert _replays(folder, tmp_path)[0] is None
 
 
 @pytest.mark.parametrize(
     "change",
-    ["a generated file edited", "a file added to the package", "a spec file edited"],
+    [
+        "a generated file edited",
+        "a file added to the package",
+        "a spec file edited",
+        "a file added beside the implementations",
+        "a spec file made a link",
+    ],
 )
 def test_a_replay_needs_every_input_and_output_as_left(
     tmp_path: Path, change: str
@@ -155,31 +162,34 @@ def test_a_replay_needs_every_input_and_output_as_left(
         path.write_text(path.read_text() + "# edited\n")
     elif change == "a file added to the package":
         (tmp_path / "generated/shop/notes.txt").write_text("mine\n")
-    else:
+    elif change == "a spec file edited":
         _edit(folder, "find_customer")
-    assert (
-        cache.replay(tmp_path, read_sources(folder, "spec/shop", tmp_path), [folder])[0]
-        is None
-    )
+    elif change == "a file added beside the implementations":
+        (tmp_path / "impl/shop/prices.csv").write_text("sku,price\n")
+    else:
+        path = folder / "tools/find_customer.yaml"
+        path.rename(tmp_path / "find_customer.yaml")
+        path.symlink_to(tmp_path / "find_customer.yaml")
+    assert _replays(folder, tmp_path)[0] is None
 
 
 @pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """What each `toolgen build` from now on reads to know whether anything changed: the
-    spec folder (`read_sources`) and the implementations (`cache._tree` of contents)."""
+    """What each `toolgen build` from now on reads: the spec folder (`read_sources`) and
+    each implementation (root-relative)."""
     noted: list[str] = []
-    read_sources, tree = load.read_sources, cache._tree
+    read_sources = load.read_sources
 
     def spec(*args: Any) -> load.Sources:
         noted.append("spec")
         return read_sources(*args)
 
-    def implementations(folder: Path, *, contents: bool) -> list[tuple[str, str]]:
-        noted.extend(["implementations"] if contents else [])
-        return tree(folder, contents=contents)
+    def implementation(path: Path, *, limit: int) -> bytes:
+        noted.append(path.relative_to(Path.cwd()).as_posix())
+        return read_regular(path, limit=limit)
 
     monkeypatch.setattr(load, "read_sources", spec)
-    monkeypatch.setattr(cache, "_tree", implementations)
+    monkeypatch.setattr(implementations, "read_regular", implementation)
     return noted
 
 
@@ -192,6 +202,8 @@ def _rebuilt(capsys: pytest.CaptureFixture[str], noted: list[str]) -> str:
 
 
 NOTHING = "(nothing changed since the last build)"
+# what a build reads when its stamp does not replay: the spec folder, each implementation once
+READ = sorted(["spec", *(f"impl/shop/{tool}.py" for tool in TOOLS)])
 
 
 def test_a_rebuild_with_nothing_changed_reads_no_file(
@@ -200,13 +212,16 @@ def test_a_rebuild_with_nothing_changed_reads_no_file(
     capsys: pytest.CaptureFixture[str],
     reads: list[str],
 ) -> None:
-    _project(tmp_path)
+    folder = _project(tmp_path)
     monkeypatch.chdir(tmp_path)
     assert NOTHING not in _rebuilt(capsys, reads)
-    # a file the first build left in the moment it wrote the stamp is read once
-    _rebuilt(capsys, reads)
     assert NOTHING in _rebuilt(capsys, reads)
     assert reads == []
+    # one edit: the spec folder and each implementation are read once
+    _edit(folder, "read_stock")
+    assert NOTHING not in _rebuilt(capsys, reads)
+    assert sorted(reads) == READ
+    assert NOTHING in _rebuilt(capsys, reads)
 
 
 def test_a_change_that_keeps_size_and_modification_time_is_seen(
@@ -219,7 +234,6 @@ def test_a_change_that_keeps_size_and_modification_time_is_seen(
     folder = _project(tmp_path)
     monkeypatch.chdir(tmp_path)
     _rebuilt(capsys, reads)
-    _rebuilt(capsys, reads)
     path = folder / "tools/read_stock.yaml"
     before = path.stat()
     text = path.read_text(encoding="utf-8")
@@ -229,6 +243,10 @@ def test_a_change_that_keeps_size_and_modification_time_is_seen(
         before.st_size,
         before.st_mtime_ns,
     )
+    # as if it changed while the last build ran, before the build wrote its stamp
+    (stamp,) = (tmp_path / CACHE_DIR).glob("*.stamp.jsonl")
+    later = path.stat().st_ctime_ns + 10**9
+    os.utime(stamp, ns=(later, later))
     assert NOTHING not in _rebuilt(capsys, reads)
     assert "spec" in reads
 
@@ -236,7 +254,7 @@ def test_a_change_that_keeps_size_and_modification_time_is_seen(
 @pytest.mark.parametrize(
     "how", ["a spec file touched", "the stamp as old as the files"]
 )
-def test_files_whose_status_cannot_tell_are_read_then_the_stamp_keeps_their_status(
+def test_a_file_whose_status_cannot_tell_is_built_again_then_replays(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -246,38 +264,19 @@ def test_files_whose_status_cannot_tell_are_read_then_the_stamp_keeps_their_stat
     folder = _project(tmp_path)
     monkeypatch.chdir(tmp_path)
     _rebuilt(capsys, reads)
-    _rebuilt(capsys, reads)
+    before = _package(tmp_path)
     if how == "a spec file touched":
         os.utime(folder / "tools/read_stock.yaml")
     else:
-        # a file changed in the same moment as the stamp was written may not show it
+        # a file changed in the moment the stamp was written may not show it
         (stamp,) = (tmp_path / CACHE_DIR).glob("*.stamp.jsonl")
         os.utime(stamp, ns=(0, 0))
-    assert NOTHING in _rebuilt(capsys, reads)
-    assert reads == ["spec", "implementations"]
+    said = _rebuilt(capsys, reads)
+    assert f"0 written, 0 created, 0 removed, {len(before) - 1} unchanged\n" in said
+    assert sorted(reads) == READ
+    assert _package(tmp_path) == before
     assert NOTHING in _rebuilt(capsys, reads)
     assert reads == []
-
-
-def test_a_stamp_that_cannot_be_kept_again_still_replays(
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    reads: list[str],
-) -> None:
-    folder = _project(tmp_path)
-    monkeypatch.chdir(tmp_path)
-    _rebuilt(capsys, reads)
-    _rebuilt(capsys, reads)
-    os.utime(folder / "tools/read_stock.yaml")
-
-    def read_only(*_: object) -> None:
-        raise OSError(30, "Read-only file system")
-
-    monkeypatch.setattr(cache.BuildCache, "_write", read_only)
-    for _ in range(2):
-        assert NOTHING in _rebuilt(capsys, reads)
-        assert reads == ["spec", "implementations"]
 
 
 def test_a_hand_edit_of_a_generated_file_is_undone(tmp_path: Path) -> None:
@@ -442,69 +441,6 @@ def test_an_implementation_is_parsed_again_only_when_it_or_its_contract_changed(
     assert built.diagnostics == pipeline.check_catalogue(folder, tmp_path).diagnostics
 
 
-def test_a_rebuild_reads_each_implementation_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # the stamp's check reads the implementations; the implementation check and the new
-    # stamp take their digests from that read instead of reading the files again
-    folder = _project(tmp_path)
-    monkeypatch.chdir(tmp_path)
-    assert main(["build", "spec/shop"]) == 0
-    trees = _spy(
-        monkeypatch,
-        cache,
-        "_tree",
-        lambda at, contents: f"{at.relative_to(tmp_path).as_posix()}:{contents}",
-    )
-    opened = _spy(
-        monkeypatch,
-        implementations,
-        "read_regular",
-        lambda path, limit: path.relative_to(tmp_path).as_posix(),
-    )
-    _edit(folder, "read_stock")
-    stub = tmp_path / "impl/shop/find_customer.py"
-    stub.write_text(stub.read_text() + "# edited by hand\n")
-    assert main(["build", "spec/shop"]) == 0
-    assert trees.count("impl/shop:True") == 1
-    assert opened == ["impl/shop/find_customer.py"]  # changed: checked again
-    # what was read is what the stamp says: the next build has nothing to do
-    capsys.readouterr()
-    assert main(["build", "spec/shop"]) == 0
-    assert "(nothing changed since the last build)" in capsys.readouterr().err
-
-
-def test_a_large_file_beside_the_implementations_is_known_by_its_status(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # a build reads no more of a file in the implementation folder than an implementation
-    # may hold: a larger one (data kept beside the code) is known by its status
-    monkeypatch.setattr(cache, "MAX_IMPLEMENTATION_BYTES", 1000)
-    folder = _project(tmp_path)
-    data = tmp_path / "impl/shop/prices.csv"
-    data.parent.mkdir(parents=True)
-    data.write_bytes(b"sku,price\n" * 500)
-    _build(folder, tmp_path)
-    read: list[int] = []
-    real = cache.read_regular
-
-    def counted(path: Path, *, limit: int) -> bytes:
-        found = real(path, limit=limit)
-        read.append(len(found))
-        return found
-
-    monkeypatch.setattr(cache, "read_regular", counted)
-    seen = cache.Seen.read(tmp_path, "impl/shop")
-    assert dict(seen.entries)["prices.csv"].startswith("status:")
-    assert "impl/shop/prices.csv" not in seen.digests()
-    assert read and max(read) <= 1000
-    sources = read_sources(folder, "spec/shop", tmp_path)
-    assert cache.replay(tmp_path, sources, [folder])[0] is not None
-    with data.open("ab") as file:
-        file.write(b"more,1\n")
-    assert cache.replay(tmp_path, sources, [folder])[0] is None
-
-
 def test_a_rebuild_encodes_only_the_units_that_changed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -553,7 +489,7 @@ def test_a_build_stopped_by_an_error_leaves_no_unit_the_next_build_trusts(
     foreign.write_text("x = 1\n")
     _edit(folder, "read_stock")
     with recovery.build_lock(tmp_path):
-        stopped = pipeline.build_catalogue(folder, tmp_path, catalogues=[folder])
+        stopped = pipeline.build_catalogue(folder, tmp_path)
     assert stopped.report is None
     assert any(d.code == "TG163" for d in stopped.diagnostics)
     foreign.unlink()

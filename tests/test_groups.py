@@ -195,7 +195,7 @@ def test_a_build_resolves_toolsets_as_check_does(tmp_path: Path) -> None:
     folder = tmp_path / "spec" / "inventory"
     checked = pipeline.check_catalogue(folder, tmp_path, implementations=False)
     with recovery.build_lock(tmp_path):
-        built = pipeline.build_catalogue(folder, tmp_path, catalogues=[folder])
+        built = pipeline.build_catalogue(folder, tmp_path)
     assert checked.catalogue is not None and built.check.catalogue is not None
     assert built.check.catalogue.toolsets == checked.catalogue.toolsets
     assert {t.name for t in checked.catalogue.toolsets} == {"support", "warehouse"}

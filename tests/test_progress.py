@@ -106,12 +106,12 @@ def test_verbose_prints_the_time_of_each_stage(project: Path) -> None:
     assert "\r" not in done.stderr  # piped: times, but no live line
     lines = [line for line in done.stderr.splitlines() if line.startswith("toolgen: ")]
     stages = [line.split(": ")[2] for line in lines]
-    assert stages[:4] == ["status", "stamp", "read", "model"]
+    assert stages[:3] == ["stamp", "read", "model"]
     for stage in ("compile", "layout", "lint", "format", "write", "implementations"):
         assert stage in stages
     for line in lines:
         assert line.split(": ")[3].split()[1] in ("ms", "s"), line
-    # a rebuild with nothing changed: the status of its files alone
+    # a rebuild with nothing changed: the stamp alone
     again = subprocess.run(
         [*TOOLGEN, "build", "--verbose"],
         cwd=project,
@@ -121,4 +121,4 @@ def test_verbose_prints_the_time_of_each_stage(project: Path) -> None:
         check=False,
     )
     timed = [line for line in again.stderr.splitlines() if line.startswith("toolgen: ")]
-    assert [line.split(": ")[2] for line in timed] == ["status"]
+    assert [line.split(": ")[2] for line in timed] == ["stamp"]

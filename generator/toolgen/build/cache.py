@@ -6,13 +6,12 @@ One module owns it, in one format: JSON Lines in the project's cache folder
 file) and an entry a line, three files per catalogue (a save removes the catalogue's files of
 another format).
 
-- The stamp (`<catalogue>.stamp.jsonl`): the digest of everything the last build read, the
-  status (size, modification and change times, inode) of every file it left in the package,
-  and what it reported. A build that finds the same inputs and its files untouched reports
-  the same and does nothing else (`Stamp.replays`). The stamp also holds the digest of the
-  status of every file the build read or left (`Stamp.read`): a build that finds them all
-  with that status, each last changed before the stamp was written, replays without reading
-  one (`replay_unread`), as git's index and make judge a file unchanged.
+- The stamp (`<catalogue>.stamp.jsonl`): what the last build reported, the status (size,
+  modification and change times, inode) of every file it left in the package, and the digest
+  of the status of every file it read or left (the spec files and the implementations, each
+  taken before it was read, and the package). A build that finds them all with that status,
+  each last changed before the stamp was written, reports the same without reading a file
+  and does nothing else (`replay`), as git's index and make judge a file unchanged.
 - The tools (`<catalogue>.tools.jsonl`): per tool file, what compiling it gave (`ToolUnit`: its
   summaries, diagnostics, lint findings, token counts, formatted card entries, lockfile pieces
   and the digests of its files), under the key of everything that is a function of.
@@ -20,11 +19,11 @@ another format).
   implementation found, under the digest of its bytes and the signature its contract expects
   (`checks.implementations.Checked`).
 
-All are keyed by content and versioned by the code that made them (toolgen's and toolgen_
-runtime's, ruff's version, Python's); they hold data only, read back by a reader that checks
-the type of every value. A cache file that is missing, damaged, of other code or planted costs
-a full build and nothing more, and deleting `.toolgen-cache/` is always safe. `check` and
-`build --check` never read it: what CI checks is computed afresh.
+The others are keyed by content; all are versioned by the code that made them (toolgen's
+and toolgen_runtime's, ruff's version, Python's); they hold data only, read back by a reader
+that checks the type of every value. A cache file that is missing, damaged, of other code or
+planted costs a full build and nothing more, and deleting `.toolgen-cache/` is always safe.
+`check` and `build --check` never read it: what CI checks is computed afresh.
 """
 
 from __future__ import annotations
@@ -41,22 +40,16 @@ import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, Union
+from typing import Any, Literal, TypeVar, Union
 
 from toolgen.build.manifest import walk
 from toolgen.diagnostics import Diagnostic, Hit
-from toolgen.paths import CACHE_DIR, cache_key, file_digest, read_regular
+from toolgen.paths import CACHE_DIR, cache_key, file_digest
 from toolgen.spec.ir import ToolSummary
-from toolgen.spec.limits import MAX_IMPLEMENTATION_BYTES
 from toolgen.text import json_value
 
-if TYPE_CHECKING:
-    # the spec loader (and YAML) is imported when a build reads the spec files: not by one
-    # that the status of its files replays
-    from toolgen.spec.load import Sources
-
 # 3: JSON Lines, a header and an entry a line; 4: a dataclass as the list of its fields;
-# 5: the status of what a build read in the stamp, and change times in every status
+# 5: a stamp of the status of what a build read, and change times in every status
 FORMAT = 5
 # a catalogue's kept units are a few megabytes at 5,000 tools: a larger file was not written
 # by a build
@@ -218,28 +211,28 @@ def _member(kind: type[enum.Enum], value: object) -> enum.Enum:
 
 @dataclass(frozen=True, slots=True)
 class Stamp:
-    """What the last build of a catalogue read (`inputs`, a digest, with where it found
-    its package and implementations, root-relative), left (the status of each file of the
-    package, by root-relative path) and reported; `read`, the digest of the status of every
-    file it read or left ("": not known)."""
+    """What the last build of a catalogue reported, where it found its package and
+    implementations (root-relative), the status of each file of the package it left (by
+    root-relative path), and `read`, the digest of the status of every file it read or left
+    ("": not known, and the stamp never replays)."""
 
-    inputs: str
     package: str
     implementation: str
     outputs: Mapping[str, Status]
     diagnostics: tuple[Diagnostic, ...]
     unchanged: int
     max_warnings: int | None
-    read: str = ""
+    read: str
 
-    def replays(self, inputs: str, root: Path) -> bool:
-        """Whether a build that read `inputs` would do and say exactly what the last did:
-        the same inputs, and every file it left as it left it."""
-        # paths joined as text: a Path a file cost as much as its stat (2,000 files)
-        base = os.fspath(root)
-        return inputs == self.inputs and all(
-            status_of(f"{base}/{rel}") == status for rel, status in self.outputs.items()
-        )
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """The status of the files a build reads, taken before it reads them: the spec files,
+    and the implementations in the folder where the last build found them."""
+
+    specs: Read | None = None
+    implementation: str = ""
+    implementations: Read | None = None
 
 
 def status_of(path: str | Path) -> Status | None:
@@ -251,17 +244,15 @@ def status_of(path: str | Path) -> Status | None:
 
 
 def read_status(trees: Iterable[Path], files: Iterable[Path] = ()) -> Read | None:
-    """The status of `files` and of every file below `trees` (`manifest.walk`), as a digest,
-    with the latest time one of them was modified or changed; None when one is missing or is
-    not a regular file (a link, a folder): then only its content tells whether it changed."""
+    """The status of `files` and of every file below `trees` (`manifest.walk`; a link, as
+    its target's), as a digest, with the latest time one of them was modified or changed;
+    None when one is missing or not a regular file: only a build can say what it makes of
+    that."""
     try:
         paths = [os.fspath(path) for path in files]
         for tree in trees:
-            found = walk(tree)
-            if not all(regular for _, regular in found):
-                return None
-            paths.extend(f"{tree}/{rel}" for rel, _ in found)
-        infos = [(path, os.stat(path, follow_symlinks=False)) for path in sorted(paths)]
+            paths.extend(f"{tree}/{rel}" for rel, _ in walk(tree))
+        infos = [(path, os.stat(path)) for path in sorted(paths)]
     except OSError:
         return None
     if not all(stat.S_ISREG(info.st_mode) for _, info in infos):
@@ -282,141 +273,32 @@ def kept(root: Path, package: str, *found: Read | None) -> Read | None:
     return digest(d for d, _ in known), max(latest for _, latest in known)
 
 
-# --- what a build reads --------------------------------------------------------------------
-
-
 def digest(parts: Iterable[str]) -> str:
     return file_digest("\0".join(parts).encode("utf-8"))
 
 
-def _tree(folder: Path, *, contents: bool) -> list[tuple[str, str]]:
-    """Every entry below `folder` but Python's caches, without following links, by path
-    (`manifest.walk`): with `contents`, the digest of a regular file's bytes (of one no
-    larger than an implementation may be; else its status), else what it is (`_KINDS`)."""
-    try:
-        entries = sorted(walk(folder))
-    except OSError:
-        return [("", "unreadable")]
-    found = []
-    base = os.fspath(folder)
-    for rel, regular in entries:
-        if regular and not contents:
-            found.append((rel, "file"))
-            continue
-        path = f"{base}/{rel}"
-        if not regular:
-            kind = "link" if os.path.islink(path) else "special"
-        else:
-            try:
-                kind = file_digest(read_regular(path, limit=MAX_IMPLEMENTATION_BYTES))
-            except OSError:
-                # larger than an implementation may be, or unreadable: its status says
-                # whether it changed, at the cost of no read
-                kind = f"{_STATUS}{status_of(path)}"
-        found.append((rel, kind))
-    return found
-
-
-_KINDS = frozenset({"link", "file", "special", "unreadable"})
-_STATUS = "status:"
-
-
-@dataclass(frozen=True, slots=True)
-class Seen:
-    """The implementation folder (root-relative) as a build read it, each entry as `_tree`
-    gives it. A rebuild reads its files once, for the stamp's check: the implementation
-    check (`digests`) and the new stamp take them from here."""
-
-    folder: str
-    entries: tuple[tuple[str, str], ...]
-    status: Read | None = None  # taken before the files were read
-
-    @classmethod
-    def read(cls, root: Path, folder: str) -> Seen:
-        status = read_status([root / folder])
-        return cls(folder, tuple(_tree(root / folder, contents=True)), status)
-
-    def digests(self) -> dict[str, str]:
-        """The digest of each regular file's bytes, by root-relative path."""
-        return {
-            f"{self.folder}/{rel}": found
-            for rel, found in self.entries
-            if found not in _KINDS and not found.startswith(_STATUS)
-        }
-
-
-def inputs(
-    code: str,
-    sources: Sources,
-    root: Path,
-    package: str,
-    seen: Seen,
-    catalogues: Sequence[Path],
-) -> str:
-    """The digest of everything a build of the catalogue read: its spec files as read,
-    the implementations (`seen`, every file of the folder), the names in its generated
-    package, and the catalogue.yaml of every catalogue of the project (where each writes)."""
-    files = (*((sources.catalogue,) if sources.catalogue else ()), *sources.tools)
-    parts = [code, sources.folder, *(d.message for d in sources.diagnostics)]
-    parts.extend(f"{f.file}:{f.digest}:{len(f.diagnostics)}" for f in files)
-    parts.append("implementation")
-    parts.extend(f"{rel}:{found}" for rel, found in seen.entries)
-    parts.append("package")
-    parts.extend(f"{rel}:{kind}" for rel, kind in _tree(root / package, contents=False))
-    for folder in catalogues:
-        try:
-            parts.append(file_digest((folder / "catalogue.yaml").read_bytes()))
-        except OSError:
-            parts.append(f"{folder}:?")
-    return digest(parts)
-
-
-def spec_status(folder: Path, catalogues: Sequence[Path]) -> Read | None:
-    """The status of the spec files a build of the catalogue at `folder` reads: its
-    catalogue.yaml, every file of its tools/, and the catalogue.yaml of every catalogue."""
-    yamls = [folder / "catalogue.yaml", *(c / "catalogue.yaml" for c in catalogues)]
-    return read_status([folder / "tools"], yamls)
-
-
-def replay_unread(root: Path, shown: str, specs: Read | None) -> Stamp | None:
-    """The last build's stamp when every file it read (`specs`, as `spec_status` took it
-    before anything was read, and the implementations) or left has the status it recorded,
-    each last changed before the stamp was written: then nothing need be read to know that a
-    build would do and say what it did. A file changed in the same moment as the stamp was
-    written may not show it in its status, so it is read (as git's index does)."""
-    cache = BuildCache(root, shown)
-    written = status_of(cache._stamp)
-    # after an edit, a spec file is newer than the stamp: the stamp need not be read
-    if specs is None or written is None or specs[1] >= written[1]:
-        return None
-    stamp = cache.stamp()
-    if stamp is None or not stamp.read:
-        return None
-    now = kept(root, stamp.package, specs, read_status([root / stamp.implementation]))
-    return stamp if now and now[0] == stamp.read and now[1] < written[1] else None
-
-
 def replay(
-    root: Path, sources: Sources, catalogues: Sequence[Path], specs: Read | None = None
-) -> tuple[Stamp | None, Seen | None]:
-    """The last build's stamp when a build of the catalogue read as `sources` would do and
-    say exactly what it did (the same inputs, and every file it left as it left it), else
-    None; with the implementations as read for the check, when there was a stamp. A stamp
-    that replays is kept again with the status of the files as found (`specs`, taken before
-    `sources` were read), so that the next build need not read them."""
-    cache = BuildCache(root, sources.folder)
+    root: Path, folder: Path, shown: str, catalogues: Sequence[Path]
+) -> tuple[Stamp | None, Found]:
+    """The last build's stamp when every file it read or left has the status it recorded,
+    each last changed before the stamp was written (then a build would do and say what it
+    did), else None; with the status of the files a build reads (`catalogues`: the project's
+    catalogue folders, whose catalogue.yaml says where each writes). A file changed in the
+    moment the stamp was written may not show it in its status: it is read, as git's index
+    does."""
+    yamls = [folder / "catalogue.yaml", *(c / "catalogue.yaml" for c in catalogues)]
+    specs = read_status([folder / "tools"], yamls)
+    cache = BuildCache(root, shown)
     stamp = cache.stamp()
     if stamp is None:
-        return None, None
-    seen = Seen.read(root, stamp.implementation)
-    now = inputs(cache.code, sources, root, stamp.package, seen, catalogues)
-    if not stamp.replays(now, root):
-        return None, seen
-    read = kept(root, stamp.package, specs, seen.status)
-    if read is not None:  # kept again, in any case later than the files
-        with contextlib.suppress(OSError):  # a project that cannot be written replays
-            cache.save_stamp(dataclasses.replace(stamp, read=read[0]))
-    return stamp, seen
+        return None, Found(specs)
+    implementations = read_status([root / stamp.implementation])
+    found = Found(specs, stamp.implementation, implementations)
+    now = kept(root, stamp.package, specs, implementations)
+    written = status_of(cache._stamp)
+    if now and written and now[0] == stamp.read and now[1] < written[1]:
+        return stamp, found
+    return None, found
 
 
 # --- the files ---------------------------------------------------------------------------
@@ -479,7 +361,7 @@ class BuildCache:
             if stamp is None:
                 self._stamp.unlink(missing_ok=True)
             else:
-                self.save_stamp(stamp)
+                self._write(self._stamp, [_line(encoded(stamp))])
             # the catalogue's files of another format (an earlier toolgen's), never read
             ours = {self._stamp, self._units, self._checked}
             for old in self._stamp.parent.glob(f"{self._name}.*"):
@@ -494,10 +376,6 @@ class BuildCache:
                 "checks and renders everything"
             )
         return None
-
-    def save_stamp(self, stamp: Stamp) -> None:
-        """Keep `stamp` (OSError when it cannot be written: the last one is then kept)."""
-        self._write(self._stamp, [_line(encoded(stamp))])
 
     def _read(self, path: Path, reader: Callable[[list[bytes]], _T]) -> _T | None:
         """What `reader` makes of the entries kept at `path` (a line of JSON each, after

@@ -27,12 +27,11 @@ from toolgen import checks
 from toolgen.build import layout, write
 from toolgen.build.cache import (
     BuildCache,
-    Read,
-    Seen,
+    Found,
     Stamp,
     ToolUnit,
-    inputs,
     kept,
+    read_status,
     status_of,
 )
 from toolgen.build.manifest import content_digest
@@ -337,27 +336,20 @@ def build_catalogue(
     check_only: bool = False,
     others: Sequence[Placement] = (),
     progress: Progress = QUIET,
-    catalogues: Sequence[Path] = (),
-    sources: load.Sources | None = None,
-    seen: Seen | None = None,
-    specs: Read | None = None,
+    found: Found | None = None,
 ) -> BuildResult:
     """Check, render and write one catalogue (with `check_only`, compare instead of write).
 
     A catalogue with errors is not rendered and nothing is written. A build takes from the
     build cache the units of the tool files that did not change and keeps its own for the
-    next one, with a stamp of what it read and left (`catalogues`, the project's catalogue
-    folders, are part of what it read: where each writes); `check_only` uses no cache.
-    `sources`: the folder as the caller already read it, `specs` the status of its files
-    before (`cache.spec_status`); `seen`: the implementations as the caller read them to
-    check the stamp."""
+    next one, with a stamp of what it read and left (`found`: the status of the files it
+    reads, taken before, `cache.replay`); `check_only` uses no cache."""
     if check_only:
-        run = _start(folder, root, progress, sources=sources)
-        return _build(run, others, check_only=True)[0]
+        return _build(_start(folder, root, progress), others, check_only=True)[0]
     cache = BuildCache(root, display_path(folder, root))
     stamp = cache.stamp()
-    run = _start(folder, root, progress, cache=cache, stamp=stamp, sources=sources)
-    checked = implcheck.Checked(cache.checked(), seen=seen.digests() if seen else {})
+    run = _start(folder, root, progress, cache=cache, stamp=stamp)
+    checked = implcheck.Checked(cache.checked())
     try:
         built, units = _build(run, others, check_only=False, checked=checked)
     except write.KeptChanged:
@@ -365,24 +357,16 @@ def build_catalogue(
         run = _start(folder, root, progress, sources=run.sources)
         built, units = _build(run, others, check_only=False, checked=checked)
     with progress.stage("cache"):
-        stamp = _stamp(cache, run, built, catalogues, seen, specs)
-        note = cache.save(stamp, units, checked.kept)
+        note = cache.save(_stamp(run, built, found or Found()), units, checked.kept)
     if note is None:
         return built
     return replace(built, check=replace(built.check, notes=(*built.check.notes, note)))
 
 
-def _stamp(
-    cache: BuildCache,
-    run: Run,
-    built: BuildResult,
-    catalogues: Sequence[Path],
-    seen: Seen | None,
-    specs: Read | None,
-) -> Stamp | None:
+def _stamp(run: Run, built: BuildResult, found: Found) -> Stamp | None:
     """The stamp of a build that wrote without trouble, else None (the next build does
-    everything again). The implementations are as `seen` before the build, unless it wrote
-    there (created stubs); the spec files' status as `specs` before they were read."""
+    everything again). The implementations' status is as `found` before the build, unless
+    it wrote there (created stubs) or found them elsewhere."""
     catalogue = built.check.catalogue
     report = built.report
     if catalogue is None or report is None or built.failure or report.warnings:
@@ -392,7 +376,7 @@ def _stamp(
     listed = write.manifest_files(run.root / package)
     outputs = {}
     base = (
-        f"{os.fspath(run.root)}/{package}"  # joined as text, as the stamp's check does
+        f"{os.fspath(run.root)}/{package}"  # joined as text: 2,000 Paths cost as much
     )
     for rel in listed:
         status = status_of(f"{base}/{rel}")
@@ -400,15 +384,13 @@ def _stamp(
             return None
         outputs[f"{package}/{rel}"] = status
     wrote = (*report.written, *report.created, *report.removed)
-    if (
-        seen is None
-        or seen.folder != implementation
-        or any(rel.startswith(f"{implementation}/") for rel in wrote)
+    implementations = found.implementations
+    if found.implementation != implementation or any(
+        rel.startswith(f"{implementation}/") for rel in wrote
     ):
-        seen = Seen.read(run.root, implementation)
-    read = kept(run.root, package, specs, seen.status)
+        implementations = read_status([run.root / implementation])
+    read = kept(run.root, package, found.specs, implementations)
     return Stamp(
-        inputs=inputs(cache.code, run.sources, run.root, package, seen, catalogues),
         package=package,
         implementation=implementation,
         outputs=outputs,

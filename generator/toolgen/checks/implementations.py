@@ -69,11 +69,9 @@ _NO_IMPLEMENTATION = "has no implementation yet"
 class Checked:
     """What checking an implementation found, by the file's bytes and the signature expected
     of it (`key`): those a build was given (`before`, the last build's) and those it made or
-    used (`now`, what it keeps for the next). A file unchanged is not parsed again, nor read
-    when `seen` has its digest (by root-relative path, as the build read it before)."""
+    used (`now`, what it keeps for the next). A file unchanged is not parsed again."""
 
     before: Mapping[str, tuple[Diagnostic, ...]] = field(default_factory=dict)
-    seen: Mapping[str, str] = field(default_factory=dict)
     now: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict)
 
     @staticmethod
@@ -88,23 +86,13 @@ class Checked:
         nothing (it stopped before the implementations)."""
         return self.now or self.before
 
-    def known(self, tool: ToolSummary, rel: str) -> list[Diagnostic] | None:
-        """What checking the file found before, when its digest was seen; else None."""
-        digest = self.seen.get(rel)
-        if digest is None:
-            return None
-        key = self.key(tool, rel, digest)
-        return self._take(key) if key in self.now or key in self.before else None
-
     def found(self, tool: ToolSummary, rel: str, data: bytes) -> list[Diagnostic]:
         key = self.key(tool, rel, file_digest(data))
-        if key not in self.now and key not in self.before:
-            self.now[key] = tuple(_check_source(tool, rel, data))
-        return self._take(key)
-
-    def _take(self, key: str) -> list[Diagnostic]:
-        found = self.now[key] = self.now[key] if key in self.now else self.before[key]
-        return list(found)
+        if key not in self.now:
+            before = self.before.get(key)
+            found = before if before is not None else _check_source(tool, rel, data)
+            self.now[key] = tuple(found)
+        return list(self.now[key])
 
 
 def check_tool(
@@ -123,9 +111,6 @@ def check_tool(
                 "toolgen build creates the stub; then write the business logic there.",
             )
         ]
-    known = None if checked is None else checked.known(tool, rel)
-    if known is not None:
-        return known
     try:
         data = read_regular(path, limit=MAX_IMPLEMENTATION_BYTES)
     except OSError as exc:

@@ -71,24 +71,16 @@ def _build_root(
                 warn(f"removed {leftover}, left by an interrupted build")
         for target in mine:
             progress.label = target.shown
-            stamp = specs = seen = None
+            found = None
             if not args.check:
-                with progress.stage("status"):
-                    # the status of the spec files before they are read: the stamp keeps it
-                    specs = cache.spec_status(target.folder, catalogues)
-                    stamp = cache.replay_unread(root, target.shown, specs)
-            if stamp is None:
-                from toolgen.spec.load import read_sources
-
-                # read once: what the stamp is checked against is what a build compiles
-                sources = read_sources(target.folder, target.shown, root)
-                if not args.check:
-                    with progress.stage("stamp"):
-                        stamp, seen = cache.replay(root, sources, catalogues, specs)
-            if stamp is not None:
-                status = max(status, _report_replay(stamp, target, args, messages))
-                all_diagnostics.extend(stamp.diagnostics)
-                continue
+                with progress.stage("stamp"):
+                    stamp, found = cache.replay(
+                        root, target.folder, target.shown, catalogues
+                    )
+                if stamp is not None:
+                    status = max(status, _report_replay(stamp, target, args, messages))
+                    all_diagnostics.extend(stamp.diagnostics)
+                    continue
             if placements is None:
                 placements = project.placements(root, [t.folder for t in mine])
             from toolgen.build import pipeline
@@ -99,10 +91,7 @@ def _build_root(
                 check_only=args.check,
                 others=placements,
                 progress=progress,
-                catalogues=catalogues,
-                sources=sources,
-                seen=seen,
-                specs=specs,
+                found=found,
             )
             status = max(status, _report_build(built, args, all_diagnostics, messages))
     return status
