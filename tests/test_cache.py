@@ -206,35 +206,37 @@ NOTHING = "(nothing changed since the last build)"
 READ = sorted(["spec", *(f"impl/shop/{tool}.py" for tool in TOOLS)])
 
 
-def test_a_rebuild_with_nothing_changed_reads_no_file(
+@pytest.fixture
+def shop(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
     reads: list[str],
-) -> None:
+) -> Path:
+    """A project built once by `toolgen build`, in the working folder: its spec folder."""
     folder = _project(tmp_path)
     monkeypatch.chdir(tmp_path)
     assert NOTHING not in _rebuilt(capsys, reads)
+    return folder
+
+
+def test_a_rebuild_with_nothing_changed_reads_no_file(
+    shop: Path, capsys: pytest.CaptureFixture[str], reads: list[str]
+) -> None:
     assert NOTHING in _rebuilt(capsys, reads)
     assert reads == []
     # one edit: the spec folder and each implementation are read once
-    _edit(folder, "read_stock")
+    _edit(shop, "read_stock")
     assert NOTHING not in _rebuilt(capsys, reads)
     assert sorted(reads) == READ
     assert NOTHING in _rebuilt(capsys, reads)
 
 
 def test_a_change_that_keeps_size_and_modification_time_is_seen(
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    reads: list[str],
+    shop: Path, capsys: pytest.CaptureFixture[str], reads: list[str]
 ) -> None:
     # as `cp -p` or an archive leaves a file: its change time says it changed
-    folder = _project(tmp_path)
-    monkeypatch.chdir(tmp_path)
-    _rebuilt(capsys, reads)
-    path = folder / "tools/read_stock.yaml"
+    path = shop / "tools/read_stock.yaml"
     before = path.stat()
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace("intent: ", "intent:\t", 1), encoding="utf-8")
@@ -244,7 +246,7 @@ def test_a_change_that_keeps_size_and_modification_time_is_seen(
         before.st_mtime_ns,
     )
     # as if it changed while the last build ran, before the build wrote its stamp
-    (stamp,) = (tmp_path / CACHE_DIR).glob("*.stamp.jsonl")
+    (stamp,) = Path(CACHE_DIR).glob("*.stamp.jsonl")
     later = path.stat().st_ctime_ns + 10**9
     os.utime(stamp, ns=(later, later))
     assert NOTHING not in _rebuilt(capsys, reads)
@@ -255,26 +257,19 @@ def test_a_change_that_keeps_size_and_modification_time_is_seen(
     "how", ["a spec file touched", "the stamp as old as the files"]
 )
 def test_a_file_whose_status_cannot_tell_is_built_again_then_replays(
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    reads: list[str],
-    how: str,
+    shop: Path, capsys: pytest.CaptureFixture[str], reads: list[str], how: str
 ) -> None:
-    folder = _project(tmp_path)
-    monkeypatch.chdir(tmp_path)
-    _rebuilt(capsys, reads)
-    before = _package(tmp_path)
+    before = _package(Path.cwd())
     if how == "a spec file touched":
-        os.utime(folder / "tools/read_stock.yaml")
+        os.utime(shop / "tools/read_stock.yaml")
     else:
         # a file changed in the moment the stamp was written may not show it
-        (stamp,) = (tmp_path / CACHE_DIR).glob("*.stamp.jsonl")
+        (stamp,) = Path(CACHE_DIR).glob("*.stamp.jsonl")
         os.utime(stamp, ns=(0, 0))
     said = _rebuilt(capsys, reads)
     assert f"0 written, 0 created, 0 removed, {len(before) - 1} unchanged\n" in said
     assert sorted(reads) == READ
-    assert _package(tmp_path) == before
+    assert _package(Path.cwd()) == before
     assert NOTHING in _rebuilt(capsys, reads)
     assert reads == []
 
