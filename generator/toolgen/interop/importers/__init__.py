@@ -228,13 +228,15 @@ def import_file(kind: str, source: Path, out: Path) -> ImportReport:
                 d.document,
             )
         )
-    tools_dir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=out) as scratch:
+    # drafted and read back beside `out` (a refused draft leaves no folder), then moved
+    beside = next(folder for folder in (out, *out.parents) if folder.is_dir())
+    with tempfile.TemporaryDirectory(dir=beside) as scratch:
         for target, text, data in staged:
             trial = Path(scratch) / target.relative_to(out)
             trial.parent.mkdir(parents=True, exist_ok=True)
             trial.write_text(text, encoding="utf-8")
             _written_back(trial, data)
+        tools_dir.mkdir(parents=True, exist_ok=True)
         for target, _, _ in staged:
             shutil.move(Path(scratch) / target.relative_to(out), target)
     return ImportReport(tuple(drafts), tuple(skipped), write_catalogue)
