@@ -407,6 +407,66 @@ def test_return_fields_carry_every_name_the_format_takes() -> None:
     assert [x.where for x in d.losses if x.what == "the name"] == ["return field 'ok'"]
 
 
+def test_refs_of_the_output_schema_point_into_its_own_defs() -> None:
+    # pydantic writes a result's nested models as $defs of the outputSchema itself
+    # (mcp-server-time's convert_time): they were looked up in the inputSchema's
+    zone = {"type": "object", "properties": {"zone": {"type": "string"}}}
+    output = {
+        "type": "object",
+        "properties": {"source": {"$ref": "#/$defs/Time"}},
+        "required": ["source"],
+        "$defs": {"Time": {**zone, "required": ["zone"]}},
+    }
+    inputs = {
+        "type": "object",
+        "properties": {"at": {"$ref": "#/$defs/Time"}},
+        "required": ["at"],
+        "$defs": {"Time": {"type": "string"}},
+    }
+    tool = {"name": "convert_time", "inputSchema": inputs, "outputSchema": output}
+    d = draft(read_source("mcp", json.dumps([tool])).tools[0])
+    assert d.document["returns"] == {"source": zone}
+    assert d.document["params"] == {"at": {"type": "string"}}
+    assert not d.losses
+
+
+def test_a_schema_that_holds_itself_is_named_as_such() -> None:
+    # a tree of nodes: its cycle stays a $ref, which was reported as a reference that is
+    # not local
+    node = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "children": {
+                "type": "array",
+                "items": {"$ref": "#/components/schemas/Node"},
+            },
+        },
+    }
+    body = {
+        "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/Node"}}
+        }
+    }
+    operation = {
+        "operationId": "create_node",
+        "requestBody": body,
+        "responses": {"200": {"description": "OK."}},
+    }
+    document = {
+        "openapi": "3.0.3",
+        "info": {"title": "Nodes", "version": "1"},
+        "paths": {"/nodes": {"post": operation}},
+        "components": {"schemas": {"Node": node}},
+    }
+    [tool] = read_source("openapi", json.dumps(document)).tools
+    [loss] = [x for x in draft(tool).losses if x.what.startswith("$ref")]
+    assert (
+        loss.reason
+        == "a reference outside $defs, or back into a schema it is in, is not read"
+    )
+
+
 def test_a_nested_parameter_under_a_long_name_is_carried() -> None:
     # nesting is counted in levels, not in the characters of the names above
     inner = {"type": "object", "properties": {"city": {"type": "string"}}}

@@ -164,7 +164,7 @@ def _drop_clashing_returns(
 
 
 def draft(tool: SourceTool) -> Draft:
-    convert = Converter(tool.input_schema or {})
+    convert = Converter()
     params = convert.params(tool.input_schema)
     returns = convert.returns(tool.output_schema)
     _drop_clashing_returns(tool.name, params, returns, convert.losses)

@@ -43,17 +43,21 @@ _READ = frozenset(
 class Converter:
     """Converts the schemas of one tool, collecting what it cannot carry."""
 
-    def __init__(self, root: Node) -> None:
+    def __init__(self) -> None:
         self.losses = Losses()
         self.lose = self.losses.add
-        defs: dict[str, object] = {}
-        for key in ("$defs", "definitions"):
-            found = root.get(key)
-            if isinstance(found, dict):
-                defs.update({f"#/{key}/{name}": sub for name, sub in found.items()})
-        self._defs = defs
+        self._defs: dict[str, object] = {}
         # schemas read: $refs that each point twice at the next multiply them
         self._nodes = 0
+
+    def _read_defs(self, root: Node | None) -> None:
+        """The `$defs` (or `definitions`) of the document about to be read: a `$ref` in the
+        input schema or the output schema points into its own document's."""
+        self._defs = {}
+        for key in ("$defs", "definitions"):
+            found = None if root is None else root.get(key)
+            if isinstance(found, dict):
+                self._defs.update({f"#/{key}/{name}": v for name, v in found.items()})
 
     # -- shared steps ------------------------------------------------------------------------
 
@@ -66,7 +70,9 @@ class Converter:
             return node
         target = self._defs.get(ref) if isinstance(ref, str) else None
         if target is None or depth > _MAX_DEPTH:
-            why = "only local references into $defs are read"
+            why = (
+                "a reference outside $defs, or back into a schema it is in, is not read"
+            )
             if target is not None:
                 why = f"a chain of more than {_MAX_DEPTH} references is not followed"
             self.lose(where, f"$ref {ref!r}", why)
@@ -179,6 +185,7 @@ class Converter:
 
     def params(self, schema: Node | None) -> dict[str, ParamDoc]:
         """The top-level parameters of an input schema (an object)."""
+        self._read_defs(schema)
         root = None if schema is None else self._resolve(schema, "the arguments")
         if root is None:
             return {}
@@ -444,6 +451,7 @@ class Converter:
     # -- returns -----------------------------------------------------------------------------
 
     def returns(self, schema: Node | None) -> dict[str, ParamDoc]:
+        self._read_defs(schema)
         root = None if schema is None else self._resolve(schema, "the result")
         if root is None:
             return {}
