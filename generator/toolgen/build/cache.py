@@ -233,13 +233,17 @@ class Found:
     specs: Read | None = None
     implementation: str = ""
     implementations: Read | None = None
+    last: Stamp | None = None  # the last build's stamp, read once
 
 
 def status_of(path: str | Path) -> Status | None:
     try:
-        info = os.stat(path, follow_symlinks=False)
+        return _status(os.stat(path, follow_symlinks=False))
     except OSError:
         return None
+
+
+def _status(info: os.stat_result) -> Status:
     return (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
 
 
@@ -258,9 +262,7 @@ def read_status(trees: Iterable[Path], files: Iterable[Path] = ()) -> Read | Non
     if not all(stat.S_ISREG(info.st_mode) for _, info in infos):
         return None
     latest = max((max(i.st_mtime_ns, i.st_ctime_ns) for _, i in infos), default=0)
-    return digest(
-        f"{p}:{i.st_size}:{i.st_mtime_ns}:{i.st_ctime_ns}:{i.st_ino}" for p, i in infos
-    ), latest
+    return digest(f"{path}:{_status(info)}" for path, info in infos), latest
 
 
 def kept(root: Path, package: str, *found: Read | None) -> Read | None:
@@ -293,7 +295,7 @@ def replay(
     if stamp is None:
         return None, Found(specs)
     implementations = read_status([root / stamp.implementation])
-    found = Found(specs, stamp.implementation, implementations)
+    found = Found(specs, stamp.implementation, implementations, stamp)
     now = kept(root, stamp.package, specs, implementations)
     written = status_of(cache._stamp)
     if now and written and now[0] == stamp.read and now[1] < written[1]:

@@ -347,7 +347,7 @@ def build_catalogue(
     if check_only:
         return _build(_start(folder, root, progress), others, check_only=True)[0]
     cache = BuildCache(root, display_path(folder, root))
-    stamp = cache.stamp()
+    stamp = found.last if found else cache.stamp()
     run = _start(folder, root, progress, cache=cache, stamp=stamp)
     checked = implcheck.Checked(cache.checked())
     try:
