@@ -12,8 +12,10 @@ setup: $(STAMP)
 
 # uv installs the environment: `make setup` takes about 15 s from a fresh clone, where pip took
 # about 40 s (upgrading itself, then resolving, unpacking and byte-compiling one package at a
-# time). The environment keeps the pip venv gives it, which tests/test_wheel.py uses. Where uv
-# cannot be installed or cannot reach the packages (it reads no pip.conf), pip installs them.
+# time). tests/test_wheel.py installs its new environments with this uv, offline, from the cache
+# this install fills, and builds its wheels with the pip venv gives this environment. Where uv
+# cannot be installed or cannot reach the packages (it reads no pip.conf), pip installs them
+# (and tests/test_wheel.py says it skipped, and why).
 $(STAMP): pyproject.toml runtime/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	( $(BIN)/python -m pip install --quiet uv \
