@@ -23,9 +23,10 @@ from toolgen.diagnostics import Diagnostic
 from toolgen.render.formatting import Formatter
 from toolgen.render.lockfile import lock_piece
 from toolgen.spec.groups import with_toolsets
-from toolgen.spec.ir import Catalogue, Tool, summary
+from toolgen.spec.ir import Catalogue, Tool
 from toolgen.spec.load import Document, parse, read_sources
 from toolgen.spec.model import build_settings, build_tools
+from toolgen.spec.summary import summary
 from toolgen.spec.validate import broken_name, check_document, stem
 
 

@@ -13,8 +13,9 @@ from test_model import build
 
 from toolgen.build import cache, pipeline, recovery
 from toolgen.spec.groups import search_document, with_toolsets
-from toolgen.spec.ir import Timeout, Tool, ToolSummary, summary
+from toolgen.spec.ir import Timeout, Tool
 from toolgen.spec.snapshot import catalogue_snapshot
+from toolgen.spec.summary import ToolSummary, summary
 
 ROOT = Path(__file__).resolve().parents[1]
 

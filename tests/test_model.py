@@ -31,7 +31,8 @@ from toolgen.names import (
 )
 from toolgen.render.modules import render_tool_module
 from toolgen.spec import toolschema
-from toolgen.spec.ir import Param, PyNames, Tool
+from toolgen.spec.ir import Param, Tool
+from toolgen.spec.summary import PyNames
 
 CATALOGUE = """\
 format: 1

@@ -31,7 +31,7 @@ from toolgen.build import pipeline
 from toolgen.lint.registry import REGISTRY
 from toolgen.lint.toolsets import toolset_tokens
 from toolgen.spec import tokens
-from toolgen.spec.ir import summary
+from toolgen.spec.summary import summary
 
 HERE = Path(__file__).resolve().parent
 CATALOGUE = HERE / "catalogue"

@@ -45,7 +45,7 @@ from typing import Any, Literal, TypeVar, Union
 from toolgen.build.manifest import walk
 from toolgen.diagnostics import Diagnostic, Hit
 from toolgen.paths import CACHE_DIR, cache_key, file_digest
-from toolgen.spec.ir import ToolSummary
+from toolgen.spec.summary import ToolSummary
 from toolgen.text import json_value
 
 # 3: JSON Lines, a header and an entry a line; 4: a dataclass as the list of its fields;

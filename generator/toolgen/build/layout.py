@@ -29,7 +29,8 @@ from toolgen.build.manifest import MANIFEST_NAME, read_package
 from toolgen.build.project import SPEC_DIR, Placement
 from toolgen.diagnostics import Diagnostic, Span, error
 from toolgen.paths import CACHE_DIR, package_dir
-from toolgen.spec.ir import Catalogue, ToolSummary
+from toolgen.spec.ir import Catalogue
+from toolgen.spec.summary import ToolSummary
 
 # Top-level folders of a project that a build never writes into.
 PROTECTED = frozenset(

@@ -48,7 +48,8 @@ from toolgen.render.formatting import Formatter, FormattingError
 from toolgen.render.modules import cards_entries, cards_module, cards_source
 from toolgen.spec import load, tokens
 from toolgen.spec.groups import with_toolsets
-from toolgen.spec.ir import Catalogue, Tool, ToolSummary
+from toolgen.spec.ir import Catalogue, Tool
+from toolgen.spec.summary import ToolSummary
 from toolgen.spec.tokens import TokenReport, ToolTokens
 
 

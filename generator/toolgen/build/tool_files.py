@@ -24,7 +24,8 @@ from toolgen.lint.context import LintContext, Names
 from toolgen.render import lockfile, render_tool
 from toolgen.render.formatting import Formatter
 from toolgen.spec import load, model, tokens, validate
-from toolgen.spec.ir import Catalogue, Tool, summary
+from toolgen.spec.ir import Catalogue, Tool
+from toolgen.spec.summary import summary
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,8 @@ from typing import TypeVar
 
 from toolgen.codes import known
 from toolgen.diagnostics import Diagnostic
-from toolgen.spec.ir import Catalogue, Tool, ToolSummary
+from toolgen.spec.ir import Catalogue, Tool
+from toolgen.spec.summary import ToolSummary
 
 ToolCheck = Callable[[Tool, Catalogue], Iterable[Diagnostic]]
 CatalogueCheck = Callable[[Catalogue, tuple[ToolSummary, ...]], Iterable[Diagnostic]]

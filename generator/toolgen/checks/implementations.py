@@ -18,8 +18,9 @@ from typing import Literal
 from toolgen.diagnostics import Diagnostic, Span, make
 from toolgen.names import MODEL_NAME_RE, is_module_path
 from toolgen.paths import file_digest, package_dir, read_regular
-from toolgen.spec.ir import Catalogue, Tool, ToolSummary
+from toolgen.spec.ir import Catalogue, Tool
 from toolgen.spec.limits import MAX_IMPLEMENTATION_BYTES
+from toolgen.spec.summary import ToolSummary
 from toolgen.text import counted, listing
 
 

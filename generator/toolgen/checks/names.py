@@ -13,8 +13,9 @@ from toolgen.names import (
     is_module_path,
     python_name,
 )
-from toolgen.spec.ir import Catalogue, N, Tool, ToolSummary, walk
+from toolgen.spec.ir import Catalogue, N, Tool, walk
 from toolgen.spec.load import PathKey
+from toolgen.spec.summary import ToolSummary
 from toolgen.spec.validate import stem
 
 

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from toolgen.checks import check
 from toolgen.diagnostics import Diagnostic, error
 from toolgen.names import is_identifier
-from toolgen.spec.ir import Catalogue, Tool, ToolSummary
+from toolgen.spec.ir import Catalogue, Tool
+from toolgen.spec.summary import ToolSummary
 from toolgen.text import suggestion
 
 

@@ -31,7 +31,8 @@ from toolgen.lint import targets, words
 from toolgen.lint.prose import Prose, tool_prose
 from toolgen.lint.registry import ParamSite, ReturnSite, ToolPair
 from toolgen.spec import tokens
-from toolgen.spec.ir import Catalogue, N, Param, Tool, ToolSummary, innermost, summary
+from toolgen.spec.ir import Catalogue, N, Param, Tool, innermost
+from toolgen.spec.summary import ToolSummary, summary
 from toolgen.spec.tokens import TokenReport, ToolTokens
 
 if TYPE_CHECKING:

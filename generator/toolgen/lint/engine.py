@@ -41,7 +41,8 @@ from toolgen.lint.registry import (
     ToolPair,
     all_rules,
 )
-from toolgen.spec.ir import Catalogue, Tool, ToolSummary
+from toolgen.spec.ir import Catalogue, Tool
+from toolgen.spec.summary import ToolSummary
 
 
 def enabled_rules(catalogue: Catalogue) -> dict[str, Severity]:

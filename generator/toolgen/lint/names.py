@@ -9,7 +9,8 @@ from toolgen.diagnostics import Severity
 from toolgen.lint import words
 from toolgen.lint.context import CatalogueContext, LintContext
 from toolgen.lint.registry import LESSON, Finding, ParamSite, ToolPair, rule
-from toolgen.spec.ir import Tool, ToolSummary
+from toolgen.spec.ir import Tool
+from toolgen.spec.summary import ToolSummary
 
 # A name made only of these says nothing about what the tool acts on.
 GENERIC_SINGLE = words.wordset(

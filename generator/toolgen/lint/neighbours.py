@@ -12,7 +12,7 @@ from toolgen.lint.context import CatalogueContext, ToolProfile
 from toolgen.lint.names import overlapping
 from toolgen.lint.registry import DOCSTRING, Finding, ToolPair, rule
 from toolgen.lint.two_tool import twins
-from toolgen.spec.ir import ToolSummary
+from toolgen.spec.summary import ToolSummary
 
 
 @rule(

@@ -27,9 +27,9 @@ from toolgen.spec.ir import (
     Param,
     ReturnField,
     Tool,
-    ToolSummary,
     innermost,
 )
+from toolgen.spec.summary import ToolSummary
 
 if TYPE_CHECKING:
     from toolgen.lint.context import LintContext

@@ -20,7 +20,8 @@ from toolgen.lint.context import CatalogueContext, LintContext
 from toolgen.lint.registry import TRADE_OFFS, Finding, rule
 from toolgen.spec import tokens
 from toolgen.spec.groups import search_document
-from toolgen.spec.ir import Catalogue, Tool, ToolSummary
+from toolgen.spec.ir import Catalogue, Tool
+from toolgen.spec.summary import ToolSummary
 
 # OpenAI, tool search: "aim for fewer than 10 functions per namespace"; a namespace of ten
 # is the boundary, tolerated (the issue's own shape: 300 tools in about 30 namespaces)

@@ -12,7 +12,8 @@ from toolgen.lint.context import CatalogueContext, LintContext
 from toolgen.lint.names import overlapping
 from toolgen.lint.parameters import is_free_string
 from toolgen.lint.registry import Finding, ParamSite, ToolPair, rule
-from toolgen.spec.ir import Tool, ToolSummary
+from toolgen.spec.ir import Tool
+from toolgen.spec.summary import ToolSummary
 
 _TEST = "toolgen seeds: Tools lesson, 'Designing the catalogue: the two-tool test'"
 NAME_SIMILARITY = 0.5

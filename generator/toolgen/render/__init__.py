@@ -30,7 +30,8 @@ from toolgen.render.modules import (
 )
 from toolgen.render.source import docstring
 from toolgen.render.tests import render_catalogue_tests, render_tool_tests
-from toolgen.spec.ir import Catalogue, Tool, ToolSummary
+from toolgen.spec.ir import Catalogue, Tool
+from toolgen.spec.summary import ToolSummary
 
 __all__ = ["CARDS_PATH", "ToolFiles", "render_catalogue", "render_tool"]
 

@@ -41,10 +41,10 @@ from toolgen.spec.ir import (
     Param,
     ReturnField,
     Tool,
-    ToolSummary,
     innermost,
 )
 from toolgen.spec.snapshot import named
+from toolgen.spec.summary import ToolSummary
 from toolgen.text import listing
 
 # The cards module is the one file every tool is in: 2.5 MB for 1,000 tools, and formatting it

@@ -18,10 +18,10 @@ from toolgen.spec.ir import (
     Catalogue,
     JsonValue,
     Tool,
-    ToolSummary,
     guarded_values,
     walk,
 )
+from toolgen.spec.summary import ToolSummary
 from toolgen.spec.toolschema import parameters_schema
 
 Case = tuple[str, dict[str, Any], str]

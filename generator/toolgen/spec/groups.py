@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 
 from toolgen_runtime.search import SearchDocument
 
-from toolgen.spec.ir import Catalogue, Origin, ToolSummary, prepare_name
+from toolgen.spec.ir import Catalogue, Origin, prepare_name
+from toolgen.spec.summary import ToolSummary
 
 IMPLICIT_TOOLSET = "all"
 

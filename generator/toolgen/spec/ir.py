@@ -20,10 +20,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, TypeAlias, TypeVar
 
 from toolgen.diagnostics import Span
-from toolgen.spec.load import PathKey, SourceMap
+from toolgen.spec.summary import Effect, PyNames, Role
 
-if TYPE_CHECKING:  # groups.py builds on this module
+if TYPE_CHECKING:  # groups.py builds on this module; load brings PyYAML, which a
+    # rebuild with nothing changed does not need (build/cache.py reads this module)
     from toolgen.spec.groups import Namespace, Toolset
+    from toolgen.spec.load import PathKey, SourceMap
 
 JsonValue: TypeAlias = (
     "bool | int | float | str | list[JsonValue] | dict[str, JsonValue] | None"
@@ -40,7 +42,6 @@ ParamType = Literal[
     "path",
     "url",
 ]
-Effect = Literal["read", "write", "destructive"]
 Confirmation = Literal["none", "approval", "token"]
 
 
@@ -305,8 +306,6 @@ PREPARE_PREFIX = "prepare_"
 DEFAULT_RETENTION_S = 24 * 3600
 DEFAULT_TOKEN_TTL_S = 600
 
-Role = Literal["tool", "prepare", "confirm"]
-
 
 @dataclass(frozen=True, slots=True)
 class TokenPair:
@@ -333,18 +332,6 @@ class Timeout:
 
     seconds: float
     how_to_fix: str
-
-
-@dataclass(frozen=True, slots=True)
-class PyNames:
-    """The Python names of one tool's generated code."""
-
-    module: str  # module name inside the generated package (find_customer)
-    prefix: str  # PascalCase stem (FindCustomer)
-    args_class: str
-    context_class: str
-    result_class: str
-    error_class: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -446,96 +433,6 @@ class Tool:
         """Whether a call needs the deployment's boundaries (roots, hosts, the cursor
         signer) to validate its arguments."""
         return self.pagination is not None or self.has_guards
-
-
-@dataclass(frozen=True, slots=True)
-class Reference:
-    """Something a tool file names, where it names it: another tool (`requires`, a
-    not_when's `use`, with its `when`), or a lint rule it silences (with its reason)."""
-
-    name: str
-    at: Span
-    text: str = ""  # the not_when's case, or the suppression's reason
-    text_at: Span | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ToolSummary:
-    """A tool as the catalogue-wide stages read it: the checks and lint rules over the
-    whole catalogue or a pair of tools, the catalogue's own files (package, cards, lockfile)
-    and the implementation check. Plain data, so a build keeps it with the tool file's other
-    results and a rebuild reads no unchanged tool's IR (build/cache.py)."""
-
-    name: str
-    file: str
-    role: Role
-    py: PyNames
-    intent: str
-    use_when: str
-    effect: Effect
-    param_names: tuple[str, ...]
-    has_context: bool
-    returns_annotation: str
-    name_at: Span
-    requires: tuple[Reference, ...]
-    not_when: tuple[Reference, ...]
-    suppressions: tuple[Reference, ...]
-    namespace: str | None = None
-    deferred: bool = False
-    asks: tuple[str, ...] = ()
-    param_texts: tuple[str, ...] = ()  # the description of each of `param_names`
-
-    @property
-    def derived(self) -> bool:
-        return self.role == "prepare"
-
-    @property
-    def required(self) -> tuple[str, ...]:
-        """The tools it `requires`, by name."""
-        return tuple(item.name for item in self.requires)
-
-    @property
-    def not_when_uses(self) -> tuple[str, ...]:
-        return tuple(item.name for item in self.not_when)
-
-    @property
-    def suppressed_rules(self) -> tuple[str, ...]:
-        return tuple(item.name for item in self.suppressions)
-
-
-def summary(tool: Tool) -> ToolSummary:
-    """What the catalogue-wide stages read of `tool`."""
-    return ToolSummary(
-        name=tool.name,
-        file=tool.file,
-        role=tool.role,
-        py=tool.py,
-        intent=tool.intent,
-        use_when=tool.use_when,
-        effect=tool.effect,
-        param_names=tool.param_names,
-        has_context=bool(tool.context),
-        returns_annotation=tool.returns_annotation,
-        name_at=tool.origin.span("name"),
-        requires=tuple(
-            Reference(name, tool.origin.span("requires", index))
-            for index, name in enumerate(tool.requires)
-        ),
-        not_when=tuple(
-            Reference(
-                item.use, item.origin.span("use"), item.when, item.origin.span("when")
-            )
-            for item in tool.not_when
-        ),
-        suppressions=tuple(
-            Reference(item.rule, item.origin.span("rule"), item.reason)
-            for item in tool.suppressions
-        ),
-        namespace=tool.namespace,
-        deferred=tool.deferred,
-        asks=tool.asks,
-        param_texts=tuple(param.description for param in tool.params),
-    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,7 +34,8 @@ from toolgen.render.formatting import format_sources
 from toolgen.spec import snapshot
 from toolgen.spec.answers import answer_schema
 from toolgen.spec.groups import search_document
-from toolgen.spec.ir import Catalogue, Tool, summary
+from toolgen.spec.ir import Catalogue, Tool
+from toolgen.spec.summary import summary
 from toolgen.text import listing
 
 _HEADER = '''"""The MCP server of the {name} catalogue, written by `toolgen export --to mcp` from

@@ -19,7 +19,8 @@ from toolgen_runtime.search_tool import SEARCH_TOOL
 
 from toolgen.spec import snapshot
 from toolgen.spec.groups import search_document
-from toolgen.spec.ir import Catalogue, summary
+from toolgen.spec.ir import Catalogue
+from toolgen.spec.summary import summary
 
 __all__ = ["SearchNameTaken", "Selection", "UnknownToolset", "names_of", "select"]
 

@@ -35,7 +35,6 @@ from toolgen.spec.ir import (
     Catalogue,
     Confirmation,
     ContextField,
-    Effect,
     ErrorCode,
     Example,
     Idempotency,
@@ -64,6 +63,7 @@ from toolgen.spec.model.reading import (
     tool_names,
 )
 from toolgen.spec.model.returns import ReturnsReader
+from toolgen.spec.summary import Effect
 from toolgen.spec.validate import stem
 
 __all__ = ["build_settings", "build_tools", "default_package"]

@@ -9,8 +9,9 @@ from typing import cast
 
 from toolgen.diagnostics import Diagnostic, Span, error
 from toolgen.names import item_class, module_name, pascal
-from toolgen.spec.ir import ImplementationTests, Origin, PyNames, TextAt
+from toolgen.spec.ir import ImplementationTests, Origin, TextAt
 from toolgen.spec.load import Document, PathKey
+from toolgen.spec.summary import PyNames
 
 
 def text_value(data: Mapping[str, object], key: str) -> str:
