@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Literal, TypeAlias, TypeVar
 from toolgen.diagnostics import Span
 from toolgen.spec.summary import Effect, PyNames, Role
 
-if TYPE_CHECKING:  # groups.py builds on this module; load brings PyYAML, which a
-    # rebuild with nothing changed does not need (build/cache.py reads this module)
+if TYPE_CHECKING:  # groups.py builds on this module; load (and PyYAML with it) only
+    # names the types of the places the IR keeps
     from toolgen.spec.groups import Namespace, Toolset
     from toolgen.spec.load import PathKey, SourceMap
 
