@@ -253,6 +253,28 @@ def test_a_change_that_keeps_size_and_modification_time_is_seen(
     assert "spec" in reads
 
 
+def test_an_implementation_edited_while_the_build_checks_it_is_checked_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the first build creates the stubs, then checks them; an edit right after the check
+    # read them must not be taken for what it checked (its status was taken before)
+    folder = _project(tmp_path)
+    check = implementations.check_implementations
+    stub = tmp_path / "impl/shop/read_stock.py"
+
+    def edited_meanwhile(*args: Any, **kwargs: Any) -> Any:
+        found = check(*args, **kwargs)
+        stub.write_text(stub.read_text(encoding="utf-8") + "def (\n", encoding="utf-8")
+        return found
+
+    monkeypatch.setattr(implementations, "check_implementations", edited_meanwhile)
+    _build(folder, tmp_path)
+    monkeypatch.undo()
+    assert _replays(folder, tmp_path)[0] is None
+    found = _build(folder, tmp_path).check.diagnostics
+    assert any(d.span.file == "impl/shop/read_stock.py" for d in found), found
+
+
 @pytest.mark.parametrize(
     "how", ["a spec file touched", "the stamp as old as the files"]
 )

@@ -227,12 +227,10 @@ class Stamp:
 
 @dataclass(frozen=True, slots=True)
 class Found:
-    """The status of the files a build reads, taken before it reads them: the spec files,
-    and the implementations in the folder where the last build found them."""
+    """The status of the spec files, taken before a build reads them (a build takes the
+    implementations' itself, once it has written the stubs and before it reads them)."""
 
     specs: Read | None = None
-    implementation: str = ""
-    implementations: Read | None = None
     last: Stamp | None = None  # the last build's stamp, read once
 
 
@@ -295,12 +293,11 @@ def replay(
     if stamp is None:
         return None, Found(specs)
     implementations = read_status([root / stamp.implementation])
-    found = Found(specs, stamp.implementation, implementations, stamp)
     now = kept(root, stamp.package, specs, implementations)
     written = status_of(cache._stamp)
     if now and written and now[0] == stamp.read and now[1] < written[1]:
-        return stamp, found
-    return None, found
+        return stamp, Found(specs, stamp)
+    return None, Found(specs, stamp)
 
 
 # --- the files ---------------------------------------------------------------------------

@@ -319,7 +319,10 @@ def _written(
         else:
             with run.progress.stage("write"):
                 report = write.write_outputs(files, run.root)
-            # after the write, which creates the missing stubs
+            # after the write, which creates the missing stubs; their status before the
+            # check reads them (an edit meanwhile moves it, and the next build runs)
+            folder = package_dir(whole.catalogue.implementation)
+            run.implementations = read_status([run.root / folder])
             with run.progress.stage("implementations", len(whole.tools)):
                 found = implcheck.check_implementations(
                     whole.catalogue, run.root, whole.tools, checked
@@ -366,8 +369,8 @@ def build_catalogue(
 
 def _stamp(run: Run, built: BuildResult, found: Found) -> Stamp | None:
     """The stamp of a build that wrote without trouble, else None (the next build does
-    everything again). The implementations' status is as `found` before the build, unless
-    it wrote there (created stubs) or found them elsewhere."""
+    everything again): the spec files' status as `found` before the build read them, the
+    implementations' as the build took it before it read them, and the package's now."""
     catalogue = built.check.catalogue
     report = built.report
     if catalogue is None or report is None or built.failure or report.warnings:
@@ -383,13 +386,7 @@ def _stamp(run: Run, built: BuildResult, found: Found) -> Stamp | None:
         if status is None:
             return None
         outputs[f"{package}/{rel}"] = status
-    wrote = (*report.written, *report.created, *report.removed)
-    implementations = found.implementations
-    if found.implementation != implementation or any(
-        rel.startswith(f"{implementation}/") for rel in wrote
-    ):
-        implementations = read_status([run.root / implementation])
-    read = kept(run.root, package, found.specs, implementations)
+    read = kept(run.root, package, found.specs, run.implementations)
     return Stamp(
         package=package,
         implementation=implementation,

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from toolgen import checks
-from toolgen.build.cache import Status, ToolUnit, digest, status_of
+from toolgen.build.cache import Read, Status, ToolUnit, digest, status_of
 from toolgen.build.manifest import content_digest
 from toolgen.build.progress import Progress
 from toolgen.checks.implementations import implementation_path
@@ -144,6 +144,8 @@ class Run:
     lint: bool = True  # False: the lint rules do not run
     # takes the files of each unit compiled, to format them while the next are compiled
     formatter: Formatter | None = None
+    # the status of the implementations, taken after the write and before they are read
+    implementations: Read | None = None
 
     def units(self, full_ir: bool) -> tuple[list[ToolUnit], list[Fresh], list[Tool]]:
         """Every tool file's unit: kept where the build cache holds it for the same
