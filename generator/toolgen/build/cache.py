@@ -292,12 +292,12 @@ def replay(
     stamp = cache.stamp()
     if stamp is None:
         return None, Found(specs)
-    implementations = read_status([root / stamp.implementation])
-    now = kept(root, stamp.package, specs, implementations)
+    found = Found(specs, stamp)
+    now = kept(root, stamp.package, specs, read_status([root / stamp.implementation]))
     written = status_of(cache._stamp)
     if now and written and now[0] == stamp.read and now[1] < written[1]:
-        return stamp, Found(specs, stamp)
-    return None, Found(specs, stamp)
+        return stamp, found
+    return None, found
 
 
 # --- the files ---------------------------------------------------------------------------
