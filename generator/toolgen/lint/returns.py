@@ -350,7 +350,8 @@ def how_to_fix_names_nothing(site: ErrorSite, ctx: LintContext) -> Iterator[Find
     # what it may name: the catalogue's tools, the tool's parameters and their string values
     params = site.tool.all_params()
     values = {v for p in params for v in p.constraints.enum or () if isinstance(v, str)}
-    if not tokens & (ctx.names.known | {p.name for p in params} | values):
+    # the catalogue's names are not copied into a union: that is a copy for each error
+    if not (tokens & ctx.names.known or tokens & ({p.name for p in params} | values)):
         yield Finding(
             f"how_to_fix of {site.error.code!r} names no parameter, value or tool; expected "
             f"what to change, such as a parameter of {site.tool.name!r} or a tool to call",
