@@ -24,19 +24,23 @@ import shutil
 import subprocess
 import sys
 import venv
+from importlib.metadata import distribution
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).parent.parent
 UV = Path(sys.executable).parent / "uv"
+# what installed this environment's packages: uv, unless `make setup` fell back to pip
+INSTALLER = (distribution("openai-agents").read_text("INSTALLER") or "").strip()
 
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(
-        not UV.is_file(),
-        reason="uv is not in this environment (`make setup` fell back to pip): the new "
-        "environments are installed from uv's cache, offline",
+        INSTALLER != "uv" or not UV.is_file(),
+        reason=f"this environment was installed by {INSTALLER or 'an unknown installer'}, "
+        "not uv (`make setup` fell back to pip): the new environments are installed from "
+        "uv's cache, offline, which only uv's install fills",
     ),
 ]
 
