@@ -28,6 +28,7 @@ from toolgen.build import layout, write
 from toolgen.build.cache import (
     BuildCache,
     Found,
+    Read,
     Stamp,
     ToolUnit,
     kept,
@@ -361,15 +362,16 @@ def build_catalogue(
         run = _start(folder, root, progress, sources=run.sources)
         built, units = _build(run, others, check_only=False, checked=checked)
     with progress.stage("cache"):
-        note = cache.save(_stamp(run, built, found or Found()), units, checked.kept)
+        specs = found.specs if found else None
+        note = cache.save(_stamp(run, built, specs), units, checked.kept)
     if note is None:
         return built
     return replace(built, check=replace(built.check, notes=(*built.check.notes, note)))
 
 
-def _stamp(run: Run, built: BuildResult, found: Found) -> Stamp | None:
+def _stamp(run: Run, built: BuildResult, specs: Read | None) -> Stamp | None:
     """The stamp of a build that wrote without trouble, else None (the next build does
-    everything again): the spec files' status as `found` before the build read them, the
+    everything again): the spec files' status (`specs`) as before the build read them, the
     implementations' as the build took it before it read them, and the package's now."""
     catalogue = built.check.catalogue
     report = built.report
@@ -386,7 +388,7 @@ def _stamp(run: Run, built: BuildResult, found: Found) -> Stamp | None:
         if status is None:
             return None
         outputs[f"{package}/{rel}"] = status
-    read = kept(run.root, package, found.specs, run.implementations)
+    read = kept(run.root, package, specs, run.implementations)
     return Stamp(
         package=package,
         implementation=implementation,
