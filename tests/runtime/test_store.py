@@ -71,9 +71,13 @@ class Effects:
         self.claims: list[Claimed] = []
         self.text = text
         self.delay_s = delay_s
+        # set once an execution holds the claim: a duplicate started after it is certainly
+        # second (a fixed sleep was not, on a busy machine, where the first claim came late)
+        self.started = asyncio.Event()
 
     async def __call__(self, claim: Claimed) -> str:
         self.claims.append(claim)
+        self.started.set()
         await asyncio.sleep(self.delay_s)
         return self.text
 
@@ -219,7 +223,7 @@ def test_a_duplicate_waits_for_the_running_call_and_returns_its_outcome(
         first = asyncio.create_task(
             run_once(store, scope=SCOPE, key=KEY, fingerprint=PRINT, execute=effects)
         )
-        await asyncio.sleep(0.1)
+        await effects.started.wait()
         second = await run_once(
             store, scope=SCOPE, key=KEY, fingerprint=PRINT, execute=never, wait_s=10
         )
@@ -356,7 +360,7 @@ def test_a_live_worker_keeps_its_claim_past_the_lease(store: Store) -> None:
                 lease_s=0.3,
             )
         )
-        await asyncio.sleep(0.1)
+        await effects.started.wait()
         second = await run_once(
             store,
             scope=SCOPE,
