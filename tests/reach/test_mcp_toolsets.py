@@ -92,7 +92,11 @@ async def _search_then_call(server: StdioServerParameters, log: Path) -> dict[st
             query = {"query": "what does the returns policy say", "limit": 1}
             found = await session.call_tool(SEARCH_TOOL, query)
             steps["found"] = (found.is_error, _answer(found))
-            await anyio.sleep(0.2)  # the notification rides beside the answer
+            # the notification rides beside the answer: wait for it (a fixed pause was
+            # too short on a busy machine), up to a bound the assertion below reports
+            with anyio.move_on_after(10):
+                while len(seen) == steps["seen_before"]:
+                    await anyio.sleep(0.01)
             steps["seen"] = list(seen)
             steps["after"] = await _names(session)
             read = await session.call_tool(

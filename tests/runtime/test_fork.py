@@ -13,6 +13,7 @@ import asyncio
 import json
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -181,7 +182,10 @@ def test_a_started_implementation_keeps_its_claim_past_the_lease(
     waits for its outcome instead of taking it over."""
     effects = tmp_path / "effects"
 
+    started = threading.Event()
+
     def slow(args: Any, context: Any) -> Any:
+        started.set()
         time.sleep(2.0)  # over three leases
         return sender(effects, "slow")(args, context)
 
@@ -189,7 +193,9 @@ def test_a_started_implementation_keeps_its_claim_past_the_lease(
 
     async def both() -> list[Any]:
         first = asyncio.ensure_future(asyncio.to_thread(call, tool, ORDER))
-        await asyncio.sleep(0.2)
+        # the duplicate comes once the first call holds the claim and runs (a fixed pause
+        # let it come first on a busy machine)
+        assert await asyncio.to_thread(started.wait, 30)
         second = await asyncio.to_thread(call, tool, ORDER)
         return [await first, second]
 
