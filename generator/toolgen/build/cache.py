@@ -263,7 +263,7 @@ def read_status(trees: Iterable[Path], files: Iterable[Path] = ()) -> Read | Non
     return digest(f"{path}:{_status(info)}" for path, info in infos), latest
 
 
-def kept(root: Path, package: str, *found: Read | None) -> Read | None:
+def stamped_status(root: Path, package: str, *found: Read | None) -> Read | None:
     """The status `Stamp.read` keeps: of the files `found` (the spec files and the
     implementations, each taken before they were read) and of the package now."""
     parts = [*found, read_status([root / package])]
@@ -293,7 +293,9 @@ def replay(
     if stamp is None:
         return None, Found(specs)
     found = Found(specs, stamp)
-    now = kept(root, stamp.package, specs, read_status([root / stamp.implementation]))
+    now = stamped_status(
+        root, stamp.package, specs, read_status([root / stamp.implementation])
+    )
     written = status_of(cache._stamp)
     if now and written and now[0] == stamp.read and now[1] < written[1]:
         return stamp, found

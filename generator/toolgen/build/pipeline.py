@@ -31,8 +31,8 @@ from toolgen.build.cache import (
     Read,
     Stamp,
     ToolUnit,
-    kept,
     read_status,
+    stamped_status,
     status_of,
 )
 from toolgen.build.manifest import content_digest
@@ -388,7 +388,7 @@ def _stamp(run: Run, built: BuildResult, specs: Read | None) -> Stamp | None:
         if status is None:
             return None
         outputs[f"{package}/{rel}"] = status
-    read = kept(run.root, package, specs, run.implementations)
+    read = stamped_status(run.root, package, specs, run.implementations)
     return Stamp(
         package=package,
         implementation=implementation,
