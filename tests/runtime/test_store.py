@@ -223,7 +223,7 @@ def test_a_duplicate_waits_for_the_running_call_and_returns_its_outcome(
         first = asyncio.create_task(
             run_once(store, scope=SCOPE, key=KEY, fingerprint=PRINT, execute=effects)
         )
-        await effects.started.wait()
+        await asyncio.wait_for(effects.started.wait(), 30)
         second = await run_once(
             store, scope=SCOPE, key=KEY, fingerprint=PRINT, execute=never, wait_s=10
         )
@@ -360,7 +360,7 @@ def test_a_live_worker_keeps_its_claim_past_the_lease(store: Store) -> None:
                 lease_s=0.3,
             )
         )
-        await effects.started.wait()
+        await asyncio.wait_for(effects.started.wait(), 30)
         second = await run_once(
             store,
             scope=SCOPE,
