@@ -346,8 +346,9 @@ def test_a_killed_worker_is_taken_over_after_its_lease(
 
 
 def test_a_live_worker_keeps_its_claim_past_the_lease(store: Store) -> None:
-    # lease 0.3 s, execution 1.2 s: only the renewals keep the duplicate waiting
-    effects = Effects(delay_s=1.2)
+    # lease 0.6 s, execution 2 s: only the renewals (every 0.2 s) keep the duplicate
+    # waiting; a renewal may come up to 0.4 s late, as on a busy machine
+    effects = Effects(delay_s=2.0)
 
     async def both() -> list[Once]:
         first = asyncio.create_task(
@@ -357,7 +358,7 @@ def test_a_live_worker_keeps_its_claim_past_the_lease(store: Store) -> None:
                 key=KEY,
                 fingerprint=PRINT,
                 execute=effects,
-                lease_s=0.3,
+                lease_s=0.6,
             )
         )
         await asyncio.wait_for(effects.started.wait(), 30)
@@ -367,7 +368,7 @@ def test_a_live_worker_keeps_its_claim_past_the_lease(store: Store) -> None:
             key=KEY,
             fingerprint=PRINT,
             execute=effects,
-            lease_s=0.3,
+            lease_s=0.6,
             wait_s=20,
         )
         return [await first, second]
@@ -380,12 +381,14 @@ def test_a_live_worker_keeps_its_claim_past_the_lease(store: Store) -> None:
 def test_a_late_first_worker_cannot_overwrite_the_takers_outcome(
     store: Store,
 ) -> None:
-    first = store.claim(SCOPE, KEY, PRINT, lease_s=0.2, retention_s=60)
+    # the duplicate comes within the lease of 0.5 s (a busy machine may delay it), the
+    # taker after it
+    first = store.claim(SCOPE, KEY, PRINT, lease_s=0.5, retention_s=60)
     assert isinstance(first, Claimed)
     assert isinstance(
-        store.claim(SCOPE, KEY, PRINT, lease_s=0.2, retention_s=60), InProgress
+        store.claim(SCOPE, KEY, PRINT, lease_s=0.5, retention_s=60), InProgress
     )
-    time.sleep(0.3)
+    time.sleep(0.6)
     taker = store.claim(SCOPE, KEY, PRINT, lease_s=30, retention_s=60)
     assert isinstance(taker, Claimed)
     assert taker.attempt == 2 and taker.taken_over and taker.token != first.token
