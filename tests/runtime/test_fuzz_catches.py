@@ -278,3 +278,6 @@ def test_a_backtracking_pattern_fails_the_fuzz_or_ends_the_process() -> None:
     # busy machine reaches first: the slow call then takes over the watchdog's 5 s)
     stuck = "validate_json" in said or "toolgen_runtime/arguments.py" in said
     assert "over the bound of 0.5 s" in said or stuck, said[-3000:]
+    if not stuck:  # the slow call says why, and how to write the pattern
+        assert "the pattern of word backtracks" in said, said[-3000:]
+        assert "^(a+)+$ as ^a+$" in said, said[-3000:]

@@ -24,13 +24,14 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
+from toolgen_runtime.envelope import field_name
 from toolgen_runtime.errors import DeclaredError, ToolError
 from toolgen_runtime.fuzz import SEED_ENV, FuzzFailure, FuzzReport
 from toolgen_runtime.fuzz.contract import Contract, read_arguments
 from toolgen_runtime.fuzz.judge import Judge, cut
 from toolgen_runtime.fuzz.model import ToolModel
 from toolgen_runtime.fuzz.outcomes import Fake, Outcomes, PageDraw, outcomes, simplest
-from toolgen_runtime.fuzz.texts import Case, case_strategies, sweep
+from toolgen_runtime.fuzz.texts import NEAR_MATCH, Case, case_strategies, sweep
 from toolgen_runtime.fuzz.tokens import with_token
 from toolgen_runtime.fuzz.values import at_place, values_for
 from toolgen_runtime.invoke import Invoker
@@ -120,7 +121,8 @@ class _Caller:
             report.slowest_seconds, report.slowest_case = seconds, case.kind
         if seconds > deadline:
             raise judge.fail(
-                case, f"took {seconds:.3f} s, over the bound of {deadline} s"
+                case,
+                f"took {seconds:.3f} s, over the bound of {deadline} s{_slow(case)}",
             )
         judge.judge(case, answer, self.fake, token)
         if judge.model.pagination is not None and isinstance(outcome, PageDraw):
@@ -189,6 +191,20 @@ class _Caller:
                 again,
             )
         judge.judge(follow, again, self.fake)
+
+
+def _slow(case: Case) -> str:
+    """Why a slow case was slow, when the case says: a near-match of a pattern is slow only
+    where the pattern backtracks."""
+    if not case.kind.endswith(NEAR_MATCH) or case.field is None:
+        return ""
+    return (
+        f"; the pattern of {field_name(case.field)} backtracks: on a run it almost "
+        "matches, Python's re tries every way to split the run, and a longer run, which a "
+        "model may send, holds the call up for years. Write the pattern so that each "
+        "character can be matched one way only (^(a+)+$ as ^a+$, ^(\\w+\\s?)+$ as "
+        "^\\w+(\\s\\w+)*\\s?$)"
+    )
 
 
 def _sweep(

@@ -347,6 +347,10 @@ _DATETIME_MISSES = (
 )
 
 
+# the last words of a case that sends a long run of what a pattern takes, broken at the end
+NEAR_MATCH = "near-match"
+
+
 def _string_mutations(location: _Location) -> Iterator[tuple[str, object]]:
     s = location.schema
     text = location.value if isinstance(location.value, str) else ""
@@ -367,7 +371,7 @@ def _string_mutations(location: _Location) -> Iterator[tuple[str, object]]:
         # input that makes a backtracking engine try every way to split the run
         for length in _BACKTRACKING_RUNS:
             run = (text * length)[:length]
-            yield f"a {length}-character near-match", run + "!"
+            yield f"a {length}-character {NEAR_MATCH}", run + "!"
     fmt = s.get("format")
     if fmt == "date":
         yield from ((f"date {miss!r}", miss) for miss in _DATE_MISSES)
