@@ -215,7 +215,9 @@ class ParamsReader(BoundaryReader):
             )
             return None
         if "enum" in _TYPE_KEYS[ptype]:
-            seen: list[object] = []
+            # the values that fit, all of one hashable type (str or int): a set, since an
+            # enum may hold thousands
+            seen: set[object] = set()
             for index, value in enumerate(enum):
                 if not fits_type(ptype, value):
                     self.report(
@@ -232,5 +234,6 @@ class ParamsReader(BoundaryReader):
                         self.span((*path, "enum", index)),
                         "Remove the repeated value.",
                     )
-                seen.append(value)
+                else:
+                    seen.add(value)
         return enum
