@@ -306,8 +306,10 @@ def _text_variants(text: str) -> Iterator[tuple[str, object]]:
     yield "repeated 1,000 times", text * 1000
 
 
-# 25 characters take a catastrophic pattern (`^(a+)+$`) seconds in Python's re, 40 hours
+# 25 characters take a catastrophic pattern (`^(a+)+$`) seconds in Python's re, 40 hours;
+# the kind of such a case ends with NEAR_MATCH
 _BACKTRACKING_RUNS = (25, 40)
+NEAR_MATCH = "near-match"
 
 _DATE_MISSES = (
     "2026-02-30",
@@ -347,10 +349,6 @@ _DATETIME_MISSES = (
 )
 
 
-# the last words of a case that sends a long run of what a pattern takes, broken at the end
-NEAR_MATCH = "near-match"
-
-
 def _string_mutations(location: _Location) -> Iterator[tuple[str, object]]:
     s = location.schema
     text = location.value if isinstance(location.value, str) else ""
@@ -358,10 +356,8 @@ def _string_mutations(location: _Location) -> Iterator[tuple[str, object]]:
     low, high = s.get("minLength"), s.get("maxLength")
     fill = text[:1] or "x"
     if low:
-        yield (
-            "one character short",
-            (text * low)[: low - 1] if text else fill * (low - 1),
-        )
+        short = (text * low)[: low - 1] if text else fill * (low - 1)
+        yield "one character short", short
     if high is not None:
         yield "one character too many", (text + fill * (high + 1))[: high + 1]
         yield "the most emoji allowed", "\U0001f600" * high
