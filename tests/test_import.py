@@ -745,6 +745,42 @@ def test_an_openapi_document_that_multiplies_is_refused_at_a_bounded_cost(
         read_source("openapi", text)
 
 
+def test_an_operation_that_multiplies_is_left_out_and_the_others_imported(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One operation whose body's $refs double at each level is left out, named with why,
+    once it writes out more than an operation may; the operation beside it is imported.
+    Before, the whole import ran to the document's bound (17.9 s and 980 MB with the real
+    bounds) and was refused. Bounds lowered here so the test counts the work."""
+    from toolgen.interop.importers import openapi
+
+    inlined = 0
+    inline = openapi._Document.inline
+
+    def counted(self: object, *args: Any) -> object:
+        nonlocal inlined
+        inlined += 1
+        return inline(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(openapi, "_MAX_INLINED_PER_OPERATION", 1_000, raising=False)
+    monkeypatch.setattr(openapi._Document, "inline", counted)
+    document = json.loads(_doubling_refs())
+    document["paths"]["/y"] = {
+        "get": {
+            "operationId": "read_thing",
+            "summary": "Read a thing.",
+            "parameters": [{"name": "id", "in": "query", "schema": {"type": "string"}}],
+            "responses": {"200": {"description": "ok"}},
+        }
+    }
+    read = read_source("openapi", json.dumps(document))
+    assert [t.name for t in read.tools] == ["read_thing"]
+    assert read.skipped == (
+        ("grow", "its $refs and aliases write out more than 1,000 values"),
+    )
+    assert inlined < 1_100
+
+
 def test_a_catalogue_folder_named_by_a_keyword_is_refused(tmp_path: Path) -> None:
     """--out spec/class wrote a catalogue named 'class', which toolgen check refuses
     (TG140: a keyword is no Python identifier)."""

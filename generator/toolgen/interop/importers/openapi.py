@@ -39,8 +39,11 @@ _SAFE = frozenset({"get", "head", "options", "trace"})
 _MAX_DEPTH = 32
 # values written out by inlining, over the whole document: a document the size of GitHub's
 # writes out about 200,000; $refs (or YAML aliases) that each point twice at the next write
-# out 2**32 from a few lines
+# out 2**32 from a few lines. One operation past its own bound is left out (no model reads
+# a tool of a million values), so one such operation costs about 2 s and 100 MB, not the
+# whole document's bound (18 s and 1 GB)
 _MAX_INLINED = 10_000_000
+_MAX_INLINED_PER_OPERATION = 1_000_000
 _PARAMETER_KEYS = frozenset(
     {"name", "in", "description", "required", "schema", "example", "examples"}
 )
@@ -52,6 +55,10 @@ _OPERATION_CARRIED = frozenset(
 _JSON = re.compile(r"^application/(.+\+)?json(;.*)?$")
 
 
+class _TooLarge(Exception):
+    """One operation's schemas write out more values than an operation may."""
+
+
 class _Document:
     """Resolves `#/...` references of one document, inlining them (cycles stay as $ref,
     which the schema conversion reports)."""
@@ -60,6 +67,11 @@ class _Document:
         self.data = data
         self.version = str(data.get("openapi", ""))
         self._inlined = 0
+        self._started = 0  # what was inlined before the current operation
+
+    def start_operation(self) -> None:
+        """Count the values the next operation writes out (`_MAX_INLINED_PER_OPERATION`)."""
+        self._started = self._inlined
 
     def pointer(self, ref: str) -> object:
         node: object = self.data
@@ -93,6 +105,8 @@ class _Document:
             raise SourceError(
                 f"its $refs and aliases write out more than {_MAX_INLINED:,} values"
             )
+        if self._inlined - self._started > _MAX_INLINED_PER_OPERATION:
+            raise _TooLarge
         if len(seen) > _MAX_DEPTH:
             return node
         if isinstance(node, list):
@@ -375,7 +389,17 @@ def read(data: object) -> SourceFile:
                     (label, "it has no operationId, so the document does not name it")
                 )
                 continue
-            tools.append(_tool(doc, str(path), method, item))
+            doc.start_operation()
+            try:
+                tools.append(_tool(doc, str(path), method, item))
+            except _TooLarge:
+                skipped.append(
+                    (
+                        operation_id,
+                        "its $refs and aliases write out more than "
+                        f"{_MAX_INLINED_PER_OPERATION:,} values",
+                    )
+                )
     if not tools and not skipped:
         raise SourceError("the document has no operations")
     return SourceFile(tuple(tools), tuple(skipped))
