@@ -39,7 +39,7 @@ def test_a_document_the_size_of_githubs_imports_every_operation(
     # bound here fail (10.3 s of processor time against 10, 7.3 s on a quiet one)
     status = cli.main(["import", "--from", "openapi", str(source), "--out", str(out)])
     err = capsys.readouterr().err
-    assert "1200 tools imported, 0 skipped" in err
+    assert "1,200 tools imported, 0 skipped" in err
     assert "0 format errors" in err
     assert status == 1  # the HTTP calls, the security and the tags are not carried
     written = sorted(p.stem for p in (out / "tools").glob("*.yaml"))

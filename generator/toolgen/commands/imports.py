@@ -14,6 +14,7 @@ from toolgen.commands import (
     say,
 )
 from toolgen.interop import importers
+from toolgen.text import counted
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,8 +37,10 @@ def run(args: argparse.Namespace) -> int:
     broken = [d for d in checked.diagnostics if d.code < "TG200"]
     print_diagnostics(broken, "text")
     say(
-        f"{args.out}: {len(done.drafts)} tools imported, {len(done.skipped)} skipped, "
-        f"{done.losses} source features not carried, {len(broken)} format errors, "
-        f"{done.todos} TODOs to write (toolgen check lists them)"
+        f"{args.out}: {counted(len(done.drafts), 'tool')} imported, "
+        f"{len(done.skipped):,} skipped, "
+        f"{counted(done.losses, 'source feature')} not carried, "
+        f"{counted(len(broken), 'format error')}, "
+        f"{counted(done.todos, 'TODO')} to write (toolgen check lists them)"
     )
     return EXIT_FINDINGS if done.losses or done.skipped or broken else EXIT_CLEAN
