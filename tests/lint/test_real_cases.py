@@ -234,3 +234,35 @@ def test_tg402_reads_a_read_tools_verbs_as_kinds_unless_named_as_an_action(
     # an action parameter picks what a call does, even where the effect says read
     action = _tool("list_console_messages", CONSOLE.format(param="action"))
     assert len(_findings(tmp_path / "b", action, "TG402")) == 1
+
+
+ATTACHMENT = """\
+name: {name}
+intent: Read a text attachment of a meeting note and return its text.
+use_when: The user asks what an attachment of a note says.
+effect: read
+params:
+  path:
+    type: path
+    root: attachments
+    suffixes: [.txt, .md]
+    example: 2026/budget.md
+    description: The attachment's file name under the attachments folder.
+returns:
+  text: {{type: string, max_length: 4000, description: The attachment's text.}}
+examples:
+  - args: {{path: 2026/budget.md}}
+"""
+
+
+def test_tg807_leaves_a_tool_that_reads_an_attachment_alone(tmp_path: Path) -> None:
+    # met on a meeting-notes catalogue written from the docs: reading a text is what the
+    # tool is for, as for read_document
+    files = _tool("read_attachment", ATTACHMENT.format(name="read_attachment"))
+    assert _findings(tmp_path, files, "TG807") == []
+    # a tool that summarises its object in prose is still reported
+    summary = ATTACHMENT.format(name="summarize_budget").replace(
+        "  text:", "  summary:"
+    )
+    [found] = _findings(tmp_path / "b", _tool("summarize_budget", summary), "TG807")
+    assert "'summary'" in found.message

@@ -365,8 +365,10 @@ FREE_TEXT_RESULTS = words.wordset(
 )
 
 
+# things whose text is what reading them is for (stemmed: "notes" is "note")
 TEXT_OBJECTS = words.wordset(
-    "file text content document page article body source readme transcript contents"
+    """file text content document page article body source readme transcript contents
+    attachment note memo letter email mail message log manual chapter post comment notice"""
 )
 
 
@@ -381,7 +383,7 @@ def free_text_result(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
     ## What it does
     Reports a tool whose only return field is a string named `result`, `message`, `text`,
-    `output`, `summary` or similar, unless the tool reads a text (`read_file`,
+    `output`, `summary` or similar, unless the tool reads a text (`read_file`, `read_attachment`,
     `fetch_page`): there the text is the data.
 
     ## Why is this bad?
