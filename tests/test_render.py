@@ -8,12 +8,14 @@ from pathlib import Path
 import pytest
 from loading import tool_named
 from toolgen_runtime import FieldHint, hints_from_schema
+from toolgen_runtime.guards import CheckedPath
+from toolgen_runtime.guards.fetch import fetch
 
 from toolgen.build import pipeline, recovery
 from toolgen.render import formatting
 from toolgen.render.annotations import EnumAliases
 from toolgen.render.imports import Imports
-from toolgen.render.modules import examples_of, render_tool_module
+from toolgen.render.modules import examples_of, render_stub, render_tool_module
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import catalogue as bench_catalogue
@@ -133,3 +135,24 @@ def test_an_enum_alias_is_a_python_name_whatever_the_field_name() -> None:
     enums = EnumAliases("FindOrders", set())
     assert enums.alias(("new", "old"), "sort-order", Imports()) == "FindOrdersSortOrder"
     assert enums.alias(("a",), "sort_order", Imports()) == "FindOrdersSortOrder2"
+
+
+def test_a_stub_says_how_to_open_a_checked_path_and_request_a_checked_url() -> None:
+    root = Path(__file__).resolve().parents[1]
+    result = pipeline.check_catalogue(root / "spec" / "inventory", root)
+    assert result.catalogue is not None
+    document, notice = (
+        render_stub(result.catalogue, tool_named(result.catalogue, name))
+        for name in ("read_document", "read_supplier_notice")
+    )
+    assert (
+        "`args.name` is a CheckedPath inside the root archive: open it with\n"
+        in document
+    )
+    assert "`args.name.open_read()`" in document
+    assert "`toolgen_runtime.guards.fetch.fetch(args.url)`" in notice
+    # what they name is there to call
+    assert callable(CheckedPath.open_read) and callable(fetch)
+    # a tool without a path or URL says nothing of them
+    other = render_stub(result.catalogue, tool_named(result.catalogue, "read_stock"))
+    assert "Checked" not in other

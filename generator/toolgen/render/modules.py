@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from toolgen_runtime.search import ToolIndex
@@ -396,6 +396,32 @@ def render_context(catalogue: Catalogue) -> str:
     )
 
 
+def _guard_notes(params: Iterable[Param], at: str) -> Iterator[str]:
+    """What a stub says of each checked path and URL its arguments hold, at any depth."""
+    for param in params:
+        yield from _guard_note(param, f"{at}.{param.py_name}")
+
+
+def _guard_note(param: Param, where: str) -> Iterator[str]:
+    if param.path is not None:
+        how = "open it with" if param.path.must_exist else "create the file with"
+        call = "open_read()" if param.path.must_exist else "open_new()"
+        yield (
+            f"`{where}` is a CheckedPath inside the root {param.path.root}: {how} "
+            f"`{where}.{call}`, which follows no link put in its way since the check."
+        )
+    elif param.url is not None:
+        yield (
+            f"`{where}` is a CheckedUrl on the contract's hosts: request it with "
+            f"`toolgen_runtime.guards.fetch.fetch({where})`, which also refuses a host "
+            "whose name resolves to an internal address."
+        )
+    elif param.items is not None:
+        yield from _guard_note(param.items, f"{where}[i]")
+    else:
+        yield from _guard_notes(param.properties, where)
+
+
 def render_stub(catalogue: Catalogue, tool: Tool) -> str:
     imports = Imports.of(catalogue)
     generated = f"{catalogue.package}.{tool.py.module}"
@@ -420,7 +446,9 @@ def render_stub(catalogue: Catalogue, tool: Tool) -> str:
             "what it returns or raises into what the model receives.",
             by_sentence=True,
         ),
-        function_doc=docstring(tool.intent, indent=4, by_sentence=True),
+        function_doc=docstring(
+            tool.intent, *_guard_notes(tool.params, "args"), indent=4, by_sentence=True
+        ),
         errors=[(e.code, escape_docstring(e.when)) for e in tool.errors],
         returns=[(f.name, escape_docstring(f.description)) for f in tool.returns],
         name_literal=py_str(tool.name),
