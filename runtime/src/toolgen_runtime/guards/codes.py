@@ -113,7 +113,7 @@ _TABLE = (
          "Do not use this host: it only looks like {lookalike_of}. If {lookalike_of} was meant, "
          "write it with plain letters."),
     Code("url_host_not_allowed", "url", "the host is not on the guard's list",
-         "This tool can only reach {hosts}: send a URL on one of them."),
+         "Send a URL whose host is {hosts}: this tool can reach no other."),
     # --- cursor -----------------------------------------------------------------------------
     Code("cursor_invalid", "cursor", "the cursor was not made here, or was altered or cut",
          "Send next_cursor exactly as the previous call returned it, or {field} null to start "
