@@ -399,27 +399,24 @@ def render_context(catalogue: Catalogue) -> str:
 def _guard_notes(params: Iterable[Param], at: str) -> Iterator[str]:
     """What a stub says of each checked path and URL its arguments hold, at any depth."""
     for param in params:
-        yield from _guard_note(param, f"{at}.{param.py_name}")
-
-
-def _guard_note(param: Param, where: str) -> Iterator[str]:
-    if param.path is not None:
-        how = "open it with" if param.path.must_exist else "create the file with"
-        call = "open_read()" if param.path.must_exist else "open_new()"
-        yield (
-            f"`{where}` is a CheckedPath inside the root {param.path.root}: {how} "
-            f"`{where}.{call}`, which follows no link put in its way since the check."
-        )
-    elif param.url is not None:
-        yield (
-            f"`{where}` is a CheckedUrl on the contract's hosts: request it with "
-            f"`toolgen_runtime.guards.fetch.fetch({where})`, which also refuses a host "
-            "whose name resolves to an internal address."
-        )
-    elif param.items is not None:
-        yield from _guard_note(param.items, f"{where}[i]")
-    else:
-        yield from _guard_notes(param.properties, where)
+        where = f"{at}.{param.py_name}"
+        while param.items is not None:
+            param, where = param.items, f"{where}[i]"
+        if param.path is not None:
+            how = "open it with" if param.path.must_exist else "create the file with"
+            call = "open_read()" if param.path.must_exist else "open_new()"
+            yield (
+                f"`{where}` is a CheckedPath inside the root {param.path.root}: {how} "
+                f"`{where}.{call}`, which follows no link put in its way since the check."
+            )
+        elif param.url is not None:
+            yield (
+                f"`{where}` is a CheckedUrl on the contract's hosts: request it with "
+                f"`toolgen_runtime.guards.fetch.fetch({where})`, which also refuses a "
+                "host whose name resolves to an internal address."
+            )
+        else:
+            yield from _guard_notes(param.properties, where)
 
 
 def render_stub(catalogue: Catalogue, tool: Tool) -> str:
