@@ -87,6 +87,21 @@ def test_a_git_ref_finds_breaking_changes_with_their_lines(
     assert _git(repo, "stash", "list") == ""
 
 
+def test_a_smaller_page_points_at_max_page_size(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # page_size is a parameter pagination adds: the file writes it as max_page_size
+    orders = "spec/inventory/tools/search_orders.yaml"
+    _edit(repo, orders, "max_page_size: 50", "max_page_size: 20")
+    status, out, _ = _diff(repo, capsys, "--against", "HEAD")
+    assert status == 1
+    line = _line_of(repo, orders, "max_page_size: 20")
+    assert (
+        f"{orders}:{line}:3: TD208 [breaking] parameter 'page_size' of "
+        "'search_orders': maximum is 20, was 50"
+    ) in out.splitlines()
+
+
 def test_no_change_exits_0(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = _diff(repo, capsys, "--against", "main")
     assert (status, out) == (0, "")

@@ -18,6 +18,7 @@ from toolgen import report
 from toolgen.diagnostics import Diagnostic, Severity, Span
 from toolgen.review import diff as diffing
 from toolgen.review.registry import DiffRule, Group, Level, all_diff_rules
+from toolgen.spec.ir import CURSOR_PARAM, PAGE_SIZE_PARAM
 from toolgen.spec.load import Document, load_document
 from toolgen.text import (
     deeper_headings,
@@ -28,6 +29,11 @@ from toolgen.text import (
 
 DOCS_PATH = "docs/diff-rules.md"
 DOCS_URL = "https://toolgen.dev/docs/diff-rules.md"
+# the parameters pagination adds are written in its block (page_size as max_page_size)
+PAGINATION_PARAMS = {
+    CURSOR_PARAM: ("pagination",),
+    PAGE_SIZE_PARAM: ("pagination", "max_page_size"),
+}
 
 
 def diagnostics(comparison: diffing.Comparison, root: Path) -> list[Diagnostic]:
@@ -47,7 +53,7 @@ def diagnostics(comparison: diffing.Comparison, root: Path) -> list[Diagnostic]:
         place = (
             Span(change.file, 1, 1)
             if contract is None
-            else contract.span(change.where, key=True)
+            else contract.span(_written(change.where, contract), key=True)
         )
         severity = change.level.severity
         level = change.level.value
@@ -70,6 +76,14 @@ def diagnostics(comparison: diffing.Comparison, root: Path) -> list[Diagnostic]:
             )
         )
     return found
+
+
+def _written(where: Sequence[str | int], contract: Document) -> Sequence[str | int]:
+    """Where the contract file writes the element at `where` of the snapshot."""
+    added = len(where) > 1 and where[0] == "params" and where[1] in PAGINATION_PARAMS
+    if added and contract.has(("pagination",)) and not contract.has(where[:2]):
+        return PAGINATION_PARAMS[str(where[1])]
+    return where
 
 
 def _summary(comparison: diffing.Comparison, against: str, folder: str) -> list[str]:
