@@ -128,7 +128,7 @@ def test_a_module_that_fails_to_import_stops_the_import(tmp_path: Path) -> None:
         read_path("pyfunctions", broken)
     empty = tmp_path / "empty.py"
     empty.write_text("VALUE = 1\n")
-    with pytest.raises(SourceError, match="defines no FunctionTool"):
+    with pytest.raises(SourceError, match="has no @function_tool function at module"):
         read_path("pyfunctions", empty)
     assert not (tmp_path / "spec").exists()
 

@@ -412,8 +412,7 @@ def _guard_notes(params: Iterable[Param], at: str) -> Iterator[str]:
         elif param.url is not None:
             yield (
                 f"`{where}` is a CheckedUrl on the contract's hosts: request it with "
-                f"`toolgen_runtime.guards.fetch.fetch({where})`, which also refuses a "
-                "host whose name resolves to an internal address."
+                f"`toolgen_runtime.guards.fetch.fetch({where})`, which refuses internal addresses."
             )
         else:
             yield from _guard_notes(param.properties, where)

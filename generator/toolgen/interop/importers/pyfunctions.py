@@ -201,5 +201,6 @@ def read(data: object) -> SourceFile:
             )
         )
     if not tools:
-        raise SourceError(f"{data.get('module', 'the module')} defines no FunctionTool")
+        module = data.get("module", "the module")
+        raise SourceError(f"{module} has no @function_tool function at module level")
     return SourceFile(tuple(tools))
