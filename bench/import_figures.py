@@ -83,30 +83,18 @@ class ImportFigures:
     runtime_had_bytecode: bool = False
 
 
-# prints {tool: [DESCRIPTION, PARAMETERS]} of the generated modules named in argv[1]
-_EXPOSED = f"""
-import importlib, json, sys
-found = {{}}
-for name in json.loads(sys.argv[1]):
-    module = importlib.import_module("{PACKAGE}." + name)
-    found[module.NAME] = [module.DESCRIPTION, module.PARAMETERS]
-print(json.dumps(found))
-"""
-
-
 def _prepare(count: int, root: Path) -> None:
     """A project with the generated package of `count` tools and the decorated module."""
     shutil.rmtree(root, ignore_errors=True)
     catalogue.write_catalogue(root, count)
     shown = f"spec/{catalogue.CATALOGUE_NAME}"
     run([*toolgen_command(), "build", "--root", str(root), shown], cwd=root)
-    # what the model sees of each tool, as the generated modules hold it (`toolgen export`
-    # refuses a catalogue over OpenAI's 128 tools)
-    names = [spec["name"] for spec in catalogue.tool_specs(count)]
-    done = run([sys.executable, "-c", _EXPOSED, json.dumps(names)], cwd=root)
+    # what the model sees of each tool, as the build's lockfile holds it (`toolgen export`
+    # refuses a catalogue over OpenAI's 128 tools; importing the modules costs the SDK)
+    lock = root / PACKAGE.replace(".", "/") / "toolgen.lock.json"
     exposed = {
-        name: (description, parameters)
-        for name, (description, parameters) in json.loads(done.stdout).items()
+        name: (entry["definition"]["description"], entry["definition"]["parameters"])
+        for name, entry in json.loads(lock.read_text(encoding="utf-8"))["tools"].items()
     }
     source = decorated_source(list(catalogue.tool_specs(count)), exposed)
     (root / f"{DECORATED_MODULE}.py").write_text(source, encoding="utf-8")
