@@ -201,3 +201,24 @@ def test_the_openai_howto_example(tmp_path: Path) -> None:
     args = ["import", "--from", "openai", str(source), "--out", str(out)]
     assert cli.main(args) == 0
     _check_written(out, "howto-import-openai.md")
+
+
+def test_an_import_into_an_init_project_points_at_its_schemas(tmp_path: Path) -> None:
+    # the copies `toolgen init` writes into spec/, which the team commits; not the path of
+    # toolgen in one person's environment
+    source = tmp_path / "functions.json"
+    source.write_text(_block("howto-import-openai.md", "json openai"))
+    project = tmp_path / "desk"
+    assert cli.main(["init", str(project)]) == 0
+    out = project / "spec" / "orders"
+    assert cli.main(["import", "--from", "openai", str(source), "--out", str(out)]) == 0
+    first = (out / "catalogue.yaml").read_text().splitlines()[0]
+    assert first == "# yaml-language-server: $schema=../catalogue.v1.json"
+    for tool in (out / "tools").glob("*.yaml"):
+        first = tool.read_text().splitlines()[0]
+        assert first == "# yaml-language-server: $schema=../../tool.v1.json"
+    # outside a spec/ folder with its copies, the schemas of the toolgen that ran
+    elsewhere = tmp_path / "drafts"
+    cli.main(["import", "--from", "openai", str(source), "--out", str(elsewhere)])
+    first = (elsewhere / "catalogue.yaml").read_text().splitlines()[0]
+    assert first.endswith("toolgen/spec/schemas/catalogue.v1.json")

@@ -403,10 +403,9 @@ def _guard_notes(params: Iterable[Param], at: str) -> Iterator[str]:
         while param.items is not None:
             param, where = param.items, f"{where}[i]"
         if param.path is not None:
-            how = "open it with" if param.path.must_exist else "create the file with"
             call = "open_read()" if param.path.must_exist else "open_new()"
             yield (
-                f"`{where}` is a CheckedPath inside the root {param.path.root}: {how} "
+                f"`{where}` is a CheckedPath inside the root {param.path.root}: use "
                 f"`{where}.{call}`, which follows no link put in its way since the check."
             )
         elif param.url is not None:

@@ -29,11 +29,8 @@ from toolgen.text import (
 
 DOCS_PATH = "docs/diff-rules.md"
 DOCS_URL = "https://toolgen.dev/docs/diff-rules.md"
-# the parameters pagination adds are written in its block (page_size as max_page_size)
-PAGINATION_PARAMS = {
-    CURSOR_PARAM: ("pagination",),
-    PAGE_SIZE_PARAM: ("pagination", "max_page_size"),
-}
+_PAGE = ("pagination",)
+PAGINATION_PARAMS = {CURSOR_PARAM: _PAGE, PAGE_SIZE_PARAM: (*_PAGE, "max_page_size")}
 
 
 def diagnostics(comparison: diffing.Comparison, root: Path) -> list[Diagnostic]:
@@ -79,7 +76,7 @@ def diagnostics(comparison: diffing.Comparison, root: Path) -> list[Diagnostic]:
 
 
 def _written(where: Sequence[str | int], contract: Document) -> Sequence[str | int]:
-    """Where the contract file writes the element at `where` of the snapshot."""
+    """Where the file writes `where`: what pagination adds, in its block (max_page_size)."""
     added = len(where) > 1 and where[0] == "params" and where[1] in PAGINATION_PARAMS
     if added and contract.has(("pagination",)) and not contract.has(where[:2]):
         return PAGINATION_PARAMS[str(where[1])]

@@ -116,8 +116,11 @@ def read_path(kind: str, path: Path) -> SourceFile:
 
 
 def _head(folder: Path, schema: str, origin: str, kind: str) -> list[str]:
-    """The lines an imported file starts with: its schema, for editors, and its source."""
-    relative = os.path.relpath(_SCHEMAS / schema, folder.resolve()).replace(os.sep, "/")
+    """An imported file's first lines: its schema (the project's in spec/, else toolgen's,
+    for editors) and its source."""
+    spec = next((p for p in folder.resolve().parents if p.name == "spec"), _SCHEMAS)
+    found = spec / schema if (spec / schema).is_file() else _SCHEMAS / schema
+    relative = os.path.relpath(found, folder.resolve()).replace(os.sep, "/")
     return [
         f"# yaml-language-server: $schema={relative}",
         f"# Imported by `toolgen import --from {kind}` from {origin}.",
