@@ -17,14 +17,14 @@ from every_generated.every.read_visit_files import (
 def read_visit_files(args: ReadVisitFilesArgs) -> ReadVisitFilesResult:
     """Read the first line of files a technician left with a visit.
 
-    `args.reports[i]` is a CheckedPath inside the root visit_files: open it with
+    `args.reports[i]` is a CheckedPath inside the root visit_files: use
     `args.reports[i].open_read()`, which follows no link put in its way since the check.
 
-    `args.cover.sheet` is a CheckedPath inside the root visit_files: open it with
+    `args.cover.sheet` is a CheckedPath inside the root visit_files: use
     `args.cover.sheet.open_read()`, which follows no link put in its way since the
     check.
 
-    `args.copy_to` is a CheckedPath inside the root exports: create the file with
+    `args.copy_to` is a CheckedPath inside the root exports: use
     `args.copy_to.open_new()`, which follows no link put in its way since the check.
 
     Return ReadVisitFilesResult(...) with:
