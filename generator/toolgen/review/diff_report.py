@@ -30,7 +30,7 @@ from toolgen.text import (
 DOCS_PATH = "docs/diff-rules.md"
 DOCS_URL = "https://toolgen.dev/docs/diff-rules.md"
 _PAGE = ("pagination",)
-PAGINATION_PARAMS = {CURSOR_PARAM: _PAGE, PAGE_SIZE_PARAM: (*_PAGE, "max_page_size")}
+_PAGINATION_PARAMS = {CURSOR_PARAM: _PAGE, PAGE_SIZE_PARAM: (*_PAGE, "max_page_size")}
 
 
 def diagnostics(comparison: diffing.Comparison, root: Path) -> list[Diagnostic]:
@@ -77,9 +77,9 @@ def diagnostics(comparison: diffing.Comparison, root: Path) -> list[Diagnostic]:
 
 def _written(where: Sequence[str | int], contract: Document) -> Sequence[str | int]:
     """Where the file writes `where`: what pagination adds, in its block (max_page_size)."""
-    added = len(where) > 1 and where[0] == "params" and where[1] in PAGINATION_PARAMS
+    added = len(where) > 1 and where[0] == "params" and where[1] in _PAGINATION_PARAMS
     if added and contract.has(("pagination",)) and not contract.has(where[:2]):
-        return PAGINATION_PARAMS[str(where[1])]
+        return _PAGINATION_PARAMS[str(where[1])]
     return where
 
 
