@@ -266,3 +266,41 @@ def test_tg807_leaves_a_tool_that_reads_an_attachment_alone(tmp_path: Path) -> N
     )
     [found] = _findings(tmp_path / "b", _tool("summarize_budget", summary), "TG807")
     assert "'summary'" in found.message
+
+
+JAPANESE = """\
+name: read_order_status
+intent: 現在のお客様の注文の状況と配達予定日を読み取ります。
+use_when: お客様が注文の場所、発送済みかどうか、いつ届くかを尋ねたとき。
+effect: read
+params:
+  order_number:
+    type: string
+    pattern: '^ORD-\\d{4,8}$'
+    example: ORD-20931
+    description: 確認メールに記載された注文番号。
+returns:
+  status:
+    type: string
+    enum: [open, shipped, delivered, cancelled]
+    description: 注文の現在の状況。
+errors:
+  unknown_order:
+    when: 現在のお客様にこの番号の注文がありません。
+    how_to_fix: 確認メールの order_number で read_order_status をもう一度呼び出してください。
+examples:
+  - args: {order_number: ORD-20931}
+"""
+
+
+def test_a_catalogue_in_japanese_is_linted_clean_once_the_english_rules_are_off(
+    tmp_path: Path,
+) -> None:
+    # what docs/spec.md says: the two rules that read English prose are the ones to turn
+    # off; no other rule reports Japanese text
+    files = _tool("read_order_status", JAPANESE)
+    found = {d.code for d in check(tmp_path, {"catalogue.yaml": CLINIC, **files})[0]}
+    assert {"TG301", "TG805"} <= found
+    english_off = CLINIC + "lint:\n  ignore: [TG301, TG805]\n"
+    diagnostics, _ = check(tmp_path / "b", {"catalogue.yaml": english_off, **files})
+    assert [d.code for d in diagnostics if d.severity.value != "info"] == []
