@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import ast
 import random
-import textwrap
 
 import pytest
 
-from toolgen.render.source import py_literal, py_str, wrap_words
+from toolgen.render.source import py_literal, py_str
 
 # what spec text holds: words of every length, quotes of both kinds, backslashes, controls,
 # bidi overrides, zero-width and astral characters, a docstring's own quotes
@@ -78,30 +77,3 @@ def test_a_literal_of_nested_data_reads_back_equal() -> None:
 def test_what_no_literal_carries_is_refused(bad: object) -> None:
     with pytest.raises((ValueError, TypeError)):
         py_literal(bad)
-
-
-def test_wrapping_is_what_textwrap_makes_of_normalized_text() -> None:
-    rng = random.Random(4)
-    words = [
-        "a",
-        "of",
-        "tool",
-        "contract's",
-        "x" * 30,
-        "y" * 95,
-        '\\"',
-        "\u00e9t\u00e9",
-    ]
-    for _ in range(2000):
-        text = " ".join(rng.choice(words) for _ in range(rng.randrange(1, 40)))
-        width = rng.randrange(20, 100)
-        taken = rng.choice([0, 3])
-        expected = textwrap.wrap(
-            text,
-            width=width,
-            initial_indent=" " * taken,
-            break_long_words=False,
-            break_on_hyphens=False,
-        )
-        expected[0] = expected[0][taken:]
-        assert wrap_words(text, width, taken) == expected, (text, width, taken)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+import textwrap
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -145,25 +146,6 @@ def _sentences(paragraph: str) -> list[str]:
     return re.split(r"(?<=[.!?])\s+(?=[A-Z`(\"'])", paragraph)
 
 
-def wrap_words(text: str, width: int, first_taken: int = 0) -> list[str]:
-    """`text`, whose words are parted by single spaces, in lines of at most `width`
-    characters (the first line `first_taken` shorter), a word longer than that alone on its
-    line: what textwrap.wrap makes of it without breaking words or hyphens, at a fifth of
-    the cost (textwrap's chunking is general; this text is already normalized)."""
-    lines: list[str] = []
-    line: list[str] = []
-    length = -1  # of the line so far, with a space before each word
-    limit = width - first_taken
-    for word in text.split(" "):
-        if line and length + 1 + len(word) > limit:
-            lines.append(" ".join(line))
-            line, length, limit = [], -1, width
-        line.append(word)
-        length += 1 + len(word)
-    lines.append(" ".join(line))
-    return lines
-
-
 def docstring(*paragraphs: str, indent: int = 0, by_sentence: bool = False) -> str:
     """The body of a docstring: escaped paragraphs, each wrapped to the line length; with
     `by_sentence`, each sentence starts a line of its own (a stub's guidance reads better)."""
@@ -175,8 +157,15 @@ def docstring(*paragraphs: str, indent: int = 0, by_sentence: bool = False) -> s
         text = " ".join(paragraph.split())
         lines: list[str] = []
         for number, part in enumerate(_sentences(text) if by_sentence else [text]):
-            opening = first if number == 0 else 0
-            lines.extend(wrap_words(escape_docstring(part), width, opening))
+            opening = " " * (first if number == 0 else 0)
+            found = textwrap.wrap(
+                escape_docstring(part),
+                width,
+                initial_indent=opening,
+                break_long_words=False,
+                break_on_hyphens=False,
+            ) or [""]
+            lines += [found[0].removeprefix(opening), *found[1:]]
         wrapped.append(
             "\n".join(lines[:1] + [" " * indent + line for line in lines[1:]])
         )
