@@ -43,6 +43,26 @@ def test_build_then_check_then_drift(
     assert module.read_text().endswith("# edited by hand\n")  # --check wrote nothing
 
 
+def test_a_tool_gone_from_the_catalogue_leaves_its_implementation_and_says_so(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["build"]) == 0
+    (project / "spec/inventory/tools/read_document.yaml").unlink()
+    capsys.readouterr()
+    assert main(["build"]) == 0
+    err = capsys.readouterr().err
+    assert not (project / "generated/inventory/read_document.py").exists()
+    assert (project / "impl/inventory/read_document.py").exists()  # the user's, kept
+    assert (
+        "toolgen: warning: impl/inventory/read_document.py is kept, though its tool is "
+        "gone (renamed or removed): move its logic into the file of the tool that "
+        "replaced it, or delete it"
+    ) in err.splitlines()
+    # said by the build that removed the tool's module, not again
+    assert main(["build"]) == 0
+    assert "read_document" not in capsys.readouterr().err
+
+
 def test_a_broken_spec_exits_1_with_locations_and_writes_nothing(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

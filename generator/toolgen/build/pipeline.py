@@ -323,6 +323,8 @@ def _written(
             # after the write, which creates the missing stubs; their status before the
             # check reads them (an edit meanwhile moves it, and the next build runs)
             folder = package_dir(whole.catalogue.implementation)
+            left = _left(report, package_dir(whole.catalogue.package), folder, run.root)
+            report = replace(report, warnings=(*report.warnings, *left))
             run.implementations = read_status([run.root / folder])
             with run.progress.stage("implementations", len(whole.tools)):
                 found = implcheck.check_implementations(
@@ -332,6 +334,16 @@ def _written(
         return BuildResult(result, None, str(exc))
     merged = replace(result, diagnostics=_sorted([*result.diagnostics, *found]))
     return BuildResult(merged, report)
+
+
+def _left(report: write.WriteReport, package: str, impl: str, root: Path) -> list[str]:
+    """The implementations of the tools whose modules the write removed: kept, and said."""
+    return [
+        f"{impl}/{Path(rel).name} is kept, though its tool is gone (renamed or removed): "
+        "move its logic into the file of the tool that replaced it, or delete it"
+        for rel in report.removed
+        if str(Path(rel).parent) == package and (root / impl / Path(rel).name).is_file()
+    ]
 
 
 def build_catalogue(
