@@ -339,10 +339,10 @@ def _written(
 def _left(report: write.WriteReport, package: str, impl: str, root: Path) -> list[str]:
     """The implementations of the tools whose modules the write removed: kept, and said."""
     return [
-        f"{impl}/{Path(rel).name} is kept, though its tool is gone (renamed or removed): "
-        "move its logic into the file of the tool that replaced it, or delete it"
-        for rel in report.removed
-        if str(Path(rel).parent) == package and (root / impl / Path(rel).name).is_file()
+        f"{impl}/{name} is kept, though its tool is gone (renamed or removed): move its "
+        "logic into the file of the tool that replaced it, or delete it"
+        for folder, _, name in (rel.rpartition("/") for rel in report.removed)
+        if folder == package and (root / impl / name).is_file()
     ]
 
 
