@@ -32,6 +32,9 @@ from build_figures import toolgen_command
 from decorated import decorated_source
 from measure import run
 
+from toolgen.paths import package_dir
+from toolgen.render.lockfile import LOCK_NAME
+
 DECORATED_MODULE = "decorated_bench"
 PACKAGE = f"generated.{catalogue.CATALOGUE_NAME}"
 KINDS = ("toolgen", "decorator", "runtime")
@@ -91,7 +94,7 @@ def _prepare(count: int, root: Path) -> None:
     run([*toolgen_command(), "build", "--root", str(root), shown], cwd=root)
     # what the model sees of each tool, as the build's lockfile holds it (`toolgen export`
     # refuses a catalogue over OpenAI's 128 tools; importing the modules costs the SDK)
-    lock = root / PACKAGE.replace(".", "/") / "toolgen.lock.json"
+    lock = root / package_dir(PACKAGE) / LOCK_NAME
     exposed = {
         name: (entry["definition"]["description"], entry["definition"]["parameters"])
         for name, entry in json.loads(lock.read_text(encoding="utf-8"))["tools"].items()
