@@ -32,9 +32,10 @@ def test_a_new_project_checks_clean(tmp_path: Path) -> None:
         first = path.read_text().splitlines()[0]
         referenced = (path.parent / first.split("$schema=")[1]).resolve()
         assert referenced.read_text() == validate.schema_text(kind)
-    assert (root / ".gitignore").read_text().splitlines()[1:] == [
+    assert (root / ".gitignore").read_text().splitlines()[2:] == [
         ".toolgen-cache/",
         "*.toolgen-*.tmp",
+        "build/review/",
     ]
     hooks = yaml.safe_load((root / ".pre-commit-config.yaml").read_text())
     [repo] = hooks["repos"]
@@ -78,9 +79,9 @@ def test_an_existing_project_keeps_its_files(tmp_path: Path) -> None:
     made = scaffold(tmp_path, "desk")
     assert made.pyproject_kept
     assert (tmp_path / "pyproject.toml").read_text() == "[project]\nname = 'mine'\n"
-    assert made.gitignore_added == ("*.toolgen-*.tmp",)
+    assert made.gitignore_added == ("*.toolgen-*.tmp", "build/review/")
     assert (tmp_path / ".gitignore").read_text() == (
-        ".venv/\n.toolgen-cache/\n# toolgen\n*.toolgen-*.tmp\n"
+        ".venv/\n.toolgen-cache/\n# toolgen\n*.toolgen-*.tmp\nbuild/review/\n"
     )
 
 
