@@ -178,7 +178,7 @@ def test_the_generated_code_is_clean(built: Path) -> None:
     modules = len(list(built.glob("hostile_*/**/*.py")))
     assert f"no issues found in {modules} source files" in mypy.stdout
     ruff = _run(
-        _bin("ruff"), "check", "--isolated", "--no-cache", "--select=E,F,W,I,UP,B,SIM,RUF",
+        _bin("ruff"), "check", "--isolated", "--no-cache", "--extend-select=E,F,W,I,UP,B,SIM,RUF",
         "--ignore=E501",
         "--config=lint.isort.known-first-party = ['hostile_generated', 'hostile_impl']",
         "hostile_generated", "hostile_impl", cwd=built,

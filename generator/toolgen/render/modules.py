@@ -423,16 +423,13 @@ def render_stub(catalogue: Catalogue, tool: Tool) -> str:
     imports.name(generated, tool.py.args_class, tool.py.result_class)
     if tool.context:
         imports.name(generated, tool.py.context_class)
-    if tool.errors:
-        # for the `raise` the docstring shows; the redundant alias keeps linters from calling
-        # it unused until the implementation raises it
-        imports.name(generated, f"{tool.py.error_class} as {tool.py.error_class}")
     imports.name("toolgen_runtime", "NotImplementedYet")
     if tool.pagination is not None:
         imports.name("toolgen_runtime.pagination", "Page")
     return templating.render(
         "impl_stub.py.jinja",
         tool=tool,
+        generated=generated,
         imports=imports.block(),
         module_doc=docstring(
             f"The business logic of {tool.name}: {tool.intent}",

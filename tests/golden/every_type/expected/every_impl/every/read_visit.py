@@ -9,7 +9,6 @@ it returns or raises into what the model receives.
 from toolgen_runtime import NotImplementedYet
 
 from every_generated.every.read_visit import ReadVisitArgs, ReadVisitResult
-from every_generated.every.read_visit import ReadVisitError as ReadVisitError
 
 
 def read_visit(args: ReadVisitArgs) -> ReadVisitResult:
@@ -42,7 +41,8 @@ def read_visit(args: ReadVisitArgs) -> ReadVisitResult:
         contact: Who to meet on site.
         access: How to get in when known.
 
-    Report a data error with `raise ReadVisitError(code, **details)`:
+    Report a data error with `raise ReadVisitError(code, **details)`, the class
+    imported from every_generated.every.read_visit:
         unknown_visit: No visit has this id.
 
     Any other exception stops the run.

@@ -13,7 +13,6 @@ from ks_generated.kitchen.plan_shipment import (
     PlanShipmentContext,
     PlanShipmentResult,
 )
-from ks_generated.kitchen.plan_shipment import PlanShipmentError as PlanShipmentError
 
 
 def plan_shipment(
@@ -30,7 +29,8 @@ def plan_shipment(
         legs: The legs of the route.
         summary: Totals of the shipment.
 
-    Report a data error with `raise PlanShipmentError(code, **details)`:
+    Report a data error with `raise PlanShipmentError(code, **details)`, the class
+    imported from ks_generated.kitchen.plan_shipment:
         route_unavailable: No carrier serves the route on that day.
         over_weight: The parcels together weigh more than the carrier takes.
 
