@@ -244,8 +244,9 @@ def test_a_new_project_with_write_tools_is_green_out_of_the_box(
     runs = [s["run"] for s in workflow["jobs"]["toolgen"]["steps"] if "run" in s]
     assert runs[0].startswith("python -m pip install")
     assert runs[-1] == "python -m pytest generated"
-    # as a user's shell may set it: the skip reasons shown, no cache written
-    env["PYTEST_ADDOPTS"] = "-p no:cacheprovider -rs"
+    # as a user's shell may set it: the skip reasons shown, no cache written, and every
+    # warning an error (a loop the Agents SDK's run_sync left open once failed a later test)
+    env["PYTEST_ADDOPTS"] = "-p no:cacheprovider -rs -W error"
     for command in runs[1:]:
         done = _sh(command, project, env)
         assert done.returncode == 0, (command, done.stdout, done.stderr)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Sequence
 from types import ModuleType
@@ -94,14 +95,20 @@ class CatalogueContract:
             model=model,
         )
         config = RunConfig(tracing_disabled=True)
-        result = Runner.run_sync(
-            agent, "Exercise every tool once.", context=self.context, run_config=config
+        # asyncio.run, not Runner.run_sync, which leaves the thread a loop nobody closes
+        result = asyncio.run(
+            Runner.run(
+                agent,
+                "Exercise every tool once.",
+                context=self.context,
+                run_config=config,
+            )
         )
         while result.interruptions:
             state = result.to_state()
             for item in result.interruptions:
                 state.approve(item)
-            result = Runner.run_sync(agent, state, run_config=config)
+            result = asyncio.run(Runner.run(agent, state, run_config=config))
         outputs = [
             json.loads(str(item.output))
             for item in result.new_items

@@ -4,6 +4,7 @@ a prepare tool, approval)."""
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
 from collections.abc import Mapping, Sequence
@@ -407,11 +408,14 @@ class ApprovalToolContract(ToolContract):
         agent: Agent[Any] = Agent(
             name="approval", instructions="", tools=[tool], model=model
         )
-        return Runner.run_sync(
-            agent,
-            "go",
-            context=self.context,
-            run_config=RunConfig(tracing_disabled=True),
+        # asyncio.run, not Runner.run_sync, which leaves the thread a loop nobody closes
+        return asyncio.run(
+            Runner.run(
+                agent,
+                "go",
+                context=self.context,
+                run_config=RunConfig(tracing_disabled=True),
+            )
         )
 
     def test_a_valid_call_waits_for_approval(self) -> None:
@@ -428,8 +432,8 @@ class ApprovalToolContract(ToolContract):
             else:
                 reject(state, first.interruptions[0])
             agent = first.last_agent
-            result = Runner.run_sync(
-                agent, state, run_config=RunConfig(tracing_disabled=True)
+            result = asyncio.run(
+                Runner.run(agent, state, run_config=RunConfig(tracing_disabled=True))
             )
             outputs = [
                 json.loads(str(item.output))
