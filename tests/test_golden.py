@@ -26,7 +26,7 @@ from toolgen.build import pipeline
 from toolgen.build.manifest import MANIFEST_NAME
 from toolgen.build.write import check_outputs, write_outputs
 from toolgen.cli import main
-from toolgen.diagnostics import has_errors
+from toolgen.codes import Severity
 from toolgen.render.lockfile import LOCK_NAME
 from toolgen.spec import validate
 from toolgen.spec.ir import Param, ReturnField
@@ -52,14 +52,14 @@ def _catalogues(root: Path) -> list[Path]:
 
 
 def _build_once(root: Path) -> list[str]:
-    """What `toolgen build` does; lint warnings (the fixture is not a model catalogue) do
-    not stop a build, errors would."""
+    """What `toolgen build` does. The golden catalogues check clean (only the notes that
+    their tools are stubs): a warning there is a rule that changed under them, such as a
+    suppression that no longer matches anything (TG992)."""
     written = []
     for folder in _catalogues(root):
         result = pipeline.check_catalogue(folder, root)
-        assert not has_errors(result.diagnostics), [
-            d.format_text() for d in result.diagnostics
-        ]
+        shown = [d for d in result.diagnostics if d.severity is not Severity.INFO]
+        assert shown == [], [d.format_text() for d in shown]
         rendered = render(result, root)
         assert rendered is not None
         report = write_outputs(rendered, root)

@@ -34,7 +34,10 @@ _MODULES: Final[dict[str, str]] = {
 # the description of each namespace, as the model reads it
 NAMESPACES: Final[dict[str, str]] = {
     "parcels": "Parcels waiting in the warehouse; look here to count them by size.",
-    "shipping": "Shipments being planned; look here to plan one.",
+    "shipping": (
+        "Shipments being planned, their routes, carriers and delivery days; look here "
+        "to plan one."
+    ),
 }
 # the tools of each toolset, by name
 TOOLSETS: Final[dict[str, tuple[str, ...]]] = {
