@@ -41,7 +41,7 @@ def _tree(root: Path) -> dict[str, str]:
         p.relative_to(root).as_posix(): p.read_text(encoding="utf-8")
         for p in sorted(root.rglob("*"))
         if p.is_file()
-        and (p.suffix == ".py" or p.name in (MANIFEST_NAME, LOCK_NAME))
+        and (p.suffix == ".py" or p.name in (MANIFEST_NAME, LOCK_NAME, "ruff.toml"))
         and "__pycache__" not in p.parts
         and p.relative_to(root).parts[0] != "spec"
     }

@@ -52,6 +52,35 @@ def test_a_new_project_checks_clean(tmp_path: Path) -> None:
     assert "pythonpath" in (root / "pyproject.toml").read_text()
 
 
+def test_the_project_s_ruff_settings_leave_the_generated_package_alone(
+    tmp_path: Path,
+) -> None:
+    """A project's own ruff settings (here a longer line and every rule) would reformat
+    the generated code, which `toolgen build --check` then calls hand-edited, and report
+    what nobody may edit: the ruff.toml the build writes into the package keeps ruff's
+    defaults there, as the build formatted it."""
+    root = tmp_path / "desk"
+    assert cli.main(["init", str(root)]) == 0
+    with (root / "pyproject.toml").open("a", encoding="utf-8") as settings:
+        settings.write('\n[tool.ruff]\nline-length = 120\nlint.select = ["ALL"]\n')
+    assert cli.main(["build", "--root", str(root)]) == 0
+    ruff = str(Path(sys.executable).with_name("ruff"))
+    package = root / "generated" / "desk"
+    for command in (["format", "--check"], ["check"]):
+        done = subprocess.run(
+            [ruff, *command, "--no-cache", str(package)],
+            cwd=root, capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+    # without it, the project's settings are the ones ruff reads, and find plenty
+    (package / "ruff.toml").unlink()
+    done = subprocess.run(
+        [ruff, "format", "--check", "--no-cache", str(package)],
+        cwd=root, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 1 and "would be reformatted" in done.stdout
+
+
 def test_init_never_overwrites(tmp_path: Path) -> None:
     scaffold(tmp_path, "desk")
     example = tmp_path / "spec/desk/tools/read_order_status.yaml"

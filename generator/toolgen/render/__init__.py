@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from toolgen import templating
 from toolgen.paths import package_dir
 from toolgen.render import lockfile
+from toolgen.render.formatting import LINE_LENGTH, TARGET_VERSION
 from toolgen.render.modules import (
     SEARCH_PATH,
     card_entry,
@@ -88,14 +89,15 @@ def render_catalogue(
         f"{pkg}/{lockfile.LOCK_NAME}": lockfile.catalogue_text(
             catalogue.name, locks, tokens
         ),
+        f"{pkg}/ruff.toml": templating.render(
+            "ruff.toml.jinja", line_length=LINE_LENGTH, target_version=TARGET_VERSION
+        ),
     }
     search = render_search(catalogue, tools)
     if search is not None:
         owned[f"{pkg}/{SEARCH_PATH}"] = search
     markers = {
-        **package_markers(
-            catalogue.package, stop=len(catalogue.package.split(".")) - 1
-        ),
+        **package_markers(catalogue.package, stop=catalogue.package.count(".")),
         **package_markers(catalogue.implementation),
     }
     return owned, markers

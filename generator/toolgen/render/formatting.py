@@ -1,8 +1,8 @@
 """Formatting generated Python with ruff, in one batch, so output is what `ruff format` keeps.
 
-Templates stay readable and the output is formatted the way the project's own code is: a
-generated file never changes under `ruff format`. Ruff runs isolated from any configuration
-of the project around it, so the same input gives the same bytes on every machine.
+Templates stay readable and the output is what `ruff format` keeps. Ruff runs isolated from
+the project's configuration, so the same input gives the same bytes on every machine; the
+package's ruff.toml, written with it, has the project's own ruff use these settings there.
 
 Ruff formats files, so every source is written once into a folder made for it (beside the
 project, in its cache folder, where one is given) and read back; a build then moves each copy
@@ -24,6 +24,7 @@ from pathlib import Path
 from toolgen.paths import FORMAT_PREFIX
 
 LINE_LENGTH = 88
+TARGET_VERSION = "py311"
 # files per run of ruff: its start-up is a few ms, one tool has about 3 files
 BATCH = 600
 
@@ -44,7 +45,7 @@ _COMMON = (
     "--isolated",
     "--quiet",
     f"--line-length={LINE_LENGTH}",
-    "--target-version=py311",
+    f"--target-version={TARGET_VERSION}",
 )
 
 
