@@ -11,6 +11,7 @@ To accept a deliberate change of the output: UPDATE_GOLDEN=1 pytest tests/test_g
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
@@ -20,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import toolgen_runtime.testing as testing
 from loading import render
 
 from toolgen.build import pipeline
@@ -147,6 +149,36 @@ def test_generated_code_is_clean(case: str) -> None:
         cwd=root, capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert fmt.returncode == 0, fmt.stdout
+
+
+def test_generated_tests_annotate_class_variables_as_their_bases_do() -> None:
+    """pyright (Pylance, in VS Code) holds the type a subclass gives a class variable to
+    exactly its base's, where mypy lets it narrow: each annotation of a generated test class
+    is the one its base in toolgen_runtime.testing declares."""
+    modules = [*HERE.glob("*/expected/*/*/tests/test_*.py")]
+    modules += (ROOT / "generated").glob("*/tests/test_*.py")
+    checked = 0
+    for path in sorted(modules):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for cls in (node for node in tree.body if isinstance(node, ast.ClassDef)):
+            bases = [getattr(testing, ast.unparse(base)) for base in cls.bases]
+            declared = {
+                name: annotation
+                for base in bases
+                for ancestor in reversed(base.__mro__)
+                for name, annotation in vars(ancestor)
+                .get("__annotations__", {})
+                .items()
+            }
+            for statement in cls.body:
+                if isinstance(statement, ast.AnnAssign):
+                    name = ast.unparse(statement.target)
+                    annotation = ast.unparse(statement.annotation)
+                    assert annotation == declared[name], (path.name, name)
+                    checked += 1
+    assert (
+        checked > 30
+    )  # every module has its sample_json, rejected, boundary, contract
 
 
 def test_the_golden_trees_are_collected_and_type_checked() -> None:

@@ -67,13 +67,15 @@ class ToolContract:
     properties: ClassVar[Sequence[str]]
     context_fields: ClassVar[Sequence[str]] = ()
     accepted: ClassVar[Sequence[dict[str, Any]]]
-    rejected: ClassVar[Sequence[Case]] = ()
-    boundary: ClassVar[Sequence[Boundary]] = ()
+    # rejected, boundary and files: the types the generated tests annotate them with, as
+    # pyright holds a class variable's type in a subclass to exactly its base's
+    rejected: ClassVar[tuple[Case, ...]] = ()
+    boundary: ClassVar[tuple[Boundary, ...]] = ()
     errors: ClassVar[Sequence[ErrorCase]] = ()
     # a tool with guarded arguments or pages: its calls need boundaries; `files` are the
     # files its accepted examples name, by root
     guarded: ClassVar[bool] = False
-    files: ClassVar[Mapping[str, Sequence[str]]] = {}
+    files: ClassVar[dict[str, tuple[str, ...]]] = {}
     paginated: ClassVar[bool] = False
     _boundaries: ClassVar[Boundaries | None] = None
     # `tests: {implementation: true}` of the spec: the accepted examples also run through
