@@ -471,3 +471,32 @@ def test_a_run_resumes_from_its_serialised_state_in_another_process(
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "cancelled"
     assert status(db_path, "ORD-1012") == "cancelled"
+
+
+def test_a_contract_test_closes_the_stores_it_opened(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The stores a write tool's generated tests open are closed when each test ends: a
+    connection left to the garbage collector is a ResourceWarning on Python 3.13, which
+    fails a later test where a project turns warnings into errors."""
+    from generated.inventory.tests.test_confirm_order import TestConfirmOrder
+    from generated.inventory.tests.test_send_order import TestSendOrder
+
+    opened: list[sqlite3.Connection] = []
+    connect = sqlite3.connect
+
+    def recording(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        opened.append(connect(*args, **kwargs))
+        return opened[-1]
+
+    monkeypatch.setattr(sqlite3, "connect", recording)
+    for case, test in (
+        (TestSendOrder(), "test_a_repeat_returns_the_first_outcome"),
+        (TestConfirmOrder(), "test_a_token_is_used_once"),
+    ):
+        getattr(case, test)()
+        case.teardown_method()
+    assert len(opened) >= 2
+    for connection in opened:
+        with pytest.raises(sqlite3.ProgrammingError, match="closed database"):
+            connection.execute("SELECT 1")

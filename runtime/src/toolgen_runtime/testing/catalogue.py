@@ -14,6 +14,7 @@ from agents.testing import ScriptedModel, assistant_message, function_call
 
 from toolgen_runtime.testing.helpers import (
     Recorder,
+    close_services,
     invoke,
     is_prepare,
     services_for,
@@ -34,6 +35,9 @@ class CatalogueContract:
     names: ClassVar[Sequence[str]]
     # the ToolContract of each tool: its module, a sample result, its accepted examples
     tools: ClassVar[Sequence[type[ToolContract]]]
+
+    def teardown_method(self) -> None:
+        close_services()
 
     @property
     def calls(self) -> list[tuple[ModuleType, object, dict[str, Any]]]:

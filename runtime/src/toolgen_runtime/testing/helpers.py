@@ -23,10 +23,12 @@ from agents.tool_context import ToolContext
 
 from toolgen_runtime.guards.scope import Boundaries
 from toolgen_runtime.signing import Signer
-from toolgen_runtime.store import open_store
+from toolgen_runtime.store import Store, open_store
 
 # the folders and stores of the tests of this process, deleted when it exits
 _SCRATCH = tempfile.TemporaryDirectory(prefix="toolgen-contract-")
+# the stores `services_for` opened, until the test that asked for them ends
+_OPENED: list[Store] = []
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,10 +180,19 @@ def services_for(module: ModuleType) -> dict[str, Any]:
     if not (hasattr(module, "IDEMPOTENCY") or hasattr(module, "CONFIRMATION")):
         return {}
     url = f"sqlite:///{Path(_SCRATCH.name) / uuid.uuid4().hex}.db"
+    _OPENED.append(open_store(url))
     return {
-        "store": open_store(url),
+        "store": _OPENED[-1],
         "signer": Signer([secrets.token_bytes(32)], "confirm"),
     }
+
+
+def close_services() -> None:
+    """Close the stores `services_for` opened: the contract tests do when each test ends,
+    since a connection left to the garbage collector is a ResourceWarning (Python 3.13),
+    an error where a project turns warnings into errors."""
+    while _OPENED:
+        _OPENED.pop().close()
 
 
 def build(

@@ -32,6 +32,7 @@ from toolgen_runtime.testing.helpers import (
     boundaries_for_tests,
     build,
     changed,
+    close_services,
     invoke,
     other_identity,
     problem_fields,
@@ -82,6 +83,9 @@ class ToolContract:
     # the real implementation, with these pytest fixtures (the project's own)
     implementation_tested: ClassVar[bool] = False
     fixtures: ClassVar[Sequence[str]] = ()
+
+    def teardown_method(self) -> None:
+        close_services()
 
     @classmethod
     def boundaries(cls) -> Boundaries:
