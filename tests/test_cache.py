@@ -307,6 +307,25 @@ def test_a_hand_edit_of_a_generated_file_is_undone(tmp_path: Path) -> None:
     assert _package(tmp_path) == before
 
 
+def test_a_checkout_with_cr_lf_line_ends_is_up_to_date(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """git on Windows (core.autocrlf) checks text files out with CR LF line ends, the
+    specs and the generated package alike: the project is up to date as it was committed,
+    whether the build cache is there or not, and the lockfile records the same digests."""
+    folder = _project(tmp_path)
+    _build(folder, tmp_path)
+    before = _package(tmp_path)
+    for path in [*folder.rglob("*.yaml"), *(tmp_path / "generated").rglob("*.*")]:
+        path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+    shutil.rmtree(tmp_path / CACHE_DIR)
+    assert main(["build", "--check", "--root", str(tmp_path), str(folder)]) == 0
+    for _ in range(2):  # without the cache, then with the one that build left
+        assert _build(folder, tmp_path).report.written == ()  # type: ignore[union-attr]
+    assert _package(tmp_path) == before  # read as text: CR LF is LF again
+    assert "generated code is up to date" in capsys.readouterr().err
+
+
 def _payloads(tmp_path: Path) -> dict[str, bytes]:
     """What a hostile pull request or a shared folder could leave in the cache folder: a
     pickle whose loading writes the sentinel, the caches of earlier toolgens (a pickled

@@ -105,9 +105,11 @@ def walk(base: Path) -> list[tuple[str, bool]]:
 
 
 def owned_text(path: Path) -> str | None:
-    """The text of a file of the package as a build compares it (None: not readable)."""
+    """The text of a file of the package as a build compares it (None: not readable), its
+    lines ending in LF as written, or in CR LF as git leaves them on Windows (autocrlf)."""
     try:
-        return read_regular(path, limit=MAX_OWNED_BYTES, follow_links=False).decode()
+        data = read_regular(path, limit=MAX_OWNED_BYTES, follow_links=False)
+        return data.decode().replace("\r\n", "\n")
     except (OSError, UnicodeDecodeError):
         return None
 

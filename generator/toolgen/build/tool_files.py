@@ -15,7 +15,7 @@ from pathlib import Path
 
 from toolgen import checks
 from toolgen.build.cache import Read, Status, ToolUnit, digest, status_of
-from toolgen.build.manifest import content_digest
+from toolgen.build.manifest import content_digest, owned_text
 from toolgen.build.progress import Progress
 from toolgen.checks.implementations import implementation_path
 from toolgen.diagnostics import Diagnostic
@@ -253,7 +253,5 @@ def _unchanged(path: str, status: Status | None, wanted: str) -> bool:
     the one the last build recorded, else read."""
     if status is not None and status_of(path) == status:
         return True
-    try:
-        return content_digest(Path(path).read_text(encoding="utf-8")) == wanted
-    except (OSError, UnicodeDecodeError):
-        return False
+    text = owned_text(Path(path))
+    return text is not None and content_digest(text) == wanted

@@ -145,8 +145,8 @@ def _encoded(text: str) -> bytes:
 
 
 def text_digest(text: str) -> str:
-    """The digest of a spec file's text, as `Document.digest` holds it."""
-    return file_digest(_encoded(text))
+    """The digest of a spec file's text, the same whether its lines end in LF or CR LF."""
+    return file_digest(_encoded(text.replace("\r\n", "\n").replace("\r", "\n")))
 
 
 def load_document(
