@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import datetime as dt
 import json
 from pathlib import Path
@@ -13,6 +14,7 @@ from toolgen_runtime.store import (
     Claimed,
     SQLiteStore,
     StoreNotConfigured,
+    default_store,
     fingerprint,
     idempotency_errors,
     idempotency_key,
@@ -71,6 +73,19 @@ def test_without_a_url_in_the_environment_there_is_no_default_store() -> None:
 def test_the_environment_names_the_store(tmp_path: Path) -> None:
     store = store_from_environment({STORE_URL_ENV: f"sqlite:///{tmp_path}/s.db"})
     assert isinstance(store, SQLiteStore) and store.path == tmp_path / "s.db"
+
+
+def test_the_shared_store_is_closed_when_the_process_exits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A connection left open to the end of the process is a ResourceWarning on Python
+    3.13 (printed at every exit of an agent run with -W error or -X dev)."""
+    registered: list[object] = []
+    monkeypatch.setattr(atexit, "register", registered.append)
+    monkeypatch.setenv(STORE_URL_ENV, f"sqlite:///{tmp_path}/shared.db")
+    store = default_store()
+    assert default_store() is store
+    assert registered == [store.close]  # once, for the one store of the URL
 
 
 def test_a_postgres_url_keeps_its_password_out_of_messages() -> None:
