@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Sequence
 from types import ModuleType
 from typing import Any, ClassVar
 
-from agents import Agent, RunConfig, Runner, Tool
+from agents import Agent, Tool
 from agents.items import ToolCallOutputItem
 from agents.testing import ScriptedModel, assistant_message, function_call
 
@@ -17,6 +16,7 @@ from toolgen_runtime.testing.helpers import (
     close_services,
     invoke,
     is_prepare,
+    run_agent,
     services_for,
     services_for_needed,
     with_token,
@@ -98,21 +98,12 @@ class CatalogueContract:
             tools=tools,
             model=model,
         )
-        config = RunConfig(tracing_disabled=True)
-        # asyncio.run, not Runner.run_sync, which leaves the thread a loop nobody closes
-        result = asyncio.run(
-            Runner.run(
-                agent,
-                "Exercise every tool once.",
-                context=self.context,
-                run_config=config,
-            )
-        )
+        result = run_agent(agent, "Exercise every tool once.", self.context)
         while result.interruptions:
             state = result.to_state()
             for item in result.interruptions:
                 state.approve(item)
-            result = asyncio.run(Runner.run(agent, state, run_config=config))
+            result = run_agent(agent, state)
         outputs = [
             json.loads(str(item.output))
             for item in result.new_items

@@ -18,7 +18,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, NoReturn, Protocol
 
-from agents import FunctionTool
+from agents import Agent, FunctionTool, RunConfig, Runner, RunResult, RunState
 from agents.tool_context import ToolContext
 
 from toolgen_runtime.guards.scope import Boundaries
@@ -52,6 +52,15 @@ class Recorder:
         if self.error is not None:
             raise self.error
         return self.result
+
+
+def run_agent(
+    agent: Agent[Any], given: str | RunState[Any], context: object = None
+) -> RunResult:
+    """One untraced run of the real Runner, on an event loop of its own that it closes
+    (`Runner.run_sync` leaves the thread a loop nobody closes, a ResourceWarning later)."""
+    config = RunConfig(tracing_disabled=True)
+    return asyncio.run(Runner.run(agent, given, context=context, run_config=config))
 
 
 def invoke_raw(tool: FunctionTool, raw_json: str, context: object) -> Any:

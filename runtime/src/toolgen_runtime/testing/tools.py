@@ -4,14 +4,13 @@ a prepare tool, approval)."""
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import json
 from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import Any, ClassVar
 
-from agents import Agent, FunctionTool, RunConfig, Runner
+from agents import Agent, FunctionTool
 from agents.items import ToolCallOutputItem
 from agents.strict_schema import ensure_strict_json_schema
 from agents.testing import ScriptedModel, assistant_message, function_call
@@ -36,6 +35,7 @@ from toolgen_runtime.testing.helpers import (
     invoke,
     other_identity,
     problem_fields,
+    run_agent,
     schema_keywords,
     services_for,
     skip,
@@ -414,15 +414,7 @@ class ApprovalToolContract(ToolContract):
         agent: Agent[Any] = Agent(
             name="approval", instructions="", tools=[tool], model=model
         )
-        # asyncio.run, not Runner.run_sync, which leaves the thread a loop nobody closes
-        return asyncio.run(
-            Runner.run(
-                agent,
-                "go",
-                context=self.context,
-                run_config=RunConfig(tracing_disabled=True),
-            )
-        )
+        return run_agent(agent, "go", self.context)
 
     def test_a_valid_call_waits_for_approval(self) -> None:
         from toolgen_runtime.approval import reject
@@ -438,9 +430,7 @@ class ApprovalToolContract(ToolContract):
             else:
                 reject(state, first.interruptions[0])
             agent = first.last_agent
-            result = asyncio.run(
-                Runner.run(agent, state, run_config=RunConfig(tracing_disabled=True))
-            )
+            result = run_agent(agent, state)
             outputs = [
                 json.loads(str(item.output))
                 for item in result.new_items
