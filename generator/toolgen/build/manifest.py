@@ -6,8 +6,8 @@ build wrote there, with a digest of its content. Headers prove nothing (anyone c
 a file that is not in the manifest is not toolgen's: it is never replaced or deleted, and a build
 that would have to stops and names it (TG163).
 
-`__pycache__` folders are Python's caches of the files toolgen wrote; they go with the old tree
-when the package is replaced.
+`__pycache__` and `.ruff_cache` folders (ruff keeps one beside the package's ruff.toml) are
+caches of the files toolgen wrote; they go with the old tree when the package is replaced.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ MANIFEST_NAME = "toolgen-manifest.json"
 # no generated file comes near this; a bigger one is not toolgen's as it stands
 MAX_OWNED_BYTES = 16 * 1024 * 1024
 FORMAT = 1
-PYTHON_CACHES = frozenset({"__pycache__"})
+CACHES = frozenset({"__pycache__", ".ruff_cache"})
 
 
 def content_digest(text: str) -> str:
@@ -97,7 +97,7 @@ def walk(base: Path) -> list[tuple[str, bool]]:
             for entry in entries:
                 child = f"{rel}/{entry.name}" if rel else entry.name
                 if entry.is_dir(follow_symlinks=False):
-                    if entry.name not in PYTHON_CACHES:
+                    if entry.name not in CACHES:
                         stack.append(child)
                 else:
                     found.append((child, entry.is_file(follow_symlinks=False)))
