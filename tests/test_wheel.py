@@ -29,6 +29,8 @@ from pathlib import Path
 
 import pytest
 
+from toolgen.build.manifest import CACHES
+
 ROOT = Path(__file__).parent.parent
 UV = Path(sys.executable).parent / "uv"
 # what installed this environment's packages: uv, unless `make setup` fell back to pip
@@ -123,10 +125,11 @@ def compiler_env(
 
 
 def _tree(root: Path) -> dict[str, bytes]:
+    """The files of a tree, without the caches Python and ruff keep in it."""
     return {
         p.relative_to(root).as_posix(): p.read_bytes()
         for p in sorted(root.rglob("*"))
-        if p.is_file() and "__pycache__" not in p.parts
+        if p.is_file() and not CACHES.intersection(p.parts)
     }
 
 
