@@ -196,20 +196,26 @@ _SEED: tuple[tuple[str, tuple[tuple[object, ...], ...]], ...] = (
         SEED_CUSTOMERS,
     ),
     (
-        "INSERT OR IGNORE INTO orders"
-        " (order_number, customer_id, status, placed_on, total_cents)"
-        " VALUES (?, ?, ?, ?, ?)",
+        (
+            "INSERT OR IGNORE INTO orders"
+            " (order_number, customer_id, status, placed_on, total_cents)"
+            " VALUES (?, ?, ?, ?, ?)"
+        ),
         SEED_ORDERS,
     ),
     (
-        "INSERT OR IGNORE INTO returns"
-        " (return_number, order_number, reason, requested_on, status)"
-        " VALUES (?, ?, ?, ?, ?)",
+        (
+            "INSERT OR IGNORE INTO returns"
+            " (return_number, order_number, reason, requested_on, status)"
+            " VALUES (?, ?, ?, ?, ?)"
+        ),
         SEED_RETURNS,
     ),
     (
-        "INSERT OR IGNORE INTO stock (sku, on_hand_units, reorder_threshold_units)"
-        " VALUES (?, ?, ?)",
+        (
+            "INSERT OR IGNORE INTO stock (sku, on_hand_units, reorder_threshold_units)"
+            " VALUES (?, ?, ?)"
+        ),
         SEED_STOCK,
     ),
     (
