@@ -78,7 +78,7 @@ def diagnostics(comparison: diffing.Comparison, root: Path) -> list[Diagnostic]:
 def _written(where: Sequence[str | int], contract: Document) -> Sequence[str | int]:
     """Where the file writes `where`: what pagination adds, in its block (max_page_size)."""
     added = len(where) > 1 and where[0] == "params" and where[1] in _PAGINATION_PARAMS
-    if added and contract.has(("pagination",)) and not contract.has(where[:2]):
+    if added and contract.has(_PAGE) and not contract.has(where[:2]):
         return _PAGINATION_PARAMS[str(where[1])]
     return where
 
