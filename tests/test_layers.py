@@ -98,7 +98,7 @@ import sys
 from toolgen.cli import main
 code = main([sys.argv[1], "spec/shop"])
 sdk = sorted(m for m in sys.modules if m == "agents" or m.startswith("agents."))
-print(code, len(sdk))
+print(code, len(sdk), "toolgen.render.files" in sys.modules)
 """
 
 
@@ -132,9 +132,11 @@ def test_the_compiler_never_loads_the_agents_sdk(tmp_path: Path, command: str) -
         text=True,
         check=True,
     )
-    code, modules = done.stdout.split()[-2:]
+    code, modules, rendered = done.stdout.split()[-3:]
     assert code in ("0", "1"), done.stderr
     assert modules == "0", done.stdout + done.stderr
+    # nor does `check` load render's templates and the modules that fill them
+    assert rendered == str(command == "build"), done.stdout
 
 
 _LOADED_ON_REPLAY = """

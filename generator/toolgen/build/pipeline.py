@@ -44,9 +44,7 @@ from toolgen.diagnostics import Diagnostic, has_errors
 from toolgen.lint import enabled_rules, lint_catalogue
 from toolgen.lint.context import CatalogueContext
 from toolgen.paths import CACHE_DIR, display_path, package_dir
-from toolgen.render import CARDS_PATH, render_catalogue
 from toolgen.render.formatting import Formatter, FormattingError
-from toolgen.render.modules import cards_entries, cards_module, cards_source
 from toolgen.spec import load, tokens
 from toolgen.spec.groups import with_toolsets
 from toolgen.spec.ir import Catalogue, Tool
@@ -229,6 +227,10 @@ def _files(
     and stubs already; it is handed the package's own files, the markers and the fresh
     units' cards, and each fresh unit gets its formatted cards and the digests of its
     files (`outputs`), in `units` too."""
+    # imported here, as in tool_files.Fresh.render: `check` loads none of render's modules
+    from toolgen.render.files import CARDS_PATH, render_catalogue
+    from toolgen.render.modules import cards_entries, cards_module, cards_source
+
     catalogue = whole.catalogue
     package = package_dir(catalogue.package)
     locks = [piece for u in units for piece in u.locks.values()]

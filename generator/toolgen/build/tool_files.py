@@ -21,7 +21,7 @@ from toolgen.checks.implementations import implementation_path
 from toolgen.diagnostics import Diagnostic
 from toolgen.lint import Hit, ToolLinter, enabled_rules
 from toolgen.lint.context import LintContext, Names
-from toolgen.render import lockfile, render_tool
+from toolgen.render import lockfile
 from toolgen.render.formatting import Formatter
 from toolgen.spec import load, model, tokens, validate
 from toolgen.spec.ir import Catalogue, Tool
@@ -63,6 +63,8 @@ class Fresh:
 
     def render(self, catalogue: Catalogue, tool: Tool, *, stub: bool) -> None:
         """Add `tool`'s files and card, as rendered, and with `stub` its stub."""
+        from toolgen.render.files import render_tool  # `check` loads none of render's
+
         made = render_tool(catalogue, tool, stub=stub)
         self.files.update(made.files)
         self.cards[tool.name] = made.card
