@@ -127,8 +127,9 @@ def _within(field: str, blamed: str) -> bool:
 @dataclasses.dataclass(frozen=True, slots=True)
 class Answer:
     """One answer being judged, with the call it answers: the case, the answer's text and
-    object, how the arguments read, whether the contract allows them, and what the fake
-    implementation was called with."""
+    object, how the arguments read, whether the contract allows them, what the fake
+    implementation was called with, and what the contract finds wrong with the arguments
+    (`problems`: read once, lazily, by the judge of a rejection)."""
 
     case: Case
     text: str
@@ -136,6 +137,7 @@ class Answer:
     reading: Reading
     allowed: bool
     fake: Fake
+    problems: Iterator[tuple[Loc, str]]
 
 
 class Judge:
@@ -203,7 +205,11 @@ class Judge:
                 case, "the answer is not one JSON object with a boolean ok", answer
             )
         reading = read_arguments(case.raw)
-        allowed = reading.parsed and self.contract.allows(reading.value)
+        # the contract's validation of the arguments runs once: they are allowed when it
+        # finds nothing, and a rejection must name what it finds (`_rejection`)
+        found = self.contract.errors(reading.value) if reading.parsed else iter(())
+        first = next(found, None)
+        allowed = reading.parsed and first is None
         if allowed:
             self.report.allowed += 1
         if token is False and (output["ok"] or fake.calls):
@@ -214,7 +220,8 @@ class Judge:
                 "issued for these arguments",
                 answer,
             )
-        judged = Answer(case, answer, output, reading, allowed, fake)
+        problems = itertools.chain(() if first is None else (first,), found)
+        judged = Answer(case, answer, output, reading, allowed, fake, problems)
         if output["ok"] and self.model.prepares:
             prepared(self, judged)
         elif output["ok"]:
@@ -452,11 +459,13 @@ class Judge:
             if not named_right and not cut_short:
                 raise self.fail(case, f"the rejection must name $ or {targets}", answer)
         elif not cut_short:
-            value = judged.reading.value
-            blamed = (field_name(loc) for loc, _ in self.contract.errors(value))
+            blamed = (field_name(loc) for loc, _ in judged.problems)
             if not any(_within(f, b) for b in blamed for f in named):
                 every = sorted(
-                    {field_name(loc) for loc, _ in self.contract.errors(value)}
+                    {
+                        field_name(loc)
+                        for loc, _ in self.contract.errors(judged.reading.value)
+                    }
                 )
                 raise self.fail(
                     case,
