@@ -53,9 +53,17 @@ class Style:
     reverse: bool  # the keys of each object last first
 
 
+# an encoder per way of escaping, made once: json.dumps makes a new one on every call that
+# asks for ensure_ascii=False, and writing a text unescaped took 1.6 times as long
+_ENCODE = {
+    escaped: json.JSONEncoder(ensure_ascii=escaped).encode for escaped in (True, False)
+}
+
+
 def write(node: object, style: Style) -> str:
     """`node` as JSON text, with `Token`s and `Pairs` written as they are."""
     comma, colon = (", ", ": ") if style.spaced else (",", ":")
+    encode = _ENCODE[style.ascii]
     if isinstance(node, Token):
         return node.text
     if isinstance(node, Pairs | dict):
@@ -65,14 +73,13 @@ def write(node: object, style: Style) -> str:
         return (
             "{"
             + comma.join(
-                json.dumps(key, ensure_ascii=style.ascii) + colon + write(value, style)
-                for key, value in items
+                encode(key) + colon + write(value, style) for key, value in items
             )
             + "}"
         )
     if isinstance(node, list):
         return "[" + comma.join(write(item, style) for item in node) + "]"
-    return json.dumps(node, ensure_ascii=style.ascii)
+    return encode(node)
 
 
 @dataclass(frozen=True, slots=True)
