@@ -75,6 +75,18 @@ def test_the_project_s_ruff_settings_leave_the_generated_package_alone(
     # ruff keeps its cache beside that configuration: a cache, not a file nobody wrote
     assert (package / ".ruff_cache").is_dir()
     assert cli.main(["build", "--check", "--root", str(root)]) == 0
+    # the MCP server module goes where the user says, with no ruff.toml beside it: it
+    # starts with `# fmt: off`, so the project's formatter leaves it as export checks it
+    server = root / "desk_mcp.py"
+    export = ["export", "--to", "mcp", "--root", str(root), "--out", str(server)]
+    assert cli.main(export) == 0
+    subprocess.run(
+        [ruff, "format", "--no-cache", str(server)],
+        cwd=root,
+        capture_output=True,
+        check=True,
+    )
+    assert cli.main([*export, "--check"]) == 0
     # without it, the project's settings are the ones ruff reads, and find plenty
     (package / "ruff.toml").unlink()
     done = subprocess.run(

@@ -211,8 +211,7 @@ class McpServer:
 def mcp_server_module(catalogue: Catalogue, toolset: str | None = None) -> McpServer:
     """The source of the server module of `toolset` (None: every tool), formatted as
     `ruff format` keeps it; raises UnknownToolset when the catalogue has no such toolset."""
-    chosen = set(names_of(catalogue, toolset))
-    whole = catalogue
+    whole, chosen = catalogue, set(names_of(catalogue, toolset))
     catalogue = dataclasses.replace(
         whole, tools=tuple(t for t in whole.tools if t.name in chosen)
     )
@@ -252,5 +251,6 @@ def mcp_server_module(catalogue: Catalogue, toolset: str | None = None) -> McpSe
         'if __name__ == "__main__":\n',
         "    main()\n",
     ]
-    source = "".join(lines)
-    return McpServer(format_sources({"server.py": source})["server.py"], left_out)
+    # formatted as toolgen formats it, and kept so: `ruff format` and black leave it alone
+    source = format_sources({"server.py": "".join(lines)})["server.py"]
+    return McpServer("# fmt: off\n" + source, left_out)
