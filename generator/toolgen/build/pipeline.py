@@ -227,7 +227,7 @@ def _files(
     and stubs already; it is handed the package's own files, the markers and the fresh
     units' cards, and each fresh unit gets its formatted cards and the digests of its
     files (`outputs`), in `units` too."""
-    # imported here, as in tool_files.Fresh.render: `check` loads none of render's modules
+    # imported here, as in tool_files.Fresh.render: `check` never renders
     from toolgen.render.files import CARDS_PATH, render_catalogue
     from toolgen.render.modules import cards_entries, cards_module, cards_source
 

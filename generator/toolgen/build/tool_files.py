@@ -63,7 +63,7 @@ class Fresh:
 
     def render(self, catalogue: Catalogue, tool: Tool, *, stub: bool) -> None:
         """Add `tool`'s files and card, as rendered, and with `stub` its stub."""
-        from toolgen.render.files import render_tool  # `check` loads none of render's
+        from toolgen.render.files import render_tool  # here: `check` never renders
 
         made = render_tool(catalogue, tool, stub=stub)
         self.files.update(made.files)

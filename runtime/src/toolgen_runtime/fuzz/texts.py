@@ -53,11 +53,8 @@ class Style:
     reverse: bool  # the keys of each object last first
 
 
-# an encoder per way of escaping, made once: json.dumps makes a new one on every call that
-# asks for ensure_ascii=False, and writing a text unescaped took 1.6 times as long
-_ENCODE = {
-    escaped: json.JSONEncoder(ensure_ascii=escaped).encode for escaped in (True, False)
-}
+# one encoder per way of escaping: json.dumps makes one a call with ensure_ascii=False
+_ENCODE = {flag: json.JSONEncoder(ensure_ascii=flag).encode for flag in (True, False)}
 
 
 def write(node: object, style: Style) -> str:
@@ -70,13 +67,8 @@ def write(node: object, style: Style) -> str:
         items = list(node.items if isinstance(node, Pairs) else node.items())
         if style.reverse and isinstance(node, dict):
             items.reverse()
-        return (
-            "{"
-            + comma.join(
-                encode(key) + colon + write(value, style) for key, value in items
-            )
-            + "}"
-        )
+        pairs = (encode(key) + colon + write(value, style) for key, value in items)
+        return "{" + comma.join(pairs) + "}"
     if isinstance(node, list):
         return "[" + comma.join(write(item, style) for item in node) + "]"
     return encode(node)
