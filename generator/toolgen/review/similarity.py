@@ -2,11 +2,11 @@
 and the `not_when` edges between them.
 
 This is the one part of review that reads the IR, because it must see exactly what the lint's
-pair rules see: the word profiles of `toolgen.lint.context` and the predicates of TG202
-(names equal but for case), TG206 (synonymous verbs on one object), TG401 (near twins) and
-TG303 (neighbours). What it returns is plain data, like a snapshot. The prepare and the
-confirm tool of one token contract are alike by construction and are marked as such: they are
-one contract, not two tools a model may confuse.
+pair rules see: the pairs they compare (`CatalogueContext.pairs`), the word profiles, and the
+predicates of TG202 (names equal but for case), TG206 (synonymous verbs on one object), TG401
+(near twins) and TG303 (neighbours). What it returns is plain data, like a snapshot. The
+prepare and the confirm tool of one token contract are alike by construction and are marked
+as such: they are one contract, not two tools a model may confuse.
 
 A pair's `score` weighs name words most (the model reads the name first), then intent words,
 then parameter names: `0.5 * name + 0.35 * intent + 0.15 * params`, each a Jaccard index of
@@ -30,8 +30,9 @@ WEIGHTS = (0.5, 0.35, 0.15)
 SHOWN_FROM = 0.15
 
 
-def _verdict(first: Any, second: Any, ctx: CatalogueContext) -> str | None:
+def _verdict(pair: Any, ctx: CatalogueContext) -> str | None:
     """What the pair rules say of two tools, the strongest first."""
+    first, second = pair.first, pair.second
     a, b = ctx.profile(first.name), ctx.profile(second.name)
     if a.normalized == b.normalized:
         return "TG202"
@@ -55,15 +56,14 @@ def similarity(catalogue: Catalogue) -> dict[str, Any]:
     contract = {t.name: t.token_pair for t in catalogue.tools}
     index = {t.name: i for i, t in enumerate(tools)}
     pairs = []
+    verdicts = {(p.first.name, p.second.name): _verdict(p, ctx) for p in ctx.pairs()}
     for (i, first), (j, second) in combinations(enumerate(tools), 2):
         a, b = ctx.profile(first.name), ctx.profile(second.name)
         by_name = words.jaccard(a.name_set, b.name_set)
         by_intent = words.jaccard(a.intent, b.intent)
         by_params = words.jaccard(a.params, b.params) if a.params and b.params else 0.0
-        score = sum(
-            w * s for w, s in zip(WEIGHTS, (by_name, by_intent, by_params), strict=True)
-        )
-        verdict = _verdict(first, second, ctx)
+        score = WEIGHTS[0] * by_name + WEIGHTS[1] * by_intent + WEIGHTS[2] * by_params
+        verdict = verdicts.get((first.name, second.name))
         pair = contract[first.name]
         token_pair = pair is not None and pair == contract[second.name]
         if score >= SHOWN_FROM or verdict is not None or token_pair:
