@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from agents import Agent, RunConfig, Runner
+from agents import Agent, RunConfig
 from agents.items import ToolCallOutputItem
 from agents.testing import ScriptedModel, assistant_message, function_call
 from toolgen_runtime import (
@@ -20,6 +20,7 @@ from toolgen_runtime import (
 )
 from toolgen_runtime.guards import configure_boundaries
 from toolgen_runtime.testing import boundaries_for_tests
+from toolgen_runtime.testing.helpers import run_agent
 
 from generated.inventory import InventoryContext, all_tools
 from generated.inventory import read_stock as read_stock_module
@@ -52,7 +53,7 @@ def run(
         tools=list(all_tools()),
         model=ScriptedModel([script, [assistant_message("done")]]),
     )
-    result = Runner.run_sync(
+    result = run_agent(
         agent, "go", context=context, run_config=RunConfig(tracing_disabled=True)
     )
     return [
@@ -175,9 +176,7 @@ def _run_one_tool(tool: Any, args: dict[str, Any]) -> None:
             [[function_call(tool.name, args, call_id="c")], [assistant_message("x")]]
         ),
     )
-    Runner.run_sync(
-        agent, "go", context=CONTEXT, run_config=RunConfig(tracing_disabled=True)
-    )
+    run_agent(agent, "go", context=CONTEXT, run_config=RunConfig(tracing_disabled=True))
 
 
 def test_a_stub_stops_the_run_naming_the_file_to_edit() -> None:

@@ -13,12 +13,13 @@ import json
 from typing import Any
 
 import pytest
-from agents import Agent, RunConfig, Runner, ToolExecutionConfig
+from agents import Agent, RunConfig, ToolExecutionConfig
 from agents.items import ToolCallOutputItem
 from agents.testing import ScriptedModel, assistant_message, function_call
 from toolgen_runtime import Invoker, StrictArgs, make_tool, result_class
 from toolgen_runtime.arguments import MAX_ARGUMENT_CHARS
 from toolgen_runtime.testing import Recorder
+from toolgen_runtime.testing.helpers import run_agent
 
 from generated.inventory import InventoryContext, cancel_order, tools
 
@@ -35,7 +36,7 @@ def run(tool: Any, raw: str, config: RunConfig = VALIDATE_FIRST) -> Any:
         [[function_call(tool.name, raw, call_id="c1")], [assistant_message("done")]]
     )
     agent: Agent[Any] = Agent(name="orders", instructions="", tools=[tool], model=model)
-    return Runner.run_sync(agent, "go", context=CONTEXT, run_config=config)
+    return run_agent(agent, "go", context=CONTEXT, run_config=config)
 
 
 def outputs(result: Any) -> list[Any]:
@@ -97,7 +98,7 @@ def test_a_valid_call_is_still_asked_about_and_runs_once_approved() -> None:
     assert recorder.calls == []
     state = first.to_state()
     state.approve(pending)
-    result = Runner.run_sync(first.last_agent, state, run_config=VALIDATE_FIRST)
+    result = run_agent(first.last_agent, state, run_config=VALIDATE_FIRST)
     assert outputs(result) == [
         {"ok": True, "order_number": "ORD-1012", "cancelled_now": True}
     ]

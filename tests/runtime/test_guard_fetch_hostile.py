@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from agents import Agent, RunConfig, Runner
+from agents import Agent, RunConfig
 from agents.items import ToolCallOutputItem
 from agents.testing import ScriptedModel, assistant_message, function_call
 from hostile_server import (
@@ -31,6 +31,7 @@ from hostile_server import (
 from toolgen_runtime.guards import Boundaries, CheckedUrl, UrlPolicy, check_url
 from toolgen_runtime.guards.fetch import REASONS, Fetched, FetchFailed, fetch
 from toolgen_runtime.testing import invoke
+from toolgen_runtime.testing.helpers import run_agent
 
 from generated.inventory import read_supplier_notice as notice_module
 from impl.inventory import read_supplier_notice as notice_impl
@@ -246,7 +247,7 @@ def test_through_the_runner_the_model_is_answered_and_the_run_finishes(
             ]
         ),
     )
-    result = Runner.run_sync(agent, "go", run_config=RunConfig(tracing_disabled=True))
+    result = run_agent(agent, "go", run_config=RunConfig(tracing_disabled=True))
     outputs = [
         json.loads(str(item.output))
         for item in result.new_items

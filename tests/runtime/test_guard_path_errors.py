@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import pytest
-from agents import Agent, RunConfig, Runner
+from agents import Agent, RunConfig
 from agents.items import ToolCallOutputItem
 from agents.testing import ScriptedModel, assistant_message, function_call
 from pydantic import BaseModel, ConfigDict
@@ -36,6 +36,7 @@ from toolgen_runtime.guards import (
     check_path,
 )
 from toolgen_runtime.testing import Recorder, invoke
+from toolgen_runtime.testing.helpers import run_agent
 
 from generated.inventory import read_document as read_document_module
 
@@ -337,7 +338,7 @@ def test_a_hostile_path_through_the_runner_is_answered_and_the_run_finishes(
             ]
         ),
     )
-    result = Runner.run_sync(agent, "go", run_config=RunConfig(tracing_disabled=True))
+    result = run_agent(agent, "go", run_config=RunConfig(tracing_disabled=True))
     outputs = [
         json.loads(str(item.output))
         for item in result.new_items

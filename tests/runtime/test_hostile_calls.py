@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from agents import Agent, RunConfig, Runner, ToolExecutionConfig
+from agents import Agent, RunConfig, ToolExecutionConfig
 from agents.testing import ScriptedModel, assistant_message, function_call
 from agents.tool_context import ToolContext
 from hypothesis import HealthCheck, assume, given, settings
@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 from toolgen_runtime.envelope import MAX_ANSWER_BYTES
 from toolgen_runtime.guards import configure_boundaries
 from toolgen_runtime.testing import Recorder, boundaries_for_tests
+from toolgen_runtime.testing.helpers import run_agent
 
 from generated.inventory import InventoryContext, cancel_order, tools
 from impl.inventory.db import close_database, use_database
@@ -365,7 +366,7 @@ def asked(tool: Any, raw: str, config: RunConfig) -> bool:
         [[function_call(tool.name, raw, call_id="c1")], [assistant_message("done")]]
     )
     agent: Agent[Any] = Agent(name="orders", instructions="", tools=[tool], model=model)
-    result = Runner.run_sync(agent, "go", context=CONTEXT, run_config=config)
+    result = run_agent(agent, "go", context=CONTEXT, run_config=config)
     return bool(result.interruptions)
 
 

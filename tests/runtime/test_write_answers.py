@@ -19,7 +19,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from agents import Agent, RunConfig, Runner, ToolExecutionConfig
+from agents import Agent, RunConfig, ToolExecutionConfig
 from agents.items import ToolCallOutputItem
 from agents.testing import ScriptedModel, assistant_message, function_call
 from pydantic import BaseModel, ConfigDict
@@ -29,6 +29,7 @@ from toolgen_runtime.output import ELLIPSIS, REDACTED, Sensitive
 from toolgen_runtime.signing import Signer
 from toolgen_runtime.store import open_store
 from toolgen_runtime.testing import Recorder, invoke
+from toolgen_runtime.testing.helpers import run_agent
 from toolgen_runtime.writes import TokenConfirmation
 
 RETURNS = """
@@ -216,12 +217,10 @@ def test_a_destructive_tool_a_person_approves_answers_through_its_contract(
         ]
     )
     agent: Agent[Any] = Agent(name="notes", instructions="", tools=[tool], model=model)
-    first = Runner.run_sync(
-        agent, "wipe NT-1", context=context(notes), run_config=config
-    )
+    first = run_agent(agent, "wipe NT-1", context=context(notes), run_config=config)
     state = first.to_state()
     state.approve(first.interruptions[0])
-    done = Runner.run_sync(agent, state, run_config=config)
+    done = run_agent(agent, state, run_config=config)
     [told] = [
         json.loads(str(item.output))
         for item in done.new_items

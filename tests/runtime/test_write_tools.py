@@ -28,13 +28,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from agents import Agent, RunConfig, Runner
+from agents import Agent, RunConfig
 from agents.items import ToolCallOutputItem
 from agents.testing import ScriptedModel, assistant_message, function_call
 from store_workers import CONTEXT, effects_of, run_together
 from toolgen_runtime.confirm import ConfirmationGate
 from toolgen_runtime.signing import Signer
 from toolgen_runtime.store import Store, open_store
+from toolgen_runtime.testing.helpers import run_agent
 from write_tool_workers import (
     LEASE_S,
     RAW_SEND_ORDER,
@@ -344,14 +345,12 @@ CONTEXT_1 = InventoryContext(customer_id=1, run_id="run-1")
 
 def test_approved_the_order_is_cancelled(db_path: str) -> None:
     agent = agent_for([[CANCEL], [assistant_message("cancelled")]])
-    first = Runner.run_sync(
-        agent, "cancel ORD-1012", context=CONTEXT_1, run_config=CONFIG
-    )
+    first = run_agent(agent, "cancel ORD-1012", context=CONTEXT_1, run_config=CONFIG)
     assert [i.tool_name for i in first.interruptions] == ["cancel_order"]
     assert status(db_path, "ORD-1012") == "open"
     state = first.to_state()
     state.approve(first.interruptions[0])
-    result = Runner.run_sync(agent, state, run_config=CONFIG)
+    result = run_agent(agent, state, run_config=CONFIG)
     assert outputs(result) == [
         {"ok": True, "order_number": "ORD-1012", "cancelled_now": True}
     ]
@@ -370,15 +369,13 @@ def test_rejected_nothing_is_done_and_the_model_is_told(db_path: str, how: str) 
     config = RunConfig(
         tracing_disabled=True, tool_error_formatter=approval_error_formatter
     )
-    first = Runner.run_sync(
-        agent, "cancel ORD-1012", context=CONTEXT_1, run_config=config
-    )
+    first = run_agent(agent, "cancel ORD-1012", context=CONTEXT_1, run_config=config)
     state = first.to_state()
     if how == "reject":
         reject(state, first.interruptions[0], "the customer changed their mind")
     else:
         state.reject(first.interruptions[0])
-    result = Runner.run_sync(agent, state, run_config=config)
+    result = run_agent(agent, state, run_config=config)
     [told] = outputs(result)
     assert told["error"] == "not_approved"
     assert told["how_to_fix"].startswith("Nothing was done")
@@ -392,7 +389,7 @@ def test_rejected_nothing_is_done_and_the_model_is_told(db_path: str, how: str) 
 def test_invalid_arguments_never_interrupt(db_path: str) -> None:
     bad = function_call("cancel_order", {"order_number": "1012"}, call_id="c1")
     agent = agent_for([[bad], [assistant_message("fixed")]])
-    result = Runner.run_sync(agent, "cancel 1012", context=CONTEXT_1, run_config=CONFIG)
+    result = run_agent(agent, "cancel 1012", context=CONTEXT_1, run_config=CONFIG)
     assert result.interruptions == []
     [out] = outputs(result)
     assert out["error"] == "invalid_arguments"
@@ -419,7 +416,7 @@ def test_a_lazy_tool_from_its_card_asks_the_same_way(db_path: str) -> None:
                 ]
             ),
         )
-        result = Runner.run_sync(agent, "go", context=CONTEXT_1, run_config=CONFIG)
+        result = run_agent(agent, "go", context=CONTEXT_1, run_config=CONFIG)
         assert bool(result.interruptions) is interrupts, args
 
 
@@ -453,9 +450,7 @@ def test_a_run_resumes_from_its_serialised_state_in_another_process(
     db_path: str, tmp_path: Path
 ) -> None:
     agent = agent_for([[CANCEL], [assistant_message("unused here")]])
-    first = Runner.run_sync(
-        agent, "cancel ORD-1012", context=CONTEXT_1, run_config=CONFIG
-    )
+    first = run_agent(agent, "cancel ORD-1012", context=CONTEXT_1, run_config=CONFIG)
     assert first.interruptions
     saved = tmp_path / "state.json"
     saved.write_text(first.to_state().to_string())

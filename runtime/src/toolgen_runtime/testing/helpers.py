@@ -55,11 +55,15 @@ class Recorder:
 
 
 def run_agent(
-    agent: Agent[Any], given: str | RunState[Any], context: object = None
+    agent: Agent[Any],
+    given: str | RunState[Any],
+    context: object = None,
+    run_config: RunConfig | None = None,
 ) -> RunResult:
-    """One untraced run of the real Runner, on an event loop of its own that it closes
-    (`Runner.run_sync` leaves the thread a loop nobody closes, a ResourceWarning later)."""
-    config = RunConfig(tracing_disabled=True)
+    """One run of the real Runner (untraced unless `run_config` says otherwise), on an
+    event loop of its own that it closes (`Runner.run_sync` leaves the thread a loop
+    nobody closes, a ResourceWarning later)."""
+    config = RunConfig(tracing_disabled=True) if run_config is None else run_config
     return asyncio.run(Runner.run(agent, given, context=context, run_config=config))
 
 
