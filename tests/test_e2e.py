@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from agents import Agent, RunConfig
+from agents import Agent
 from agents.items import ToolCallOutputItem
 from agents.testing import ScriptedModel, assistant_message, function_call
 from toolgen_runtime import (
@@ -53,9 +53,7 @@ def run(
         tools=list(all_tools()),
         model=ScriptedModel([script, [assistant_message("done")]]),
     )
-    result = run_agent(
-        agent, "go", context=context, run_config=RunConfig(tracing_disabled=True)
-    )
+    result = run_agent(agent, "go", context=context)
     return [
         json.loads(str(item.output))
         for item in result.new_items
@@ -176,7 +174,7 @@ def _run_one_tool(tool: Any, args: dict[str, Any]) -> None:
             [[function_call(tool.name, args, call_id="c")], [assistant_message("x")]]
         ),
     )
-    run_agent(agent, "go", context=CONTEXT, run_config=RunConfig(tracing_disabled=True))
+    run_agent(agent, "go", context=CONTEXT)
 
 
 def test_a_stub_stops_the_run_naming_the_file_to_edit() -> None:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from agents import Agent, RunConfig
+from agents import Agent
 from agents.items import ToolCallOutputItem
 from agents.testing import ScriptedModel, assistant_message, function_call
 from hostile_server import (
@@ -247,7 +247,7 @@ def test_through_the_runner_the_model_is_answered_and_the_run_finishes(
             ]
         ),
     )
-    result = run_agent(agent, "go", run_config=RunConfig(tracing_disabled=True))
+    result = run_agent(agent, "go")
     outputs = [
         json.loads(str(item.output))
         for item in result.new_items

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import pytest
-from agents import Agent, RunConfig
+from agents import Agent
 from agents.items import ToolCallOutputItem
 from agents.testing import ScriptedModel, assistant_message, function_call
 from pydantic import BaseModel, ConfigDict
@@ -338,7 +338,7 @@ def test_a_hostile_path_through_the_runner_is_answered_and_the_run_finishes(
             ]
         ),
     )
-    result = run_agent(agent, "go", run_config=RunConfig(tracing_disabled=True))
+    result = run_agent(agent, "go")
     outputs = [
         json.loads(str(item.output))
         for item in result.new_items

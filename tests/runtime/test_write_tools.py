@@ -57,7 +57,6 @@ from impl.inventory.db import close_database, use_database
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = b"a test secret for the write tools, 32+ bytes"
-CONFIG = RunConfig(tracing_disabled=True)
 
 
 @pytest.fixture
@@ -345,12 +344,12 @@ CONTEXT_1 = InventoryContext(customer_id=1, run_id="run-1")
 
 def test_approved_the_order_is_cancelled(db_path: str) -> None:
     agent = agent_for([[CANCEL], [assistant_message("cancelled")]])
-    first = run_agent(agent, "cancel ORD-1012", context=CONTEXT_1, run_config=CONFIG)
+    first = run_agent(agent, "cancel ORD-1012", context=CONTEXT_1)
     assert [i.tool_name for i in first.interruptions] == ["cancel_order"]
     assert status(db_path, "ORD-1012") == "open"
     state = first.to_state()
     state.approve(first.interruptions[0])
-    result = run_agent(agent, state, run_config=CONFIG)
+    result = run_agent(agent, state)
     assert outputs(result) == [
         {"ok": True, "order_number": "ORD-1012", "cancelled_now": True}
     ]
@@ -389,7 +388,7 @@ def test_rejected_nothing_is_done_and_the_model_is_told(db_path: str, how: str) 
 def test_invalid_arguments_never_interrupt(db_path: str) -> None:
     bad = function_call("cancel_order", {"order_number": "1012"}, call_id="c1")
     agent = agent_for([[bad], [assistant_message("fixed")]])
-    result = run_agent(agent, "cancel 1012", context=CONTEXT_1, run_config=CONFIG)
+    result = run_agent(agent, "cancel 1012", context=CONTEXT_1)
     assert result.interruptions == []
     [out] = outputs(result)
     assert out["error"] == "invalid_arguments"
@@ -416,7 +415,7 @@ def test_a_lazy_tool_from_its_card_asks_the_same_way(db_path: str) -> None:
                 ]
             ),
         )
-        result = run_agent(agent, "go", context=CONTEXT_1, run_config=CONFIG)
+        result = run_agent(agent, "go", context=CONTEXT_1)
         assert bool(result.interruptions) is interrupts, args
 
 
@@ -450,7 +449,7 @@ def test_a_run_resumes_from_its_serialised_state_in_another_process(
     db_path: str, tmp_path: Path
 ) -> None:
     agent = agent_for([[CANCEL], [assistant_message("unused here")]])
-    first = run_agent(agent, "cancel ORD-1012", context=CONTEXT_1, run_config=CONFIG)
+    first = run_agent(agent, "cancel ORD-1012", context=CONTEXT_1)
     assert first.interruptions
     saved = tmp_path / "state.json"
     saved.write_text(first.to_state().to_string())
