@@ -148,6 +148,13 @@ def refused_reason(address: IPAddress, allowed: Iterable[IPNetwork] = ()) -> str
         return None if inner is None else f"{address} embeds {inner}"
     block = _block_of(address)
     if block is not None and not block.reachable:
-        return f"{address} is {block.name} ({block.rfc})"
+        return f"{_shown(address)} is {block.name} ({block.rfc})"
     word = _flagged(address)
-    return None if word is None else f"{address} is {word}"
+    return None if word is None else f"{_shown(address)} is {word}"
+
+
+def _shown(address: IPAddress) -> str:
+    """The address as it is written: an IPv4-mapped one ends in its IPv4 address, as
+    Python 3.13 prints it (`::ffff:10.0.0.1`, where 3.11 prints `::ffff:a00:1`)."""
+    mapped = getattr(address, "ipv4_mapped", None)
+    return str(address) if mapped is None else f"::ffff:{mapped}"
