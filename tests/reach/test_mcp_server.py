@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -343,6 +344,52 @@ def _start(module: Path, env: dict[str, str], *args: str) -> Any:
         timeout=120,
         check=False,
     )
+
+
+def test_a_line_that_is_no_message_is_answered_and_the_server_goes_on(
+    server_module: Path, settings: dict[str, str]
+) -> None:
+    """JSON-RPC 2.0 answers what it cannot read with an error whose id is null: a parse
+    error (-32700) for text that is not JSON, an invalid request (-32600) for JSON that is
+    no message. The SDK's server dropped both without a word; the next request is served."""
+    sent = [
+        "not json",
+        '{"jsonrpc": "2.0"}',
+        '{"jsonrpc": "2.0", "id": 1, "method": "ping"}',
+    ]
+    server = subprocess.Popen(
+        [sys.executable, str(server_module)],
+        env={
+            "PATH": os.environ["PATH"],
+            "PYTHONPATH": str(ROOT),
+            **SERVICES,
+            **settings,
+        },
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert server.stdin is not None and server.stdout is not None
+    # a server that leaves a line unanswered is stopped, so the read ends (and fails)
+    watchdog = threading.Timer(60, server.kill)
+    watchdog.start()
+    try:
+        server.stdin.write("".join(line + "\n" for line in sent))
+        server.stdin.flush()
+        answers = [json.loads(server.stdout.readline() or "null") for _ in sent]
+    finally:
+        watchdog.cancel()
+        server.stdin.close()
+        server.wait(timeout=60)
+    assert None not in answers, answers
+    assert [(a["id"], a.get("error", {}).get("code")) for a in answers] == [
+        (None, -32700),
+        (None, -32600),
+        (1, None),
+    ]
+    assert answers[2]["result"] == {}
 
 
 @pytest.fixture(scope="module")

@@ -15,6 +15,8 @@ client gets exactly what an agent of the Agents SDK gets:
   only, or whenever it is present), so the model reads it and corrects itself;
 - an infrastructure failure (a `ToolgenError`, or any other exception): a JSON-RPC error, never
   a result the model could read as an answer; the details go to the server's log only;
+- a line that is no JSON-RPC message: an error whose id is null, -32700 for text that is
+  not JSON and -32600 for JSON that is no message (JSON-RPC 2.0), and the server goes on;
 - the run context: built by the server from its own configuration or authentication (the
   `context` callable), never from the client's arguments, which hold only the parameters;
 - `serverInfo.version`: toolgen's version (`RUNTIME_VERSION`) unless given another.
@@ -57,11 +59,14 @@ from typing import Any, Literal, TypeVar
 
 import anyio
 import mcp_types as types
+import pydantic
 from agents import FunctionTool
+from anyio.abc import ObjectReceiveStream, ObjectSendStream
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
+from mcp.shared.message import SessionMessage
 
 from toolgen_runtime.calls import run_call
 from toolgen_runtime.errors import ToolgenError
@@ -423,10 +428,41 @@ class CatalogueServer:
         return types.CallToolResult(content=content, is_error=True)
 
     async def run_stdio(self) -> None:
-        async with stdio_server() as (read, write):
+        async with stdio_server() as (read, write), anyio.create_task_group() as tasks:
+            forward, read_on = anyio.create_memory_object_stream[
+                SessionMessage | Exception
+            ](0)
+            tasks.start_soon(_answer_unreadable, read, forward, write)
             changes = NotificationOptions(tools_changed=self._search is not None)
             await self.server.run(
-                read, write, self.server.create_initialization_options(changes)
+                read_on, write, self.server.create_initialization_options(changes)
+            )
+
+
+async def _answer_unreadable(
+    read: ObjectReceiveStream[SessionMessage | Exception],
+    forward: ObjectSendStream[SessionMessage | Exception],
+    write: ObjectSendStream[SessionMessage],
+) -> None:
+    """Hand the client's messages on to the server, and answer a line that is none with a
+    JSON-RPC error whose id is null, as JSON-RPC 2.0 asks: -32700 for text that is not
+    JSON, -32600 for JSON that is no message (the SDK's server drops such a line without a
+    word, which leaves the client's author guessing)."""
+    async with forward:
+        async for item in read:
+            if not isinstance(item, Exception):
+                await forward.send(item)
+                continue
+            errors = item.errors() if isinstance(item, pydantic.ValidationError) else []
+            unparsed = any(e["type"] == "json_invalid" for e in errors)
+            code, what = (
+                (types.PARSE_ERROR, "Parse error: the line is not JSON")
+                if unparsed
+                else (types.INVALID_REQUEST, "Invalid Request: not a JSON-RPC message")
+            )
+            error = types.ErrorData(code=code, message=what)
+            await write.send(
+                SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=None, error=error))
             )
 
 
