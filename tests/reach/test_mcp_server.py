@@ -332,11 +332,16 @@ def test_the_client_refuses_an_answer_its_schema_does_not_describe() -> None:
     assert "'order_number' is a required property" in refused
 
 
+def _only(env: dict[str, str]) -> dict[str, str]:
+    """A server process's environment: `env`, and what finds Python and the project."""
+    return {"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT), **env}
+
+
 def _start(module: Path, env: dict[str, str], *args: str) -> Any:
     """The server run as a process with only `env`, its input closed at once."""
     return subprocess.run(
         [sys.executable, str(module), *args],
-        env={"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT), **env},
+        env=_only(env),
         cwd=ROOT,
         stdin=subprocess.DEVNULL,
         capture_output=True,
@@ -359,12 +364,7 @@ def test_a_line_that_is_no_message_is_answered_and_the_server_goes_on(
     ]
     server = subprocess.Popen(
         [sys.executable, str(server_module)],
-        env={
-            "PATH": os.environ["PATH"],
-            "PYTHONPATH": str(ROOT),
-            **SERVICES,
-            **settings,
-        },
+        env=_only({**SERVICES, **settings}),
         cwd=ROOT,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
