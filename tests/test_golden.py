@@ -176,9 +176,8 @@ def test_generated_tests_annotate_class_variables_as_their_bases_do() -> None:
                     annotation = ast.unparse(statement.annotation)
                     assert annotation == declared[name], (path.name, name)
                     checked += 1
-    assert (
-        checked > 30
-    )  # every module has its sample_json, rejected, boundary, contract
+    # every module annotates its sample_json, rejected, boundary and contract
+    assert checked > 30
 
 
 def test_the_golden_trees_are_collected_and_type_checked() -> None:
