@@ -83,8 +83,9 @@ def _compile_file(
     tools_only: bool,
 ) -> Fresh:
     """A tool file's unit: `linter` lints it (None: no lint), and with `render` (the tools
-    whose stub to make) its files are rendered; with `tools_only`, the checks that read
-    catalogue.yaml are left out (it is broken)."""
+    whose stub to make) its files and lockfile pieces are made; with `tools_only`, the
+    checks that read catalogue.yaml are left out (it is broken)."""
+    rendered = front.tools if render is not None else ()
     found = list(front.diagnostics)
     hits: list[Hit] = []
     for tool in front.tools:
@@ -101,10 +102,10 @@ def _compile_file(
         diagnostics=tuple(found),
         hits=tuple(hits),
         tokens=counts,
-        locks={t.name: lockfile.lock_piece(t, counts[t.name]) for t in front.tools},
+        locks={t.name: lockfile.lock_piece(t, counts[t.name]) for t in rendered},
     )
     fresh = Fresh(unit, {}, {}, {})
-    for tool in front.tools if render is not None else ():
+    for tool in rendered:
         fresh.render(catalogue, tool, stub=tool.name in (render or ()))
     return fresh
 

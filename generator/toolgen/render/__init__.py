@@ -4,5 +4,4 @@
 (`annotations`, `imports`, and `source`, through which alone spec text becomes Python); the
 templates only lay the pieces out (`modules`, `tests`). The build formats the texts with ruff
 in one batch (formatting.py) and assembles the cards module from its formatted head and
-entries (`modules.cards_module`). `check` imports only lockfile.py and formatting.py.
-"""
+entries (`modules.cards_module`). `check` imports only lockfile.py and formatting.py."""
