@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 import toolgen_runtime.testing as testing
+from generated_lint import ruff_check
 from loading import render
 
 from toolgen.build import pipeline
@@ -136,13 +137,7 @@ def test_generated_code_is_clean(case: str) -> None:
     """
     root = HERE / case / "expected"
     packages = sorted(p.name for p in root.iterdir() if (p / "__init__.py").is_file())
-    first_party = json.dumps(packages)
-    ruff = subprocess.run(
-        [_tool("ruff"), "check", "--isolated", "--no-cache",
-         "--extend-select=E,F,W,I,UP,B,SIM,RUF", "--ignore=E501",
-         f"--config=lint.isort.known-first-party = {first_party}", *packages],
-        cwd=root, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+    ruff = ruff_check(packages, root)
     assert ruff.returncode == 0, ruff.stdout
     fmt = subprocess.run(
         [_tool("ruff"), "format", "--isolated", "--no-cache", "--check", *packages],

@@ -18,6 +18,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from generated_lint import ruff_check
 
 from toolgen.cli import main
 
@@ -177,12 +178,7 @@ def test_the_generated_code_is_clean(built: Path) -> None:
     assert mypy.returncode == 0, mypy.stdout[-4000:]
     modules = len(list(built.glob("hostile_*/**/*.py")))
     assert f"no issues found in {modules} source files" in mypy.stdout
-    ruff = _run(
-        _bin("ruff"), "check", "--isolated", "--no-cache", "--extend-select=E,F,W,I,UP,B,SIM,RUF",
-        "--ignore=E501",
-        "--config=lint.isort.known-first-party = ['hostile_generated', 'hostile_impl']",
-        "hostile_generated", "hostile_impl", cwd=built,
-    )  # fmt: skip
+    ruff = ruff_check(["hostile_generated", "hostile_impl"], built)
     assert ruff.returncode == 0, ruff.stdout[-4000:]
 
 
