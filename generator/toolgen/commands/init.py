@@ -4,11 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from toolgen.commands import (
-    EXIT_CLEAN,
-    UsageError,
-    say,
-)
+from toolgen.commands import EXIT_CLEAN, UsageError, say
 
 
 def run(args: argparse.Namespace) -> int:

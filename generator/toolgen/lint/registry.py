@@ -21,14 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from toolgen import codes
 from toolgen.diagnostics import Severity, Span
-from toolgen.spec.ir import (
-    Catalogue,
-    ErrorCode,
-    Param,
-    ReturnField,
-    Tool,
-    innermost,
-)
+from toolgen.spec.ir import Catalogue, ErrorCode, Param, ReturnField, Tool, innermost
 from toolgen.spec.summary import ToolSummary
 
 if TYPE_CHECKING:

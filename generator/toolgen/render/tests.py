@@ -14,13 +14,7 @@ from toolgen.names import pascal
 from toolgen.render import cases as boundary
 from toolgen.render.imports import Imports
 from toolgen.render.source import assignment, docstring, py_literal, py_str
-from toolgen.spec.ir import (
-    Catalogue,
-    JsonValue,
-    Tool,
-    guarded_values,
-    walk,
-)
+from toolgen.spec.ir import Catalogue, JsonValue, Tool, guarded_values, walk
 from toolgen.spec.summary import ToolSummary
 from toolgen.spec.toolschema import parameters_schema
 

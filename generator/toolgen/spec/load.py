@@ -25,12 +25,7 @@ from toolgen.spec.comments import import_todos
 from toolgen.spec.specfile import read_text
 from toolgen.spec.yaml_data import PathKey, Place, read_yaml
 
-__all__ = [
-    "Document",
-    "PathKey",
-    "SourceMap",
-    "load_document",
-]
+__all__ = ["Document", "PathKey", "SourceMap", "load_document"]
 
 
 class _SpanTable(Mapping[PathKey, Span]):

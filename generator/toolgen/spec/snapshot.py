@@ -40,14 +40,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolgen.spec import describe, tokens
-from toolgen.spec.ir import (
-    CURSOR_PARAM,
-    PAGE_SIZE_PARAM,
-    Catalogue,
-    N,
-    Tool,
-    innermost,
-)
+from toolgen.spec.ir import CURSOR_PARAM, PAGE_SIZE_PARAM, Catalogue, N, Tool, innermost
 from toolgen.spec.toolschema import returns_schema
 
 SNAPSHOT_FORMAT = 1

@@ -27,13 +27,7 @@ import yaml
 
 import toolgen
 from toolgen.interop.importers import emit, mcp, openai, openapi, pyfunctions
-from toolgen.interop.importers.draft import (
-    NAME_RULE,
-    TODO,
-    Draft,
-    draft,
-    legal_name,
-)
+from toolgen.interop.importers.draft import NAME_RULE, TODO, Draft, draft, legal_name
 from toolgen.interop.importers.source import Loss, SourceError, SourceFile, SourceTool
 from toolgen.names import MODEL_NAME_RE, is_identifier, module_name
 from toolgen.spec.load import load_document

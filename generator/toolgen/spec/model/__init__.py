@@ -21,11 +21,7 @@ from dataclasses import replace
 from typing import Literal, cast
 
 from toolgen.diagnostics import Diagnostic
-from toolgen.names import (
-    is_identifier,
-    pascal,
-    python_name,
-)
+from toolgen.names import is_identifier, pascal, python_name
 from toolgen.spec import describe, limits
 from toolgen.spec.groups import Namespace, Toolset
 from toolgen.spec.ir import (
