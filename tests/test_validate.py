@@ -155,6 +155,33 @@ def test_unknown_key_without_a_close_one_lists_the_known_keys(tmp_path: Path) ->
     )
 
 
+def test_nested_parameters_and_fields_are_checked_as_the_top_ones(
+    tmp_path: Path,
+) -> None:
+    # the format's schema reaches them through its own $defs (validate._validator), at
+    # every depth: an object's properties, an array's items, a return field's properties
+    text = TOOL_HEAD + (
+        "params:\n"
+        "  filter:\n"
+        "    type: object\n"
+        "    properties:\n"
+        "      ref: {type: string, colour: red}\n"
+        "      lines: {type: array, items: {type: integer, maxx: 3}}\n"
+        "returns:\n"
+        "  order: {type: object, properties: {id: {type: integer, bogus: 1}}}\n"
+    )
+    found = [(line, col, message) for _, line, col, message, _ in check(tmp_path, text)]
+    assert found == [
+        (8, 27, "unknown key 'colour' in property 'ref' of parameter 'filter'"),
+        (
+            9,
+            51,
+            "unknown key 'maxx' in 'items' of property 'lines' of parameter 'filter'",
+        ),
+        (11, 58, "unknown key 'bogus' in property 'id' of return field 'order'"),
+    ]
+
+
 def test_every_missing_required_key_is_reported_at_its_mapping(tmp_path: Path) -> None:
     found = check(tmp_path, "name: read_stock\nparams:\n  sku:\n    description: x\n")
     assert [(code, line, col, message) for code, line, col, message, _ in found] == [
