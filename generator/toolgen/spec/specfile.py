@@ -39,14 +39,15 @@ def _resolve_link(
     link out of it would build a file nobody reviewing this project sees."""
     try:
         target = path.resolve(strict=True)
-    except RuntimeError:
-        return None, error(
-            "TG012",
-            "the file is a symbolic link that loops back on itself",
-            Span(display),
-            "Replace the link with the spec file itself.",
-        )
-    except OSError:
+    except (RuntimeError, OSError) as exc:
+        # a loop: RuntimeError up to Python 3.12, OSError (ELOOP) from 3.13
+        if isinstance(exc, RuntimeError) or exc.errno == errno.ELOOP:
+            return None, error(
+                "TG012",
+                "the file is a symbolic link that loops back on itself",
+                Span(display),
+                "Replace the link with the spec file itself.",
+            )
         shown = os.readlink(path) if path.is_symlink() else "?"
         return None, error(
             "TG012",
