@@ -14,6 +14,7 @@ from toolgen import lint
 from toolgen.build import pipeline
 from toolgen.checks.implementations import implementation_state
 from toolgen.cli import main
+from toolgen.diagnostics import Diagnostic
 from toolgen.review import page
 from toolgen.review.silenced import Silenced, silenced
 from toolgen.review.similarity import similarity
@@ -177,6 +178,38 @@ def test_a_catalogue_that_silences_nothing_is_not_linted_again(
 
     monkeypatch.setattr(lint, "lint", refuse)
     assert silenced(quiet, []) == Silenced((), ())
+
+
+def test_the_second_lint_runs_only_the_rules_the_catalogue_silences(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    catalogue = _catalogue(
+        ROOT
+    )  # next_batch suppresses TG203; the lint section is empty
+    ignoring = dataclasses.replace(
+        catalogue, lint=dataclasses.replace(catalogue.lint, ignore=("TG952",))
+    )
+    selected: list[tuple[str, ...]] = []
+    real = lint.lint
+
+    def recording(bare: Catalogue) -> list[Diagnostic]:
+        selected.append(bare.lint.select)
+        return real(bare)
+
+    monkeypatch.setattr(lint, "lint", recording)
+    found = silenced(ignoring, [])
+    assert selected == [("TG203", "TG952")]
+    (entry,) = found.suppressions
+    assert entry.rule == "TG203" and entry.silenced  # found with the rule run alone
+    # a suppression of a rule the lint section turns off silences nothing; the section does
+    quiet = dataclasses.replace(
+        catalogue, lint=dataclasses.replace(catalogue.lint, ignore=("TG2",))
+    )
+    selected.clear()
+    found = silenced(quiet, [])
+    assert selected == [tuple(sorted(o.rule for o in found.turned_off))]
+    assert "TG203" in selected[0]
+    assert [(e.rule, e.silenced) for e in found.suppressions] == [("TG203", ())]
 
 
 def test_a_suppression_of_a_pair_finding_is_the_suppressing_tool_s(

@@ -2,10 +2,11 @@
 tool with its reason and the findings it silences, and the rules the catalogue's `lint:`
 section turns off with the findings they would report.
 
-The findings are found by linting the catalogue once more with no suppression and the default
-lint section, and taking what that run reports and the real one does not: a reviewer reads
-what each reason stands for, not only that a rule is off. Nothing is linted again when the
-catalogue silences nothing.
+The findings are found by linting the catalogue once more with no suppression and only the
+rules it silences (those its lint section turns off, and those a suppression names that run),
+and taking what that run reports and the real one does not: a reviewer reads what each reason
+stands for, not only that a rule is off. Nothing is linted again when the catalogue silences
+nothing.
 """
 
 from __future__ import annotations
@@ -59,23 +60,11 @@ def silenced(catalogue: Catalogue, findings: Sequence[Diagnostic]) -> Silenced:
     default = config.resolve(LintConfig(), rules)
     enabled = config.resolve(catalogue.lint, rules)
     off = [r for r in rules if r.id in default and r.id not in enabled]
-    if not off and not any(t.suppressions for t in catalogue.tools):
+    suppressed = {r for t in catalogue.tools for r in t.suppressed_rules}
+    silencing = {r.id for r in off} | (suppressed & enabled.keys())
+    if not silencing and not suppressed:
         return Silenced((), ())
-    bare = dataclasses.replace(
-        catalogue,
-        lint=LintConfig(),
-        tools=tuple(dataclasses.replace(t, suppressions=()) for t in catalogue.tools),
-    )
-    reported = Counter(_key(d) for d in findings)
-    kept_off: list[Diagnostic] = []
-    for d in lint.lint(bare):
-        rule_ = REGISTRY.get(d.code)
-        if rule_ is None or rule_.category is Category.CONFIG:
-            continue
-        if reported[_key(d)]:
-            reported[_key(d)] -= 1
-        else:
-            kept_off.append(d)
+    kept_off = _kept_off(catalogue, silencing, findings) if silencing else []
     by_rule = {r.id for r in off}
     turned_off = tuple(
         TurnedOff(
@@ -103,6 +92,28 @@ def silenced(catalogue: Catalogue, findings: Sequence[Diagnostic]) -> Silenced:
         for index, item in enumerate(tool.suppressions)
     )
     return Silenced(suppressions, turned_off)
+
+
+def _kept_off(
+    catalogue: Catalogue, rules: set[str], findings: Sequence[Diagnostic]
+) -> list[Diagnostic]:
+    """What `rules` find in `catalogue` with nothing suppressed that `findings` lack."""
+    bare = dataclasses.replace(
+        catalogue,
+        lint=LintConfig(select=tuple(sorted(rules))),
+        tools=tuple(dataclasses.replace(t, suppressions=()) for t in catalogue.tools),
+    )
+    reported = Counter(_key(d) for d in findings)
+    kept_off: list[Diagnostic] = []
+    for d in lint.lint(bare):
+        rule_ = REGISTRY.get(d.code)
+        if rule_ is None or rule_.category is Category.CONFIG:
+            continue
+        if reported[_key(d)]:
+            reported[_key(d)] -= 1
+        else:
+            kept_off.append(d)
+    return kept_off
 
 
 def _entry(tools: Sequence[Tool], finding: Diagnostic) -> tuple[str, int] | None:
