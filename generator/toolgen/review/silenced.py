@@ -60,12 +60,12 @@ def silenced(catalogue: Catalogue, findings: Sequence[Diagnostic]) -> Silenced:
     default = config.resolve(LintConfig(), rules)
     enabled = config.resolve(catalogue.lint, rules)
     off = [r for r in rules if r.id in default and r.id not in enabled]
+    by_rule = {r.id for r in off}
     suppressed = {r for t in catalogue.tools for r in t.suppressed_rules}
-    silencing = {r.id for r in off} | (suppressed & enabled.keys())
+    silencing = by_rule | (suppressed & enabled.keys())
     if not silencing and not suppressed:
         return Silenced((), ())
     kept_off = _kept_off(catalogue, silencing, findings) if silencing else []
-    by_rule = {r.id for r in off}
     turned_off = tuple(
         TurnedOff(
             r.id,
