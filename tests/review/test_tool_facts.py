@@ -5,6 +5,7 @@ catalogue silences, and that the two tools of one token contract are not a pair 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import shutil
 from pathlib import Path
 
@@ -15,9 +16,11 @@ from toolgen.build import pipeline
 from toolgen.checks.implementations import implementation_state
 from toolgen.cli import main
 from toolgen.diagnostics import Diagnostic
+from toolgen.lint import words
+from toolgen.lint.context import CatalogueContext
 from toolgen.review import page
 from toolgen.review.silenced import Silenced, silenced
-from toolgen.review.similarity import similarity
+from toolgen.review.similarity import SHOWN_FROM, similarity
 from toolgen.spec.ir import Catalogue
 from toolgen.spec.snapshot import catalogue_snapshot
 
@@ -163,6 +166,39 @@ def test_a_derived_prepare_and_confirm_pair_is_not_a_pair_to_confuse(
     ]
     (cell,) = matrix["cells"]
     assert cell["tone"] == "pair"
+
+
+def test_a_pair_s_similarity_is_the_weighted_jaccard_of_their_words() -> None:
+    """The page's scores, held to their definition over the lint's word sets (two tools
+    without intent words: two empty sets are alike, as words.jaccard says)."""
+    catalogue = _catalogue(ROOT)
+    blank = [
+        dataclasses.replace(t, intent="", use_when="") for t in catalogue.tools[:2]
+    ]
+    catalogue = dataclasses.replace(catalogue, tools=(*blank, *catalogue.tools[2:]))
+    found = similarity(catalogue)
+    ctx = CatalogueContext.of(catalogue)
+    names = found["tools"]
+    drawn = {(p["a"], p["b"]): p for p in found["pairs"]}
+    for a, b in itertools.combinations(range(len(names)), 2):
+        one, other = ctx.profile(names[a]), ctx.profile(names[b])
+        by_name = words.jaccard(one.name_set, other.name_set)
+        by_intent = words.jaccard(one.intent, other.intent)
+        both = one.params and other.params
+        by_params = words.jaccard(one.params, other.params) if both else 0.0
+        score = 0.5 * by_name + 0.35 * by_intent + 0.15 * by_params
+        pair = drawn.get((a, b))
+        if pair is None:
+            assert score < SHOWN_FROM, (names[a], names[b], score)
+            continue
+        assert (pair["name"], pair["intent"], pair["params"], pair["score"]) == (
+            round(by_name, 3),
+            round(by_intent, 3),
+            round(by_params, 3),
+            round(score, 3),
+        )
+    i, j = sorted(names.index(t.name) for t in blank)
+    assert drawn[(i, j)]["intent"] == 1.0
 
 
 def test_a_catalogue_that_silences_nothing_is_not_linted_again(
