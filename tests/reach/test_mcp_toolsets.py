@@ -86,6 +86,10 @@ async def _search_then_call(server: StdioServerParameters, log: Path) -> dict[st
                 await session.call_tool("read_document", {"name": "note.md"})
             except MCPError as exc:
                 steps["refused"] = str(exc)
+            try:  # a name of 100,000 characters is echoed cut
+                await session.call_tool("x" * 100_000, {})
+            except MCPError as exc:
+                steps["unknown"] = str(exc)
             bad = await session.call_tool(SEARCH_TOOL, {"query": ""})
             steps["bad"] = (bad.is_error, _answer(bad))
             steps["seen_before"] = len(seen)
@@ -125,6 +129,9 @@ def test_search_tools_loads_a_deferred_tool_the_client_then_calls(
     assert "documents: Documents to read" in (search.description or "")
     assert search.annotations is not None and search.annotations.read_only_hint
     assert "read_document is not loaded: search_tools finds" in steps["refused"]
+    unknown = steps["unknown"]
+    assert unknown.startswith('no tool named "xxxxxxxx') and unknown.endswith("...")
+    assert len(unknown) < 100
     is_error, refused = steps["bad"]
     assert is_error and refused["error"] == "invalid_arguments"
     assert steps["seen_before"] == 0  # a refused search changes nothing

@@ -69,6 +69,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 
 from toolgen_runtime.calls import run_call
+from toolgen_runtime.envelope import MAX_NAME_CHARS, preview
 from toolgen_runtime.errors import ToolgenError
 from toolgen_runtime.guards.scope import (
     HOSTS_ENV_PREFIX,
@@ -396,9 +397,9 @@ class CatalogueServer:
             return await self._searched(ctx, search, arguments)
         tool = self._tools.get(params.name)
         if tool is None:
-            raise MCPError(
-                code=types.INVALID_PARAMS, message=f"no tool named {params.name!r}"
-            )
+            # the name is the client's text: echoed cut, as the envelopes echo values
+            shown = preview(params.name, MAX_NAME_CHARS)
+            raise MCPError(code=types.INVALID_PARAMS, message=f"no tool named {shown}")
         if (
             search is not None
             and tool.name in search.names
