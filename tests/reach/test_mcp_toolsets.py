@@ -86,10 +86,12 @@ async def _search_then_call(server: StdioServerParameters, log: Path) -> dict[st
                 await session.call_tool("read_document", {"name": "note.md"})
             except MCPError as exc:
                 steps["refused"] = str(exc)
-            try:  # a name of 100,000 characters is echoed cut
-                await session.call_tool("x" * 100_000, {})
-            except MCPError as exc:
-                steps["unknown"] = str(exc)
+            # an unknown name of a legal length is echoed whole, a longer one cut
+            for size in (64, 100_000):
+                try:
+                    await session.call_tool("x" * size, {})
+                except MCPError as exc:
+                    steps[f"unknown {size}"] = str(exc)
             bad = await session.call_tool(SEARCH_TOOL, {"query": ""})
             steps["bad"] = (bad.is_error, _answer(bad))
             steps["seen_before"] = len(seen)
@@ -129,7 +131,8 @@ def test_search_tools_loads_a_deferred_tool_the_client_then_calls(
     assert "documents: Documents to read" in (search.description or "")
     assert search.annotations is not None and search.annotations.read_only_hint
     assert "read_document is not loaded: search_tools finds" in steps["refused"]
-    unknown = steps["unknown"]
+    assert steps["unknown 64"] == f'no tool named "{"x" * 64}"'
+    unknown = steps["unknown 100000"]
     assert unknown.startswith('no tool named "xxxxxxxx') and unknown.endswith("...")
     assert len(unknown) < 100
     is_error, refused = steps["bad"]

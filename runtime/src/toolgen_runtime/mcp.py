@@ -397,8 +397,9 @@ class CatalogueServer:
             return await self._searched(ctx, search, arguments)
         tool = self._tools.get(params.name)
         if tool is None:
-            # the name is the client's text: echoed cut, as the envelopes echo values
-            shown = preview(params.name, MAX_NAME_CHARS)
+            # the client's text, echoed cut as the envelopes echo values; a legal name (at
+            # most 64 characters) in full, with its quotes
+            shown = preview(params.name, MAX_NAME_CHARS + 2)
             raise MCPError(code=types.INVALID_PARAMS, message=f"no tool named {shown}")
         if (
             search is not None
