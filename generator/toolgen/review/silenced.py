@@ -2,11 +2,9 @@
 tool with its reason and the findings it silences, and the rules the catalogue's `lint:`
 section turns off with the findings they would report.
 
-The findings are found by linting the catalogue once more with no suppression and only the
-rules it silences (those its lint section turns off, and those a suppression names that run),
-and taking what that run reports and the real one does not: a reviewer reads what each reason
-stands for, not only that a rule is off. Nothing is linted again when the catalogue silences
-nothing.
+The findings are what linting the catalogue once more, with no suppression and only the rules
+it silences, reports and the real run does not: a reviewer reads what each reason stands for,
+not only that a rule is off. Nothing is linted again when the catalogue silences nothing.
 """
 
 from __future__ import annotations

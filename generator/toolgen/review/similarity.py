@@ -45,8 +45,7 @@ def _verdict(pair: Any, ctx: CatalogueContext) -> str | None:
 
 
 def _word_bits(profile: ToolProfile, vocabulary: dict[str, int]) -> tuple[int, ...]:
-    """The name, intent and parameter words of a tool, each as a set of bits numbered by
-    `vocabulary` (a word it lacks gets the next number)."""
+    """A tool's name, intent and parameter words, each a set of bits `vocabulary` numbers."""
     return tuple(
         sum(1 << vocabulary.setdefault(w, len(vocabulary)) for w in words)
         for words in (profile.name_set, profile.intent, profile.params)

@@ -9,6 +9,7 @@ pipeline (build/tool_files.py).
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import functools
 import json
@@ -384,11 +385,8 @@ def _type_hint(expected: list[str], value: object) -> str:
         if isinstance(value, list):
             return "Write plain text here, not a list."
     if {"integer", "number"} & set(expected) and isinstance(value, str):
-        try:
+        with contextlib.suppress(ValueError):
             float(value)
-        except ValueError:
-            pass
-        else:
             return "Write the number without quotes; in quotes it is text."
     wanted = " or ".join(
         "true or false" if e == "boolean" else _article(e) for e in expected
