@@ -304,3 +304,45 @@ def test_a_catalogue_in_japanese_is_linted_clean_once_the_english_rules_are_off(
     english_off = CLINIC + "lint:\n  ignore: [TG301, TG805]\n"
     diagnostics, _ = check(tmp_path / "b", {"catalogue.yaml": english_off, **files})
     assert [d.code for d in diagnostics if d.severity.value != "info"] == []
+
+
+SECRET_ALERTS = """\
+name: list_secret_scanning_alerts
+intent: List the secret scanning alerts of a repository.
+use_when: The user asks which leaked secrets were found in a repository.
+effect: read
+params:
+  repo:
+    type: string
+    pattern: '^[A-Za-z0-9_.-]{{1,100}}$'
+    example: toolgen
+    description: The name of the repository.
+  {name}:
+    type: string
+    pattern: '^[a-z_]{{1,60}}$'
+    example: github_personal_access_token
+    description: The type of secret to list alerts of.
+returns:
+  alerts:
+    type: integer
+    description: How many alerts are open.
+examples:
+  - args: {{repo: toolgen, {name}: github_personal_access_token}}
+"""
+
+
+def test_tg603_leaves_a_parameter_that_says_what_kind_of_secret_alone(
+    tmp_path: Path,
+) -> None:
+    # met on github-mcp-server's list_secret_scanning_alerts (secret_type, a filter): an
+    # error there stops the build of a tool that holds no credential
+    for i, name in enumerate(("secret_type", "token_id", "api_key_name")):
+        said = SECRET_ALERTS.format(name=name)
+        files = _tool("list_secret_scanning_alerts", said)
+        assert _findings(tmp_path / str(i), files, "TG603") == [], name
+    # a name that holds a credential is still reported, the pairs and words alike
+    for i, name in enumerate(("secret", "client_secret", "api_key", "db_password")):
+        said = SECRET_ALERTS.format(name=name)
+        files = _tool("list_secret_scanning_alerts", said)
+        [found] = _findings(tmp_path / f"held{i}", files, "TG603")
+        assert f"'{name}'" in found.message

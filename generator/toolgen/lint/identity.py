@@ -122,11 +122,15 @@ _SECRET_PAIRS = words.wordset(
 )
 
 
+_OF_A_SECRET = words.wordset("type kind name id ids count length policy scope status")
+
+
 def secret_name(name: str) -> bool:
+    """A credential's name, not one that says something of it (secret_type, token_id)."""
     parts = words.name_words(name)
-    if parts == ("token",) or _SECRET_WORDS & set(parts):
-        return True
-    return any("_".join(pair) in _SECRET_PAIRS for pair in pairwise(parts))
+    named = parts == ("token",) or bool(_SECRET_WORDS & set(parts))
+    paired = any("_".join(pair) in _SECRET_PAIRS for pair in pairwise(parts))
+    return (named or paired) and parts[-1] not in _OF_A_SECRET
 
 
 @rule(
@@ -141,8 +145,8 @@ def secret_parameter(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     """A secret in the schema.
 
     ## What it does
-    Reports a parameter named like a credential: `api_key`, `token`, `access_token`,
-    `password`, `secret`, `credential`, `private_key`.
+    Reports a parameter named like a credential (`api_key`, `token`, `access_token`,
+    `password`, `secret`), not one that says something of one (`secret_type`, `token_id`).
 
     ## Why is this bad?
     The model will make one up, or copy one from the conversation into the call and into every
