@@ -346,3 +346,37 @@ def test_tg603_leaves_a_parameter_that_says_what_kind_of_secret_alone(
         files = _tool("list_secret_scanning_alerts", said)
         [found] = _findings(tmp_path / f"held{i}", files, "TG603")
         assert f"'{name}'" in found.message
+
+
+RESOLVE = """\
+name: {name}
+intent: Mark a review thread of a pull request as resolved.
+use_when: The user says the discussion of a review comment is settled.
+effect: write
+idempotency: natural
+params:
+  thread_id:
+    type: string
+    pattern: '^PRRT_[A-Za-z0-9]{{4,40}}$'
+    example: PRRT_kwDOA1
+    description: The review thread's node id.
+returns:
+  resolved:
+    type: boolean
+    description: True once the thread is resolved.
+examples:
+  - args: {{thread_id: PRRT_kwDOA1}}
+"""
+
+
+def test_tg706_hears_resolve_as_a_change_of_what_it_resolves(tmp_path: Path) -> None:
+    # met on github-mcp-server's resolve_review_thread: resolving a thread, a conflict or
+    # an incident changes it, as resolving a hostname does not; the verb says neither
+    said = RESOLVE.format(name="resolve_review_thread")
+    files = _tool("resolve_review_thread", said)
+    assert _findings(tmp_path, files, "TG706") == []
+    # a write tool named with a verb that only reads is still reported
+    fetched = RESOLVE.format(name="fetch_review_thread")
+    files = _tool("fetch_review_thread", fetched)
+    [found] = _findings(tmp_path / "b", files, "TG706")
+    assert "'fetch'" in found.message

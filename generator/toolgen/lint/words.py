@@ -58,10 +58,11 @@ VERB_CLASSES: Mapping[str, frozenset[str]] = {
     "pay": wordset("pay charge refund transfer withdraw deposit bill capture settle"),
 }
 WRITE_CLASSES = frozenset({"create", "update", "delete", "send", "pay"})
-# Verbs whose effect depends on their object (open a file, open an account; issue a refund,
-# the issue of a repository; record a sale, a record): a name that leads with one says
-# nothing certain about reading or writing.
-AMBIGUOUS_VERBS = wordset("open issue record log book order post file note check mark")
+# Verbs whose effect depends on their object (open a file or an account, issue a refund,
+# resolve a hostname or an incident): a name that leads with one says nothing of its effect.
+AMBIGUOUS_VERBS = wordset(
+    "open issue record log book order post file note check mark resolve"
+)
 # Near-synonyms: two verbs of one group name the same action (search_order, find_order).
 # Verbs of one class but different groups (get one, list many; edit, move; create, fork)
 # are related actions, not one action under two names.
