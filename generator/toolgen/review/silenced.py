@@ -63,7 +63,24 @@ def silenced(catalogue: Catalogue, findings: Sequence[Diagnostic]) -> Silenced:
     silencing = by_rule | (suppressed & enabled.keys())
     if not silencing and not suppressed:
         return Silenced((), ())
-    kept_off = _kept_off(catalogue, silencing, findings) if silencing else []
+    kept_off: list[Diagnostic] = []
+    if silencing:  # lint once more, nothing suppressed, only the rules that silence
+        bare = dataclasses.replace(
+            catalogue,
+            lint=LintConfig(select=tuple(sorted(silencing))),
+            tools=tuple(
+                dataclasses.replace(t, suppressions=()) for t in catalogue.tools
+            ),
+        )
+        reported = Counter(_key(d) for d in findings)
+        for d in lint.lint(bare):
+            rule_ = REGISTRY.get(d.code)
+            if rule_ is None or rule_.category is Category.CONFIG:
+                continue
+            if reported[_key(d)]:
+                reported[_key(d)] -= 1
+            else:
+                kept_off.append(d)
     turned_off = tuple(
         TurnedOff(
             r.id,
@@ -90,28 +107,6 @@ def silenced(catalogue: Catalogue, findings: Sequence[Diagnostic]) -> Silenced:
         for index, item in enumerate(tool.suppressions)
     )
     return Silenced(suppressions, turned_off)
-
-
-def _kept_off(
-    catalogue: Catalogue, rules: set[str], findings: Sequence[Diagnostic]
-) -> list[Diagnostic]:
-    """What `rules` find in `catalogue` with nothing suppressed that `findings` lack."""
-    bare = dataclasses.replace(
-        catalogue,
-        lint=LintConfig(select=tuple(sorted(rules))),
-        tools=tuple(dataclasses.replace(t, suppressions=()) for t in catalogue.tools),
-    )
-    reported = Counter(_key(d) for d in findings)
-    kept_off: list[Diagnostic] = []
-    for d in lint.lint(bare):
-        rule_ = REGISTRY.get(d.code)
-        if rule_ is None or rule_.category is Category.CONFIG:
-            continue
-        if reported[_key(d)]:
-            reported[_key(d)] -= 1
-        else:
-            kept_off.append(d)
-    return kept_off
 
 
 def _entry(tools: Sequence[Tool], finding: Diagnostic) -> tuple[str, int] | None:
