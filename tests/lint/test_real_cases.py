@@ -380,3 +380,43 @@ def test_tg706_hears_resolve_as_a_change_of_what_it_resolves(tmp_path: Path) -> 
     files = _tool("fetch_review_thread", fetched)
     [found] = _findings(tmp_path / "b", files, "TG706")
     assert "'fetch'" in found.message
+
+
+COMMENT = """\
+name: write_discussion_comment
+intent: Add, reply to or update a comment of a repository's discussion.
+use_when: The user wants to comment on a discussion, or change a comment of theirs.
+effect: write
+idempotency: natural
+params:
+  method:
+    type: string
+    enum: [add, reply, update]
+    description: What to do with the comment.
+  body:
+    type: string
+    pattern: '^.{{1,2000}}$'
+    example: Thanks, that settles it.
+    description: {said}
+returns:
+  comment_id:
+    type: string
+    description: The comment's node id.
+examples:
+  - args: {{method: add, body: Thanks, that settles it.}}
+"""
+
+
+def test_tg312_leaves_a_description_that_names_another_parameter_s_values(
+    tmp_path: Path,
+) -> None:
+    # met on github-mcp-server's discussion_comment_write: the values a description names
+    # are those of the method parameter's enum, not options of its own
+    said = "The comment's text (required for 'add', 'reply', and 'update' methods)."
+    files = _tool("write_discussion_comment", COMMENT.format(said=said))
+    assert _findings(tmp_path, files, "TG312") == []
+    # options of its own are still reported, beside a sibling's enum
+    own = "The tone of the comment, 'formal', 'friendly', or 'brief'."
+    files = _tool("write_discussion_comment", COMMENT.format(said=own))
+    [found] = _findings(tmp_path / "b", files, "TG312")
+    assert "'body'" in found.message

@@ -18,7 +18,7 @@ from toolgen.lint.registry import (
     SpecText,
     rule,
 )
-from toolgen.spec.ir import Tool
+from toolgen.spec.ir import Tool, innermost
 from toolgen.text import counted
 
 MIN_INTENT_WORDS = 5
@@ -449,8 +449,8 @@ def options_listed_without_enum(site: ParamSite, ctx: LintContext) -> Iterator[F
     """A description that lists options while the parameter has no enum.
 
     ## What it does
-    Reports a string parameter without `enum` whose description lists the values it takes
-    ("one of open, shipped or cancelled", "open/shipped/cancelled").
+    Reports a string parameter without `enum` whose description lists values it takes ("one
+    of open, shipped or cancelled"), not the values of another parameter's enum it refers to.
 
     ## Why is this bad?
     Prose is a suggestion: the model will send "Open", "in progress" or "open?". An enum closes
@@ -475,7 +475,12 @@ def options_listed_without_enum(site: ParamSite, ctx: LintContext) -> Iterator[F
     if node.type != "string" or node.constraints.enum is not None:
         return
     found = OPTIONS.first(site.param.description)
-    if found:
+    # values of a sibling's enum ("required for 'add' and 'reply' methods") are not its own
+    named = set(re.findall(r"['\"`]([\w-]+)['\"`]", found or ""))
+    theirs = {
+        str(v) for p in site.siblings for v in innermost(p).constraints.enum or ()
+    }
+    if found and not (named and named <= theirs):
         yield Finding(
             f"description of parameter {site.dotted!r} lists options ({found!r}) but the "
             "parameter has no enum; expected enum: [...]",
