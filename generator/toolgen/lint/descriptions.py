@@ -475,12 +475,14 @@ def options_listed_without_enum(site: ParamSite, ctx: LintContext) -> Iterator[F
     if node.type != "string" or node.constraints.enum is not None:
         return
     found = OPTIONS.first(site.param.description)
+    if not found:
+        return
     # values of a sibling's enum ("required for 'add' and 'reply' methods") are not its own
-    named = set(re.findall(r"['\"`]([\w-]+)['\"`]", found or ""))
+    named = set(re.findall(r"['\"`]([\w-]+)['\"`]", found))
     theirs = {
         str(v) for p in site.siblings for v in innermost(p).constraints.enum or ()
     }
-    if found and not (named and named <= theirs):
+    if not (named and named <= theirs):
         yield Finding(
             f"description of parameter {site.dotted!r} lists options ({found!r}) but the "
             "parameter has no enum; expected enum: [...]",

@@ -120,8 +120,6 @@ _SECRET_PAIRS = words.wordset(
     """api_key private_key access_key secret_key ssh_key access_token auth_token bearer_token
     refresh_token api_token session_token id_token client_secret"""
 )
-
-
 _OF_A_SECRET = words.wordset("type kind name id ids count length policy scope status")
 
 
