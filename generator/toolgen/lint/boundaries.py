@@ -106,13 +106,12 @@ SENSITIVE_NAMES = words.wordset(
     credit_card cvv cvc pin otp"""
 )
 _SENSITIVE_WORDS = words.wordset("password passwd passphrase secret ssn iban cvv cvc")
-_NOT_SECRET = words.wordset("count expires expiry type kind name url id length hint")
 
 
 def sensitive_name(name: str) -> bool:
     parts = words.name_words(name)
     joined = "_".join(parts)
-    if set(parts) & _NOT_SECRET:
+    if set(parts) & words.NOT_A_SECRET:
         return False
     if joined in SENSITIVE_NAMES or set(parts) & _SENSITIVE_WORDS:
         return True

@@ -120,7 +120,6 @@ _SECRET_PAIRS = words.wordset(
     """api_key private_key access_key secret_key ssh_key access_token auth_token bearer_token
     refresh_token api_token session_token id_token client_secret"""
 )
-_OF_A_SECRET = words.wordset("type kind name id ids count length policy scope status")
 
 
 def secret_name(name: str) -> bool:
@@ -128,7 +127,7 @@ def secret_name(name: str) -> bool:
     parts = words.name_words(name)
     named = parts == ("token",) or bool(_SECRET_WORDS & set(parts))
     paired = any("_".join(pair) in _SECRET_PAIRS for pair in pairwise(parts))
-    return (named or paired) and parts[-1] not in _OF_A_SECRET
+    return (named or paired) and parts[-1] not in words.NOT_A_SECRET
 
 
 @rule(
