@@ -620,21 +620,50 @@ def test_a_lone_surrogate_skips_its_tool_and_names_it(
     assert _data(out / "tools" / "fine.yaml")["intent"] == "A smile: \U0001f600."  # type: ignore[index]
 
 
-def test_a_draft_over_a_spec_files_limits_is_refused_with_the_limit(
+def test_a_draft_over_a_spec_files_limits_skips_its_tool_and_names_the_limit(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A tool whose draft is larger than a spec file may be (1 MiB) cannot be read back: the
-    import stopped on a RuntimeError traceback that blamed toolgen."""
+    import stopped on a RuntimeError traceback that blamed toolgen, then refused every tool
+    of the file for the one; the others are imported."""
     source = tmp_path / "tools.json"
     tool = {"name": "wordy", "description": "word " * 300_000, "inputSchema": {}}
-    source.write_text(json.dumps([tool]), encoding="utf-8")
+    fine = {"name": "fine", "description": "A fine tool.", "inputSchema": {}}
+    source.write_text(json.dumps([tool, fine]), encoding="utf-8")
     out = tmp_path / "shop"
-    assert cli.main(["import", "--from", "mcp", str(source), "--out", str(out)]) == 2
+    assert cli.main(["import", "--from", "mcp", str(source), "--out", str(out)]) == 1
     assert (
-        "the draft wordy.yaml would break a limit: the file has 1,500,"
+        "tool 'wordy' not imported: its draft would break a limit: the file has 1,500,"
         in capsys.readouterr().err
     )
-    assert not out.exists()  # not even an empty tools/ folder
+    assert sorted(p.name for p in (out / "tools").iterdir()) == ["fine.yaml"]
+
+
+def test_a_source_of_long_words_is_quoted_cut(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A title, a key and a format of a hostile tools/list are not carried, and were quoted
+    whole in the draft's header and on the terminal: a title of a megabyte made a draft over
+    a spec file's limits, and the import refused every tool for it."""
+    source = tmp_path / "tools.json"
+    huge = {
+        "name": "huge",
+        "description": "Read a thing.",
+        "title": "T" * 1_000_000,
+        "k" * 100_000: 1,
+        "inputSchema": {
+            "type": "object",
+            "properties": {"id": {"type": "string", "format": "f" * 100_000}},
+        },
+    }
+    source.write_text(json.dumps([huge]), encoding="utf-8")
+    out = tmp_path / "shop"
+    assert cli.main(["import", "--from", "mcp", str(source), "--out", str(out)]) == 1
+    said = capsys.readouterr().err
+    draft_text = (out / "tools" / "huge.yaml").read_text(encoding="utf-8")
+    assert len(said) < 2_000 and len(draft_text) < 3_000
+    for where in (said, draft_text):
+        assert "title 'TTTT" in where and "key 'kkkk" in where and "format 'ffff" in where
 
 
 def test_refs_that_multiply_cost_a_bounded_number_of_schemas(

@@ -54,6 +54,12 @@ def json_document(value: object) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False)
 
 
+def clipped(text: str, limit: int = 120) -> str:
+    """`text` whole up to `limit` characters, else cut to them, "..." last: a message
+    quotes this way what may be long (a value, a source's title)."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def shown(value: object) -> str:
     """A spec value in a message: text quoted as Python does, anything else as JSON."""
     return repr(value) if isinstance(value, str) else json_text(value)

@@ -14,7 +14,7 @@ from toolgen.commands import (
     say,
 )
 from toolgen.interop import importers
-from toolgen.text import counted
+from toolgen.text import clipped, counted
 
 
 def run(args: argparse.Namespace) -> int:
@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
         line = f"{args.out / 'tools' / (d.name + '.yaml')}: TODO {', '.join(d.todos)}"
         say(line + (f"; not carried: {lost}" if lost else ""))
     for name, why in done.skipped:
-        say(f"{args.file}: tool {name!r} not imported: {why}")
+        say(f"{args.file}: tool {clipped(repr(name))} not imported: {why}")
     # what the format check says of the drafts: anything here is a contract that cannot build
     checked = pipeline.check_catalogue(
         args.out, Path.cwd(), implementations=False, lint_rules=False

@@ -19,7 +19,7 @@ from toolgen.lint.registry import (
     rule,
 )
 from toolgen.spec.ir import Tool, innermost
-from toolgen.text import counted
+from toolgen.text import clipped, counted
 
 MIN_INTENT_WORDS = 5
 
@@ -529,8 +529,7 @@ def todo_left_in_contract(text: SpecText, ctx: LintContext) -> Iterator[Finding]
         return
     found = words.TODO_MARKER.search(text.text)
     if found:
-        rest = text.text[found.end() :].strip()
-        shown = rest if len(rest) <= 80 else rest[:77] + "..."
+        shown = clipped(text.text[found.end() :].strip(), 80)
         yield Finding(
             f"unfinished text ({found.group(0)} {shown}); expected it written"
         )

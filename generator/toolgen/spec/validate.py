@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 from toolgen.diagnostics import Diagnostic, error
 from toolgen.spec.load import Document, PathKey
-from toolgen.text import article, json_text
+from toolgen.text import article, clipped, json_text
 
 if TYPE_CHECKING:
     import jsonschema
@@ -148,10 +148,9 @@ def _shown(value: object) -> str:
         return ".nan"
     if isinstance(value, float) and math.isinf(value):
         return ".inf" if value > 0 else "-.inf"
-    if isinstance(value, str) and len(value) > 40:
-        value = value[:37] + "..."
-    text = json_text(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    if isinstance(value, str):
+        value = clipped(value, 40)
+    return clipped(json_text(value), 60)
 
 
 def _did_you_mean(word: str, choices: list[str]) -> str:

@@ -36,6 +36,7 @@ from toolgen.spec.yaml_scalars import (
     show_tag,
     tagged_value,
 )
+from toolgen.text import clipped
 
 # the keys and list indexes from the top of a file to a value, and a line and column (from 1)
 PathKey = tuple[str | int, ...]
@@ -65,8 +66,7 @@ class _TooManyNodes(Exception):
 
 
 def _snippet(text: str) -> str:
-    one_line = text.replace("\n", " ").strip()
-    return one_line if len(one_line) <= 40 else one_line[:37] + "..."
+    return clipped(text.replace("\n", " ").strip(), 40)
 
 
 def _kind_words(node: Node) -> str:

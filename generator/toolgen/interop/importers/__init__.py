@@ -135,17 +135,17 @@ def _tool_text(d: Draft, folder: Path, origin: str, kind: str) -> str:
     return "\n".join([*header, *emit.lines(d.document, comments=d.comments)]) + "\n"
 
 
-def _written_back(path: Path, expected: object) -> None:
+def _written_back(path: Path, expected: object) -> str | None:
+    """Why the draft written cannot be a spec file, or None."""
     document, problems = load_document(path, path.name)
-    # TG011: over a spec file's limits, the source is too large for one file
     for problem in problems:
-        if problem.code == "TG011":
-            why = f"the draft {path.name} would break a limit: {problem.message}"
-            raise Refused(why)
+        if problem.code == "TG011":  # a spec file's limits: the source says too much
+            return f"its draft would break a limit: {problem.message}"
     if document is None or problems or document.data != expected:
         raise RuntimeError(
             f"toolgen import wrote {path.name} that does not read back as written"
         )
+    return None
 
 
 def _unwritable(d: Draft) -> str | None:
@@ -211,29 +211,30 @@ def import_file(kind: str, source: Path, out: Path) -> ImportReport:
             + ", ".join(str(p) for p in clashes)
         )
     write_catalogue = not (out / "catalogue.yaml").exists()
-    staged: list[tuple[Path, str, object]] = []
+    staged: list[tuple[Path, str, object, Draft | None]] = []
     if write_catalogue:
         catalogue = {"format": 1, "name": name, "description": TODO_CATALOGUE}
         header = _head(out, "catalogue.v1.json", source.name, kind)
         text = "\n".join([*header, *emit.lines(catalogue)]) + "\n"
-        staged.append((out / "catalogue.yaml", text, catalogue))
+        staged.append((out / "catalogue.yaml", text, catalogue, None))
     for d in drafts:
-        staged.append(
-            (
-                tools_dir / f"{d.name}.yaml",
-                _tool_text(d, out, source.name, kind),
-                d.document,
-            )
-        )
+        text = _tool_text(d, out, source.name, kind)
+        staged.append((tools_dir / f"{d.name}.yaml", text, d.document, d))
     # drafted and read back beside `out` (a refused draft leaves no folder), then moved
     beside = next(folder for folder in (out, *out.parents) if folder.is_dir())
+    kept: list[tuple[Path, Draft | None]] = []
     with tempfile.TemporaryDirectory(dir=beside) as scratch:
-        for target, text, data in staged:
+        for target, text, data, held in staged:
             trial = Path(scratch) / target.relative_to(out)
             trial.parent.mkdir(parents=True, exist_ok=True)
             trial.write_text(text, encoding="utf-8")
-            _written_back(trial, data)
+            why = _written_back(trial, data)
+            if why is None:
+                kept.append((target, held))
+            else:  # a tool's draft: the catalogue's is a few lines
+                skipped.append((target.stem, why))
         tools_dir.mkdir(parents=True, exist_ok=True)
-        for target, _, _ in staged:
+        for target, _ in kept:
             shutil.move(Path(scratch) / target.relative_to(out), target)
-    return ImportReport(tuple(drafts), tuple(skipped), write_catalogue)
+    written = tuple(d for _, d in kept if d is not None)
+    return ImportReport(written, tuple(skipped), write_catalogue)

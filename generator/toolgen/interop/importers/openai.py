@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from toolgen.interop.importers.source import Loss, SourceError, SourceFile, SourceTool
+from toolgen.text import clipped
 
 KIND = "openai"
 _KNOWN = frozenset({"type", "function", "name", "description", "parameters", "strict"})
@@ -39,8 +40,8 @@ def _tool(entry: object, index: int) -> SourceTool:
         raise SourceError(f"entry {index} is not an object")
     if entry.get("type", "function") != "function":
         raise SourceError(
-            f"entry {index} is a {entry.get('type')!r} tool; only function tools can be "
-            "imported"
+            f"entry {index} is a {clipped(repr(entry.get('type')))} tool; only function "
+            "tools can be imported"
         )
     inner = entry.get("function")
     spec: Mapping[str, object] = inner if isinstance(inner, dict) else entry
@@ -56,7 +57,7 @@ def _tool(entry: object, index: int) -> SourceTool:
         Loss("the tool", f"key {k!r}", "the format has no such key") for k in unknown
     ]
     if parameters is not None and not isinstance(parameters, dict):
-        raise SourceError(f"parameters of {name!r} is not an object")
+        raise SourceError(f"parameters of {clipped(repr(name))} is not an object")
     return SourceTool(
         name=name,
         description=description if isinstance(description, str) else None,

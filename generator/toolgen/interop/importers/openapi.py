@@ -243,7 +243,7 @@ def _body(
                 losses.add(
                     f"body property {name!r}",
                     "the property",
-                    f"a parameter is named {name!r} too; one name, one argument",
+                    "a parameter has this name too; one name, one argument",
                 )
                 continue
             properties[name] = sub
@@ -314,7 +314,7 @@ def _tool(
         name, place = str(param.get("name")), str(param.get("in"))
         where = f"parameter {name!r}"
         if name in properties:
-            losses.add(where, f"in {place}", f"another parameter is named {name!r} too")
+            losses.add(where, f"in {place}", "another parameter has this name")
             continue
         schema = _parameter_schema(doc, param, where, losses)
         if schema is None:

@@ -23,6 +23,7 @@ from toolgen.interop.importers.source import Losses
 from toolgen.names import ENVELOPE_KEYS, MODEL_NAME_RE
 from toolgen.spec.limits import MAX_PARAMETERS
 from toolgen.spec.model.reading import fits_type, is_number, whole_number
+from toolgen.text import clipped
 
 Node = Mapping[str, object]
 ParamDoc = dict[str, object]
@@ -583,5 +584,4 @@ def _ordered(node: Node, doc: ParamDoc) -> ParamDoc:
 
 
 def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return clipped(repr(value), 60)

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from toolgen.text import clipped
+
 Effect = Literal["read", "write", "destructive"]
 
 
@@ -29,6 +31,11 @@ class Loss:
     where: str  # "parameter 'coordinates'", "the tool", "return field 'items'"
     what: str  # the source feature: "format 'uri'", "title 'Create Issue'"
     reason: str  # why it is not carried
+
+    def __post_init__(self) -> None:
+        # both quote the source, whose words can be long (a title of a megabyte)
+        for name in ("where", "what"):
+            object.__setattr__(self, name, clipped(getattr(self, name)))
 
 
 class Losses(list[Loss]):
