@@ -420,3 +420,57 @@ def test_tg312_leaves_a_description_that_names_another_parameter_s_values(
     files = _tool("write_discussion_comment", COMMENT.format(said=own))
     [found] = _findings(tmp_path / "b", files, "TG312")
     assert "'body'" in found.message
+
+
+FLAG = """\
+name: {name}
+intent: {intent}
+use_when: {use_when}
+effect: write
+idempotency: natural
+params:
+  flag_name:
+    type: string
+    pattern: '^[a-z_]{{3,40}}$'
+    example: dark_mode
+    description: The feature flag, as the flag list names it.
+returns:
+  enabled:
+    type: boolean
+    description: Whether the flag is on now.
+examples:
+  - args: {{flag_name: dark_mode}}
+"""
+
+
+def test_mirror_actions_are_neither_twins_nor_neighbours(tmp_path: Path) -> None:
+    """enable and disable, log in and log out: one action and its mirror, which
+    `words.opposite_verbs` said it knew (its docstring named enable and disable) and did
+    not; petstore's loginUser and logoutUser met TG303."""
+    for index, (first, second) in enumerate(
+        [("enable", "disable"), ("login", "logout"), ("encrypt", "decrypt")]
+    ):
+        files = {
+            **_tool(
+                f"{first}_feature_flag",
+                FLAG.format(
+                    name=f"{first}_feature_flag",
+                    intent=f"{first.capitalize()} a feature flag for the whole shop.",
+                    use_when=f"An administrator asks to {first} a feature flag.",
+                ),
+            ),
+            **_tool(
+                f"{second}_feature_flag",
+                FLAG.format(
+                    name=f"{second}_feature_flag",
+                    intent=f"{second.capitalize()} a feature flag for the whole shop.",
+                    use_when=f"An administrator asks to {second} a feature flag.",
+                ),
+            ),
+        }
+        found = [
+            d.message
+            for rule in ("TG401", "TG303")
+            for d in _findings(tmp_path / str(index), files, rule)
+        ]
+        assert found == [], (first, second)

@@ -179,7 +179,8 @@ ANTONYMS: frozenset[frozenset[str]] = frozenset(
         "give take", "send receive", "push pull", "upload download", "import export",
         "approve reject", "accept decline", "grant revoke", "add remove", "open close",
         "start stop", "attach detach", "upgrade downgrade", "increase decrease",
-        "show hide", "lock unlock", "follow unfollow", "publish unpublish",
+        "show hide", "lock unlock", "follow unfollow", "publish unpublish", "enable disable",
+        "login logout", "signin signout", "encrypt decrypt", "pause resume", "join leave",
     )
 )  # fmt: skip
 
