@@ -310,6 +310,30 @@ def test_class_names_of_nested_objects_and_arrays(tmp_path: Path) -> None:
     assert summary.class_name == "SearchOrdersSummary"
 
 
+def test_only_a_top_level_return_field_may_not_take_an_envelope_key(
+    tmp_path: Path,
+) -> None:
+    """The envelope's keys (ok, error, truncated, ...) are those of the answer itself: a
+    field of a returned object may take one. TG141 refused them at every depth, so the
+    signers' `error` of Dropbox Sign's description, imported, could not build."""
+    nested = (
+        "  signers:\n    type: array\n    description: Who signs.\n    items:\n"
+        "      type: object\n      properties:\n"
+        "        error: {type: string, optional: true, description: Why it failed.}\n"
+        "        ok: {type: boolean, description: Whether the signer signed.}\n"
+    )
+    text = tool_text("  q: {type: string}\n", returns=nested)
+    tool = clean_tool(tmp_path, text + "examples:\n  - args: {q: x}\n")
+    [signers] = tool.returns
+    assert signers.items is not None
+    assert [f.name for f in signers.items.properties] == ["error", "ok"]
+    at_top = "  error: {type: string, description: Why it failed.}\n"
+    refused = build(
+        tmp_path / "refused", tool_text("  q: {type: string}\n", returns=at_top)
+    )
+    assert "TG141" in [d.code for d in refused.diagnostics]
+
+
 @pytest.mark.parametrize(
     ("plural", "one"),
     [

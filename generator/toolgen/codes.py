@@ -189,7 +189,7 @@ _TABLE: tuple[tuple[str, str, Stage, str, str], ...] = (
      'The catalogue name, `package` or `implementation` is not a valid Python name.',
      'Use snake_case names, dotted for packages (`generated.inventory`).'),
     ('TG141', 'envelope-key-as-return', Stage.MODEL,
-     'A return field is named like a key of the envelope every answer comes in.',
+     'A return field at the top is named like a key of the envelope every answer comes in.',
      'Rename the field.'),
     ('TG142', 'reserved-error-code', Stage.MODEL,
      "The error code `invalid_arguments` is toolgen's own.",

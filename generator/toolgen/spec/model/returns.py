@@ -22,7 +22,7 @@ class ReturnsReader(BoundaryReader):
         built = []
         for field in self.fields(raw, path, stem):
             name = field[0]
-            if name in ENVELOPE_KEYS:
+            if name in ENVELOPE_KEYS and path == ("returns",):  # the answer's own keys
                 self.report(
                     "TG141",
                     f"return field name {name!r} is a key of the envelope every result "
