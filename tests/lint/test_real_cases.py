@@ -422,6 +422,24 @@ def test_tg312_leaves_a_description_that_names_another_parameter_s_values(
     assert "'body'" in found.message
 
 
+def test_tg312_reads_no_options_in_a_link_or_a_date_format(tmp_path: Path) -> None:
+    # met on Dropbox Sign's description (hellosign-openapi): a link's path and a date's
+    # format are words between slashes, as "open/shipped/cancelled" is
+    for index, said in enumerate(
+        [
+            "See https://developers.hellosign.com/api/oauthWalkthrough for the steps.",
+            "Read [the constants](/api/reference/constants/#supported-locales) first.",
+            "The day the report starts, as MM/DD/YYYY.",
+        ]
+    ):
+        files = _tool("write_discussion_comment", COMMENT.format(said=said))
+        assert _findings(tmp_path / str(index), files, "TG312") == [], said
+    own = "The tone of the comment, formal/friendly/brief."
+    files = _tool("write_discussion_comment", COMMENT.format(said=own))
+    [found] = _findings(tmp_path / "own", files, "TG312")
+    assert "'formal/friendly/brief'" in found.message
+
+
 FLAG = """\
 name: {name}
 intent: {intent}

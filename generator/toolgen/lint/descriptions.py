@@ -433,7 +433,8 @@ OPTIONS = Scanner(
     ("options are", r"\boptions are\b"),
     (" or ", r"\b(must|can|may|should) be (either )?['\"`]?\w+['\"`]?,? or ['\"`]?\w+"),
     (", ", r"['\"`][\w-]+['\"`](, ['\"`][\w-]+['\"`])+,? (or|and) ['\"`][\w-]+['\"`]"),
-    ("/", r"\b[a-z]+(/[a-z]+){2,}\b"),
+    # not in a link, nor a date's format (MM/DD/YYYY: each part one letter, repeated)
+    ("/", r"(?<![\w./:#-])(?!(?:(\w)\1*/)+(\w)\2*\b)[a-z]+(/[a-z]+){2,}(?![\w/-])"),
     (" | ", r"\b[a-z]+( \| [a-z]+)+\b"),
 )
 
