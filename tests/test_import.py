@@ -663,7 +663,9 @@ def test_a_source_of_long_words_is_quoted_cut(
     draft_text = (out / "tools" / "huge.yaml").read_text(encoding="utf-8")
     assert len(said) < 2_000 and len(draft_text) < 3_000
     for where in (said, draft_text):
-        assert "title 'TTTT" in where and "key 'kkkk" in where and "format 'ffff" in where
+        assert (
+            "title 'TTTT" in where and "key 'kkkk" in where and "format 'ffff" in where
+        )
 
 
 def test_refs_that_multiply_cost_a_bounded_number_of_schemas(
