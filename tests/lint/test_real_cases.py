@@ -440,6 +440,52 @@ def test_tg312_reads_no_options_in_a_link_or_a_date_format(tmp_path: Path) -> No
     assert "'formal/friendly/brief'" in found.message
 
 
+SIGNING = """\
+name: send_signature_request
+intent: Send a document to be signed by the people it names.
+use_when: The user wants someone to sign a document.
+effect: write
+idempotency: natural
+params:
+  {name}:
+    type: string
+    description: {said}
+returns:
+  request_id:
+    type: string
+    description: The signature request's id.
+examples:
+  - args: {{{name}: x}}
+"""
+
+
+def test_tg606_and_tg607_read_what_a_parameter_is_from_its_last_word(
+    tmp_path: Path,
+) -> None:
+    # met on Dropbox Sign's description (hellosign-openapi): file_urls is a list of URLs,
+    # not a path; link_color is a colour, not a URL
+    def found(name: str) -> list[str]:
+        files = _tool(
+            "send_signature_request",
+            SIGNING.format(name=name, said=f"The {name.replace('_', ' ')}."),
+        )
+        diagnostics, _ = check(tmp_path / name, {"catalogue.yaml": CLINIC, **files})
+        return sorted({d.code for d in diagnostics} & {"TG606", "TG607"})
+
+    assert found("file_urls") == ["TG607"]
+    assert found("link_color") == []
+    assert found("webhook_secret") == []
+    assert found("file_size") == []
+    assert found("endpoint_id") == []
+    # what names a path or a URL is still reported, by its last word before a preposition
+    assert found("source_file") == ["TG606"]
+    assert found("file_name") == ["TG606"]
+    assert found("folder") == ["TG606"]
+    assert found("callback_url") == ["TG607"]
+    assert found("url_to_fetch") == ["TG607"]
+    assert found("webhook") == ["TG607"]
+
+
 FLAG = """\
 name: {name}
 intent: {intent}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from itertools import pairwise
@@ -317,6 +318,14 @@ PATH_WORDS = words.wordset(
 )
 
 
+def _head(name: str) -> str:
+    """What a parameter is, by its name: the last word before a preposition (the url of
+    url_to_fetch, the colour of link_color, the size of file_size)."""
+    parts = words.name_words(name)
+    before = list(itertools.takewhile(lambda w: w not in words.PREPOSITIONS, parts))
+    return (before or parts or ("",))[-1]
+
+
 @rule(
     id="TG606",
     severity=Severity.ERROR,
@@ -328,9 +337,11 @@ def path_parameter_as_string(site: ParamSite, ctx: LintContext) -> Iterator[Find
     """A file path as a plain string.
 
     ## What it does
-    Reports a string parameter without a pattern named `path`, `file`, `filename`, `dir`,
-    `folder` or similar, in a tool that is not `open_world` (a path in a remote system, such
-    as a file of a hosted repository, is resolved by that system's API, not on your disk).
+    Reports a string parameter without a pattern named for a path by its last word (`path`,
+    `source_file`, `dir`, `folder` or similar, or `file_name`), in a tool that is not
+    `open_world` (a path in a remote system, such as a file of a hosted repository, is
+    resolved by that system's API, not on your disk). `file_size` and `file_urls` are not
+    paths.
 
     ## Why is this bad?
     `../../etc/passwd`, an absolute path or a symbolic link is enough to read outside the
@@ -356,10 +367,14 @@ def path_parameter_as_string(site: ParamSite, ctx: LintContext) -> Iterator[Find
     A string with a pattern of plain names also passes, when the tool joins it to a folder
     of its own.
     """
-    parts = set(words.name_words(site.param.name))
     if site.tool.open_world:
         return  # a path in a remote system (a repository, a bucket), resolved by its API
-    if is_free_string(site.scalar) and parts & PATH_WORDS:
+    head = _head(site.param.name)
+    if head in ("name", "names"):  # file_name, folder_names
+        head = next(
+            (w for w in words.name_words(site.param.name) if w in PATH_WORDS), ""
+        )
+    if is_free_string(site.scalar) and head in PATH_WORDS:
         yield Finding(
             f"parameter {site.dotted!r} is a file path as a plain string; expected a pattern "
             "that rules out '..' and absolute paths"
@@ -381,8 +396,9 @@ def url_parameter_as_string(site: ParamSite, ctx: LintContext) -> Iterator[Findi
     """A URL as a plain string.
 
     ## What it does
-    Reports a string parameter without a pattern named `url`, `uri`, `link`, `href`,
-    `endpoint`, `webhook` or `callback`.
+    Reports a string parameter without a pattern named for a URL by its last word (`url`,
+    `callback_url`, `uri`, `link`, `href`, `endpoint`, `webhook` or `callback`); not
+    `link_color` or `webhook_secret`.
 
     ## Why is this bad?
     A model can be induced to ask for `http://169.254.169.254/` or an address on your
@@ -406,8 +422,7 @@ def url_parameter_as_string(site: ParamSite, ctx: LintContext) -> Iterator[Findi
     A string with a pattern anchored to the allowed hosts also passes; the `url` type checks
     what a pattern cannot (look-alike hosts, every form of IP address, user-info).
     """
-    parts = set(words.name_words(site.param.name))
-    if is_free_string(site.scalar) and parts & URL_WORDS:
+    if is_free_string(site.scalar) and _head(site.param.name) in URL_WORDS:
         yield Finding(
             f"parameter {site.dotted!r} is a URL as a plain string; expected a pattern that "
             "allows only the hosts the tool may reach"
