@@ -486,6 +486,18 @@ def test_tg606_and_tg607_read_what_a_parameter_is_from_its_last_word(
     assert found("webhook") == ["TG607"]
 
 
+def test_tg802_counts_a_page_size_in_items_not_in_bytes(tmp_path: Path) -> None:
+    # met nine times on Dropbox Sign's description (hellosign-openapi): its list_info's
+    # page_size was "a size without a unit; expected page_size_bytes"
+    sizes = (
+        "  page_size: {type: integer, description: Documents per page.}\n"
+        "  file_size: {type: integer, description: The document's size.}\n"
+    )
+    listed = READ_DOCUMENT.replace("examples:\n", sizes + "examples:\n", 1)
+    [found] = _findings(tmp_path, _tool("read_document", listed), "TG802")
+    assert "'file_size'" in found.message
+
+
 FLAG = """\
 name: {name}
 intent: {intent}

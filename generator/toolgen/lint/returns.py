@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import pairwise
 
 from toolgen.diagnostics import Severity
 from toolgen.lint import words
@@ -78,6 +79,8 @@ def list_without_pagination(site: ReturnSite, ctx: LintContext) -> Iterator[Find
     )
 
 
+# whose size is how many members: page_size, batch_size, party_size
+GROUPS = words.wordset("page batch chunk party team group sample household crew")
 QUANTITY_WORDS = words.wordset(
     """weight mass amount price cost fee total balance duration timeout delay interval age
     distance length width height depth size volume temperature speed capacity tax discount
@@ -148,8 +151,10 @@ def quantity_without_unit(site: ReturnSite, ctx: LintContext) -> Iterator[Findin
     parts = words.name_words(field.name)
     quantities = [
         p
-        for p in parts
-        if p in QUANTITY_WORDS and not (p == "total" and field.type == "integer")
+        for before, p in pairwise(("", *parts))
+        if p in QUANTITY_WORDS
+        and not (p == "total" and field.type == "integer")
+        and not (p == "size" and before in GROUPS)  # page_size counts items, not bytes
     ]
     if quantities and not set(parts) & UNIT_WORDS:
         unit = UNIT_FOR.get(quantities[0], "eur")
