@@ -498,6 +498,34 @@ def test_tg802_counts_a_page_size_in_items_not_in_bytes(tmp_path: Path) -> None:
     assert "'file_size'" in found.message
 
 
+def test_a_name_that_says_something_of_a_secret_or_of_code_holds_neither(
+    tmp_path: Path,
+) -> None:
+    # met on OpenAI's own description (openai-openapi, imported): api_key_ids (TG603, an
+    # error, nine times), user.api_key_last_used_at (TG610) and eval_id (TG605, an error,
+    # ten times) name keys, a time and an evaluation, not a credential or code
+    def found(name: str, *, returned: bool = False) -> list[str]:
+        text = SIGNING.format(name=name, said="What it is.")
+        if returned:
+            text = text.replace(
+                "  request_id:\n",
+                f"  {name}:\n    type: string\n"
+                "    description: What it is.\n  request_id:\n",
+            )
+        files = _tool("send_signature_request", text)
+        diagnostics, _ = check(tmp_path / name, {"catalogue.yaml": CLINIC, **files})
+        return sorted({d.code for d in diagnostics} & {"TG603", "TG605", "TG610"})
+
+    assert found("api_key_ids") == []
+    assert found("eval_id") == []
+    assert found("script_url") == []
+    assert found("api_key_last_used_at", returned=True) == []
+    # the credential and the code themselves are still reported
+    assert found("api_key") == ["TG603"]
+    assert found("api_key", returned=True) == ["TG603", "TG610"]
+    assert found("eval") == ["TG605"]
+
+
 FLAG = """\
 name: {name}
 intent: {intent}

@@ -111,7 +111,7 @@ _SENSITIVE_WORDS = words.wordset("password passwd passphrase secret ssn iban cvv
 def sensitive_name(name: str) -> bool:
     parts = words.name_words(name)
     joined = "_".join(parts)
-    if set(parts) & words.NOT_A_SECRET:
+    if set(parts) & words.ATTRIBUTES:
         return False
     if joined in SENSITIVE_NAMES or set(parts) & _SENSITIVE_WORDS:
         return True

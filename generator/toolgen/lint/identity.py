@@ -128,7 +128,7 @@ def secret_name(name: str) -> bool:
     parts = words.name_words(name)
     named = parts == ("token",) or bool(_SECRET_WORDS & set(parts))
     paired = any("_".join(pair) in _SECRET_PAIRS for pair in pairwise(parts))
-    return (named or paired) and parts[-1] not in words.NOT_A_SECRET
+    return (named or paired) and parts[-1] not in words.ATTRIBUTES
 
 
 @rule(
@@ -259,6 +259,8 @@ _LANGUAGE = re.compile(
 
 def code_name(name: str, description: str) -> bool:
     parts = words.name_words(name)
+    if parts[-1:] and parts[-1] in words.ATTRIBUTES:  # eval_id, script_url: not code
+        return False
     if CODE_WORDS - SEARCH_WORDS & set(parts):
         return True
     if SEARCH_WORDS & set(parts):

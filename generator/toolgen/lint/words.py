@@ -63,8 +63,11 @@ WRITE_CLASSES = frozenset({"create", "update", "delete", "send", "pay"})
 AMBIGUOUS_VERBS = wordset(
     "open issue record log book order post file note check mark resolve"
 )
-# Name words that say something of a secret, not hold it: secret_type, token_id, token_url
-NOT_A_SECRET = wordset("count expires expiry type kind name url id length hint")
+# Name words for something of a thing, not the thing: secret_type, token_ids, eval_id,
+# script_url, api_key_last_used_at
+ATTRIBUTES = wordset(
+    "count counts expires expiry type types kind kinds name names url urls id ids length hint at"
+)
 # Near-synonyms: two verbs of one group name the same action (search_order, find_order).
 # Verbs of one class but different groups (get one, list many; edit, move; create, fork)
 # are related actions, not one action under two names.
