@@ -526,6 +526,21 @@ def test_a_name_that_says_something_of_a_secret_or_of_code_holds_neither(
     assert found("eval") == ["TG605"]
 
 
+def test_tg205_leaves_the_id_of_a_named_object_alone(tmp_path: Path) -> None:
+    # met on petstore (category.id, tags.id) and OpenAI's description (video.id, prompt.id):
+    # the object an id sits in says whose it is; a bare id says nothing
+    nested = SIGNING.replace(
+        "  {name}:\n    type: string\n    description: {said}\n",
+        "  video:\n    type: object\n    description: The video to sign.\n"
+        "    properties:\n      id: {{type: string, description: The id.}}\n"
+        "  id: {{type: string, description: The id.}}\n",
+    ).replace("{{{name}: x}}", "{{video: {{id: v}}, id: x}}")
+    files = _tool("send_signature_request", nested.format())
+    assert [
+        d.message.split(" has")[0] for d in _findings(tmp_path, files, "TG205")
+    ] == ["parameter 'id'"]
+
+
 FLAG = """\
 name: {name}
 intent: {intent}

@@ -269,8 +269,9 @@ def vague_parameter_name(site: ParamSite, ctx: LintContext) -> Iterator[Finding]
     """Vague parameter name.
 
     ## What it does
-    Reports parameters named `val`, `value`, `data`, `x`, `input`, `obj`, `item`, bare `id`
-    or `user`, and similar names that say nothing about the value.
+    Reports parameters named `val`, `value`, `data`, `x`, `input`, `obj`, `item`, `id` (but
+    the `id` of an object parameter, `category.id`) or `user`, and similar names that say
+    nothing about the value.
 
     ## Why is this bad?
     The model fills a parameter from its name first and its description second; `id` next to
@@ -289,8 +290,8 @@ def vague_parameter_name(site: ParamSite, ctx: LintContext) -> Iterator[Finding]
     ```
     """
     name = site.param.name.lower()
-    if name not in VAGUE_PARAMS:
-        return
+    if name not in VAGUE_PARAMS or (name == "id" and len(site.path) > 1):
+        return  # category.id: the object the id sits in says whose it is
     # the siblings' words only for a vague name: one site's cost stays independent of
     # how many parameters sit beside it
     siblings = {
