@@ -99,15 +99,8 @@ def _enum_neighbours(param: Param) -> list[JsonValue]:
     enum = param.constraints.enum or ()
     if param.type == "string":
         words = [str(v) for v in enum]
-        found: list[JsonValue] = []
-        for candidate in (
-            words[0].upper(),
-            words[0] + "s",
-            words[0].strip() + " ",
-            "other",
-        ):
-            if candidate not in words and candidate not in found:
-                found.append(candidate)
+        near = (words[0].upper(), words[0] + "s", words[0].strip() + " ", "other")
+        found: list[JsonValue] = [c for c in dict.fromkeys(near) if c not in words]
         return found[:2]
     numbers = [
         v for v in enum if isinstance(v, int | float) and not isinstance(v, bool)
