@@ -83,12 +83,8 @@ def _shadowed(top: str, root: Path) -> str | None:
 def _toolgen_homes() -> list[Path]:
     # found, not imported: importing toolgen_runtime imports the Agents SDK (about a second
     # on a loaded machine), which a build never needs
-    homes = []
-    for name in ("toolgen", "toolgen_runtime"):
-        spec = importlib.util.find_spec(name)
-        if spec is not None and spec.origin:
-            homes.append(Path(spec.origin).resolve().parent)
-    return homes
+    specs = map(importlib.util.find_spec, ("toolgen", "toolgen_runtime"))
+    return [Path(s.origin).resolve().parent for s in specs if s and s.origin]
 
 
 @dataclass(frozen=True, slots=True)
