@@ -331,8 +331,7 @@ class BuildCache:
             self._lines = lines
             return units
 
-        units = self._read(self._units, read)
-        return {} if units is None else units
+        return self._read(self._units, read) or {}
 
     def checked(self) -> dict[str, tuple[Diagnostic, ...]]:
         """What the last build's check of each implementation found, by its key
