@@ -93,8 +93,7 @@ def run_module(path: Path) -> object:
         if done.returncode != 0 or not out.is_file():
             last = (done.stderr.strip().splitlines() or ["no error output"])[-1]
             raise SourceError(f"importing {path} failed: {last}")
-        data: object = json.loads(out.read_text(encoding="utf-8"))
-        return data
+        return json.loads(out.read_text(encoding="utf-8"))
 
 
 def _without_derived_titles(node: object, name: str | None = None) -> object:
