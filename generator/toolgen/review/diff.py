@@ -86,12 +86,9 @@ def _elements(pair: ToolPair) -> Iterator[object]:
     old_params = elements.fields(elements.parameters(old), "params")
     new_params = elements.fields(elements.parameters(new), "params")
     yield from elements.field_pairs(pair.name, old_params, new_params, ParamPair)
-    yield from elements.field_pairs(
-        pair.name,
-        elements.fields(old.get("returns", {}), "returns"),
-        elements.fields(new.get("returns", {}), "returns"),
-        ReturnPair,
-    )
+    old_returns = elements.fields(old.get("returns", {}), "returns")
+    new_returns = elements.fields(new.get("returns", {}), "returns")
+    yield from elements.field_pairs(pair.name, old_returns, new_returns, ReturnPair)
     old_errors, new_errors = old.get("errors", {}), new.get("errors", {})
     for code in sorted({*old_errors, *new_errors}):
         yield ErrorPair(pair.name, code, old_errors.get(code), new_errors.get(code))
