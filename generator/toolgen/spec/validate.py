@@ -130,11 +130,10 @@ def _subject(path: PathKey, kind: SchemaKind) -> str:
             index += 1
     if not keys:
         return owner
+    item = ""
     if isinstance(keys[-1], int):
         item = f"item {keys[-1] + 1} of "
         keys = keys[:-1]
-    else:
-        item = ""
     return f"{item}{'.'.join(str(k) for k in keys)!r} of {owner}"
 
 
