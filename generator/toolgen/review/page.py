@@ -85,8 +85,7 @@ def _constraints(node: elements.Node) -> str:
         parts.append("one of " + ", ".join(map(json_text, node.enum)))
     if node.pattern:
         parts.append(f"pattern {node.pattern}")
-    for key, value in node.bounds.items():
-        parts.append(f"{key} {json_text(value)}")
+    parts += (f"{key} {json_text(value)}" for key, value in node.bounds.items())
     return "; ".join(parts)
 
 
