@@ -8,6 +8,7 @@ floats with ``.inf`` and ``.nan``, and text for everything else.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 from typing import Final
@@ -46,16 +47,14 @@ _MISFIT: Final = Misfit()
 
 
 def _as_int(text: str) -> int | Misfit:
-    try:
+    # Python refuses to parse or print integers longer than 4300 digits.
+    with contextlib.suppress(ValueError):
         if _DECIMAL.fullmatch(text):
             return int(text)
         if _OCTAL.fullmatch(text) or _HEX.fullmatch(text):
             value = int(text[2:], 8 if text[1] == "o" else 16)
             str(value)  # read in any base, but it must print in decimal too
             return value
-    except ValueError:
-        # Python refuses to parse or print integers longer than 4300 digits.
-        pass
     return _MISFIT
 
 
