@@ -541,27 +541,6 @@ def test_tg205_leaves_the_id_of_a_named_object_alone(tmp_path: Path) -> None:
     ] == ["parameter 'id'"]
 
 
-FLAG = """\
-name: {name}
-intent: {intent}
-use_when: {use_when}
-effect: write
-idempotency: natural
-params:
-  flag_name:
-    type: string
-    pattern: '^[a-z_]{{3,40}}$'
-    example: dark_mode
-    description: The feature flag, as the flag list names it.
-returns:
-  enabled:
-    type: boolean
-    description: Whether the flag is on now.
-examples:
-  - args: {{flag_name: dark_mode}}
-"""
-
-
 def test_mirror_actions_are_neither_twins_nor_neighbours(tmp_path: Path) -> None:
     """enable and disable, log in and log out: one action and its mirror, which
     `words.opposite_verbs` said it knew (its docstring named enable and disable) and did
@@ -570,22 +549,13 @@ def test_mirror_actions_are_neither_twins_nor_neighbours(tmp_path: Path) -> None
         [("enable", "disable"), ("login", "logout"), ("encrypt", "decrypt")]
     ):
         files = {
-            **_tool(
-                f"{first}_feature_flag",
-                FLAG.format(
-                    name=f"{first}_feature_flag",
-                    intent=f"{first.capitalize()} a feature flag for the whole shop.",
-                    use_when=f"An administrator asks to {first} a feature flag.",
-                ),
-            ),
-            **_tool(
-                f"{second}_feature_flag",
-                FLAG.format(
-                    name=f"{second}_feature_flag",
-                    intent=f"{second.capitalize()} a feature flag for the whole shop.",
-                    use_when=f"An administrator asks to {second} a feature flag.",
-                ),
-            ),
+            f"tools/{verb}_member_card.yaml": PAYMENT.format(
+                name=f"{verb}_member_card",
+                intent=f"{verb.capitalize()} the payment card of a club member.",
+                use_when=f"The member asks to {verb} their card.",
+                counterpart="The member whose card it is.",
+            )
+            for verb in (first, second)
         }
         found = [
             d.message
