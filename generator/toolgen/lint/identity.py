@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Iterator
-from itertools import pairwise
+from itertools import pairwise, takewhile
 
 from toolgen.diagnostics import Severity
 from toolgen.lint import words
@@ -258,9 +257,9 @@ _LANGUAGE = re.compile(
 
 
 def code_name(name: str, description: str) -> bool:
-    parts = words.name_words(name)
-    if parts[-1:] and parts[-1] in words.ATTRIBUTES:  # eval_id, script_url: not code
+    if _head(name) in words.ATTRIBUTES:  # eval_id, script_url: not code
         return False
+    parts = words.name_words(name)
     if CODE_WORDS - SEARCH_WORDS & set(parts):
         return True
     if SEARCH_WORDS & set(parts):
@@ -324,7 +323,7 @@ def _head(name: str) -> str:
     """What a parameter is, by its name: the last word before a preposition (the url of
     url_to_fetch, the colour of link_color, the size of file_size)."""
     parts = words.name_words(name)
-    before = list(itertools.takewhile(lambda w: w not in words.PREPOSITIONS, parts))
+    before = list(takewhile(lambda w: w not in words.PREPOSITIONS, parts))
     return (before or parts or ("",))[-1]
 
 
