@@ -541,6 +541,38 @@ def test_tg205_leaves_the_id_of_a_named_object_alone(tmp_path: Path) -> None:
     ] == ["parameter 'id'"]
 
 
+def test_tg206_reads_user_and_tool_in_a_name_as_objects(tmp_path: Path) -> None:
+    # met on Asana's description (Asana/openapi, imported): addUserForTeam and createTeam
+    # "name the same action on 'team_user'", as the prose stopwords dropped 'user'
+    files = {
+        f"tools/{name}.yaml": PAYMENT.format(
+            name=name,
+            intent=intent,
+            use_when="The member asks for it.",
+            counterpart="The team.",
+        )
+        for name, intent in [
+            ("add_user_for_team", "Add a member of the club to one of its teams."),
+            ("create_team", "Create a new team of the club for its members."),
+        ]
+    }
+    assert _findings(tmp_path, files, "TG206") == []
+
+
+def test_tg308_hears_or_else_as_a_threat_only_when_it_ends_the_sentence(
+    tmp_path: Path,
+) -> None:
+    # met six times on Asana's description: "specify only the fields you wish to change,
+    # or else you may overwrite changes made by another user" says what happens
+    said = "Only the fields to change, or else you may overwrite another change."
+    files = _tool("write_discussion_comment", COMMENT.format(said=said))
+    assert _findings(tmp_path, files, "TG308") == []
+    threat = "Only the fields to change, or else!"
+    files = _tool("write_discussion_comment", COMMENT.format(said=f"'{threat}'"))
+    [found] = _findings(tmp_path / "threat", files, "TG308")
+    assert "'or else'" in found.message
+
+
 def test_mirror_actions_are_neither_twins_nor_neighbours(tmp_path: Path) -> None:
     """enable and disable, log in and log out: one action and its mirror, which
     `words.opposite_verbs` said it knew (its docstring named enable and disable) and did

@@ -202,7 +202,8 @@ def promotional_language(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
 
 
 THREATS = Scanner(
-    ("or ", r"\bor (else|you will)\b"),
+    # "or else!", not what follows a mistake ("or else you may overwrite")
+    ("or ", r"\bor (else(?=\s*(?:[!.;,]|$))|you will\b)"),
     ("you will be", r"\byou will be (penalized|punished|fired|shut down|terminated)\b"),
     ("under no circumstances", r"\bunder no circumstances\b"),
     ("failure to comply", r"\bfailure to comply\b"),

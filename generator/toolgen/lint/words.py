@@ -124,8 +124,11 @@ STOPWORDS = wordset(
     his her i me my not no do does did done can could should would will shall may might must
     if then than when where which who whom whose what why how so such only also just any all
     each every some more most many much one other others own same very too about after before
-    up down out over under again further once here both few nor per via use used using user
-    users asks ask wants want call calls called tool tools"""
+    up down out over under again further once here both few nor per via use used using"""
+)
+# and the words of every request in prose, which in a name are objects (add_user, list_calls)
+PROSE_STOPWORDS = STOPWORDS | wordset(
+    "user users asks ask wants want call calls called tool tools"
 )
 # Name words that say nothing about the object: two names sharing one are not neighbours.
 FILLER_NAME_WORDS = wordset(
@@ -162,7 +165,7 @@ def content_words(text: str) -> frozenset[str]:
     return frozenset(
         stem(w)
         for w in _WORD.findall(text.lower())
-        if len(w) > 1 and w not in STOPWORDS
+        if len(w) > 1 and w not in PROSE_STOPWORDS
     )
 
 
