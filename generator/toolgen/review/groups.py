@@ -60,18 +60,16 @@ def tool_groups(
     """One tool card's grouping, from its snapshot: namespace, deferral, and its asks, each
     with the tool the search sends it to instead (None when it comes to this one)."""
     wrong = (groups or {}).get("misrouted", {}).get(tool["name"], {})
-    asks = []
-    for ask in tool.get("asks", []):
-        found = wrong.get(ask)
-        asks.append(
+    return {
+        "namespace": tool.get("namespace"),
+        "deferred": bool(tool.get("deferred")),
+        "asks": [
             {
                 "text": ask,
                 "goes_to": None if found is None else found.goes_to,
                 "shared": found is not None and found.shared,
             }
-        )
-    return {
-        "namespace": tool.get("namespace"),
-        "deferred": bool(tool.get("deferred")),
-        "asks": asks,
+            for ask in tool.get("asks", [])
+            for found in [wrong.get(ask)]
+        ],
     }
