@@ -365,13 +365,10 @@ def tool_pairs(old: Json, new: Json, committed: Json | None = None) -> list[Tool
         [before[n] for n in gone], [after[n] for n in came], _tool_signature
     )
     renames = {new["name"]: old["name"] for old, new in matched}
-    pairs = []
-    for name in sorted({*before, *after} - set(renames.values())):
-        source = renames.get(name)
-        old_tool = before.get(source or name)
-        pairs.append(
-            ToolPair(
-                name, old_tool, after.get(name), source, locked.get(source or name)
-            )
+    return [
+        ToolPair(
+            name, before.get(was), after.get(name), renames.get(name), locked.get(was)
         )
-    return pairs
+        for name in sorted({*before, *after} - set(renames.values()))
+        for was in [renames.get(name, name)]
+    ]
