@@ -311,13 +311,10 @@ def _gemini(selection: Selection) -> Definitions:
             "toolConfig.functionCallingConfig.mode VALIDATED",
         ),
     ]
-    for tool in selection.tools:
-        note = _gemini_note(tool["name"], tool["model"]["parameters"])
-        if note is not None:
-            notes.append(note)
+    found = [_gemini_note(t["name"], t["model"]["parameters"]) for t in selection.tools]
     loaded, more, searched = _client_search(selection, _gemini_declaration)
     payload = {"tools": [{"functionDeclarations": loaded}], **more}
-    return Definitions(payload, (*notes, *searched))
+    return Definitions(payload, (*notes, *filter(None, found), *searched))
 
 
 # each API as `toolgen export --to` names it, with the request shape it is given and where
