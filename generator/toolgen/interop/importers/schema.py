@@ -29,6 +29,9 @@ Node = Mapping[str, object]
 ParamDoc = dict[str, object]
 
 _MAX_DEPTH = 32
+# an infinite bound (YAML's .inf, JSON's Infinity) is refused like a word: the format's
+# bounds are finite numbers
+_INFINITE = "only finite numeric bounds are read"
 _NAME_RULE = "a name is 1 to 64 letters, digits, '_' or '-'"
 # Keywords that say nothing the model or the validator acts on: dropping them loses nothing.
 _SILENT = frozenset({"$schema", "$id", "$comment", "$defs", "definitions"})
@@ -359,14 +362,10 @@ class Converter:
         return None in kept
 
     def _bounds(self, node: Node, kind: str, doc: ParamDoc, where: str) -> set[str]:
-        # an infinite bound (YAML's .inf, JSON's Infinity) is refused like a word: the
-        # format's bounds are finite numbers
         for key, name in (("minimum", "min"), ("maximum", "max")):
             value = node.get(key)
             if key in node and not _finite(value):
-                self.lose(
-                    where, f"{key} {value!r}", "only finite numeric bounds are read"
-                )
+                self.lose(where, f"{key} {value!r}", _INFINITE)
             elif is_number(value):
                 if (
                     kind == "integer"
@@ -385,11 +384,7 @@ class Converter:
             value = node.get(key)
             if not _finite(value):
                 if key in node:
-                    self.lose(
-                        where,
-                        f"{key} {node[key]!r}",
-                        "only finite numeric bounds are read",
-                    )
+                    self.lose(where, f"{key} {value!r}", _INFINITE)
                 continue
             number = cast(float, value)
             if kind == "integer" and (isinstance(number, int) or number.is_integer()):
