@@ -211,12 +211,9 @@ def _output(tool: Json) -> tuple[dict[str, int], set[str]]:
 
 
 def _return_where(field: str) -> tuple[str, ...]:
-    parts: list[str] = ["returns"]
-    for i, part in enumerate(field.split(".")):
-        if i:
-            parts.append("properties")
-        parts.append(part)
-    return tuple(parts)
+    """Where a dotted return field is: "a.b" is ("returns", "a", "properties", "b")."""
+    first, *rest = field.split(".")
+    return ("returns", first, *(key for part in rest for key in ("properties", part)))
 
 
 @boundary_rule("TD701", "sensitive-field-exposed", Level.BREAKING)
