@@ -205,9 +205,8 @@ def _output(tool: Json) -> tuple[dict[str, int], set[str]]:
     if not isinstance(value, Mapping):
         return {}, set()
     limits = value.get("max_chars", {})
-    return (dict(limits) if isinstance(limits, Mapping) else {}), set(
-        value.get("sensitive", [])
-    )
+    sensitive = set(value.get("sensitive", []))
+    return (dict(limits) if isinstance(limits, Mapping) else {}), sensitive
 
 
 def _return_where(field: str) -> tuple[str, ...]:
