@@ -127,9 +127,8 @@ def definition_changed_by_toolgen(pair: ToolPair) -> Iterator[Found]:
     old, committed = pair.old, pair.committed
     if old is None or committed is None:
         return
-    if committed.get("source") == old.get("source") and committed.get(
-        "digest"
-    ) != old.get("digest"):
+    same_source = committed.get("source") == old.get("source")
+    if same_source and committed.get("digest") != old.get("digest"):
         yield Found(
             f"toolgen now gives the model another definition of {pair.name!r} from the same "
             f"contract (digest {committed.get('digest')} in the committed lockfile, "
