@@ -14,13 +14,12 @@ indented, so a change is a few lines of diff.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from toolgen.spec import snapshot, tokens
 from toolgen.spec.ir import Tool
-from toolgen.text import json_document, json_value
+from toolgen.text import json_document, json_text, json_value
 
 LOCK_NAME = "toolgen.lock.json"
 LOCK_FORMAT = 1
@@ -42,8 +41,7 @@ def lock_piece(tool: Tool, cost: int) -> LockPiece:
         "definition": model,
     }
     shown = json_document(entry).replace("\n", "\n    ")
-    name = json.dumps(tool.name, ensure_ascii=False)
-    return tool.name, definition_digest, f"    {name}: {shown}"
+    return tool.name, definition_digest, f"    {json_text(tool.name)}: {shown}"
 
 
 def catalogue_text(name: str, pieces: Sequence[LockPiece], total_tokens: int) -> str:
