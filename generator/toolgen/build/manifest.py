@@ -12,13 +12,12 @@ caches of the files toolgen wrote; they go with the old tree when the package is
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from toolgen.paths import read_regular, safe_relative
+from toolgen.paths import file_digest, read_regular, safe_relative
 from toolgen.text import json_document, json_value
 
 MANIFEST_NAME = "toolgen-manifest.json"
@@ -30,7 +29,7 @@ CACHES = frozenset({"__pycache__", ".ruff_cache"})
 
 def content_digest(text: str) -> str:
     """The manifest's digest of a file: the first half of the SHA-256 of its bytes."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+    return file_digest(text.encode("utf-8"))
 
 
 @dataclass(frozen=True, slots=True)
