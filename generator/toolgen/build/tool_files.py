@@ -230,9 +230,7 @@ class Run:
         cache): made of the same inputs, and rendered (a build stopped by errors keeps its
         units without their files and cards), with every file it made as the last build
         left it and every stub in place."""
-        if unit.key != key:
-            return False
-        if len(unit.cards) != len(unit.tools):
+        if unit.key != key or len(unit.cards) != len(unit.tools):
             return False
         catalogue = self.settings.catalogue
         assert catalogue is not None
