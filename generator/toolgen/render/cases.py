@@ -234,8 +234,7 @@ class _Cases:
         object item visited."""
         item = array.items
         assert item is not None
-        limit = array.constraints.max_items
-        if not valid and limit == 0:
+        if not valid and array.constraints.max_items == 0:
             return
         here = (*path, "0")
         first = valid[0] if valid else None
