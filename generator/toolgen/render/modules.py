@@ -59,10 +59,9 @@ _ENTRIES_OPEN = "CARDS = {\n"  # what the entries are formatted in
 
 def card_entry(tool: Tool) -> str:
     """A tool's entry of CARDS, as rendered (before formatting)."""
-    name = py_str(tool.name)
     return templating.render(
         "card.py.jinja",
-        name=name,
+        name=py_str(tool.name),
         description=text_expression(tool.description),
         parameters=py_literal(dict(tool.parameters)),
         flags=card_flags(tool),
