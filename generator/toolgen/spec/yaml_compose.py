@@ -163,8 +163,7 @@ def _syntax_error(exc: MarkedYAMLError, file: str, text: str) -> Diagnostic:
     problem = _plain_words(exc.problem or exc.context or "the text is not valid YAML")
     message = f"YAML syntax error: {problem}"
     if exc.problem and exc.context and exc.context_mark is not None:
-        context = _plain_words(exc.context)
-        message += f" ({context} at line {exc.context_mark.line + 1})"
+        message += f" ({_plain_words(exc.context)} at line {exc.context_mark.line + 1})"
     mark = exc.problem_mark or exc.context_mark
     hint = _syntax_hint(problem, _line_at(text, mark))
     return error("TG001", message, span_at(file, mark), hint)
