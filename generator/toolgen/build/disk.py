@@ -37,13 +37,8 @@ def _renameat2() -> object | None:
         function = ctypes.CDLL(None, use_errno=True).renameat2
     except (AttributeError, OSError):
         return None
-    function.argtypes = [
-        ctypes.c_int,
-        ctypes.c_char_p,
-        ctypes.c_int,
-        ctypes.c_char_p,
-        ctypes.c_uint,
-    ]
+    # renameat2(olddirfd, oldpath, newdirfd, newpath, flags)
+    function.argtypes = (ctypes.c_int, ctypes.c_char_p) * 2 + (ctypes.c_uint,)
     function.restype = ctypes.c_int
     return function
 
