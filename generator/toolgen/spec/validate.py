@@ -304,19 +304,17 @@ def _unknown_keys(
     schema: dict[str, Any],
 ) -> list[Diagnostic]:
     """TG101 for each key of a mapping its schema does not know."""
-    known = sorted(schema.get("properties", {}))
+    properties = schema.get("properties", {})
     found = []
-    for key in mapping:
-        if key in schema.get("properties", {}):
-            continue
-        message, hint = f"unknown key {key!r} in {subject}", ""
+    for key in (key for key in mapping if key not in properties):
+        message = f"unknown key {key!r} in {subject}"
         split = _split_by_comma(document, path, mapping, key)
-        if split is not None:
-            message += f": {split[0]}"
-            hint = split[1]
-        place = document.span((*path, key), key=True)
+        if split is None:
+            hint = _unknown_key_hint(key, sorted(properties))
+        else:
+            message, hint = f"{message}: {split[0]}", split[1]
         found.append(
-            error("TG101", message, place, hint or _unknown_key_hint(key, known))
+            error("TG101", message, document.span((*path, key), key=True), hint)
         )
     return found
 
