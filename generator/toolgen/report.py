@@ -131,31 +131,29 @@ def format_sarif(
     else:
         descriptors = [dict(r) for r in rules]
     index = {str(r["id"]): i for i, r in enumerate(descriptors)}
-    results = []
-    for d in diagnostics:
-        text = d.message + (f"\nhelp: {d.hint}" if d.hint else "")
-        results.append(
-            {
-                "ruleId": d.code,
-                "ruleIndex": index[d.code],
-                "level": SARIF_LEVEL[d.severity],
-                "message": {"text": text},
-                "locations": [
-                    {
-                        "physicalLocation": {
-                            "artifactLocation": {
-                                "uri": d.span.file,
-                                "uriBaseId": "%SRCROOT%",
-                            },
-                            "region": {
-                                "startLine": d.span.line,
-                                "startColumn": d.span.col,
-                            },
-                        }
+    results = [
+        {
+            "ruleId": d.code,
+            "ruleIndex": index[d.code],
+            "level": SARIF_LEVEL[d.severity],
+            "message": {"text": d.message + (f"\nhelp: {d.hint}" if d.hint else "")},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {
+                            "uri": d.span.file,
+                            "uriBaseId": "%SRCROOT%",
+                        },
+                        "region": {
+                            "startLine": d.span.line,
+                            "startColumn": d.span.col,
+                        },
                     }
-                ],
-            }
-        )
+                }
+            ],
+        }
+        for d in diagnostics
+    ]
     log = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
