@@ -388,7 +388,4 @@ def write_outputs(files: RenderedFiles, root: Path) -> WriteReport:
 
 
 def _shown(path: Path, root: Path) -> str:
-    try:
-        return path.relative_to(root).as_posix()
-    except ValueError:
-        return str(path)
+    return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
