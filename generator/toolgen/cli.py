@@ -244,10 +244,9 @@ def _export_parser(commands: _Commands) -> None:
 
 
 def _count(text: str) -> int:
-    try:
+    value = -1  # what a text that is no whole number counts as
+    with contextlib.suppress(ValueError):
         value = int(text)
-    except ValueError:
-        value = -1
     if value < 0:
         raise argparse.ArgumentTypeError(
             f"expected a whole number of at least 0, got {text!r}"
