@@ -34,12 +34,10 @@ def package_dir(dotted: str) -> str:
 
 def safe_relative(path: str) -> bool:
     """A path written in a file toolgen reads back (a manifest, the journal) names a file
-    inside its folder, never outside it."""
-    parts = path.split("/")
+    inside its folder, never outside it: no part of it is empty (as in an empty path, or
+    one with a leading or doubled slash), `.` or `..`."""
     return (
-        bool(path)
-        and not path.startswith("/")
-        and all(part not in ("", ".", "..") for part in parts)
+        all(part not in ("", ".", "..") for part in path.split("/"))
         and "\\" not in path
         and "\0" not in path
     )
