@@ -573,6 +573,21 @@ def test_tg308_hears_or_else_as_a_threat_only_when_it_ends_the_sentence(
     assert "'or else'" in found.message
 
 
+def test_tg801_leaves_the_lists_of_one_record_alone(tmp_path: Path) -> None:
+    # met on petstore's getPetById (a pet's photoUrls and tags) and OpenAI's
+    # retrieve-role (a role's permissions): lists of the record returned, not results
+    record = (
+        "  id: {type: string, description: The document's id.}\n"
+        "  tags: {type: array, items: {type: string}, description: Its tags.}\n"
+    )
+    text = READ_DOCUMENT.replace("examples:\n", record + "examples:\n", 1)
+    assert _findings(tmp_path, _tool("read_document", text), "TG801") == []
+    # without the record's id the list is a result that may be cut
+    text = text.replace("  id: {type: string, description: The document's id.}\n", "")
+    [found] = _findings(tmp_path / "b", _tool("read_document", text), "TG801")
+    assert "'tags'" in found.message
+
+
 def test_mirror_actions_are_neither_twins_nor_neighbours(tmp_path: Path) -> None:
     """enable and disable, log in and log out: one action and its mirror, which
     `words.opposite_verbs` said it knew (its docstring named enable and disable) and did

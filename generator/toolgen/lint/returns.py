@@ -42,7 +42,8 @@ def list_without_pagination(site: ReturnSite, ctx: LintContext) -> Iterator[Find
     Reports a top-level list in the returns when its siblings have neither a total
     (`total_available`) nor a truncation hint (`note`, `next_cursor`, `truncated`,
     `has_more`): either one tells the model there may be more. A tool that takes a list
-    (one answer per item asked for) is bounded by its own call and passes.
+    (one answer per item asked for) is bounded by its own call and passes, and so does a
+    list beside an `id`: the tags of the one record returned, not results.
 
     ## Why is this bad?
     If the tool returns ten results out of 428 and does not say so, the model concludes there
@@ -70,8 +71,8 @@ def list_without_pagination(site: ReturnSite, ctx: LintContext) -> Iterator[Find
     if any(p.type == "array" for p in site.tool.params):
         return  # one item per item asked for: the call's own list bounds the answer
     names = {f.name for f in site.siblings}
-    if names & TOTAL_FIELDS or names & HINT_FIELDS:
-        return
+    if names & TOTAL_FIELDS or names & HINT_FIELDS or "id" in names:
+        return  # beside the record's id, a list is one of its attributes (a pet's tags)
     yield Finding(
         f"list {site.field.name!r} of {site.tool.name!r} comes without a total "
         "(total_available) or a truncation hint (next_cursor, note, truncated); expected the "
