@@ -588,6 +588,24 @@ def test_tg801_leaves_the_lists_of_one_record_alone(tmp_path: Path) -> None:
     assert "'tags'" in found.message
 
 
+def test_tg602_leaves_the_name_of_the_account_a_tool_creates_alone(
+    tmp_path: Path,
+) -> None:
+    # met on petstore's createUser and createUsersWithListInput: the username is the new
+    # account's, chosen in the conversation; no session holds it yet
+    def found(tool: str, name: str) -> list[Diagnostic]:
+        text = SIGNING.replace("send_signature_request", tool).format(
+            name=name, said="The name."
+        )
+        return _findings(tmp_path / tool / name, _tool(tool, text), "TG602")
+
+    assert found("create_user", "username") == []
+    assert found("create_customer", "customer_id") == []
+    # the caller's identity in any other tool, a creation of something else included
+    assert len(found("delete_user", "username")) == 1
+    assert len(found("create_order", "user_id")) == 1
+
+
 def test_mirror_actions_are_neither_twins_nor_neighbours(tmp_path: Path) -> None:
     """enable and disable, log in and log out: one action and its mirror, which
     `words.opposite_verbs` said it knew (its docstring named enable and disable) and did

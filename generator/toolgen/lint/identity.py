@@ -79,7 +79,7 @@ def identity_parameter(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     Reports a parameter named like an identity (`customer_id`, `user_id`, `tenant`,
     `account_id`, `session_id`, ...) that is not a context field (TG601 covers those),
     unless its description says it names another party ("omit for the authenticated user",
-    "any user").
+    "any user") or the tool creates that party (`create_user`'s `username`).
 
     ## Why is this bad?
     Whoever fills the field decides whose data the call touches, and here the model fills it,
@@ -104,6 +104,9 @@ def identity_parameter(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     name = site.param.name.lower()
     if _OTHER_PARTY.search(site.param.description):
         return  # the description says the value names someone else (or defaults to the caller)
+    made = ctx.profile_of(site.tool)
+    if made.verb_class == "create" and made.head and name.startswith(made.head):
+        return  # create_user's username: the new account's, which no session holds yet
     if name in IDENTITY_NAMES and site.param.name not in ctx.context_names:
         yield Finding(
             f"parameter {site.dotted!r} names the caller's identity; expected it in the run "
