@@ -606,6 +606,24 @@ def test_tg602_leaves_the_name_of_the_account_a_tool_creates_alone(
     assert len(found("create_order", "user_id")) == 1
 
 
+def test_tg303_hears_an_undoing_verb_as_a_change(tmp_path: Path) -> None:
+    # met on Asana's and OpenAI's descriptions: unassign_user_role beside update_role, an
+    # unknown verb judged by the intents they share ("a role of the organization")
+    files = {
+        f"tools/{name}.yaml": PAYMENT.format(
+            name=name,
+            intent=intent,
+            use_when="The member asks.",
+            counterpart="The role.",
+        )
+        for name, intent in [
+            ("unassign_member_role", "Unassign a role of the club from one member."),
+            ("update_role", "Update a role of the club for its members."),
+        ]
+    }
+    assert _findings(tmp_path, files, "TG303") == []
+
+
 def test_mirror_actions_are_neither_twins_nor_neighbours(tmp_path: Path) -> None:
     """enable and disable, log in and log out: one action and its mirror, which
     `words.opposite_verbs` said it knew (its docstring named enable and disable) and did

@@ -206,7 +206,10 @@ def participle(word: str) -> bool:
 
 
 def verb_class(verb: str) -> str:
-    """The class of a verb, or the verb itself when it is not a known verb."""
+    """The class of a verb, or the verb itself when it is not a known verb; undoing a known
+    one (unassign, unarchive) is a change."""
+    if verb not in VERB_CLASS and verb[:2] == "un" and verb[2:] in VERB_CLASS:
+        return "update"
     return VERB_CLASS.get(verb, "verb:" + verb)
 
 
