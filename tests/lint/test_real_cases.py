@@ -624,6 +624,27 @@ def test_tg303_hears_an_undoing_verb_as_a_change(tmp_path: Path) -> None:
     assert _findings(tmp_path, files, "TG303") == []
 
 
+def test_tg401_tells_an_item_from_members_by_the_object_itself(tmp_path: Path) -> None:
+    # met on Asana's description: addItemForPortfolio and addMembersForPortfolio were near
+    # twins, as 'item' (a word that tells no two objects apart) left the first no object
+    files = {
+        f"tools/{name}.yaml": PAYMENT.format(
+            name=name,
+            intent=intent,
+            use_when="The member asks.",
+            counterpart="The team.",
+        )
+        for name, intent in [
+            (
+                "add_item_for_team",
+                "Add an item to the equipment of one of the club's teams.",
+            ),
+            ("add_members_for_team", "Add members of the club to one of its teams."),
+        ]
+    }
+    assert _findings(tmp_path, files, "TG401") == []
+
+
 def test_mirror_actions_are_neither_twins_nor_neighbours(tmp_path: Path) -> None:
     """enable and disable, log in and log out: one action and its mirror, which
     `words.opposite_verbs` said it knew (its docstring named enable and disable) and did
