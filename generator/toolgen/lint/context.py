@@ -110,7 +110,7 @@ def profile(tool: Named, namespaces: frozenset[str]) -> ToolProfile:
         verb=verb,
         verb_class=words.verb_class(verb),
         objects=_objects(others),
-        head=words.stem((before or others[:cut] or [""])[-1]),  # an item is one too
+        head=words.stem((before or others[:cut] or [""])[-1]),  # add_item_for_x: item
         qualified=frozenset(words.stem(w) for w in others if w not in words.STOPWORDS),
         keyed=(tuple(others[:cut]), tuple(others[cut + 1 :])),
         name_set=frozenset(meaningful),

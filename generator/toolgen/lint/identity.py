@@ -104,8 +104,8 @@ def identity_parameter(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     name = site.param.name.lower()
     if _OTHER_PARTY.search(site.param.description):
         return  # the description says the value names someone else (or defaults to the caller)
-    made = ctx.profile_of(site.tool)
-    if made.verb_class == "create" and made.head and name.startswith(made.head):
+    prof = ctx.profile_of(site.tool)
+    if prof.verb_class == "create" and prof.head and name.startswith(prof.head):
         return  # create_user's username: the new account's, which no session holds yet
     if name in IDENTITY_NAMES and site.param.name not in ctx.context_names:
         yield Finding(
