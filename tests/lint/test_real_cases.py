@@ -152,6 +152,16 @@ examples:
 """
 
 
+def _payments(*tools: tuple[str, str]) -> dict[str, str]:
+    """Payment tools by name and intent: pairs for the rules that compare two tools."""
+    return {
+        f"tools/{name}.yaml": PAYMENT.format(
+            name=name, intent=intent, use_when="The member asks.", counterpart="Who."
+        )
+        for name, intent in tools
+    }
+
+
 def test_tg401_does_not_call_opposite_actions_near_twins(tmp_path: Path) -> None:
     make = PAYMENT.format(
         name="MakePayment",
@@ -544,18 +554,10 @@ def test_tg205_leaves_the_id_of_a_named_object_alone(tmp_path: Path) -> None:
 def test_tg206_reads_user_and_tool_in_a_name_as_objects(tmp_path: Path) -> None:
     # met on Asana's description (Asana/openapi, imported): addUserForTeam and createTeam
     # "name the same action on 'team_user'", as the prose stopwords dropped 'user'
-    files = {
-        f"tools/{name}.yaml": PAYMENT.format(
-            name=name,
-            intent=intent,
-            use_when="The member asks for it.",
-            counterpart="The team.",
-        )
-        for name, intent in [
-            ("add_user_for_team", "Add a member of the club to one of its teams."),
-            ("create_team", "Create a new team of the club for its members."),
-        ]
-    }
+    files = _payments(
+        ("add_user_for_team", "Add a member of the club to one of its teams."),
+        ("create_team", "Create a new team of the club for its members."),
+    )
     assert _findings(tmp_path, files, "TG206") == []
 
 
@@ -609,39 +611,23 @@ def test_tg602_leaves_the_name_of_the_account_a_tool_creates_alone(
 def test_tg303_hears_an_undoing_verb_as_a_change(tmp_path: Path) -> None:
     # met on Asana's and OpenAI's descriptions: unassign_user_role beside update_role, an
     # unknown verb judged by the intents they share ("a role of the organization")
-    files = {
-        f"tools/{name}.yaml": PAYMENT.format(
-            name=name,
-            intent=intent,
-            use_when="The member asks.",
-            counterpart="The role.",
-        )
-        for name, intent in [
-            ("unassign_member_role", "Unassign a role of the club from one member."),
-            ("update_role", "Update a role of the club for its members."),
-        ]
-    }
+    files = _payments(
+        ("unassign_member_role", "Unassign a role of the club from one member."),
+        ("update_role", "Update a role of the club for its members."),
+    )
     assert _findings(tmp_path, files, "TG303") == []
 
 
 def test_tg401_tells_an_item_from_members_by_the_object_itself(tmp_path: Path) -> None:
     # met on Asana's description: addItemForPortfolio and addMembersForPortfolio were near
     # twins, as 'item' (a word that tells no two objects apart) left the first no object
-    files = {
-        f"tools/{name}.yaml": PAYMENT.format(
-            name=name,
-            intent=intent,
-            use_when="The member asks.",
-            counterpart="The team.",
-        )
-        for name, intent in [
-            (
-                "add_item_for_team",
-                "Add an item to the equipment of one of the club's teams.",
-            ),
-            ("add_members_for_team", "Add members of the club to one of its teams."),
-        ]
-    }
+    files = _payments(
+        (
+            "add_item_for_team",
+            "Add an item to the equipment of one of the club's teams.",
+        ),
+        ("add_members_for_team", "Add members of the club to one of its teams."),
+    )
     assert _findings(tmp_path, files, "TG401") == []
 
 
@@ -652,15 +638,15 @@ def test_mirror_actions_are_neither_twins_nor_neighbours(tmp_path: Path) -> None
     for index, (first, second) in enumerate(
         [("enable", "disable"), ("login", "logout"), ("encrypt", "decrypt")]
     ):
-        files = {
-            f"tools/{verb}_member_card.yaml": PAYMENT.format(
-                name=f"{verb}_member_card",
-                intent=f"{verb.capitalize()} the payment card of a club member.",
-                use_when=f"The member asks to {verb} their card.",
-                counterpart="The member whose card it is.",
+        files = _payments(
+            *(
+                (
+                    f"{verb}_member_card",
+                    f"{verb.capitalize()} the card of a club member.",
+                )
+                for verb in (first, second)
             )
-            for verb in (first, second)
-        }
+        )
         found = [
             d.message
             for rule in ("TG401", "TG303")
