@@ -432,6 +432,19 @@ def test_tg312_leaves_a_description_that_names_another_parameter_s_values(
     assert "'body'" in found.message
 
 
+def test_tg312_leaves_the_values_another_parameter_takes_alone(tmp_path: Path) -> None:
+    # met 16 times on Dropbox Sign's description: "When **operator** is one of the
+    # following, **value** must be a String" lists what operator takes, not value
+    said = (
+        "When **method** is one of the following, the text is required, add or reply."
+    )
+    files = _tool("write_discussion_comment", COMMENT.format(said=said))
+    assert _findings(tmp_path, files, "TG312") == []
+    own = "The tone of the text, which is one of formal, friendly or brief."
+    files = _tool("write_discussion_comment", COMMENT.format(said=own))
+    assert len(_findings(tmp_path / "own", files, "TG312")) == 1
+
+
 def test_tg312_reads_no_options_in_a_link_or_a_date_format(tmp_path: Path) -> None:
     # met on Dropbox Sign's description (hellosign-openapi): a link's path and a date's
     # format are words between slashes, as "open/shipped/cancelled" is

@@ -452,7 +452,8 @@ def options_listed_without_enum(site: ParamSite, ctx: LintContext) -> Iterator[F
 
     ## What it does
     Reports a string parameter without `enum` whose description lists values it takes ("one
-    of open, shipped or cancelled"), not the values of another parameter's enum it refers to.
+    of open, shipped or cancelled"), not the values of another parameter's enum it refers to
+    or those another parameter takes ("when `operator` is one of ...").
 
     ## Why is this bad?
     Prose is a suggestion: the model will send "Open", "in progress" or "open?". An enum closes
@@ -476,8 +477,14 @@ def options_listed_without_enum(site: ParamSite, ctx: LintContext) -> Iterator[F
     node = site.scalar
     if node.type != "string" or node.constraints.enum is not None:
         return
-    found = OPTIONS.first(site.param.description)
-    if not found:
+    text = site.param.description
+    match = next(OPTIONS.finditer(text), None)
+    if match is None:
+        return
+    found = " ".join(match.group(0).split())
+    # "when **operator** is one of ...": the values another parameter takes
+    subject = re.search(r"(\w+)\W*\s+(?:is|are)\s+$", text[: match.start()])
+    if subject and subject[1] in {p.name for p in site.siblings if p is not site.param}:
         return
     # values of a sibling's enum ("required for 'add' and 'reply' methods") are not its own
     named = set(re.findall(r"['\"`]([\w-]+)['\"`]", found))
