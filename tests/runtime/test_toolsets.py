@@ -313,7 +313,7 @@ from toolgen_runtime.threads import run_in_worker
 DONE = threading.Event()
 
 def _effect():
-    time.sleep(0.3)
+    time.sleep(1.5)
     DONE.set()
 
 async def on_invoke(ctx, raw):
@@ -333,20 +333,23 @@ def test_a_timeout_answers_the_envelope_and_a_sync_effect_still_happens(
     schema = {"type": "object", "properties": {}, "required": []}
     schema["additionalProperties"] = False
     fix = "Nothing may have been written yet; call read_stock before trying again."
-    card = Card("slow_write", "Write slowly.", schema, timeout_s=0.05, timeout_fix=fix)
+    # a worker thread picks the effect up well within the timeout, even on a loaded machine:
+    # a call that times out while its effect still waits in the pool's queue cancels it
+    # (asyncio cancels a job no thread has begun), and then nothing happens at all
+    card = Card("slow_write", "Write slowly.", schema, timeout_s=0.5, timeout_fix=fix)
     model = ScriptedModel(
         [[function_call("slow_write", {}, call_id="c1")], [assistant_message("ok")]]
     )
     agent = Agent(name="a", model=model, tools=[lazy_tool(card, "slow_module")])
     started = time.monotonic()
     result = asyncio.run(Runner.run(agent, "write"))
-    assert time.monotonic() - started < 0.3
+    assert time.monotonic() - started < 1.4
     assert _outputs(result) == [
         {"ok": False, "error": "timeout", "how_to_fix": fix, "retryable": True}
     ]
     done: threading.Event = sys.modules["slow_module"].DONE
     assert not done.is_set()  # the model was told before the effect happened
-    assert done.wait(5)  # and the worker thread still did it
+    assert done.wait(10)  # and the worker thread still did it
 
 
 def test_importing_the_package_does_not_load_the_search() -> None:
