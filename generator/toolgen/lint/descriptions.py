@@ -482,8 +482,10 @@ def options_listed_without_enum(site: ParamSite, ctx: LintContext) -> Iterator[F
     if match is None:
         return
     found = " ".join(match.group(0).split())
-    # "when **operator** is one of ...": the values another parameter takes
-    subject = re.search(r"(\w+)\W*\s+(?:is|are)\s+$", text[: match.start()])
+    # "when **operator** is one of ...": the values another parameter takes (read in the
+    # 80 characters before it: the pattern costs the square of what it reads)
+    before = text[max(0, match.start() - 80) : match.start()]
+    subject = re.search(r"(\w+)\W*\s+(?:is|are)\s+$", before)
     if subject and subject[1] in {p.name for p in site.siblings if p is not site.param}:
         return
     # values of a sibling's enum ("required for 'add' and 'reply' methods") are not its own
