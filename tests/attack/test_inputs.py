@@ -149,6 +149,23 @@ def test_a_sparse_file_linked_in_costs_nothing(built: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+def test_a_long_description_before_its_options_is_read_in_bounded_time(
+    built: Path,
+) -> None:
+    """TG312 looked for the word before 'is one of' with a pattern that costs the square of
+    the text before it: 300,000 letters there kept `check` busy for over 30 s (the timeout
+    of `_toolgen` ends a run that would take hours)."""
+    path = built / "spec" / "shop" / "tools" / "read_stock.yaml"
+    long = "a" * 300_000 + " one of x, y or z."
+    path.write_text(
+        path.read_text().replace(
+            "    description: The product code.\n", f"    description: {long}\n", 1
+        )
+    )
+    done = _toolgen(built, "check")
+    assert "TG312" in done.stdout + done.stderr, done.stderr[-2000:]
+
+
 def test_too_many_values_in_a_file(tmp_path: Path) -> None:
     path = tmp_path / "x.yaml"
     items = ", ".join("1" for _ in range(limits.MAX_NODES + 5))
