@@ -21,6 +21,7 @@ from toolgen_runtime.schema import validator
 
 from toolgen.interop.importers.source import Losses
 from toolgen.names import ENVELOPE_KEYS, MODEL_NAME_RE
+from toolgen.spec.backtracking import ambiguous_repetition
 from toolgen.spec.limits import MAX_PARAMETERS
 from toolgen.spec.model.reading import fits_type, is_number, whole_number
 from toolgen.text import clipped
@@ -534,6 +535,9 @@ def _fits(doc: ParamDoc, value: object) -> bool:
     or an example is kept only when it fits (never on an array or an object), so the
     contract the importer writes never contradicts itself."""
     kind = str(doc["type"])
+    pattern = doc.get("pattern")
+    if isinstance(pattern, str) and ambiguous_repetition(pattern):
+        return False  # matching it could take years (TG127)
     schema = {key: doc[name] for name, key in _KEYWORDS.items() if name in doc}
     schema["type"] = "string" if kind in _FORMATS else kind
     if kind in _FORMATS:

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import cast
 
 from toolgen.names import python_name
+from toolgen.spec.backtracking import ambiguous_repetition
 from toolgen.spec.ir import Constraints, JsonValue, Param, ParamType
 from toolgen.spec.load import PathKey
 from toolgen.spec.model.boundaries import BoundaryReader
@@ -194,6 +195,18 @@ class ParamsReader(BoundaryReader):
                 "Fix the expression in the syntax both engines read (no inline flags "
                 "such as (?i), no \\Z; a class such as [A-Za-z] for the letters); "
                 "remember to anchor it with ^ and $.",
+            )
+            return None
+        part = ambiguous_repetition(pattern)
+        if part is not None:
+            self.report(
+                "TG127",
+                f"pattern '{pattern}' repeats '{part}', which can match one text in several "
+                "ways: a near-match (a long run it matches, then a character it does not) "
+                "makes the validator try each way, for years on a few dozen characters",
+                self.span((*path, "pattern")),
+                "Write it so that each character can be matched one way only: (a+)+ as a+, "
+                "(\\w+\\s?)+ as \\w+(\\s\\w+)*.",
             )
             return None
         return pattern

@@ -1,0 +1,166 @@
+"""Patterns whose matching can take time exponential in the length of the text (TG127).
+
+A backtracking engine (Python's `re`, which the generated validator runs, and `regress`,
+which reads patterns as ECMA-262 at build time) tries every way a repeated part can match.
+When a run of characters can be matched by it in two ways, a near-match (a long run of such
+characters, then one that fails) makes it try 2^n of them: `^(\\w+\\s?)+$` on 40 letters
+and a `!` runs for days, holding the interpreter. So `toolgen check` would hang on such an
+example, and a model could hang the tool with one argument.
+
+The pattern is read once, left to right, into parts that each know the characters they can
+start with, and the characters repeated at their start and at their end by a repetition of
+one character (class) whose count can vary; characters are sets over a sample of ASCII and a
+few other letters (a literal beyond them is compared with nothing), each escape and class as
+Python's `re` reads it. A part is *ambiguous* when one text can be matched by it in two ways:
+
+- such a repetition that can end one part repeats what such a repetition that can start the
+  next repeats (`\\d+\\d+`);
+- two alternatives of one character each can match the same one (`(\\w|\\d)`);
+- a part repeated a varying number of times can end with such a repetition of what it can
+  start with (`(\\w+\\s?)+`: a run of letters splits into rounds in every way).
+
+A part repeated more than `MANY` times that is ambiguous is reported. This finds the classic
+shapes, not every one (`(.+/)+` and `(a|aa)+` go unseen); the generated tests also time each
+pattern on long near-matches (docs/runtime.md). On the 1,128 patterns of SchemaStore's
+schemas that both engines read, it reports 6, each exponential in Python's `re`, and none
+other: delimited rounds such as `(\\.[a-z0-9]+)*` and semantic-version tags pass.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+# repeated more often than this, an ambiguous part costs more than a call can wait
+MANY = 20
+# the escapes and classes of one pattern read by Python's re (about 70 us each); a pattern
+# written by a person has a few dozen at most (27 in the 4,412 of SchemaStore's schemas)
+MAX_CLASSES = 2_000
+_SAMPLE = (
+    "".join(map(chr, range(32, 127))) + "\t\n\r\x0b\x0c\xa0é\u0416\u0663\u4e2d\u2028😀"
+)
+_ALL = (1 << len(_SAMPLE)) - 1
+_BIT = {c: 1 << i for i, c in enumerate(_SAMPLE)}
+_TOKEN = re.compile(
+    r"""\\[pPu]\{[^}]*\}?|\\k<[^>]*>?|\\u[0-9a-fA-F]{4}|\\x[0-9a-fA-F]{2}|\\c[A-Za-z]
+    |\\.|\[(?:\\.|[^\\\]])*\]?|\(\?(?:[:=!]|<[=!]|<[^>]*>)|\{(\d+)(?:(,)(\d*))?\}\??
+    |[*+?]\??|.""",
+    re.DOTALL | re.VERBOSE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Part:
+    first: int  # the characters a match can start with
+    nullable: bool  # it can match nothing
+    head: int  # what a repetition that can start a match repeats
+    tail: int  # what a repetition that can end a match repeats
+    ambiguous: bool  # some text can be matched by it in two ways
+    single: bool = False  # it matches exactly one character
+
+
+_EMPTY = _Part(0, True, 0, 0, False)
+
+
+@functools.lru_cache(maxsize=4096)
+def _characters(atom: str) -> int:
+    """The sample characters an escape, a class or `.` matches, as Python's re reads it; any
+    character for one it cannot read alone (a backreference)."""
+    try:
+        pattern = re.compile("(?a)" + atom)
+    except re.error:
+        return _ALL
+    return sum(1 << m.start() for m in pattern.finditer(_SAMPLE))
+
+
+def _sequence(parts: list[_Part]) -> _Part:
+    """Parts one after another: ambiguous where a repetition that can end one part repeats
+    what a repetition that can start the next repeats (`\\d+\\d+`)."""
+    first, head, tail, nullable, ambiguous = 0, 0, 0, True, False
+    for part in reversed(parts):  # `first` and `head`: of the parts after this one
+        ambiguous = ambiguous or part.ambiguous or bool(part.tail & head)
+        first = part.first | (first if part.nullable else 0)
+        head = part.head | (head if part.nullable else 0)
+        tail = tail | part.tail if nullable else tail
+        nullable = nullable and part.nullable
+    wide = [part for part in parts if part is not _EMPTY]
+    single = len(wide) == 1 and wide[0].single
+    return _Part(first, nullable, head, tail, ambiguous, single)
+
+
+def _alternatives(branches: list[_Part]) -> _Part:
+    """Longer alternatives that start alike (`(ab|ac)`) mostly part again a character later,
+    which these sets cannot tell: only alternatives of one character are compared."""
+    first, head, tail, ambiguous, singles = 0, 0, 0, False, 0
+    for branch in branches:
+        ambiguous = ambiguous or branch.ambiguous
+        if branch.single:
+            ambiguous = ambiguous or bool(branch.first & singles)
+            singles |= branch.first
+        first, head, tail = first | branch.first, head | branch.head, tail | branch.tail
+    nullable = any(branch.nullable for branch in branches)
+    single = all(branch.single for branch in branches)
+    return _Part(first, nullable, head, tail, ambiguous, single)
+
+
+def _repeated(body: _Part, low: int, high: int | None) -> _Part:
+    """`body` repeated. Only a body of one character counts as a repetition at the start and
+    end of the result: a longer one alike at both ends (`(-[a-z]{2,8})+` before `-x`) parts
+    from what follows a character later, which these sets cannot tell."""
+    varies = high is None or high > low
+    again = body.first if varies and body.single else 0
+    return _Part(
+        body.first,
+        low == 0 or body.nullable,
+        body.head | again,
+        body.tail | again,
+        body.ambiguous or bool(varies and body.tail & body.first),
+    )
+
+
+@functools.cache  # a catalogue's patterns repeat from tool to tool
+def ambiguous_repetition(pattern: str) -> str | None:
+    """The first part of `pattern` (as written) repeated more than MANY times that can match
+    one text in two ways, or None."""
+    characters: dict[str, int] = {}  # of the escapes and classes read so far
+    # the open groups, innermost last: where each starts, whether it is a lookaround, and its
+    # branches so far, each a list of (where the part starts, the part)
+    groups: list[tuple[int, bool, list[list[tuple[int, _Part]]]]] = [(0, False, [[]])]
+    for token in _TOKEN.finditer(pattern):
+        text, parts = token.group(), groups[-1][2][-1]
+        if text[0] in "*+?{" and parts and (text[0] != "{" or token.group(1)):
+            low, high = _bounds(token)
+            start, body = parts.pop()
+            part = _repeated(body, low, high)
+            if part.ambiguous and (high is None or high > MANY):
+                return pattern[start : token.end()]
+            parts.append((start, part))
+        elif text.startswith("("):
+            lookaround = text in ("(?=", "(?!", "(?<=", "(?<!")
+            groups.append((token.start(), lookaround, [[]]))
+        elif text == "|":
+            groups[-1][2].append([])
+        elif text == ")" and len(groups) > 1:
+            start, lookaround, branches = groups.pop()
+            group = _alternatives([_sequence([p for _, p in b]) for b in branches])
+            groups[-1][2][-1].append((start, _EMPTY if lookaround else group))
+        elif text in ("^", "$", "\\b", "\\B"):
+            parts.append((token.start(), _EMPTY))
+        else:
+            if len(text) == 1 and text != ".":
+                found = _BIT.get(text, 0)
+            elif text in characters or len(characters) < MAX_CLASSES:
+                found = characters[text] = _characters(text)
+            else:  # past MAX_CLASSES: cost bounded, on the side of a report
+                found = _ALL
+            parts.append((token.start(), _Part(found, False, 0, 0, False, single=True)))
+    return None
+
+
+def _bounds(token: re.Match[str]) -> tuple[int, int | None]:
+    """How often a quantifier lets its part repeat: at least, and at most (None: no limit)."""
+    low, comma, high = token.group(1, 2, 3)
+    if low is None:
+        return {"*": (0, None), "+": (1, None), "?": (0, 1)}[token.group()[0]]
+    return int(low), None if comma and not high else int(high or low)

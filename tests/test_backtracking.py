@@ -1,0 +1,130 @@
+"""TG127: the patterns whose matching takes time exponential in the length of a near-match.
+
+Every pattern reported here was timed by hand in Python's re (the generated validator's
+engine) on near-matches of growing length, and each two characters more took about four
+times as long; the ones passed are matched one way only. The real ones come from
+SchemaStore's JSON schemas (github.com/SchemaStore/schemastore, Apache-2.0).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from toolgen.build import pipeline
+from toolgen.interop.importers import import_file
+from toolgen.spec import backtracking
+from toolgen.spec.backtracking import ambiguous_repetition
+
+REPORTED = [
+    # the classic shapes
+    (r"^(a+)+$", "(a+)+"),
+    (r"^(\w+\s?)+$", r"(\w+\s?)+"),
+    (r"(\w|\d)+", r"(\w|\d)+"),
+    (r"^(\d{1,3})+$", r"(\d{1,3})+"),
+    (r"(.*)*", "(.*)*"),
+    (r"(x+x+)+y", "(x+x+)+"),
+    (r"^(\d+\d+)*$", r"(\d+\d+)*"),
+    (r"^(?:a*){2,}$", "(?:a*){2,}"),
+    (r"^(a|a){25}$", "(a|a){25}"),
+    (r"^[a-z](([\-.]|[_]+)?([a-z0-9]+))*@", r"(([\-.]|[_]+)?([a-z0-9]+))*"),
+    # SchemaStore's: `.` is any character but a newline in Python's re, \r included
+    ("^\\$\\{\\{(.|[\r\n])*\\}\\}$", "(.|[\r\n])*"),
+    (r"^((?:.?[0-9]+){3,}(?:[-a-z]+)?)$", "(?:.?[0-9]+){3,}"),
+    ("^(/)?([^/\x00]+(/)?)+$", "([^/\x00]+(/)?)+"),
+    (
+        r"^([A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*)*$",
+        r"([A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*)*",
+    ),
+    (
+        r"^(?:(?:>=|>|<=|<)\d+\.\d+\.\d+(?:[+-]\S+)?\s*)+$",
+        r"(?:(?:>=|>|<=|<)\d+\.\d+\.\d+(?:[+-]\S+)?\s*)+",
+    ),
+]
+
+PASSED = [
+    r"^ORD-\d{4,8}$",
+    r"^\d+\d+$",  # quadratic at most: nothing repeats it
+    r"^(\d{3})+$",  # each round is three digits
+    r"^(a|a){5}$",  # 32 ways at most
+    r"(ab|ac)*",
+    r"^[a-z0-9]+(-[a-z0-9]+)*$",
+    r"^([A-Z][a-z]+ ?)+$",
+    r"^[\w.+-]+@[\w-]+(\.[\w-]+)+$",
+    r"^(?:\d{1,3}\.){3}\d{1,3}$",
+    r"^(?=.*[A-Z])(?=.*\d).{8,}$",
+    r"^([a-zA-Z0-9_-]+\.)*[a-zA-Z0-9_-]+$",
+    r"^(\{[a-z]+\})+$",
+    # SchemaStore's: a semantic version, a domain, a Windows path, a duration, a BCP 47
+    # language tag's extensions, key chords, quoted text
+    r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)"
+    r"(\.(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*)?$",
+    r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$",
+    r'(\/.*|[a-zA-Z]:\\(?:([^<>:"\/\\|?*]*[^<>:"\/\\|?*.]\\|..\\)*'
+    r'([^<>:"\/\\|?*]*[^<>:"\/\\|?*.]\\?|..\\))?)',
+    r"^(?:[^a-df-zA-DF-Z\s]+(?:[umUM][sS]|[dhmsDHMS])\s?)+$",
+    r"^[+-]?([0-9]+(\.[0-9]+)?(ns|us|ms|s|m|h))+$",
+    r"^[a-z]{2,3}(-([0-9A-WY-Za-wy-z](-[A-Za-z0-9]{2,8})+))*$",
+    r"^((Cmd|Ctrl|Opt|Alt|Shift)\+)+[a-zA-Z0-9]$",
+    r'^"([^"\\]|\\"|\\\\)*"$',
+]
+
+
+@pytest.mark.parametrize(("pattern", "part"), REPORTED)
+def test_a_repetition_that_can_match_one_text_in_two_ways_is_reported(
+    pattern: str, part: str
+) -> None:
+    assert ambiguous_repetition(pattern) == part
+
+
+@pytest.mark.parametrize("pattern", PASSED)
+def test_a_pattern_matched_one_way_only_passes(pattern: str) -> None:
+    assert ambiguous_repetition(pattern) is None
+
+
+def test_a_pattern_of_many_classes_compiles_a_bounded_number(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each escape or class is read by compiling it: a pattern of a hundred thousand
+    different ones (a spec file holds one) compiles MAX_CLASSES, and those past it may
+    match anything, on the side of a report."""
+    compiled: list[str] = []
+    real = re.compile
+
+    def counted(pattern: str, flags: int = 0) -> re.Pattern[str]:
+        compiled.append(pattern)
+        return real(pattern, flags)
+
+    monkeypatch.setattr(backtracking.re, "compile", counted)
+    backtracking._characters.cache_clear()
+    many = "".join(f"[{chr(0x4E00 + i)}]" for i in range(100_000))
+    assert ambiguous_repetition(many + "x") is None
+    assert len(compiled) == backtracking.MAX_CLASSES
+    assert ambiguous_repetition(many + "([ab]+)+") == "([ab]+)+"
+
+
+def test_an_import_keeps_the_pattern_and_drops_the_example_it_would_hang_on(
+    tmp_path: Path,
+) -> None:
+    """Judging an example by such a pattern took years: the import now carries the pattern
+    without the example, and `toolgen check` names the pattern."""
+    near_match = "ab " * 20 + "!"
+    properties = {
+        "text": {"type": "string", "pattern": r"^(\w+\s?)+$", "examples": [near_match]}
+    }
+    tool = {"name": "find_note", "inputSchema": {"properties": properties}}
+    source = tmp_path / "tools.json"
+    source.write_text(json.dumps([tool]), encoding="utf-8")
+    [draft] = import_file("mcp", source, tmp_path / "notes").drafts
+    params = draft.document["params"]
+    assert isinstance(params, dict)
+    assert params["text"]["pattern"] == r"^(\w+\s?)+$"
+    assert "example" not in params["text"]
+    checked = pipeline.check_catalogue(
+        tmp_path / "notes", tmp_path, implementations=False
+    )
+    [found] = [x for x in checked.diagnostics if x.code == "TG127"]
+    assert r"repeats '(\w+\s?)+'" in found.message
