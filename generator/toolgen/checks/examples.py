@@ -44,7 +44,6 @@ def examples(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
         guarded = guard_problems(tool, example.args)
         # the fields first: wording them imports the runtime, which only a finding needs
         fields = [*toolschema.problem_fields(schema, args), *(p for p, _ in guarded)]
-
         where = example.origin.span("args")
         if example.rejected_on is None:
             if fields:

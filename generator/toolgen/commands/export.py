@@ -48,8 +48,7 @@ def _export_text(
         f"{result.folder}: note: {n.tool + ': ' if n.tool else ''}{n.text}"
         for n in done.definitions.notes
     ]
-    payload = json_document(done.definitions.payload)
-    return payload + "\n", notes
+    return json_document(done.definitions.payload) + "\n", notes
 
 
 def run(args: argparse.Namespace) -> int:

@@ -19,7 +19,6 @@ from toolgen.text import clipped, counted
 
 def run(args: argparse.Namespace) -> int:
     """Exit 0 when everything the source states was carried, 1 when something was not."""
-
     try:
         done = importers.import_file(args.source_kind, args.file, args.out)
     except (OSError, importers.SourceError, importers.Refused) as exc:

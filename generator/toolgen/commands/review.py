@@ -129,9 +129,8 @@ def run_docs(args: argparse.Namespace) -> int:
             groups=groups_model(catalogue),
         )
         out_dir.mkdir(parents=True, exist_ok=True)
-        name = new.snapshot["catalogue"]
         for suffix, template in _PAGES:
-            path = out_dir / f"{name}{suffix}"
+            path = out_dir / f"{new.snapshot['catalogue']}{suffix}"
             path.write_text(templating.render(template, **model), encoding="utf-8")
             say(f"{target.shown}: wrote {path}")
     return status

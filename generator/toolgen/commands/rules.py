@@ -13,7 +13,6 @@ from toolgen.text import json_document
 
 
 def run(args: argparse.Namespace) -> int:
-
     if args.docs:
         sys.stdout.write(docs.rules_markdown())
         return EXIT_CLEAN

@@ -103,8 +103,7 @@ def against(ref: str, folder: Path, root: Path) -> Iterator[Version | None]:
             tar.extractall(base, filter="data")
         old_root = base / project
         old_root.mkdir(parents=True, exist_ok=True)
-        version = build(base / inside, old_root, ref)
-        yield _with_lock(version, top, ref, project)
+        yield _with_lock(build(base / inside, old_root, ref), top, ref, project)
 
 
 def _with_lock(version: Version, top: Path, ref: str, project: str) -> Version:
@@ -125,8 +124,7 @@ def _from_folder(given: Path, folder: Path, root: Path, label: str) -> Version |
     project, where the catalogue is at the same place as on disk."""
     if (given / "catalogue.yaml").is_file():
         return build(given, given, label)
-    relative = folder.resolve().relative_to(root.resolve())
-    candidate = given / relative
+    candidate = given / folder.resolve().relative_to(root.resolve())
     if not (candidate / "catalogue.yaml").is_file():
         return None
     return build(candidate, given, label)
