@@ -207,11 +207,9 @@ Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 def _function(tree: ast.Module, tool: Tool | ToolSummary) -> Function | None:
     """The module's function of the tool's name (the last one, as Python binds it)."""
-    found = None
-    for node in tree.body:
-        if isinstance(node, Function) and node.name == tool.py.module:
-            found = node
-    return found
+    name = tool.py.module
+    found = [n for n in tree.body if isinstance(n, Function) and n.name == name]
+    return found[-1] if found else None
 
 
 def _is_stub(function: Function) -> bool:

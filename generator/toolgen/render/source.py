@@ -52,10 +52,8 @@ def py_str(text: str) -> str:
     if literal is not None:
         return literal
     quote = "'" if text.count('"') > text.count("'") else '"'
-    if text.isprintable() and "\\" not in text and quote not in text:
-        literal = quote + text + quote
-    else:
-        literal = quote + text.translate(_ESCAPE_TABLES[quote]) + quote
+    plain = text.isprintable() and "\\" not in text and quote not in text
+    literal = quote + (text if plain else text.translate(_ESCAPE_TABLES[quote])) + quote
     if len(_STR_LITERALS) < _STR_LITERALS_KEPT and type(text) is str:
         _STR_LITERALS[text] = literal
     return literal

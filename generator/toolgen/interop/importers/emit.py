@@ -103,10 +103,7 @@ def _entry(head: str, value: object, indent: str, note: str = "") -> list[str]:
             return [f"{head} []{note}"]
         if _is_flow_list(value):
             return [f"{head} [{', '.join(scalar(v, flow=True) for v in value)}]{note}"]
-        out = [head + note]
-        for item in value:
-            out.extend(_item(item, inner))
-        return out
+        return [head + note, *(line for item in value for line in _item(item, inner))]
     if isinstance(value, str):
         block = _block_text(value, inner)
         if block is not None:

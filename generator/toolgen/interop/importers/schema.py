@@ -426,10 +426,8 @@ class Converter:
         doc["default"] = default
 
     def _example(self, node: Node, doc: ParamDoc, where: str) -> None:
-        candidates: list[object] = []
         examples = node.get("examples")
-        if isinstance(examples, list):
-            candidates.extend(examples)
+        candidates = list(examples) if isinstance(examples, list) else []
         if "example" in node:
             candidates.append(node["example"])
         scalar = doc["type"] not in ("array", "object")
