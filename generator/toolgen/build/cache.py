@@ -12,9 +12,8 @@ another format).
   taken before it was read, and the package). A build that finds them all with that status,
   each last changed before the stamp was written, reports the same without reading a file
   and does nothing else (`replay`), as git's index and make judge a file unchanged.
-- The tools (`<catalogue>.tools.jsonl`): per tool file, what compiling it gave (`ToolUnit`: its
-  summaries, diagnostics, lint findings, token counts, formatted card entries, lockfile pieces
-  and the digests of its files), under the key of everything that is a function of.
+- The tools (`<catalogue>.tools.jsonl`): per tool file, what compiling it gave (`ToolUnit`),
+  under the key of everything that is a function of.
 - The implementation checks (`<catalogue>.implementations.jsonl`): what checking each
   implementation found, under the digest of its bytes and the signature its contract expects
   (`checks.implementations.Checked`).

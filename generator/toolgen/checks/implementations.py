@@ -310,10 +310,8 @@ def check_implementations(
 
 
 def _named(names: list[str]) -> str:
-    shown = names[:_NAMED]
-    if len(names) > _NAMED:
-        shown = [*shown, f"{len(names) - _NAMED} more"]
-    return listing(shown)
+    more = [f"{len(names) - _NAMED} more"] if len(names) > _NAMED else []
+    return listing([*names[:_NAMED], *more])
 
 
 _NAMED = 5

@@ -52,13 +52,9 @@ _COMMON = (
 class Formatter:
     """Ruff formatting sources in the background while the build goes on: `add` keeps
     sources and starts ruff on every `BATCH` of them, each batch in a folder of its own;
-    `results` starts the rest, waits for every batch and reads the files back. Ruff is a
-    process of its own, so it formats on the other cores while the build renders the next
-    batch. Use it as a context manager: leaving it stops the batches still running and
-    removes the folders, so a build that writes its files before it leaves creates them
-    before it deletes thousands (on some disks, files created just after a mass deletion
-    cost up to ten times as much).
-    """
+    `results` starts the rest, waits for every batch and reads the files back. Use it as a
+    context manager: leaving it stops the batches still running and removes the folders
+    (why a build writes before it leaves: pipeline._build)."""
 
     def __init__(self, workdir: Path | None = None) -> None:
         self._workdir = workdir

@@ -131,9 +131,8 @@ def _grouped(losses: list[Loss]) -> list[Loss]:
     names = ", ".join(
         x.where.split(" ", 1)[1] if " " in x.where else x.where for x in titled
     )
-    kept = [x for x in losses if x not in titled]
     return [
-        *kept,
+        *(x for x in losses if x not in titled),
         Loss(names, f"{len(titled)} titles", "the format has no such annotation"),
     ]
 
