@@ -20,10 +20,6 @@ from toolgen.spec.ir import Catalogue
 def groups_model(catalogue: Catalogue) -> dict[str, Any]:
     # the tools' summaries, token counts and misrouted asks, as lint computes them
     ctx = CatalogueContext.of(catalogue)
-    members: dict[str, list[str]] = {}
-    for tool in catalogue.tools:
-        if tool.namespace is not None:
-            members.setdefault(tool.namespace, []).append(tool.name)
     toolsets = {t.name: t for t in catalogue.toolsets}
     return {
         "namespaces": [
@@ -31,7 +27,7 @@ def groups_model(catalogue: Catalogue) -> dict[str, Any]:
                 "name": n.name,
                 "description": n.description,
                 "deferred": n.deferred,
-                "tools": members.get(n.name, []),
+                "tools": [t.name for t in catalogue.tools if t.namespace == n.name],
             }
             for n in catalogue.namespaces
         ],
