@@ -27,7 +27,7 @@ read as "not declared"):
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
@@ -286,14 +286,11 @@ def _one_to_one(
 ) -> Iterator[tuple[T, T]]:
     """The renames: each gone item and the came one that share a key no other gone or came
     item has."""
-    gone_keys = Counter(map(key, gone))
-    came_by_key: dict[Hashable, list[T]] = defaultdict(list)
-    for item in came:
-        came_by_key[key(item)].append(item)
+    gone_keys, came_keys = Counter(map(key, gone)), Counter(map(key, came))
+    came_by_key = {key(item): item for item in came}
     for item in gone:
-        same = came_by_key[key(item)]
-        if len(same) == 1 and gone_keys[key(item)] == 1:
-            yield item, same[0]
+        if gone_keys[key(item)] == 1 and came_keys[key(item)] == 1:
+            yield item, came_by_key[key(item)]
 
 
 def field_pairs(
@@ -327,9 +324,7 @@ def field_pairs(
             if where in new_tops:
                 pairs.append(kind(tool, None, field_))
             continue
-        source = renames[top]
-        old_where = (*source.where, *where[len(top) :])
-        before = old.get(old_where)
+        before = old.get((*renames[top].where, *where[len(top) :]))
         # a renamed field's nested fields moved with it, unchanged but for descriptions
         pairs.append(
             kind(tool, before, field_, renamed_from=before if where == top else None)
