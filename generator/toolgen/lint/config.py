@@ -74,10 +74,9 @@ def resolve(config: LintConfig, rules: Iterable[Rule]) -> dict[str, Severity]:
 
 def _selectors(config: LintConfig) -> Iterator[tuple[str, tuple[str | int, ...], bool]]:
     """Every selector of the lint section with the path of where it is written."""
-    for index, value in enumerate(config.select):
-        yield value, ("lint", "select", index), False
-    for index, value in enumerate(config.ignore):
-        yield value, ("lint", "ignore", index), False
+    for section, values in (("select", config.select), ("ignore", config.ignore)):
+        for index, value in enumerate(values):
+            yield value, ("lint", section, index), False
     for key in config.severity:
         yield key, ("lint", "severity", key), True
 
