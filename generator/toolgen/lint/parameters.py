@@ -277,7 +277,6 @@ TOO_MANY_PARAMETERS = 20
 
 def _field_count(tool: Tool) -> int:
     """Every named field the model fills in, nested properties included."""
-
     return sum(1 for _ in param_sites(tool))
 
 

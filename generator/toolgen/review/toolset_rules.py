@@ -30,10 +30,9 @@ class GroupPair:
 
 
 def _toolsets(shot: Json, tool: str) -> tuple[str, ...]:
-    declared = shot.get("toolsets") or {}
     return tuple(
         name
-        for name, toolset in sorted(declared.items())
+        for name, toolset in sorted((shot.get("toolsets") or {}).items())
         if toolset.get("members") and tool in toolset.get("tools", ())
     )
 
