@@ -6,15 +6,8 @@ parameter, a return field, an error code, a guard), registered with `@rule(id, n
 the decorator `diff_rules(kind, group)` makes for one group. It yields `Found` values: a
 one-line reason naming the old and the new value, and where in the tool's contract file the
 change is. Its docstring is its documentation (What it reports / Why this level / Example);
-docs/diff-rules.md is generated from it.
-
-Levels, as a reviewer reads them:
-
-- `breaking`: a call or an answer that was valid before is not valid after, or a safety
-  property of the tool got weaker. `toolgen diff` exits 1 unless the change is accepted.
-- `dangerous`: nothing that worked stops working, but the change needs a reviewer's eye (more
-  tokens on every answer, a new code the application may not handle).
-- `safe`: compatible; shown so that the review is complete.
+docs/diff-rules.md is generated from it, and says what each level (`breaking`, `dangerous`,
+`safe`) means to a reviewer (`diff_report._INTRO`).
 
 Ids are stable and never reused (TD100-TD999).
 """
