@@ -1,16 +1,10 @@
 """The lint run: every enabled rule over every element of its kind, then suppressions.
 
-It runs in two passes, so that a build keeps what one tool's rules found with that tool:
-
-- `ToolLinter.lint(tool)` runs the rules over one tool's elements (`TOOL_KINDS`: the tool, its
-  parameters, return fields, error codes and strings) with a `LintContext`. What they find is
-  a function of the tool, catalogue.yaml and the catalogue's names (`Names`), and is returned
-  as `Hit`s, before suppressions.
-- `lint_catalogue(ctx, hits)` runs the rules over the catalogue, pairs of tools and each
-  tool's references (`CATALOGUE_KINDS`) with a `CatalogueContext`, then drops every hit, the
-  tools' own included, that a tool owning it suppresses, and reports the suppressions that
-  dropped nothing.
-
+It runs in two passes, so that a build keeps what one tool's rules found with that tool (what
+each pass's rules may read is context.py's): `ToolLinter.lint(tool)` over one tool's elements
+(`TOOL_KINDS`), as `Hit`s before suppressions; then `lint_catalogue(ctx, hits)` over the
+catalogue, pairs of tools and each tool's references (`CATALOGUE_KINDS`), which drops every
+hit a tool owning it suppresses and reports the suppressions that dropped nothing.
 `lint(catalogue)` does both for a catalogue whose every tool's IR is at hand.
 """
 
