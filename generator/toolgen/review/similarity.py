@@ -7,10 +7,6 @@ predicates of TG202 (names equal but for case), TG206 (synonymous verbs on one o
 (near twins) and TG303 (neighbours). What it returns is plain data, like a snapshot. The
 prepare and the confirm tool of one token contract are alike by construction and are marked
 as such: they are one contract, not two tools a model may confuse.
-
-A pair's `score` weighs name words most (the model reads the name first), then intent words,
-then parameter names: `0.5 * name + 0.35 * intent + 0.15 * params`, each a Jaccard index of
-the word sets the rules compare.
 """
 
 from __future__ import annotations
@@ -24,6 +20,8 @@ from toolgen.lint.neighbours import neighbours, told_apart
 from toolgen.lint.two_tool import twins
 from toolgen.spec.ir import Catalogue
 
+# a pair's score weighs the Jaccard indices of its name, intent and parameter words, the
+# name's most (the model reads the name first)
 WEIGHTS = (0.5, 0.35, 0.15)
 # pairs below this are not drawn: they keep the picture readable and the page small
 SHOWN_FROM = 0.15
