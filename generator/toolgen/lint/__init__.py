@@ -1,9 +1,8 @@
 """Catalogue lint: the design traps of tool contracts as rules, run by check and build.
 
 `lint(catalogue)` runs every enabled rule and returns diagnostics. Rules live one family per
-module (names, descriptions, neighbours, two_tool, parameters, strict_limits, boundaries,
-identity, effects, returns, security, catalogue, toolsets, config) and register themselves in
-`registry.REGISTRY`; `docs.rules_markdown()` renders docs/rules.md from them.
+module (`registry.all_rules` imports them all) and register themselves in `registry.REGISTRY`;
+`docs.rules_markdown()` renders docs/rules.md from them.
 """
 
 from __future__ import annotations
