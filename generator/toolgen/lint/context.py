@@ -1,15 +1,10 @@
 """What the rules may ask about the catalogue, computed once per lint run.
 
-The rules over one tool's elements (the tool, its parameters, return fields, error codes and
-strings) see a `LintContext`: catalogue.yaml's settings, the tool's own measures
-(`schema_size`, `prose`, ...) and the catalogue's names (`Names`: which tools
-exist, the namespaces and objects their names share). Nothing else of the other tools, so
-their findings are a function of the tool, catalogue.yaml and the names alone, and a build
-keeps them with the tool (build/cache.py).
-
-The rules over the catalogue, over pairs of tools and over each tool's references see a
-`CatalogueContext`: the same, and every tool's `ToolSummary` (its profile, its references,
-its token count). They run in every build.
+The rules over one tool's elements see a `LintContext`, and of the other tools only their
+names (`Names`), so their findings are a function of the tool, catalogue.yaml and the names
+alone, and a build keeps them with the tool (build/cache.py). The rules over the catalogue,
+pairs of tools and each tool's references see a `CatalogueContext`, which adds every tool's
+`ToolSummary` and token count: they run in every build.
 
 Per-tool word sets (`ToolProfile`) are built once, so the pair rules compare frozensets
 instead of re-reading prose; the pairs themselves come from an index of the object words of
