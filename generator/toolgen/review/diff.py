@@ -2,9 +2,8 @@
 
 `compare(old, new)` pairs the tools of both versions (renames found), then their parameters,
 return fields, error codes and guards, and runs every registered rule over every pair of its
-kind. A `Change` names its rule (and so its level), the tool, the contract file and the path
-of keys in it where the change is, and a one-line reason. Token costs are compared per tool
-beside the changes, so the summary can show them even when nothing else changed.
+kind, each finding a `Change`. Token costs are compared per tool beside the changes, so the
+summary can show them even when nothing else changed.
 """
 
 from __future__ import annotations
