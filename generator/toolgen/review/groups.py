@@ -3,8 +3,7 @@
 `groups_model(catalogue)`: each namespace (its description, deferral and tools), each
 toolset's tokens loaded up front per turn and left to search (`toolgen.lint.toolsets`, the
 count lint holds a toolset's budget to), and, per tool, the asks the catalogue's search sends
-to another tool (the same search lint's TG964 runs). `tool_groups` gives one tool card its
-share: its namespace, deferral and asks, each ask with where the search sends it.
+to another tool (the same search lint's TG964 runs); `tool_groups`, one tool card's share.
 """
 
 from __future__ import annotations
