@@ -94,12 +94,11 @@ def read_node(schema: Json) -> Node:
     schema, wrapped = value_schema(schema)
     raw_type = schema.get("type", "any")
     types = list(raw_type) if isinstance(raw_type, list) else [raw_type]
-    nullable = wrapped or "null" in types
     concrete = [t for t in types if t != "null"]
     enum = schema.get("enum")
     return Node(
         type=str(concrete[0]) if len(concrete) == 1 else "|".join(map(str, concrete)),
-        nullable=nullable,
+        nullable=wrapped or "null" in types,
         format=schema.get("format"),
         enum=tuple(v for v in enum if v is not None)
         if isinstance(enum, list)
