@@ -96,13 +96,9 @@ def description_changed(pair: ToolPair) -> Iterator[Found]:
     yield Found(f"{message}: {'; '.join(shown)}", ((written or causes)[0],))
 
 
-# the description keys whose values are one of a few words, shown in the reason
-_WORDS = frozenset({"effect", "confirmation"})
-
-
 def _cause(key: str, old: object, new: object) -> str:
     """A key that changed a description, with its values when they are one word."""
-    if key in _WORDS:
+    if key in ("effect", "confirmation"):
         return f"{key} is {new or 'none'}, was {old or 'none'}"
     return f"{key} changed"
 
