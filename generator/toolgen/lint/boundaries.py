@@ -110,10 +110,9 @@ _SENSITIVE_WORDS = words.wordset("password passwd passphrase secret ssn iban cvv
 
 def sensitive_name(name: str) -> bool:
     parts = words.name_words(name)
-    joined = "_".join(parts)
     if set(parts) & words.ATTRIBUTES:
         return False
-    if joined in SENSITIVE_NAMES or set(parts) & _SENSITIVE_WORDS:
+    if "_".join(parts) in SENSITIVE_NAMES or set(parts) & _SENSITIVE_WORDS:
         return True
     return any("_".join(pair) in SENSITIVE_NAMES for pair in pairwise(parts))
 
