@@ -41,8 +41,7 @@ def too_many_tools(catalogue: Catalogue, ctx: CatalogueContext) -> Iterator[Find
     """
     count = len(ctx.tools())
     for target in ctx.targets:
-        limit = target.tools_recommended
-        hard = target.tools_max
+        limit, hard = target.tools_recommended, target.tools_max
         if limit is not None and count > limit and (hard is None or count <= hard):
             yield Finding(
                 f"catalogue {catalogue.name!r} has {count} tools; {target.label} recommends "
