@@ -304,8 +304,7 @@ def how_to_fix_not_instruction(site: ErrorSite, ctx: LintContext) -> Iterator[Fi
     ```
     """
     text = site.error.how_to_fix.strip()
-    main = _LEADING_CLAUSE.sub("", text)
-    first = re.match(r"[A-Za-z']+", main)
+    first = re.match(r"[A-Za-z']+", _LEADING_CLAUSE.sub("", text))
     if first is None or first.group(0).lower() not in IMPERATIVES:
         yield Finding(
             f"how_to_fix of {site.error.code!r} is not an instruction ({text!r}); expected "
