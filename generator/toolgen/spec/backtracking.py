@@ -1,29 +1,22 @@
 """Patterns whose matching can take time exponential in the length of the text (TG127).
 
-A backtracking engine (Python's `re`, which the generated validator runs, and `regress`,
-which reads patterns as ECMA-262 at build time) tries every way a repeated part can match.
-When a run of characters can be matched by it in two ways, a near-match (a long run of such
-characters, then one that fails) makes it try 2^n of them: `^(\\w+\\s?)+$` on 40 letters
-and a `!` runs for days, holding the interpreter. So `toolgen check` would hang on such an
-example, and a model could hang the tool with one argument.
+Python's `re` (the generated validator's engine) and `regress` backtrack: on a near-match of
+a part that can match one run of characters in two ways (a long run, then a character that
+fails) they try 2^n ways, so `^(\\w+\\s?)+$` on 40 letters and a `!` runs for days. `toolgen
+check` would hang on such an example, and a model could hang the tool with one argument.
 
 The pattern is read once, left to right, into parts that each know the characters they can
-start with, and the characters repeated at their start and at their end by a repetition of
-one character (class) whose count can vary; characters are sets over a sample of ASCII and a
-few other letters (a literal beyond them is compared with nothing), each escape and class as
-Python's `re` reads it. A part is *ambiguous* when one text can be matched by it in two ways:
-
-- such a repetition that can end one part repeats what such a repetition that can start the
-  next repeats (`\\d+\\d+`);
-- two alternatives of one character each can match the same one (`(\\w|\\d)`);
-- a part repeated a varying number of times can end with such a repetition of what it can
-  start with (`(\\w+\\s?)+`: a run of letters splits into rounds in every way).
-
-A part repeated more than `MANY` times that is ambiguous is reported. This finds the classic
-shapes, not every one (`(.+/)+` and `(a|aa)+` go unseen); the generated tests also time each
-pattern on long near-matches (docs/runtime.md). On the 1,128 patterns of SchemaStore's
-schemas that both engines read, it reports 6, each exponential in Python's `re`, and none
-other: delimited rounds such as `(\\.[a-z0-9]+)*` and semantic-version tags pass.
+start with, and those repeated at their start and end by a repetition of one character
+(class) whose count can vary: sets over a sample of ASCII and a few other letters, each
+escape and class as `re` reads it (a literal beyond them is compared with nothing). A part is
+*ambiguous* when one text can be matched by it in two ways: such a repetition ending one part
+repeats what one starting the next repeats (`\\d+\\d+`), two alternatives of one character
+overlap (`(\\w|\\d)`), or a part repeated a varying number of times can end with such a
+repetition of what it starts with (`(\\w+\\s?)+`). Such a part repeated more than MANY times
+is reported. These are the classic shapes, not every one (`(.+/)+`, `(a|aa)+`); the generated
+tests time every pattern on long near-matches too (docs/runtime.md). Of the 1,128 patterns in
+SchemaStore's schemas, it reports 6, each exponential in `re`, and passes delimited rounds
+such as `(\\.[a-z0-9]+)*` and semantic versions.
 """
 
 from __future__ import annotations
