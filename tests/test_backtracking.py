@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import json
 import re
+import warnings
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from toolgen.build import pipeline
 from toolgen.interop.importers import import_file
@@ -83,6 +86,37 @@ def test_a_repetition_that_can_match_one_text_in_two_ways_is_reported(
 @pytest.mark.parametrize("pattern", PASSED)
 def test_a_pattern_matched_one_way_only_passes(pattern: str) -> None:
     assert ambiguous_repetition(pattern) is None
+
+
+_PIECES = [
+    *"()[]{}|*+?.^$\\-,0123456789abdsw:=!<>&~",
+    r"\d",
+    "(?:",
+    "(?=",
+    "(?<=",
+    "(?<n>",
+]
+_PIECES += [
+    "{2,}",
+    "{1,3}",
+    r"\k<n>",
+    r"\p{L}",
+    r"\u0041",
+    "[^a]",
+    "[[",
+    "&&",
+    "😀",
+    "é",
+]
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=40).map("".join))
+def test_any_text_is_read_without_an_exception_or_a_warning(text: str) -> None:
+    """The importer asks about a source's patterns before anything has read them."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = ambiguous_repetition(text)
+    assert result is None or result in text
 
 
 def test_a_pattern_of_many_classes_compiles_a_bounded_number(

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import re
+import warnings
 from dataclasses import dataclass
 
 # repeated more often than this, an ambiguous part costs more than a call can wait
@@ -61,7 +62,9 @@ def _characters(atom: str) -> int:
     """The sample characters an escape, a class or `.` matches, as Python's re reads it; any
     character for one it cannot read alone (a backreference)."""
     try:
-        pattern = re.compile("(?a)" + atom)
+        with warnings.catch_warnings():  # `[[`: a nested set some day (TG122 says so)
+            warnings.simplefilter("ignore", FutureWarning)
+            pattern = re.compile("(?a)" + atom)
     except re.error:
         return _ALL
     return sum(1 << m.start() for m in pattern.finditer(_SAMPLE))
