@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, cast
@@ -678,6 +679,24 @@ def test_a_bad_pattern_is_quoted_as_written(tmp_path: Path) -> None:
     assert [d.message for d in result.diagnostics] == [
         "pattern '^\\d+($' is not a valid regular expression: Unbalanced parenthesis (a "
         "pattern is ECMA-262, as in JSON Schema)"
+    ]
+
+
+def test_a_class_python_will_read_anew_is_reported_not_warned(tmp_path: Path) -> None:
+    # before, Python's FutureWarning reached the terminal with a line of toolgen's code, and
+    # the generated module would warn on every import
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = build(
+            tmp_path,
+            tool_text(
+                "  s:\n    type: string\n    pattern: '^[[A-Z]+$'\n    description: S.\n"
+            )
+            + "examples:\n  - args: {s: A}\n",
+        )
+    assert [d.message for d in result.diagnostics] == [
+        "pattern '^[[A-Z]+$' is not a valid regular expression: possible nested set ([[, "
+        "--, &&, || or ~~ in a class), which a later Python reads anew"
     ]
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
@@ -215,9 +216,14 @@ def pattern_problem(pattern: str) -> str | None:
     except regress.RegressError as exc:
         return f"{exc} (a pattern is ECMA-262, as in JSON Schema)"
     try:
-        compiled(pattern)
+        with warnings.catch_warnings():  # `[[`: Python means to read a nested set some day
+            warnings.simplefilter("error", FutureWarning)
+            compiled(pattern)
     except re.error as exc:
         return f"{exc.msg}, in Python's re, which the generated validator runs"
+    except FutureWarning as exc:  # "Possible set union at position 9": of the code's text
+        reason = str(exc).split(" at position")[0].lower()
+        return f"{reason} ([[, --, &&, || or ~~ in a class), which a later Python reads anew"
     return None
 
 
