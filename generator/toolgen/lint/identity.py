@@ -375,9 +375,7 @@ def path_parameter_as_string(site: ParamSite, ctx: LintContext) -> Iterator[Find
         return  # a path in a remote system (a repository, a bucket), resolved by its API
     head = _head(site.param.name)
     if head in ("name", "names"):  # file_name, folder_names
-        head = next(
-            (w for w in words.name_words(site.param.name) if w in PATH_WORDS), ""
-        )
+        head = next((w for w in site.name_words if w in PATH_WORDS), "")
     if is_free_string(site.scalar) and head in PATH_WORDS:
         yield Finding(
             f"parameter {site.dotted!r} is a file path as a plain string; expected a pattern "

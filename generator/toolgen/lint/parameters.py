@@ -72,7 +72,7 @@ def free_string_should_be_enum(site: ParamSite, ctx: LintContext) -> Iterator[Fi
     ```
     """
     node = site.scalar
-    parts = words.name_words(site.param.name)
+    parts = site.name_words
     if not (is_free_string(node) and parts and words.stem(parts[-1]) in ENUMISH):
         return
     # the siblings' words only for a candidate, as in vague_parameter_name
@@ -124,7 +124,7 @@ def date_as_free_string(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     ```
     """
     node = site.scalar
-    parts = words.name_words(site.param.name)
+    parts = site.name_words
     if not is_free_string(node) or not parts:
         return
     datelike = parts[-1] in DATE_WORDS or (len(parts) > 1 and parts[-1] in ("at", "on"))
@@ -168,9 +168,7 @@ def contact_as_free_string(site: ParamSite, ctx: LintContext) -> Iterator[Findin
       description: Where to send the receipt.
     ```
     """
-    node = site.scalar
-    parts = words.name_words(site.param.name)
-    if is_free_string(node) and CONTACT_WORDS & set(parts):
+    if is_free_string(site.scalar) and CONTACT_WORDS & set(site.name_words):
         yield Finding(
             f"parameter {site.dotted!r} is a contact address as a free string; expected a "
             "pattern the address must match"
@@ -221,7 +219,7 @@ def unbounded_number(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     c = node.constraints
     if node.type not in ("integer", "number") or c.enum is not None:
         return
-    parts = words.name_words(site.param.name)
+    parts = site.name_words
     which = bool(parts) and parts[-1] in POSITION_WORDS
     if which or _IDENTIFIER.search(site.param.description):
         return  # an id or a page number has no business range; the implementation checks it
@@ -411,7 +409,7 @@ def paired_booleans(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     if site.param.type != "boolean":
         return
     booleans = ctx.booleans_by_words(site.siblings)
-    mine = words.name_words(site.param.name)
+    mine = site.name_words
     position = booleans[mine][0] if mine in booleans else len(site.siblings)
     for candidate in sorted(contradictions(mine)):
         index, other = booleans.get(candidate, (position, site.param))

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from toolgen import codes
 from toolgen.diagnostics import Severity, Span
+from toolgen.lint import words
 from toolgen.spec.ir import Catalogue, ErrorCode, Param, ReturnField, Tool, innermost
 from toolgen.spec.summary import ToolSummary
 
@@ -85,6 +86,10 @@ class ParamSite:
     def scalar(self) -> Param:
         """The value the model writes: the parameter, or its innermost array items."""
         return innermost(self.param)
+
+    @property
+    def name_words(self) -> tuple[str, ...]:
+        return words.name_words(self.param.name)
 
 
 @dataclass(frozen=True, slots=True)

@@ -159,9 +159,7 @@ def action_spans_read_and_write(site: ParamSite, ctx: LintContext) -> Iterator[F
     """
     if site.param.items is not None:
         return  # a list of values is a filter: several kinds at once, not one action
-    if site.tool.effect == "read" and not ACTION_PARAMS & set(
-        words.name_words(site.param.name)
-    ):
+    if site.tool.effect == "read" and not ACTION_PARAMS & set(site.name_words):
         return  # what a read tool reads: log and clear are kinds of console messages
     verbs = [v for v in site.scalar.constraints.enum or () if isinstance(v, str)]
     reads = [v for v in verbs if words.VERB_CLASS.get(v) == "lookup"]
