@@ -1,24 +1,10 @@
 """The JSON Schema of every successful answer of a tool: what MCP's `outputSchema` declares.
 
-An MCP client checks each `structuredContent` against the tool's `outputSchema`, and refuses
-the result when it does not validate (the Python SDK raises, the TypeScript SDK answers
--32602), so the schema must describe every answer the runtime writes on success, which is
-more than the contract's `returns`:
-
-- `ok`, always true;
-- a paginated tool answers a page: its `returns` are the fields of one item, under `items`,
-  with `shown`, `total_available` (an integer for a `counted` total, null for an `unknown`
-  one, either for an `expensive` one), `next_cursor` and `note` (toolgen_runtime.pagination);
-- a repeat of a tool idempotent by key carries `"duplicate": true` (toolgen_runtime.store);
-- a tool with a `max_length` on a text lists the texts it cut under `truncated`, and a
-  `sensitive` field holds `[redacted]` (or null, when it may be null) whatever its type
-  (toolgen_runtime.output).
-
-A failed call (invalid arguments, a declared error) is an MCP result with `isError: true`
-and no `structuredContent`: its envelope is the text content. Clients validate structured
-content only when it is present (TypeScript) or only on success (Python), so an error
-answer needs no schema here. tests/reach/test_mcp_clients.py runs every kind of answer
-through the official Python client.
+It must describe every answer the runtime writes on success, or an MCP client refuses the
+result: docs/howto-mcp.md ("What a client sees") says what that is beyond the contract's
+`returns` (written by toolgen_runtime.pagination, .store and .output) and why a failed call
+needs none. tests/reach/test_mcp_clients.py runs every kind of answer through the official
+Python client.
 
 Built from the catalogue snapshot of the tool (`returns`, `pagination`, `output`,
 `idempotency`); the compiler cannot import the runtime (it loads the Agents SDK), so the
