@@ -1,12 +1,8 @@
 """The command line: `toolgen check`, `build`, `schema`, `rules`, `import`, `export`,
 `init`, `diff` and `docs`.
 
-Exit status, the same for check and build: 0 when there is no error (warnings and infos are
-printed, and do not fail, unless `--max-warnings N` or the catalogue's `lint.max_warnings` says
-how many a catalogue may have, as eslint's --max-warnings does); 1 for an error, for more
-warnings than allowed, or for stale output with `build --check`; 2 for a usage error.
-PATH is a catalogue folder (holding catalogue.yaml); without one, every catalogue under spec/.
-Diagnostics print as text, JSON, GitHub annotations or SARIF (`--format`).
+The exit status, the same for check and build, is docs/spec.md's (Build commands) and the
+epilog of their help (`_EXIT_POLICY`); each argument says what it takes in its help.
 """
 
 from __future__ import annotations
