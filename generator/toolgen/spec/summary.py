@@ -46,10 +46,8 @@ class Reference:
 
 @dataclass(frozen=True, slots=True)
 class ToolSummary:
-    """A tool as the catalogue-wide stages read it: the checks and lint rules over the
-    whole catalogue or a pair of tools, the catalogue's own files (package, cards, lockfile)
-    and the implementation check. Plain data, so a build keeps it with the tool file's other
-    results and a rebuild reads no unchanged tool's IR (build/cache.py)."""
+    """A tool as the catalogue-wide stages read it (which ones, and why plain data: the
+    module's docstring)."""
 
     name: str
     file: str
