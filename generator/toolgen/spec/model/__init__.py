@@ -95,16 +95,13 @@ class _Reader(ParamsReader, ReturnsReader):
         if isinstance(value, dict):
             d = mapping_value(value)
             retention = d.get("retention")
-            seconds = (
-                duration_s(retention)
-                if isinstance(retention, str)
-                else DEFAULT_RETENTION_S
-            )
             return Idempotency(
                 "key",
                 tuple(str(a) for a in sequence_value(d.get("key"))),
                 tuple(str(c) for c in sequence_value(d.get("context"))),
-                retention_s=seconds,
+                retention_s=duration_s(retention)
+                if isinstance(retention, str)
+                else DEFAULT_RETENTION_S,
                 origin=origin,
             )
         return Idempotency(cast(Literal["none", "natural"], value), origin=origin)
@@ -164,7 +161,6 @@ def _build_tool(
     if isinstance(d.get("pagination"), dict):
         # the implementation returns a page of these: one item, not the whole result
         py = replace(py, result_class=py.prefix + "Item")
-    idempotency = reader.idempotency(d.get("idempotency", "none"))
     params = reader.params(mapping_value(d.get("params")), ("params",), py.prefix)
     context_names = tuple(str(item) for item in sequence_value(d.get("context")))
     pagination, params = reader.pagination(d.get("pagination"), params, context_names)
@@ -190,7 +186,7 @@ def _build_tool(
         requires=tuple(str(r) for r in sequence_value(d.get("requires"))),
         effect=cast(Effect, d.get("effect", "read")),
         open_world=bool(d.get("open_world", False)),
-        idempotency=idempotency,
+        idempotency=reader.idempotency(d.get("idempotency", "none")),
         confirmation=cast(Confirmation, d.get("confirmation", "none")),
         params=params,
         context_names=context_names,
@@ -291,7 +287,6 @@ def build_settings(
     span = catalogue_doc.span
     name = str(c.get("name", ""))
     default, default_impl = default_package(name)
-    context = tuple(_context_fields(c, reader))
     budget = mapping_value(c.get("budget"))
     lint = mapping_value(c.get("lint"))
     catalogue = Catalogue(
@@ -300,7 +295,7 @@ def build_settings(
         folder=folder,
         package=str(c.get("package", default)),
         implementation=str(c.get("implementation", default_impl)),
-        context=context,
+        context=tuple(_context_fields(c, reader)),
         context_class=pascal(name) + "Context",
         targets=tuple(str(t) for t in sequence_value(c.get("targets"))) or ("openai",),
         budget=Budget(
