@@ -314,10 +314,7 @@ def _issues(
         for name in cast(list[str], err.validator_value):
             if name not in instance:
                 loc = (*base, name)
-                yield (
-                    loc,
-                    told("missing", loc, nullable=nullable(properties.get(name))),
-                )
+                yield loc, told("missing", loc, nullable=nullable(properties.get(name)))
     elif check == "additionalProperties" and isinstance(instance, dict):
         known = schema.get("properties", {})
         for key in instance:
