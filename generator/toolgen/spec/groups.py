@@ -55,8 +55,7 @@ def with_toolsets(catalogue: Catalogue, tools: Sequence[ToolSummary]) -> Catalog
     its tools, a token contract brings its prepare tool; with no toolset declared, the one
     toolset `all` of every tool."""
     names = {t.name for t in tools}
-    # what a member stands for besides itself: a namespace its tools, a token contract
-    # its prepare tool
+    # what a member stands for besides itself
     brings: dict[str, set[str]] = {}
     for tool in tools:
         if tool.namespace is not None:
