@@ -2,17 +2,15 @@
 
 Each limit is checked before the work it protects (a file's size before it is read, the node
 count while the tree is walked, the number of tools before any is checked), and going over one
-is a located TG011 diagnostic, never a crash. docs/spec.md lists them; a catalogue that needs
-more than these is better split.
+is a located TG011 diagnostic, never a crash. docs/spec.md lists them and docs/builds.md says
+why each value was chosen; a catalogue that needs more than these is better split.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-# One tool file or catalogue.yaml. Real tool contracts are 1-10 KiB; the largest schema the
-# OpenAI API takes (5,000 properties) fits. Reading a worst-case file of this size takes about
-# a second and 200 MB.
+# One tool file or catalogue.yaml.
 MAX_FILE_BYTES: Final = 1024 * 1024
 # All spec files of one catalogue together.
 MAX_CATALOGUE_BYTES: Final = 32 * 1024 * 1024
@@ -23,8 +21,7 @@ MAX_NODES: Final = 100_000
 MAX_DEPTH: Final = 64
 # Tool files in one catalogue's tools/ folder.
 MAX_TOOLS: Final = 10_000
-# Parameters of one tool, nested properties included: twice the OpenAI API's own limit for a
-# strict schema (5,000 properties), so the lint rule about that limit (TG510) speaks first.
+# Parameters of one tool, nested properties included.
 MAX_PARAMETERS: Final = 10_000
 # Examples of one tool.
 MAX_EXAMPLES: Final = 200
