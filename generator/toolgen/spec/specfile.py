@@ -69,11 +69,8 @@ def _resolve_link(
 def read_bytes(
     path: Path, display: str, root: Path | None
 ) -> tuple[bytes | None, Diagnostic | None]:
-    """The bytes of a spec file, read only when it is a regular file of bounded size.
-
-    The file is opened without blocking (a FIFO never stalls the build) and checked on the
-    open descriptor, so what is measured is what is read (`paths.read_regular`).
-    """
+    """The bytes of a spec file, read only when it is a regular file of bounded size (as
+    `paths.read_regular` reads it)."""
     try:
         is_link = path.is_symlink()
     except OSError:
