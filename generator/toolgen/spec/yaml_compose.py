@@ -62,12 +62,9 @@ class PySafeComposer(_CoreSchema, yaml.SafeLoader):
 
 
 class AliasAwareComposer(PySafeComposer):
-    """Composer that keeps each alias as a marker node at the alias itself.
-
-    PyYAML's composers hand back the anchored node for an alias, which loses
-    where the alias was written and fails outright on an undefined alias or a
-    reused anchor name. Only files that use aliases pay for this slower path.
-    """
+    """Composer that keeps each alias as a marker node at the alias itself (why: the
+    module's docstring), where PyYAML's fail outright on an undefined alias or a reused
+    anchor name."""
 
     def compose_node(self, parent: Node | None, index: int) -> Node | None:
         if self.check_event(yaml.AliasEvent):
