@@ -107,28 +107,25 @@ class _Reader(ParamsReader, ReturnsReader):
         return Idempotency(cast(Literal["none", "natural"], value), origin=origin)
 
     def errors(self, raw: Mapping[str, object]) -> tuple[ErrorCode, ...]:
-        built = []
-        for code, spec in raw.items():
-            e = mapping_value(spec)
-            if code == "invalid_arguments":
-                self.report(
-                    "TG142",
-                    "error code 'invalid_arguments' is reserved for rejected arguments",
-                    self.span(("errors", code), key=True),
-                    "toolgen reports invalid arguments itself; name the data error after "
-                    "its cause.",
-                )
-                continue
-            built.append(
-                ErrorCode(
-                    code=code,
-                    when=text_value(e, "when"),
-                    how_to_fix=text_value(e, "how_to_fix"),
-                    retryable=bool(e.get("retryable", False)),
-                    origin=self.origin(("errors", code)),
-                )
+        if "invalid_arguments" in raw:
+            self.report(
+                "TG142",
+                "error code 'invalid_arguments' is reserved for rejected arguments",
+                self.span(("errors", "invalid_arguments"), key=True),
+                "toolgen reports invalid arguments itself; name the data error after "
+                "its cause.",
             )
-        return tuple(built)
+        return tuple(
+            ErrorCode(
+                code=code,
+                when=text_value(mapping_value(spec), "when"),
+                how_to_fix=text_value(mapping_value(spec), "how_to_fix"),
+                retryable=bool(mapping_value(spec).get("retryable", False)),
+                origin=self.origin(("errors", code)),
+            )
+            for code, spec in raw.items()
+            if code != "invalid_arguments"
+        )
 
     def examples(self, raw: Sequence[object]) -> tuple[Example, ...]:
         if len(raw) > limits.MAX_EXAMPLES:
