@@ -264,7 +264,6 @@ def _diagnose(
     wrong_word = _not_a_choice(document, err, subject)
     if wrong_word is not None:
         return [wrong_word]
-    value = _shown(err.instance)
     if err.validator == "type":
         wanted = err.validator_value
         names = wanted if isinstance(wanted, list) else [wanted]
@@ -272,7 +271,7 @@ def _diagnose(
         return [
             error(
                 "TG103",
-                f"{subject} is {value}, expected {expected}",
+                f"{subject} is {_shown(err.instance)}, expected {expected}",
                 span(path),
                 _type_hint([str(n) for n in names], err.instance),
             )
