@@ -3,9 +3,8 @@
 Every `Diagnostic` is made from a code of this table (`diagnostics.error` refuses an id that is
 not here), and the reference pages (docs/codes.md for the checks, docs/rules.md for the lint
 rules) and the SARIF rule descriptors are generated from it. The checks of the pipeline's stages
-(load TG0xx, format TG10x, model TG11x-TG14x and TG17x, implementations TG15x, layout TG16x)
-are listed below; each lint rule (TG200 and up) enters the table when its module registers
-it. Ids are never reused.
+(`Stage`, each with its ids) are listed below; each lint rule (TG200 and up) enters the table
+when its module registers it. Ids are never reused.
 """
 
 from __future__ import annotations
