@@ -64,10 +64,9 @@ def with_toolsets(catalogue: Catalogue, tools: Sequence[ToolSummary]) -> Catalog
             brings.setdefault(tool.name, set()).add(prepare_name(tool.name))
     declared = [t for t in catalogue.toolsets if not t.implicit]
     if not declared:
-        every = tuple(sorted(names))
         all_of = Toolset(
-            IMPLICIT_TOOLSET, "Every tool of the catalogue.", (), every, None,
-            catalogue.origin,
+            IMPLICIT_TOOLSET, "Every tool of the catalogue.", (), tuple(sorted(names)),
+            None, catalogue.origin,
         )  # fmt: skip
         return replace(catalogue, toolsets=(all_of,))
     resolved = []
