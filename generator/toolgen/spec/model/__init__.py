@@ -281,7 +281,6 @@ def build_settings(
         else {"name": text_value(mapping_value(catalogue_doc.data), "name")}
     )
     reader = _Reader(catalogue_doc)
-    span = catalogue_doc.span
     name = str(c.get("name", ""))
     default, default_impl = default_package(name)
     budget = mapping_value(c.get("budget"))
@@ -311,8 +310,8 @@ def build_settings(
         broken_tools=(),
         origin=reader.origin(()),
         digest=catalogue_doc.digest,
-        package_at=span(("package" if "package" in c else "name",)),
-        implementation_at=span(
+        package_at=reader.span(("package" if "package" in c else "name",)),
+        implementation_at=reader.span(
             ("implementation" if "implementation" in c else "name",)
         ),
         texts=texts(catalogue_doc),
