@@ -251,5 +251,4 @@ class BoundaryReader(Reader):
                 default=default,
             ),
         )
-        kept = tuple(p for p in params if p not in taken)
-        return spec, kept + added
+        return spec, tuple(p for p in params if p not in taken) + added
