@@ -2,11 +2,10 @@
 
 This module reads the files (a catalogue folder: catalogue.yaml and tools/, each file within
 its limits) and makes each one a `Document`: its plain data and the place of every node in
-it. The YAML itself is read in three steps, one module each: `yaml_compose` composes a node
-tree and never builds objects from tags, `yaml_scalars` holds the YAML 1.2 core schema's rules
-for scalars (not PyYAML's YAML 1.1: ``no`` stays text, ``2026-10-09`` is no date), and
-`yaml_data` walks the tree into plain data. Every problem becomes a ``Diagnostic`` instead of
-an exception.
+it. The YAML itself is read in three steps, one module each (their docstrings say how):
+`yaml_compose` (a node tree, never objects from tags), `yaml_scalars` (the YAML 1.2 core
+schema) and `yaml_data` (the tree as plain data). Every problem becomes a ``Diagnostic``
+instead of an exception.
 """
 
 from __future__ import annotations
