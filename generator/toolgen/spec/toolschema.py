@@ -241,10 +241,9 @@ def first_problem(param: Param, value: object) -> str | None:
 
 # --- what is wrong with a value, in the words the model reads ------------------------------
 #
-# A contract's own values (examples, defaults) are checked with jsonschema at build time; the
-# generated tool checks the model's arguments with pydantic. A problem is told the same way in
-# both places: each jsonschema error is read as the pydantic error kind the runtime words
-# (toolgen_runtime.envelope.problem_text), so "must be a JSON integer, got 2.0" means the same
+# The generated tool checks the model's arguments with pydantic, so each jsonschema error of a
+# contract's own values (above) is read as the pydantic error kind the runtime words
+# (toolgen_runtime.envelope.problem_text): "must be a JSON integer, got 2.0" means the same
 # thing in `toolgen check` and in the answer the model gets.
 
 _TYPE_KINDS = {
