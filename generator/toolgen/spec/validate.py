@@ -341,12 +341,11 @@ def _not_a_choice(
     else:
         expected = f"one of {', '.join(words)}"
         hint = f"Use one of: {', '.join(words)}."
-    said = _did_you_mean(str(err.instance), words).capitalize()
     return error(
         "TG103",
         f"{subject} is {_shown(err.instance)}, expected {expected}",
         document.span(tuple(err.absolute_path)),
-        said + hint,
+        _did_you_mean(str(err.instance), words).capitalize() + hint,
     )
 
 
