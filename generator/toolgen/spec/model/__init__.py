@@ -71,9 +71,8 @@ def default_package(catalogue_name: str) -> tuple[str, str]:
 
 
 class _Reader(ParamsReader, ReturnsReader):
-    """Reads one document into IR elements, reporting what cannot be read as written."""
-
-    # -- the rest of a tool ---------------------------------------------------------------
+    """Reads one document into IR elements, reporting what cannot be read as written: here
+    the parts of a tool its bases leave, the writes' idempotency (issue 9) among them."""
 
     def count_params(self, params: tuple[Param, ...]) -> None:
         counted = sum(1 for top in params for _ in walk(top))
@@ -85,8 +84,6 @@ class _Reader(ParamsReader, ReturnsReader):
                 self.span(("params",), key=True),
                 "Split the tool: the model reads every parameter on every turn.",
             )
-
-    # -- writes: idempotency and confirmation (issue 9) ------------------------------------
 
     def idempotency(self, value: object) -> Idempotency:
         """`none`, `natural`, or a key of named arguments and context fields with a
