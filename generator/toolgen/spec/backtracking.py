@@ -1,9 +1,5 @@
-"""Patterns whose matching can take time exponential in the length of the text (TG127).
-
-Python's `re` (the generated validator's engine) and `regress` backtrack: on a near-match of
-a part that can match one run of characters in two ways (a long run, then a character that
-fails) they try 2^n ways, so `^(\\w+\\s?)+$` on 40 letters and a `!` runs for days. `toolgen
-check` would hang on such an example, and a model could hang the tool with one argument.
+"""Patterns whose matching can take time exponential in the length of the text (TG127; why
+and which shapes: docs/spec.md, "Constraint mistakes the build catches").
 
 The pattern is read once, left to right, into parts that each know the characters they can
 start with, and those repeated at their start and end by a repetition of one character
@@ -13,10 +9,8 @@ escape and class as `re` reads it (a literal beyond them is compared with nothin
 repeats what one starting the next repeats (`\\d+\\d+`), two alternatives of one character
 overlap (`(\\w|\\d)`), or a part repeated a varying number of times can end with such a
 repetition of what it starts with (`(\\w+\\s?)+`). Such a part repeated more than MANY times
-is reported. These are the classic shapes, not every one (`(.+/)+`, `(a|aa)+`); the generated
-tests time every pattern on long near-matches too (docs/runtime.md). Of the 1,128 patterns in
-SchemaStore's schemas, it reports 6, each exponential in `re`, and passes delimited rounds
-such as `(\\.[a-z0-9]+)*` and semantic versions.
+is reported. Of the 1,128 patterns in SchemaStore's schemas, it reports 6, each exponential in
+`re`, and passes delimited rounds such as `(\\.[a-z0-9]+)*` and semantic versions.
 """
 
 from __future__ import annotations
