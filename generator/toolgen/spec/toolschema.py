@@ -216,12 +216,12 @@ def pattern_problem(pattern: str) -> str | None:
     except regress.RegressError as exc:
         return f"{exc} (a pattern is ECMA-262, as in JSON Schema)"
     try:
-        with warnings.catch_warnings():  # `[[`: Python means to read a nested set some day
+        with warnings.catch_warnings():  # `[[`: a nested set some day
             warnings.simplefilter("error", FutureWarning)
             compiled(pattern)
     except re.error as exc:
         return f"{exc.msg}, in Python's re, which the generated validator runs"
-    except FutureWarning as exc:  # "Possible set union at position 9": of the code's text
+    except FutureWarning as exc:  # "Possible set union at position 9", of another text
         reason = str(exc).split(" at position")[0].lower()
         return f"{reason} ([[, --, &&, || or ~~ in a class), which a later Python reads anew"
     return None
