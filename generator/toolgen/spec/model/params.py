@@ -181,7 +181,8 @@ class ParamsReader(BoundaryReader):
                     )
 
     def _pattern(self, d: Mapping[str, object], path: PathKey) -> str | None:
-        """The pattern, or None when there is none or it does not compile (TG122)."""
+        """The pattern, or None when there is none, it does not compile (TG122) or it can
+        take years to match (TG127): a value is then judged without it."""
         pattern = d.get("pattern")
         if not isinstance(pattern, str):
             return None
