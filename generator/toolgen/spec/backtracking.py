@@ -7,10 +7,11 @@ start with, and those repeated at their start and end by a repetition of one cha
 escape and class as `re` reads it (a literal beyond them is compared with nothing). A part is
 *ambiguous* when one text can be matched by it in two ways: such a repetition ending one part
 repeats what one starting the next repeats (`\\d+\\d+`), two alternatives of one character
-overlap (`(\\w|\\d)`), or a part repeated a varying number of times can end with such a
-repetition of what it starts with (`(\\w+\\s?)+`). Such a part repeated more than MANY times
-is reported. Of the 1,128 patterns in SchemaStore's schemas, it reports 6, each exponential in
-`re`, and passes delimited rounds such as `(\\.[a-z0-9]+)*` and semantic versions.
+overlap (`(\\w|\\d)`), or a repeated part can end with such a repetition of what it starts
+with, after it or taking what follows it (`(\\w+\\s?)+`, `(.+/)+`): rounds split many ways.
+Such a part repeated more than MANY times is reported. Of the 1,128 patterns in SchemaStore's
+schemas, it reports 7, each exponential in `re`, and passes delimited rounds such as
+`(\\.[a-z0-9]+)*` and semantic versions.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ class _Part:
     tail: int  # what a repetition that can end a match repeats
     ambiguous: bool  # some text can be matched by it in two ways
     single: bool = False  # it matches exactly one character
+    every: int = 0  # every character it can match
 
 
 _EMPTY = _Part(0, True, 0, 0, False)
@@ -67,16 +69,20 @@ def _characters(atom: str) -> int:
 def _sequence(parts: list[_Part]) -> _Part:
     """Parts one after another: ambiguous where a repetition that can end one part repeats
     what a repetition that can start the next repeats (`\\d+\\d+`)."""
-    first, head, tail, nullable, ambiguous = 0, 0, 0, True, False
-    for part in reversed(parts):  # `first` and `head`: of the parts after this one
+    first, head, tail, nullable, ambiguous, every = 0, 0, 0, True, False, 0
+    for part in reversed(parts):  # first, head and every: of the parts after this one
         ambiguous = ambiguous or part.ambiguous or bool(part.tail & head)
         first = part.first | (first if part.nullable else 0)
         head = part.head | (head if part.nullable else 0)
-        tail = tail | part.tail if nullable else tail
+        # a repetition can end the sequence where what follows may be left out, or where
+        # it can take what follows (`.+/` can end in `.+`, which takes the `/` too)
+        if nullable or not every & ~part.tail:
+            tail |= part.tail
         nullable = nullable and part.nullable
+        every |= part.every
     wide = [part for part in parts if part is not _EMPTY]
     single = len(wide) == 1 and wide[0].single
-    return _Part(first, nullable, head, tail, ambiguous, single)
+    return _Part(first, nullable, head, tail, ambiguous, single, every)
 
 
 def _alternatives(branches: list[_Part]) -> _Part:
@@ -91,7 +97,8 @@ def _alternatives(branches: list[_Part]) -> _Part:
         first, head, tail = first | branch.first, head | branch.head, tail | branch.tail
     nullable = any(branch.nullable for branch in branches)
     single = all(branch.single for branch in branches)
-    return _Part(first, nullable, head, tail, ambiguous, single)
+    every = functools.reduce(int.__or__, (branch.every for branch in branches), 0)
+    return _Part(first, nullable, head, tail, ambiguous, single, every)
 
 
 def _repeated(body: _Part, low: int, high: int | None) -> _Part:
@@ -105,7 +112,8 @@ def _repeated(body: _Part, low: int, high: int | None) -> _Part:
         low == 0 or body.nullable,
         body.head | again,
         body.tail | again,
-        body.ambiguous or bool(varies and body.tail & body.first),
+        body.ambiguous or bool((high is None or high > 1) and body.tail & body.first),
+        every=body.every,
     )
 
 
@@ -144,7 +152,7 @@ def ambiguous_repetition(pattern: str) -> str | None:
                 found = characters[text] = _characters(text)
             else:  # past MAX_CLASSES: cost bounded, on the side of a report
                 found = _ALL
-            parts.append((token.start(), _Part(found, False, 0, 0, False, single=True)))
+            parts.append((token.start(), _Part(found, False, 0, 0, False, True, found)))
     return None
 
 
