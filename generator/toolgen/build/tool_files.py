@@ -162,10 +162,7 @@ class Run:
         front_keys = {
             s.file: digest([catalogue.digest, s.file, s.digest]) for s in sources
         }
-        with (
-            load.collector_paused(),
-            self.progress.stage("model", len(sources), "tool files") as step,
-        ):
+        with self.progress.stage("model", len(sources), "tool files") as step:
             for source in sources:
                 old = self.kept.get(source.file)
                 if full_ir or old is None or old.front != front_keys[source.file]:

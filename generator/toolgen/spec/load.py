@@ -10,10 +10,8 @@ instead of an exception.
 
 from __future__ import annotations
 
-import gc
 import os
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -300,21 +298,3 @@ def read_sources(folder: Path, display: str | None, root: Path | None) -> Source
     catalogue = _catalogue_source(folder, shown, root, diagnostics)
     tools = _tool_sources(folder, shown, root, diagnostics)
     return Sources(shown, catalogue, tools, tuple(diagnostics))
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Hold off the cyclic garbage collector while spec files are parsed.
-
-    Composing allocates a hundred or more short-lived nodes per file, and with
-    the documents already loaded kept alive the collector rescans them over
-    and over: that was 40% of loading 1,000 files. Loading makes no
-    reference cycles, so nothing piles up meanwhile.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
