@@ -8,6 +8,7 @@ literal is written on one line, and the formatting pass that follows the render 
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import textwrap
@@ -42,21 +43,12 @@ _ESCAPE_TABLES = {'"': _EscapeTable('"'), "'": _EscapeTable("'")}
 
 # The same keys, enum values and descriptions are written again and again (every tool's
 # schema, its tests, its cards): their literals are kept, up to a bound.
-_STR_LITERALS: dict[str, str] = {}
-_STR_LITERALS_KEPT = 1 << 16
-
-
+@functools.lru_cache(maxsize=1 << 16)
 def py_str(text: str) -> str:
     """A string literal for `text` in ruff's quoting, unprintable characters escaped."""
-    literal = _STR_LITERALS.get(text)
-    if literal is not None:
-        return literal
     quote = "'" if text.count('"') > text.count("'") else '"'
     plain = text.isprintable() and "\\" not in text and quote not in text
-    literal = quote + (text if plain else text.translate(_ESCAPE_TABLES[quote])) + quote
-    if len(_STR_LITERALS) < _STR_LITERALS_KEPT and type(text) is str:
-        _STR_LITERALS[text] = literal
-    return literal
+    return quote + (text if plain else text.translate(_ESCAPE_TABLES[quote])) + quote
 
 
 def _py_number(value: int | float) -> str:
