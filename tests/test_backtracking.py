@@ -33,6 +33,10 @@ REPORTED = [
     (r"^(\d+\d+)*$", r"(\d+\d+)*"),
     (r"^(?:a*){2,}$", "(?:a*){2,}"),
     (r"^(a|a){25}$", "(a|a){25}"),
+    (r"^(a|aa)+$", "(a|aa)+"),  # a run of a splits into rounds of a and aa every way
+    (r"^(\d|\d\d)+$", r"(\d|\d\d)+"),
+    (r"^(x|xy|y)*$", "(x|xy|y)*"),
+    (r"^(?:(a|aa)|b)+$", "(?:(a|aa)|b)+"),
     (r"^[a-z](([\-.]|[_]+)?([a-z0-9]+))*@", r"(([\-.]|[_]+)?([a-z0-9]+))*"),
     (r"^(\w+\d)+$", r"(\w+\d)+"),  # \w+ can take the \d, and the next round
     (r"^(.*,)*$", "(.*,)*"),
@@ -57,6 +61,9 @@ PASSED = [
     r"^(\d{3})+$",  # each round is three digits
     r"^(a|a){5}$",  # 32 ways at most
     r"(ab|ac)*",
+    r"(a|ab)*",  # a b is no round of its own
+    r"((a|aa)z)*",  # each round ends at its z
+    r"(\w|\.\w)+",
     r"^[a-z0-9]+(-[a-z0-9]+)*$",
     r"^([A-Z][a-z]+ ?)+$",
     r"^[\w.+-]+@[\w-]+(\.[\w-]+)+$",

@@ -6,12 +6,13 @@ start with, and those repeated at their start and end by a repetition of one cha
 (class) whose count can vary: sets over a sample of ASCII and a few other letters, each
 escape and class as `re` reads it (a literal beyond them is compared with nothing). A part is
 *ambiguous* when one text can be matched by it in two ways: such a repetition ending one part
-repeats what one starting the next repeats (`\\d+\\d+`), two alternatives of one character
-overlap (`(\\w|\\d)`), or a repeated part can end with such a repetition of what it starts
-with, after it or taking what follows it (`(\\w+\\s?)+`, `(.+/)+`): rounds split many ways.
-Such a part repeated more than MANY times is reported. Of the 1,128 patterns in SchemaStore's
-schemas, it reports 7, each exponential in `re`, and passes delimited rounds such as
-`(\\.[a-z0-9]+)*` and semantic versions.
+repeats what one starting the next repeats (`\\d+\\d+`), or two alternatives of one character
+overlap (`(\\w|\\d)`). A repeated part splits a text into rounds in many ways when it can end
+with such a repetition of what it starts with, after it or taking what follows it
+(`(\\w+\\s?)+`, `(.+/)+`), or when a longer alternative is made of the characters of
+one-character ones (`(a|aa)+`). Either, repeated more than MANY times, is reported. Of the
+1,128 patterns in SchemaStore's schemas, it reports 7, each exponential in `re`, and passes
+delimited rounds such as `(\\.[a-z0-9]+)*` and semantic versions.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ _SAMPLE = (
     "".join(map(chr, range(32, 127))) + "\t\n\r\x0b\x0c\xa0é\u0416\u0663\u4e2d\u2028😀"
 )
 _ALL = (1 << len(_SAMPLE)) - 1
+_OUTSIDE = 1 << len(_SAMPLE)  # a literal beyond the sample, in `every` only
 _BIT = {c: 1 << i for i, c in enumerate(_SAMPLE)}
 _TOKEN = re.compile(
     r"""\\[pPu]\{[^}]*\}?|\\k<[^>]*>?|\\u[0-9a-fA-F]{4}|\\x[0-9a-fA-F]{2}|\\c[A-Za-z]
@@ -48,6 +50,9 @@ class _Part:
     ambiguous: bool  # some text can be matched by it in two ways
     single: bool = False  # it matches exactly one character
     every: int = 0  # every character it can match
+    splits: bool = (
+        False  # a text it matches may also be matched by several rounds of it
+    )
 
 
 _EMPTY = _Part(0, True, 0, 0, False)
@@ -82,7 +87,8 @@ def _sequence(parts: list[_Part]) -> _Part:
         every |= part.every
     wide = [part for part in parts if part is not _EMPTY]
     single = len(wide) == 1 and wide[0].single
-    return _Part(first, nullable, head, tail, ambiguous, single, every)
+    splits = len(wide) == 1 and wide[0].splits
+    return _Part(first, nullable, head, tail, ambiguous, single, every, splits)
 
 
 def _alternatives(branches: list[_Part]) -> _Part:
@@ -98,7 +104,12 @@ def _alternatives(branches: list[_Part]) -> _Part:
     nullable = any(branch.nullable for branch in branches)
     single = all(branch.single for branch in branches)
     every = functools.reduce(int.__or__, (branch.every for branch in branches), 0)
-    return _Part(first, nullable, head, tail, ambiguous, single, every)
+    # a longer alternative of the characters of one-character ones: `aa` in `(a|aa)`
+    splits = any(
+        b.splits or (not b.single and b.every and not b.every & ~singles)
+        for b in branches
+    )
+    return _Part(first, nullable, head, tail, ambiguous, single, every, splits)
 
 
 def _repeated(body: _Part, low: int, high: int | None) -> _Part:
@@ -112,7 +123,8 @@ def _repeated(body: _Part, low: int, high: int | None) -> _Part:
         low == 0 or body.nullable,
         body.head | again,
         body.tail | again,
-        body.ambiguous or bool((high is None or high > 1) and body.tail & body.first),
+        body.ambiguous
+        or bool((high is None or high > 1) and (body.splits or body.tail & body.first)),
         every=body.every,
     )
 
@@ -152,7 +164,8 @@ def ambiguous_repetition(pattern: str) -> str | None:
                 found = characters[text] = _characters(text)
             else:  # past MAX_CLASSES: cost bounded, on the side of a report
                 found = _ALL
-            parts.append((token.start(), _Part(found, False, 0, 0, False, True, found)))
+            part = _Part(found, False, 0, 0, False, True, found or _OUTSIDE)
+            parts.append((token.start(), part))
     return None
 
 
