@@ -90,12 +90,10 @@ Named: TypeAlias = Tool | ToolSummary
 def profile(tool: Named, namespaces: frozenset[str]) -> ToolProfile:
     parts, namespace, verb, others = _split_name(tool.name, namespaces)
     meaningful = [words.stem(w) for w in parts if w not in words.FILLER_NAME_WORDS]
-    cut = next(
-        (i for i, w in enumerate(others) if w in words.PREPOSITIONS), len(others)
-    )
+    ahead, behind = words.at_preposition(others)
     before = [
         w
-        for w in others[:cut]
+        for w in ahead
         if w not in words.FILLER_NAME_WORDS
         and not w.isdigit()
         and not words.participle(w)
@@ -105,9 +103,9 @@ def profile(tool: Named, namespaces: frozenset[str]) -> ToolProfile:
         verb=verb,
         verb_class=words.verb_class(verb),
         objects=_objects(others),
-        head=words.stem((before or others[:cut] or [""])[-1]),  # add_item_for_x: item
+        head=words.stem((before or ahead or [""])[-1]),  # add_item_for_x: item
         qualified=frozenset(words.stem(w) for w in others if w not in words.STOPWORDS),
-        keyed=(tuple(others[:cut]), tuple(others[cut + 1 :])),
+        keyed=(ahead, behind),
         name_set=frozenset(meaningful),
         intent=_prose_words(tool.intent, tool.use_when),
         params=frozenset(tool.param_names),

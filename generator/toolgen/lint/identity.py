@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from itertools import pairwise, takewhile
+from itertools import pairwise
 
 from toolgen.diagnostics import Severity
 from toolgen.lint import words
@@ -326,8 +326,7 @@ def _head(name: str) -> str:
     """What a parameter is, by its name: the last word before a preposition (the url of
     url_to_fetch, the colour of link_color, the size of file_size)."""
     parts = words.name_words(name)
-    before = list(takewhile(lambda w: w not in words.PREPOSITIONS, parts))
-    return (before or parts or ("",))[-1]
+    return (words.at_preposition(parts)[0] or parts or ("",))[-1]
 
 
 @rule(

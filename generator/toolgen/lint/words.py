@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from toolgen.text import listing
 
@@ -142,6 +142,13 @@ def name_words(name: str) -> tuple[str, ...]:
     """find_customer_byEmail -> ("find", "customer", "by", "email"). Kept per name: the
     rules ask about the same tool and parameter names many times a run."""
     return tuple(part.lower() for part in _NAME_SPLIT.split(name) if part)
+
+
+def at_preposition(parts: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A name's words before its first preposition, and those after it: (customer,) and
+    (email,) of find_customer_by_email's customer_by_email."""
+    cut = next((i for i, w in enumerate(parts) if w in PREPOSITIONS), len(parts))
+    return tuple(parts[:cut]), tuple(parts[cut + 1 :])
 
 
 def normalized_name(name: str) -> str:
