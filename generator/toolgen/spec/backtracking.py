@@ -22,6 +22,8 @@ import re
 import warnings
 from dataclasses import dataclass
 
+from toolgen.spec.toolschema import python_pattern
+
 # repeated more often than this, an ambiguous part costs more than a call can wait
 MANY = 20
 # the escapes and classes of one pattern read by Python's re (about 70 us each); a pattern
@@ -65,7 +67,7 @@ def _characters(atom: str) -> int:
     try:
         with warnings.catch_warnings():  # `[[`: a nested set some day (TG122 says so)
             warnings.simplefilter("ignore", FutureWarning)
-            pattern = re.compile("(?a)" + atom)
+            pattern = re.compile(python_pattern(atom))
     except re.error:
         return _ALL
     return sum(1 << m.start() for m in pattern.finditer(_SAMPLE))
