@@ -36,6 +36,14 @@ REPORTED = [
     (r"^(a|aa)+$", "(a|aa)+"),  # a run of a splits into rounds of a and aa every way
     (r"^(\d|\d\d)+$", r"(\d|\d\d)+"),
     (r"^(x|xy|y)*$", "(x|xy|y)*"),
+    # alternatives of fixed length that make one text in two ways: a run of a is rounds of
+    # aa and aaa every way (1.2 s at 60 letters, 16 times as long as at 50); aba is ab a or
+    # a ba (2.9 s at 24 times aba, 16 times as long as at 20)
+    (r"^(aa|aaa)+$", "(aa|aaa)+"),
+    (r"^(\d{3}|\d{2})+$", r"(\d{3}|\d{2})+"),
+    (r"^(?:a{2}|a{3})+$", "(?:a{2}|a{3})+"),
+    (r"^(ab|ba|a)+$", "(ab|ba|a)+"),
+    ("^(ü|üü)+$", "(ü|üü)+"),  # a literal beyond the sample is a character of its own
     (r"^(?:(a|aa)|b)+$", "(?:(a|aa)|b)+"),
     (r"^[a-z](([\-.]|[_]+)?([a-z0-9]+))*@", r"(([\-.]|[_]+)?([a-z0-9]+))*"),
     (r"^(\w+\d)+$", r"(\w+\d)+"),  # \w+ can take the \d, and the next round
@@ -62,6 +70,9 @@ PASSED = [
     r"^(a|a){5}$",  # 32 ways at most
     r"(ab|ac)*",
     r"(a|ab)*",  # a b is no round of its own
+    r"^(\d{2}-|\d{3})+$",  # a round of two digits ends at its -
+    "^(ü|ö)+$",
+    "^(中文|中)+$",
     r"((a|aa)z)*",  # each round ends at its z
     r"(\w|\.\w)+",
     r"^[a-z0-9]+(-[a-z0-9]+)*$",
@@ -150,6 +161,14 @@ def test_a_pattern_of_many_classes_compiles_a_bounded_number(
     assert ambiguous_repetition(many + "x") is None
     assert len(compiled) == backtracking.MAX_CLASSES
     assert ambiguous_repetition(many + "([ab]+)+") == "([ab]+)+"
+
+
+def test_alternatives_past_max_words_characters_are_not_read() -> None:
+    """Whether alternatives make one text in two ways costs the square of their number: past
+    MAX_WORDS characters in all (a hostile pattern's thousands), they are not read."""
+    a = (1,)
+    assert backtracking._two_ways([a + a, a + a + a])
+    assert not backtracking._two_ways([a] * (backtracking.MAX_WORDS + 1))
 
 
 def test_an_import_keeps_the_pattern_and_drops_the_example_it_would_hang_on(
