@@ -25,7 +25,7 @@ from toolgen.render import lockfile
 from toolgen.render.formatting import Formatter
 from toolgen.spec import load, model, tokens, validate
 from toolgen.spec.ir import Catalogue, Tool
-from toolgen.spec.summary import summary
+from toolgen.spec.summary import ToolSummary, summary
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +202,7 @@ class Run:
                         keys,
                         catalogue,
                         linter,
-                        None if full_ir else self._stubs(front, catalogue),
+                        None if full_ir else self._stubs(front.tools),
                         tools_only=self.settings.broken,
                     )
                     fresh.append(made)
@@ -213,13 +213,16 @@ class Run:
         ir = [t for front in fronts.values() for t in front.tools] if full_ir else []
         return units, fresh, ir
 
-    def _stubs(self, front: _Front, catalogue: Catalogue) -> list[str]:
+    def _stubs(self, tools: Sequence[Tool | ToolSummary]) -> list[str]:
         """The tools whose stub to render (those without an implementation file)."""
+        catalogue = self.settings.catalogue
+        assert catalogue is not None
+        root = os.fspath(self.root)  # joined as text: a Path costs as much as the stat
         return [
             t.name
-            for t in front.tools
+            for t in tools
             if not t.derived
-            and not is_present(self.root / implementation_path(catalogue, t))
+            and not is_present(f"{root}/{implementation_path(catalogue, t)}")
         ]
 
     def _still(self, unit: ToolUnit, key: str) -> bool:
@@ -229,17 +232,11 @@ class Run:
         left it and every stub in place."""
         if unit.key != key or len(unit.cards) != len(unit.tools):
             return False
-        catalogue = self.settings.catalogue
-        assert catalogue is not None
-        root = os.fspath(self.root)  # joined as text: a Path costs as much as the stat
+        root = os.fspath(self.root)
         return all(
             _unchanged(f"{root}/{rel}", self.outputs.get(rel), wanted)
             for rel, wanted in unit.outputs.items()
-        ) and all(
-            is_present(f"{root}/{implementation_path(catalogue, t)}")
-            for t in unit.tools
-            if not t.derived
-        )
+        ) and not self._stubs(unit.tools)
 
 
 def is_present(path: str | Path) -> bool:
