@@ -60,12 +60,9 @@ class Imports:
         ):
             # as ruff's isort does: a name imported under an alias gets a line of its own,
             # after the module's other names
-            plain = sorted(
-                (n for n in self.names[module] if " as " not in n), key=_member_key
-            )
-            aliased = sorted(
-                (n for n in self.names[module] if " as " in n), key=_member_key
-            )
+            names = sorted(self.names[module], key=_member_key)
+            plain = [n for n in names if " as " not in n]
+            aliased = [n for n in names if " as " in n]
             lines = [f"from {module} import {', '.join(plain)}"] if plain else []
             lines += [f"from {module} import {name}" for name in aliased]
             sections[self._section(module)].extend(lines)
