@@ -81,7 +81,7 @@ def py_literal(value: object) -> str:
     if isinstance(value, dict):
         return _py_dict(value)
     if isinstance(value, list):
-        return "[" + ", ".join([py_literal(item) for item in value]) + "]"
+        return _py_list(value)
     if isinstance(value, tuple):
         inner = ", ".join([py_literal(item) for item in value])
         return f"({inner},)" if len(value) == 1 else f"({inner})"
@@ -100,9 +100,7 @@ _ITEM_LITERALS: dict[type, Callable[[Any], str]] = {
 def _py_list(value: list[object]) -> str:
     kinds = set(map(type, value))
     one = _ITEM_LITERALS.get(kinds.pop()) if len(kinds) == 1 else None
-    if one is not None:
-        return "[" + ", ".join(map(one, value)) + "]"
-    return "[" + ", ".join([py_literal(item) for item in value]) + "]"
+    return "[" + ", ".join(map(one or py_literal, value)) + "]"
 
 
 def _py_dict(value: dict[object, object]) -> str:
