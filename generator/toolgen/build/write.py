@@ -1,32 +1,21 @@
 """Write: put a catalogue's rendered files on disk, changing only what differs, all at once.
 
-What a build guarantees (docs/ownership.md says it for users):
+What a build promises is docs/builds.md's (Only its own files, All or nothing): a file is its
+own only when the package's manifest lists it (`manifest.py`; the layout check reports any
+other as TG163, and this stage refuses it again), create-once files (implementation stubs,
+package markers) are written only where nothing exists, the new package is staged whole in a
+sibling folder and switched in at once (one exchange of the two folders, or two renames where
+there is none), nothing is left behind, nothing is changed on failure, and nothing is fsynced.
+How, here:
 
-- **Only its own files.** A file is toolgen's when the package's manifest lists it
-  (`manifest.py`). Anything else in the generated package stops the build before it writes
-  (the layout check reports it as TG163, and this stage checks again); create-once files
-  (implementation stubs, package markers) are written only where nothing exists, never over
-  anything, links included.
-- **All or nothing.** The new package is staged complete in a sibling folder (files that did not
-  change are hard links to the current ones, so their inodes and times stay; a new file is the
-  formatter's copy, moved there: `RenderedFiles.formatted`), then switched in
-  with one atomic exchange of the two folders (`renameat2(RENAME_EXCHANGE)` on Linux). After an
-  interruption at any point the package is the old tree or the new one, never a mix. Where the
-  exchange is not available, two renames are used and a kill between them leaves the old tree
-  aside, which the next build puts back. The replaced tree is removed after the switch.
+- A file that did not change is a hard link to the current one; a new one is the formatter's
+  copy, moved into the stage (`RenderedFiles.formatted`).
 - **Only what changed is rendered.** A build may leave out the text of an owned file it did
   not render (`RenderedFiles.kept`, with the digest the last build wrote it with, which the
   build cache vouches the file still has); the file is then linked into the stage as it is.
-- **Nothing left behind.** Every temporary path is recorded in a journal under
-  `.toolgen-cache/` before it is created; the next build removes what an interrupted one left
-  (a kept tree taken as a stage is such a path from the moment it is taken). Builds of one
-  project take a lock, so they never interleave (the journal, the recovery and the lock are
-  recovery.py's; every disk operation goes through `disk.FS`).
-- **Nothing changed on failure.** A full disk or a read-only folder aborts the build before the
-  switch: the temporary paths are removed and the error names the path and the cause.
+- The journal of the temporary paths, the recovery of what an interrupted build left and the
+  lock are recovery.py's; every disk operation goes through `disk.FS`.
 - With `check=True` nothing is written or removed: the report carries a unified diff.
-
-Durability against power loss is not promised: files are not fsynced (a build is repeatable).
 """
 
 from __future__ import annotations
