@@ -1,14 +1,7 @@
-"""What a build owns: the manifest of a generated package, and what is on disk beside it.
-
-A build writes and deletes only files it can prove it wrote. The proof is the manifest, a small
-committed file in the generated package (`toolgen-manifest.json`) that lists every file the last
-build wrote there, with a digest of its content. Headers prove nothing (anyone can copy one), so
-a file that is not in the manifest is not toolgen's: it is never replaced or deleted, and a build
-that would have to stops and names it (TG163).
-
-`__pycache__` and `.ruff_cache` folders (ruff keeps one beside the package's ruff.toml) are
-caches of the files toolgen wrote; they go with the old tree when the package is replaced.
-"""
+"""What a build owns: the manifest of a generated package (`toolgen-manifest.json`: every file
+the last build wrote there, with a digest of its content), and what is on disk beside it. What
+the manifest proves, and why `__pycache__` and `.ruff_cache` folders are passed over, is
+docs/builds.md's (Only its own files)."""
 
 from __future__ import annotations
 
