@@ -1,12 +1,8 @@
-"""What a long build is doing, and how long each stage took.
-
-On a terminal, a build shows its stage and count on one line of stderr that it overwrites
-("toolgen: spec/shop: render 412/1,000 tools") and clears when done, so the output that stays
-is the same as without it. It stays quiet when stderr is not a terminal (piped, redirected to
-a file) and in CI (the `CI` variable set, as CI services set it), where a line rewritten with
-carriage returns is noise in a log. `--verbose` prints the time of each stage as it ends, on
-any stderr.
-"""
+"""What a long build is doing, and how long each stage took: the line of stderr a build
+overwrites on a terminal and the time of each stage `--verbose` prints, as docs/builds.md (What
+a build is doing) shows them. The line is cleared when done, so the output that stays is the
+same as without it; it is never drawn where a line rewritten with carriage returns is noise (a
+pipe, a file, CI, a dumb terminal)."""
 
 from __future__ import annotations
 
