@@ -1,13 +1,8 @@
 """The project around the catalogues: its root, its catalogues, and where each one writes.
 
-The root is found as git and ruff find theirs: the nearest folder at or above the catalogue (or
-the current folder) that holds `pyproject.toml`, `setup.cfg`, `setup.py` or `.git`; failing
-that, the folder that holds `spec/` when the catalogue is `spec/<name>`. A catalogue's
-`package` and `implementation` are dotted paths relative to that root, so `toolgen build PATH`
-writes into PATH's project wherever it is run from. `check` also takes a catalogue with no
-project around it (as ruff checks a file with no pyproject.toml): it is checked alone, its
-paths shown from the current folder when it lies inside it, and no implementation is looked
-for, since there is no project to hold one.
+How the root is found (and that `package` and `implementation` are relative to it, so a build
+writes into its catalogue's project wherever it is run from) is docs/builds.md's (The project
+root); how `check` takes a catalogue no project holds, docs/spec.md's (Build commands).
 """
 
 from __future__ import annotations
