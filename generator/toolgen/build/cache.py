@@ -18,11 +18,8 @@ another format).
   implementation found, under the digest of its bytes and the signature its contract expects
   (`checks.implementations.Checked`).
 
-The others are keyed by content; all are versioned by the code that made them (toolgen's
-and toolgen_runtime's, ruff's version, Python's); they hold data only, read back by a reader
-that checks the type of every value. A cache file that is missing, damaged, of other code or
-planted costs a full build and nothing more, and deleting `.toolgen-cache/` is always safe.
-`check` and `build --check` never read it: what CI checks is computed afresh.
+All are versioned by the code that made them and hold data only, read back by a reader that
+checks the type of every value: what that promises is docs/builds.md's (The build cache).
 """
 
 from __future__ import annotations
