@@ -1,18 +1,11 @@
 """Where a build would write, checked before it writes anything (TG160-TG164).
 
 A catalogue's `package` (the generated code) and `implementation` (the hand-written code) are
-dotted paths in the project. Either can be written to point anywhere, so `check` refuses, at the
-key that says it:
-
-- TG160 a folder that leaves the project (through a symbolic link);
-- TG161 a folder that overlaps another one a build must not write into: the other of the two,
-  another catalogue's, the spec folders, the tests, docs, version control, virtual
-  environments, or toolgen itself;
-- TG162 a top-level name that an installed module already has (`json`, `toolgen`): the folder
-  would shadow it for every program run from the project root;
-- TG163 a file inside the generated package that toolgen did not write (not in its manifest):
-  the build would have to replace or delete it, and never does;
-- TG164 a manifest that cannot be read, so nothing in the package can be proven toolgen's.
+dotted paths in the project. Either can be written to point anywhere, so `check` refuses, at
+the key that says it, each folder docs/codes.md lists under Where a build writes: one that
+leaves the project, overlaps a folder a build must not write into, or would shadow an installed
+module for every program run from the project root; and a package holding a file toolgen did
+not write, or a manifest it cannot read.
 """
 
 from __future__ import annotations
