@@ -386,16 +386,10 @@ class Tool:
         return self.role == "prepare"
 
     @property
-    def not_when_uses(self) -> tuple[str, ...]:
-        """The tools its not_when entries name, in order.
-
-        This and the other properties of names are the ones a `ToolSummary` has, so what
-        reads names (a lint profile, review.silenced) takes either (lint.context.Named)."""
-        return tuple(item.use for item in self.not_when)
-
-    @property
     def param_names(self) -> tuple[str, ...]:
-        """The names of its top-level parameters, in order."""
+        """The names of its top-level parameters, in order. This and `suppressed_rules` are
+        properties a `ToolSummary` has too, so what reads names (a lint profile,
+        review.silenced) takes either (lint.context.Named)."""
         return tuple(param.name for param in self.params)
 
     @property
