@@ -75,12 +75,6 @@ class Checked:
     before: Mapping[str, tuple[Diagnostic, ...]] = field(default_factory=dict)
     now: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict)
 
-    @staticmethod
-    def key(tool: ToolSummary, rel: str, digest: str) -> str:
-        # everything _check_source reads of the tool: its name, module and signature
-        expected = (tool.name, rel, tool.py.module, _expected(tool))
-        return file_digest("\0".join((digest, *expected)).encode())
-
     @property
     def kept(self) -> Mapping[str, tuple[Diagnostic, ...]]:
         """What the next build is given: this one's, or the last one's when this one checked
@@ -88,7 +82,9 @@ class Checked:
         return self.now or self.before
 
     def found(self, tool: ToolSummary, rel: str, data: bytes) -> list[Diagnostic]:
-        key = self.key(tool, rel, file_digest(data))
+        # everything _check_source reads of the tool: its name, module and signature
+        expected = (tool.name, rel, tool.py.module, _expected(tool))
+        key = file_digest("\0".join((file_digest(data), *expected)).encode())
         if key not in self.now:
             before = self.before.get(key)
             found = before if before is not None else _check_source(tool, rel, data)
