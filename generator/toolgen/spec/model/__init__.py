@@ -272,11 +272,9 @@ def build_settings(
     """catalogue.yaml's settings as a catalogue without tools, and what building it found;
     untrusted (a catalogue file with format errors), nothing of the catalogue file is read
     but its name."""
-    c = (
-        mapping_value(catalogue_doc.data)
-        if trusted
-        else {"name": text_value(mapping_value(catalogue_doc.data), "name")}
-    )
+    c = mapping_value(catalogue_doc.data)
+    if not trusted:
+        c = {"name": text_value(c, "name")}
     reader = _Reader(catalogue_doc)
     name = str(c.get("name", ""))
     default, default_impl = default_package(name)
