@@ -426,13 +426,10 @@ def error_fix_changed(pair: ErrorPair) -> Iterator[Found]:
     ## Why safe
     The code and its meaning stay; the instruction that comes with it changed.
     """
-    old, new = pair.old, pair.new
-    if (
-        old is not None
-        and new is not None
-        and old.get("how_to_fix") != new.get("how_to_fix")
-    ):
-        yield Found(
-            f"the how-to-fix of error code {pair.code!r} of {pair.tool!r} changed",
-            ("errors", pair.code, "how_to_fix"),
-        )
+    if pair.old is not None and pair.new is not None:
+        old, new = pair.old.get("how_to_fix"), pair.new.get("how_to_fix")
+        if old != new:
+            yield Found(
+                f"the how-to-fix of error code {pair.code!r} of {pair.tool!r} changed",
+                ("errors", pair.code, "how_to_fix"),
+            )
