@@ -498,9 +498,7 @@ class Converter:
             doc["items"] = inner
             used.add("items")
         elif kind == "object":
-            fields: dict[str, ParamDoc] = {}
-            if isinstance(node.get("properties"), dict):
-                fields = self._fields(node, prefix)
+            fields = self._fields(node, prefix)
             if not fields:
                 self.lose(
                     where, "the field", "an object without properties is left out"
