@@ -404,11 +404,10 @@ class Converter:
     def _optional(
         self, node: Node, doc: ParamDoc, where: str, *, required: bool, nullable: bool
     ) -> None:
-        has_default = "default" in node
         default = node.get("default")
         if not required or nullable:
             doc["optional"] = True
-        if not has_default or default is None:
+        if default is None:
             return
         if required and not nullable:
             self.lose(
