@@ -195,21 +195,18 @@ def _anthropic_strict(
 ) -> tuple[dict[str, bool], list[Note]]:
     """Which tools go with `strict: true`, and the notes on those that cannot."""
     limits = targets.ANTHROPIC_STRICT
-    notes = []
-    fits: dict[str, bool] = {}
-    for tool in tools:
-        name = tool["name"]
-        misfits = _strict_misfits(tool["model"]["parameters"])
-        fits[name] = not misfits
-        if misfits:
-            notes.append(
-                Note(
-                    name,
-                    "sent without strict: true, because Anthropic's strict tool use "
-                    f"does not accept {', '.join(misfits)}; the model reads the full "
-                    "schema, and the runtime rejects arguments that break it",
-                )
-            )
+    misfits = {t["name"]: _strict_misfits(t["model"]["parameters"]) for t in tools}
+    fits = {name: not found for name, found in misfits.items()}
+    notes = [
+        Note(
+            name,
+            "sent without strict: true, because Anthropic's strict tool use does not "
+            f"accept {', '.join(found)}; the model reads the full schema, and the runtime "
+            "rejects arguments that break it",
+        )
+        for name, found in misfits.items()
+        if found
+    ]
     strict_tools = [t for t in tools if fits[t["name"]]]
     props = [p for t in strict_tools for p in _properties(t["model"]["parameters"])]
     optional = sum(1 for p in props if nullable(p))
