@@ -3,18 +3,9 @@
 The draft carries the name, the description (as the intent), the parameters and the result
 exactly, and the effect, idempotency and open world when the source states them. What a
 contract needs and the source does not say is written as a `TODO(toolgen import): ...` text
-where the format has room for one, which `toolgen check` reports (TG313) until a person
-replaces it:
-
-- `use_when` (always: no source says when to pick a tool, in the user's words);
-- the intent, when the source has no description;
-- the example: its arguments are placeholders built from the schema, and its note says so;
-- the effect, when the source does not state it: the format requires one and takes no text,
-  so the draft holds `write` with a `# TODO(toolgen import): ...` comment beside it, which
-  load keeps (comments.py) and TG313 reports until a person edits that line.
-
-`not_when` needs another tool's name, so the importer cannot leave a TODO in it; TG303 reports
-neighbouring tools without one.
+(for the effect, which takes no text, a comment beside the placeholder `write`, which load
+keeps: comments.py), which `toolgen check` reports (TG313) until a person replaces it. Which
+keys get one, and why `not_when` cannot: docs/import.md.
 """
 
 from __future__ import annotations
