@@ -1,13 +1,10 @@
 """A Python module of `@function_tool` functions (OpenAI Agents SDK).
 
 The module is imported in a subprocess and each module-level `FunctionTool` is read: its
-name, description and `params_json_schema`, exactly what the SDK sends to the model. Reading
-the source with `ast` instead would execute nothing, but would have to redo what the SDK does
-(types to JSON Schema with pydantic, the docstring's argument descriptions with griffe): a
-second implementation that drifts from the first, for a schema the model never sees. So the
-module is run, as an application that uses it would run it; its imports must be installed
-where toolgen runs, and importing it must have no side effect you mind. The subprocess keeps
-the module's globals, prints and crashes out of toolgen's own process and has a time limit.
+name, description and `params_json_schema`, exactly what the SDK sends to the model (why it
+is run rather than read with `ast`, and what that asks of the module:
+docs/howto-import-python.md). The subprocess keeps the module's globals, prints and crashes
+out of toolgen's own process and has a time limit.
 
 What the SDK's schema states is carried, with two readings of its conventions: in strict
 mode the SDK lists every parameter as required, so a parameter with a default (a Python
