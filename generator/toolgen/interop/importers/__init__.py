@@ -192,11 +192,9 @@ def import_file(kind: str, source: Path, out: Path) -> ImportReport:
         module = module_name(renamed.name)
         if why is None and module in modules:
             why = f"it would share a Python module with {modules[module]!r}"
-        if why is not None:
-            skipped.append((tool.name, why))
-            continue
-        drafted = draft(renamed)
-        why = _unwritable(drafted)
+        if why is None:
+            drafted = draft(renamed)
+            why = _unwritable(drafted)
         if why is not None:
             skipped.append((tool.name, why))
             continue
