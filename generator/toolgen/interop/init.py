@@ -1,15 +1,9 @@
 """`toolgen init PATH`: a project that uses toolgen, ready to build, in one command.
 
-It writes the catalogue file, one commented example tool, the JSON Schemas the YAML files
-reference (so editors check them as you type), the `.gitignore` entries for toolgen's caches,
-a pre-commit configuration that runs toolgen's hooks and a GitHub Actions workflow that runs
-`toolgen check`, `toolgen build --check`, `toolgen diff` and the generated tests; and a
-`pyproject.toml` when the folder has none (a project marker, and the pytest path).
-
-It never overwrites a file: if one it would write exists, it stops before writing anything
-and names it. Two files are shared with the rest of a project, so they are treated apart: an
-existing `.gitignore` gets only the entries it lacks, appended; an existing `pyproject.toml`
-is left alone (the summary says what to add to it).
+What it writes (`_files`, and the `.gitignore` entries for toolgen's caches), and how it
+treats the files that exist (it never overwrites one, and stops before writing anything; an
+existing `.gitignore` gets the entries it lacks, an existing `pyproject.toml` is left alone
+and the summary says what to add to it): docs/howto-init.md.
 """
 
 from __future__ import annotations
