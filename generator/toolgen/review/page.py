@@ -122,7 +122,6 @@ def _matrix(sim: Mapping[str, Any], changed: set[str]) -> dict[str, Any]:
     n = len(names)
     cell = 16 if n <= 30 else max(4, 480 // max(n, 1))
     label = 0 if cell < 9 else 7 * max((len(x) for x in names), default=0) + 8
-    size = label + n * cell
     cells = []
     for p in sim["pairs"]:
         tone = ""
@@ -166,7 +165,7 @@ def _matrix(sim: Mapping[str, Any], changed: set[str]) -> dict[str, Any]:
         key=lambda p: (-p["score"], names[p["a"]], names[p["b"]]),
     )
     return {
-        "size": size,
+        "size": label + n * cell,
         "cell": cell,
         "label": label,
         "names": [
