@@ -160,8 +160,7 @@ def draft(tool: SourceTool) -> Draft:
     _drop_clashing_returns(tool.name, params, returns, convert.losses)
     todos: list[str] = []
     doc: dict[str, object] = {"name": tool.name}
-    description = (tool.description or "").strip()
-    if description:
+    if (tool.description or "").strip():
         doc["intent"] = tool.description
     else:
         doc["intent"] = TODO_INTENT
