@@ -9,13 +9,9 @@ response is the result. References into the document (`#/components/...`) are in
 OpenAPI 3.0's `nullable: true` and boolean `exclusiveMinimum`/`exclusiveMaximum` are read as
 their JSON Schema equivalents (a null type; a numeric bound).
 
-HTTP states two things about effects (RFC 9110, section 9.2): GET, HEAD, OPTIONS and TRACE
-are safe, so they are `read`; PUT and DELETE are idempotent, and DELETE removes what it names,
-so it is `destructive`. POST, PATCH and PUT leave the effect to a person.
-
-What a contract does not hold is reported per tool: how the implementation calls the API (the
-method, the path, where each parameter goes), security requirements (credentials belong to
-the implementation, never to the model), HTTP error responses, tags, callbacks.
+The effect each HTTP method states (RFC 9110, `_effect`), and what a contract does not hold
+and is reported per tool instead (the HTTP call, security, error responses...):
+docs/howto-import-openapi.md.
 """
 
 from __future__ import annotations
