@@ -134,12 +134,10 @@ class ToolLinter:
 def _catalogue_hits(
     ctx: CatalogueContext, enabled: Mapping[str, Severity]
 ) -> Iterator[Hit]:
-    rules = _by_kind(enabled, (*CATALOGUE_KINDS, SpecText))
     catalogue = ctx.catalogue
-    for kind, group in rules.items():
+    for kind, group in _by_kind(enabled, (*CATALOGUE_KINDS, SpecText)).items():
         if kind is Catalogue:
-            span = catalogue.origin.span("name")
-            yield from _hits(group, catalogue, ctx, span, ())
+            yield from _hits(group, catalogue, ctx, catalogue.origin.span("name"), ())
         elif kind is ToolSummary:
             for tool in ctx.tools():
                 if not tool.derived:
