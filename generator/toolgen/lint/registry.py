@@ -159,8 +159,6 @@ class Finding:
 
 
 E = TypeVar("E")
-# a rule over a catalogue-wide kind sees the CatalogueContext, a rule over a tool's own
-# elements the LintContext (engine.py)
 C = TypeVar("C", bound="LintContext")
 Check = Callable[[E, C], Iterable[Finding]]
 
