@@ -142,8 +142,7 @@ ANTHROPIC_STRICT = AnthropicStrict()
 
 def declared(keys: tuple[str, ...]) -> tuple[Target, ...]:
     """The targets of a catalogue; unknown keys were already reported by the format check."""
-    found = tuple(TARGETS[k] for k in dict.fromkeys(keys) if k in TARGETS)
-    return found or (OPENAI,)
+    return tuple(TARGETS[k] for k in dict.fromkeys(keys) if k in TARGETS) or (OPENAI,)
 
 
 # --- measuring an exposed schema -------------------------------------------------------------
