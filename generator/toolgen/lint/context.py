@@ -232,11 +232,10 @@ class LintContext:
     def first_by_normalized_name(self, siblings: tuple[Param, ...]) -> dict[str, Param]:
         """The first parameter of a group for each name without case and separators
         (computed once per group: a group may hold thousands of parameters)."""
-        key = id(siblings)
-        found = self._groups.get(key)
+        found = self._groups.get(id(siblings))
         # reversed: of two parameters with one name, the first is kept
         if found is None:
-            found = self._groups[key] = {
+            found = self._groups[id(siblings)] = {
                 words.normalized_name(p.name): p for p in reversed(siblings)
             }
         return found
@@ -245,11 +244,10 @@ class LintContext:
         self, siblings: tuple[Param, ...]
     ) -> dict[tuple[str, ...], tuple[int, Param]]:
         """The boolean parameters of a group by their name words, with their position."""
-        key = id(siblings)
-        found = self._booleans.get(key)
+        found = self._booleans.get(id(siblings))
         # reversed: of two booleans with one name, the first is kept
         if found is None:
-            found = self._booleans[key] = {
+            found = self._booleans[id(siblings)] = {
                 words.name_words(p.name): (index, p)
                 for index, p in reversed(list(enumerate(siblings)))
                 if p.type == "boolean"
