@@ -10,8 +10,7 @@ from collections.abc import Iterator, Mapping
 from toolgen.checks import check
 from toolgen.diagnostics import Diagnostic, error
 from toolgen.spec import toolschema
-from toolgen.spec.ir import Catalogue, Tool, guarded_values
-from toolgen.spec.snapshot import named
+from toolgen.spec.ir import Catalogue, Tool, guarded_values, named
 
 _MAX_TOLD = 8
 

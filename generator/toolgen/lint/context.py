@@ -82,8 +82,8 @@ def _objects(others: Iterable[str]) -> frozenset[str]:
     )
 
 
-# what a profile reads of a tool: its name, intent, use_when, parameter names and the tools
-# its not_when names, which a `Tool` and its `ToolSummary` both have
+# what a profile reads of a tool (its name, intent, use_when and parameter names), which a
+# `Tool` and its `ToolSummary` both have
 Named: TypeAlias = Tool | ToolSummary
 
 

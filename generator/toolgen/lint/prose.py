@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from toolgen.diagnostics import Span
-from toolgen.spec.ir import Origin, Param, Tool, innermost
+from toolgen.spec.ir import Origin, Param, Tool, named
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,18 +29,6 @@ class Prose:
         return self.origin.span(self.key)
 
 
-def _param_prose(params: tuple[Param, ...], prefix: str) -> Iterator[Prose]:
-    for param in params:
-        dotted = prefix + param.name
-        node: Param | None = param
-        while node is not None:  # the parameter, then its array items
-            if node.description:
-                where = f"description of parameter {dotted!r}"
-                yield Prose(where, node.description, node.origin, "description")
-            node = node.items
-        yield from _param_prose(innermost(param).properties, dotted + ".")
-
-
 def tool_prose(tool: Tool) -> tuple[Prose, ...]:
     """Every piece of prose of a tool the model reads (LintContext caches it per tool)."""
     found: list[Prose] = []
@@ -50,7 +38,13 @@ def tool_prose(tool: Tool) -> tuple[Prose, ...]:
         found.append(Prose("use_when", tool.use_when, tool.origin, "use_when"))
     for index, item in enumerate(tool.not_when):
         found.append(Prose(f"not_when {index + 1}", item.when, item.origin, "when"))
-    found.extend(_param_prose(tool.params, ""))
+    for dotted, param in named(tool.params):
+        node: Param | None = param
+        while node is not None:  # the parameter, then its array items
+            if node.description:
+                where = f"description of parameter {dotted!r}"
+                found.append(Prose(where, node.description, node.origin, "description"))
+            node = node.items
     for error in tool.errors:
         where = f"how_to_fix of error {error.code!r}"
         found.append(Prose(where, error.how_to_fix, error.origin, "how_to_fix", True))

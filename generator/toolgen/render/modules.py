@@ -42,8 +42,8 @@ from toolgen.spec.ir import (
     ReturnField,
     Tool,
     innermost,
+    named,
 )
-from toolgen.spec.snapshot import named
 from toolgen.spec.summary import ToolSummary
 from toolgen.text import listing
 

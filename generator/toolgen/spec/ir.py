@@ -135,6 +135,15 @@ def innermost(node: N) -> N:
     return node
 
 
+def named(nodes: tuple[N, ...], prefix: str = "") -> Iterator[tuple[str, N]]:
+    """Each named parameter or return field with its dotted path, nested ones included (the
+    properties of array items are under the array's name)."""
+    for node in nodes:
+        path = prefix + node.name
+        yield path, node
+        yield from named(innermost(node).properties, path + ".")
+
+
 # --- boundaries: guarded parameters, pagination, output contracts --------------------------
 
 

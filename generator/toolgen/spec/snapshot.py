@@ -36,11 +36,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
 from typing import Any
 
 from toolgen.spec import describe, tokens
-from toolgen.spec.ir import CURSOR_PARAM, PAGE_SIZE_PARAM, Catalogue, N, Tool, innermost
+from toolgen.spec.ir import (
+    CURSOR_PARAM,
+    PAGE_SIZE_PARAM,
+    Catalogue,
+    Tool,
+    innermost,
+    named,
+)
 from toolgen.spec.toolschema import returns_schema
 
 SNAPSHOT_FORMAT = 1
@@ -67,15 +73,6 @@ def _idempotency(tool: Tool) -> dict[str, Any]:
 
 
 # --- boundaries: guards, pagination, output contracts (shape: toolgen/review/elements.py) ---
-
-
-def named(nodes: tuple[N, ...], prefix: str = "") -> Iterator[tuple[str, N]]:
-    """Each named parameter or return field with its dotted path, nested ones included (the
-    properties of array items are under the array's name)."""
-    for node in nodes:
-        path = prefix + node.name
-        yield path, node
-        yield from named(innermost(node).properties, path + ".")
 
 
 def guards_snapshot(tool: Tool) -> dict[str, Any]:
