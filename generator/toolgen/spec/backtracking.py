@@ -57,9 +57,7 @@ class _Part:
     # the characters of each place when it matches a fixed number of them (`a\d{2}`)
     word: tuple[int, ...] | None = None
     every: int = 0  # every character it can match
-    splits: bool = (
-        False  # a text it matches may also be matched by several rounds of it
-    )
+    splits: bool = False  # a text it matches may also be several rounds of it
 
     @property
     def single(self) -> bool:
