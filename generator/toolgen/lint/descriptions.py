@@ -192,8 +192,7 @@ def promotional_language(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     ```
     """
     for piece in ctx.prose(tool):
-        found = PROMOTIONAL.first(piece.text)
-        if found:
+        if found := PROMOTIONAL.first(piece.text):
             yield Finding(
                 f"{piece.where} says {found!r}; expected a neutral statement of what the tool "
                 "does",
@@ -221,8 +220,7 @@ def _shouting(text: str) -> str | None:
     (YYYY-MM-DD), values quoted from an enum (LOW, MEDIUM or HIGH) and markers (TODO:).
     Only the words that carry emphasis in any sentence count; a word written against
     quotes, brackets or separators is a literal and never does."""
-    threat = THREATS.first(text)
-    if threat:
+    if threat := THREATS.first(text):
         return threat
     for found in _CAPS.finditer(text):
         word = found.group(0)
@@ -270,8 +268,7 @@ def shouting_or_threats(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     ```
     """
     for piece in ctx.prose(tool):
-        found = _shouting(piece.text)
-        if found:
+        if found := _shouting(piece.text):
             yield Finding(
                 f"{piece.where} shouts {found!r}; expected plain sentence case without threats",
                 span=piece.span,
@@ -538,8 +535,7 @@ def todo_left_in_contract(text: SpecText, ctx: LintContext) -> Iterator[Finding]
     """
     if text.is_key:
         return
-    found = words.TODO_MARKER.search(text.text)
-    if found:
+    if found := words.TODO_MARKER.search(text.text):
         shown = clipped(text.text[found.end() :].strip(), 80)
         yield Finding(
             f"unfinished text ({found.group(0)} {shown}); expected it written"

@@ -228,8 +228,7 @@ def literal_secret(text: SpecText, ctx: LintContext) -> Iterator[Finding]:
     if not any(h in value for h in _SECRET_HINTS):
         return
     for label, pattern in LITERAL_SECRETS:
-        found = pattern.search(value)
-        if found:
+        if found := pattern.search(value):
             yield Finding(
                 f"the spec contains what looks like {label} ({found.group(0)[:6] + '...'!r}); "
                 "expected no credentials in the spec"

@@ -95,8 +95,7 @@ def hidden_instructions(text: SpecText, ctx: LintContext) -> Iterator[Finding]:
     """
     if text.refused:
         return
-    found = HIDDEN_INSTRUCTIONS.first(text.text)
-    if found:
+    if found := HIDDEN_INSTRUCTIONS.first(text.text):
         yield Finding(
             f"the spec contains an instruction to the model ({found!r}); expected text that "
             "describes the tool only"
@@ -161,8 +160,7 @@ def invisible_characters(text: SpecText, ctx: LintContext) -> Iterator[Finding]:
     value = text.text
     if value.isascii() and value.isprintable():
         return
-    found = _INVISIBLE.search(value)
-    if found:
+    if found := _INVISIBLE.search(value):
         what = "key" if text.is_key else "text"
         yield Finding(
             f"the spec {what} contains {_char_name(found.group(0))} at character "
@@ -380,8 +378,7 @@ def sensitive_file_reference(text: SpecText, ctx: LintContext) -> Iterator[Findi
     """
     if text.refused:
         return
-    found = SENSITIVE_FILES.first(text.text)
-    if found:
+    if found := SENSITIVE_FILES.first(text.text):
         yield Finding(
             f"the spec refers to a sensitive file ({found.strip()!r}); expected no reference "
             "to credentials or keys"

@@ -105,8 +105,7 @@ def near_twin_tools(pair: ToolPair, ctx: CatalogueContext) -> Iterator[Finding]:
       kind: {type: string, enum: [name, email, vat], description: What value holds.}
     ```
     """
-    found = twins(pair.first, pair.second, ctx)
-    if found:
+    if found := twins(pair.first, pair.second, ctx):
         by_name, by_intent, by_params = found
         yield Finding(
             f"tools {pair.first.name!r} and {pair.second.name!r} are near twins (names "
