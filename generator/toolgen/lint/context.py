@@ -153,7 +153,7 @@ class Names:
     def of(names: Iterable[str], broken: Iterable[str] = ()) -> Names:
         return Names(tuple(sorted(names)), tuple(sorted(set(broken))))
 
-    @property
+    @functools.cached_property  # asked once per tool file: joined once, not a thousand times
     def digest(self) -> str:
         """What a tool's kept lint findings were made with (build/cache.py)."""
         text = "\0".join(self.tools) + "\1" + "\0".join(self.broken)
