@@ -20,6 +20,7 @@ such as `(\\.[a-z0-9]+)*` and semantic versions.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import warnings
 from dataclasses import dataclass
@@ -139,12 +140,7 @@ def _two_ways(words: list[tuple[int, ...]]) -> bool:
 
     # what is left of one word after another that it starts like, then of each of those
     # after a word, or of a word after one of those, until one is left with nothing
-    found = {
-        w[len(u) :]
-        for i, u in enumerate(words)
-        for j, w in enumerate(words)
-        if i != j and fits(u, w)
-    }
+    found = {w[len(u) :] for u, w in itertools.permutations(words, 2) if fits(u, w)}
     seen: set[tuple[int, ...]] = set()
     while found - seen:
         if () in found:
