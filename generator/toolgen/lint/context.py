@@ -299,6 +299,12 @@ class CatalogueContext(LintContext):
         return frozenset(name for name, n in counts.items() if n >= floor)
 
     @functools.cached_property
+    def in_toolsets(self) -> frozenset[str] | None:
+        """The tools the toolsets catalogue.yaml declares hold; None when it declares none."""
+        declared = [t for t in self.catalogue.toolsets if not t.implicit]
+        return frozenset(n for t in declared for n in t.tools) if declared else None
+
+    @functools.cached_property
     def misrouted(self) -> dict[str, tuple[Misrouted, ...]]:
         """The asks the catalogue's search sends to another tool, by tool, searched once
         per lint run (`toolsets.misrouted`)."""

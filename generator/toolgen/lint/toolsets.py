@@ -356,8 +356,8 @@ def tool_in_no_toolset(tool: ToolSummary, ctx: CatalogueContext) -> Iterator[Fin
       support: {tools: [orders, read_stock]}
     ```
     """
-    toolsets = [t for t in ctx.catalogue.toolsets if not t.implicit]
-    if toolsets and not any(tool.name in t.tools for t in toolsets):
+    held = ctx.in_toolsets
+    if held is not None and tool.name not in held:
         yield Finding(f"tool {tool.name!r} is in no toolset")
 
 
