@@ -112,16 +112,16 @@ class _Reader(ParamsReader, ReturnsReader):
                 "toolgen reports invalid arguments itself; name the data error after "
                 "its cause.",
             )
+        kept = {c: mapping_value(e) for c, e in raw.items() if c != "invalid_arguments"}
         return tuple(
             ErrorCode(
                 code=code,
-                when=text_value(mapping_value(spec), "when"),
-                how_to_fix=text_value(mapping_value(spec), "how_to_fix"),
-                retryable=bool(mapping_value(spec).get("retryable", False)),
+                when=text_value(e, "when"),
+                how_to_fix=text_value(e, "how_to_fix"),
+                retryable=bool(e.get("retryable", False)),
                 origin=self.origin(("errors", code)),
             )
-            for code, spec in raw.items()
-            if code != "invalid_arguments"
+            for code, e in kept.items()
         )
 
     def examples(self, raw: Sequence[object]) -> tuple[Example, ...]:
