@@ -397,6 +397,16 @@ def test_the_tool_description_is_composed_in_one_order(tmp_path: Path) -> None:
         "examples:\n  - args: {}\n",
     )
     assert only_tool(destructive).description == "Drop an order!\nCannot be undone."
+    # a sentence ended in Chinese or Japanese takes no second full stop
+    japanese = build(
+        tmp_path / "j",
+        "name: read_order\nintent: 注文の状態と配達予定日を読み取ります。\n"
+        "use_when: ユーザーが注文の到着日を尋ねたとき\uff01\neffect: read\n"
+        "examples:\n  - args: {}\n",
+    )
+    assert only_tool(japanese).description == (
+        "注文の状態と配達予定日を読み取ります。\nUse when: ユーザーが注文の到着日を尋ねたとき\uff01"
+    )
 
 
 # --- the two schemas of a parameter ------------------------------------------------------------

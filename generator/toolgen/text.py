@@ -10,10 +10,11 @@ from typing import Any
 
 
 def sentence(text: str, *, fold: bool = True) -> str:
-    """A full stop unless the text ends a sentence already; whitespace folded (or, without
-    `fold`, only stripped at the ends: the author's line breaks kept)."""
+    """A full stop unless the text ends a sentence already (in Chinese and Japanese too,
+    with their own full stop and wide ! and ?); whitespace folded (or, without `fold`, only
+    stripped at the ends: the author's line breaks kept)."""
     text = " ".join(text.split()) if fold else text.strip()
-    return text if not text or text[-1] in ".!?" else text + "."
+    return text if not text or text[-1] in ".!?\u3002\uff01\uff1f" else text + "."
 
 
 def listing(words: Sequence[str], conjunction: str = "and") -> str:
