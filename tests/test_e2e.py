@@ -125,7 +125,10 @@ def test_a_page_says_how_much_it_shows() -> None:
 def test_a_repeated_reorder_is_the_same_proposal() -> None:
     args = {"sku": "SKU-11", "quantity": 5, "urgency": None}
     first, second = run([("create_reorder", args), ("create_reorder", args)])
-    assert first["created"] is True and second["created"] is False
+    # the Runner runs the calls of one turn at once: one of them makes the proposal, which
+    # one is up to the scheduler (on Python 3.13, once a run has warmed the threads, the
+    # second call is often first)
+    assert sorted([first["created"], second["created"]]) == [False, True]
     assert first["proposal_id"] == second["proposal_id"]
     assert first["urgency"] == "standard"  # null means the default
 
