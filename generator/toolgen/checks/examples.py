@@ -13,8 +13,6 @@ from toolgen.spec import toolschema
 from toolgen.spec.ir import Catalogue, Tool, guarded_values, named
 
 _MAX_TOLD = 8
-# what a URL guard refuses by its list of hosts, which the deployment may extend
-_LISTED = frozenset({"url_host_not_allowed", "url_ip_literal", "url_lookalike_host"})
 
 
 def _told(found: list[tuple[toolschema.FieldPath, str]]) -> str:
@@ -93,7 +91,8 @@ def guard_problems(
 ) -> list[tuple[toolschema.FieldPath, str]]:
     """What the guards of the `path` and `url` parameters, in arrays and objects too, refuse
     in `args`, as far as the build can tell: the text of a path (not the files under its
-    root, which only the deployment has) and a URL, but for the hosts a deployment lists."""
+    root, which only the deployment has) and a URL as the generated tests' deployment would
+    (`Tool.listed_hosts`)."""
     found: list[tuple[toolschema.FieldPath, str]] = []
     if not tool.has_guards:
         return found
@@ -102,6 +101,7 @@ def guard_problems(
     from toolgen_runtime.guards import GuardFailure, UrlPolicy, check_url
     from toolgen_runtime.guards.paths import check_path_text
 
+    listed = tool.listed_hosts
     for at, param, value in guarded_values(tool.params, args):
         if not isinstance(value, str):
             continue
@@ -109,12 +109,11 @@ def guard_problems(
         try:
             if param.path is not None:
                 check_path_text(value, suffixes=param.path.suffixes)
-            elif url is not None:  # any host may be on the deployment's list (_LISTED)
-                hosts = (*url.hosts, "a.invalid") if url.hosts_from else url.hosts
+            elif url is not None:  # with the hosts the generated tests list
+                hosts = (*url.hosts, *listed.get(url.hosts_from or "", ()))
                 check_url(value, UrlPolicy(hosts, url.schemes, url.ports))
         except GuardFailure as failure:
-            if url is None or url.hosts_from is None or failure.code not in _LISTED:
-                found.append((at, f"{failure.code}: {failure.problem}"))
+            found.append((at, f"{failure.code}: {failure.problem}"))
         except ValueError:
             continue  # a policy the contract cannot make: TG171 says why
     return found

@@ -162,7 +162,8 @@ def _sample_result(tool: Tool, imports: Imports) -> str:
 
 def _boundary_data(tool: Tool) -> list[str]:
     """The class attributes of a guarded or paginated tool's test: the files its accepted
-    examples name under each root, and what a page of the sample says."""
+    examples name under each root, the hosts each list names, and what a page of the sample
+    says."""
     if not tool.guarded:
         return []
     lines = ["guarded = True"]
@@ -184,6 +185,10 @@ def _boundary_data(tool: Tool) -> list[str]:
                 "files: ClassVar[dict[str, tuple[str, ...]]]",
                 {root: tuple(names) for root, names in files.items()},
             )
+        )
+    if tool.listed_hosts:  # what the deployment lists for each hosts_from
+        lines.append(
+            assignment("hosts: ClassVar[dict[str, tuple[str, ...]]]", tool.listed_hosts)
         )
     if tool.pagination is not None:
         lines.append("paginated = True")

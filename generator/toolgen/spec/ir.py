@@ -15,9 +15,12 @@ comparison either, since they follow from the rest.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, TypeAlias, TypeVar
+from urllib.parse import urlsplit
 
 from toolgen.diagnostics import Span
 from toolgen.spec.summary import Effect, PyNames, Role
@@ -43,6 +46,7 @@ ParamType = Literal[
     "url",
 ]
 Confirmation = Literal["none", "approval", "token"]
+_HOST = re.compile(r"[a-z0-9-]+(\.[a-z0-9-]+)*")  # a host name or an IPv4 address
 
 
 @dataclass(frozen=True, slots=True)
@@ -430,6 +434,26 @@ class Tool:
     def has_guards(self) -> bool:
         """Whether a `path` or `url` parameter stands anywhere in its arguments."""
         return any(p.path is not None or p.url is not None for p in self.all_params())
+
+    @property
+    def listed_hosts(self) -> dict[str, tuple[str, ...]]:
+        """The hosts the generated tests' deployment lists for each `hosts_from` of the tool,
+        with which the build checks its examples: those of the accepted examples, or a host
+        that never resolves (a list a guard reads must be set)."""
+        listed: dict[str, dict[str, None]] = {}
+        for param in self.all_params():
+            if param.url is not None and param.url.hosts_from is not None:
+                listed[param.url.hosts_from] = {}
+        for example in self.accepted_examples:
+            for _, param, value in guarded_values(self.params, example.args):
+                if param.url and param.url.hosts_from and isinstance(value, str):
+                    with suppress(ValueError):  # a URL urllib cannot read
+                        host = urlsplit(value).hostname or ""
+                        if _HOST.fullmatch(host):
+                            listed[param.url.hosts_from][host] = None
+        return {
+            name: tuple(hosts) or ("example.invalid",) for name, hosts in listed.items()
+        }
 
     @property
     def guarded(self) -> bool:

@@ -169,9 +169,13 @@ PAGE_KEYS = frozenset(
 )
 
 
-def boundaries_for_tests(files: Mapping[str, Sequence[str]]) -> Boundaries:
+def boundaries_for_tests(
+    files: Mapping[str, Sequence[str]],
+    hosts: Mapping[str, Sequence[str]] | None = None,
+) -> Boundaries:
     """Boundaries for tests: a new folder per root holding the named files (each a line of
-    text), and a cursor signer with a random secret of this process."""
+    text), the `hosts` of each list (a URL guard's `hosts_from`), and a cursor signer with a
+    random secret of this process."""
     roots: dict[str, Path] = {}
     for root, names in files.items():
         folder = Path(tempfile.mkdtemp(prefix=f"{root}-", dir=_SCRATCH.name))
@@ -181,7 +185,8 @@ def boundaries_for_tests(files: Mapping[str, Sequence[str]]) -> Boundaries:
             target.write_text(f"sample {name}\n", encoding="utf-8")
         roots[root] = folder
     signer = Signer([secrets.token_bytes(32)], "cursor")
-    return Boundaries(roots=roots, cursor_signer=signer)
+    listed = {name: tuple(names) for name, names in (hosts or {}).items()}
+    return Boundaries(roots=roots, hosts=listed, cursor_signer=signer)
 
 
 # --- writes: the services a write tool is built with in tests (issue 9) --------------------

@@ -74,9 +74,10 @@ class ToolContract:
     boundary: ClassVar[tuple[Boundary, ...]] = ()
     errors: ClassVar[Sequence[ErrorCase]] = ()
     # a tool with guarded arguments or pages: its calls need boundaries; `files` are the
-    # files its accepted examples name, by root
+    # files its accepted examples name, by root, `hosts` the hosts each list of hosts names
     guarded: ClassVar[bool] = False
     files: ClassVar[dict[str, tuple[str, ...]]] = {}
+    hosts: ClassVar[dict[str, tuple[str, ...]]] = {}
     paginated: ClassVar[bool] = False
     _boundaries: ClassVar[Boundaries | None] = None
     # `tests: {implementation: true}` of the spec: the accepted examples also run through
@@ -90,7 +91,7 @@ class ToolContract:
     @classmethod
     def boundaries(cls) -> Boundaries:
         if cls.__dict__.get("_boundaries") is None:
-            cls._boundaries = boundaries_for_tests(cls.files)
+            cls._boundaries = boundaries_for_tests(cls.files, cls.hosts)
         assert cls._boundaries is not None
         return cls._boundaries
 

@@ -29,17 +29,23 @@ __all__ = [
     "toolset",
 ]
 
-TOOL_NAMES: Final[tuple[str, ...]] = ("book_visit", "read_visit", "read_visit_files")
+TOOL_NAMES: Final[tuple[str, ...]] = (
+    "book_visit",
+    "read_visit",
+    "read_visit_files",
+    "read_visit_page",
+)
 _MODULES: Final[dict[str, str]] = {
     "book_visit": "book_visit",
     "read_visit": "read_visit",
     "read_visit_files": "read_visit_files",
+    "read_visit_page": "read_visit_page",
 }
 # the description of each namespace, as the model reads it
 NAMESPACES: Final[dict[str, str]] = {}
 # the tools of each toolset, by name
 TOOLSETS: Final[dict[str, tuple[str, ...]]] = {
-    "all": ("book_visit", "read_visit", "read_visit_files"),
+    "all": ("book_visit", "read_visit", "read_visit_files", "read_visit_page"),
 }
 
 

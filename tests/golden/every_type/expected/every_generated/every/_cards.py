@@ -689,4 +689,53 @@ CARDS: Final[dict[str, Card]] = {
             "additionalProperties": False,
         },
     ),
+    "read_visit_page": Card(
+        name="read_visit_page",
+        description=(
+            "Read the title of the page a clinic published about a visit.\n"
+            "Use when: The user asks what a clinic's page about a visit says."
+        ),
+        parameters={
+            "type": "object",
+            "properties": {
+                "page": {
+                    "type": "string",
+                    "description": "The page's address on the clinic's site. A full URL starting with https:// on the hosts configured for it.",
+                },
+                "mirrors": {
+                    "anyOf": [
+                        {
+                            "type": "array",
+                            "maxItems": 2,
+                            "items": {
+                                "type": "string",
+                                "description": "One copy's address. A full URL starting with https:// on mirror.example.com or the other hosts configured for it.",
+                            },
+                        },
+                        {"type": "null"},
+                    ],
+                    "description": "Copies of the page, read when the clinic's site is down.",
+                },
+            },
+            "required": ["page", "mirrors"],
+            "additionalProperties": False,
+        },
+        output_schema={
+            "type": "object",
+            "properties": {
+                "ok": {
+                    "type": "boolean",
+                    "description": "True. A call that fails answers toolgen's error envelope instead: ok false, with error and how_to_fix.",
+                },
+                "title": {"type": "string", "description": "The page's title."},
+                "truncated": {
+                    "type": ["array", "null"],
+                    "items": {"type": "string"},
+                    "description": "The fields whose text was cut, when one was.",
+                },
+            },
+            "required": ["ok", "title", "truncated"],
+            "additionalProperties": False,
+        },
+    ),
 }

@@ -12,7 +12,12 @@ from toolgen_runtime.testing import CatalogueContract
 from every_generated import every as package
 from every_generated.every.context import EveryContext
 
-from . import test_book_visit, test_read_visit, test_read_visit_files
+from . import (
+    test_book_visit,
+    test_read_visit,
+    test_read_visit_files,
+    test_read_visit_page,
+)
 
 
 class TestEveryCatalogue(CatalogueContract):
@@ -22,9 +27,10 @@ class TestEveryCatalogue(CatalogueContract):
         opened_at=datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.UTC),
         locale="sample locale",
     )
-    names = ("book_visit", "read_visit", "read_visit_files")
+    names = ("book_visit", "read_visit", "read_visit_files", "read_visit_page")
     tools = (
         test_book_visit.TestBookVisit,
         test_read_visit.TestReadVisit,
         test_read_visit_files.TestReadVisitFiles,
+        test_read_visit_page.TestReadVisitPage,
     )
