@@ -8,8 +8,8 @@ import json
 import os
 import pickle
 import shutil
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Iterator
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -395,6 +395,65 @@ def test_nothing_planted_in_the_cache_runs_and_the_build_still_succeeds(
     assert _package(tmp_path) == _package(tmp_path / "clean")
 
 
+def test_a_cache_file_toolgen_did_not_sign_is_not_read(tmp_path: Path) -> None:
+    """What a pull request that commits the cache, or a cache shared between machines, could
+    carry: a kept unit, under its own key, whose card entry (Python text the build pastes
+    into the cards module) runs a command when the package is imported. The file is not
+    signed with this user's key, so the build reads none of it and writes the package a
+    build without a cache writes."""
+    folder = _project(tmp_path)
+    _build(folder, tmp_path)
+    expected = _package(tmp_path)
+    path = next((tmp_path / CACHE_DIR).glob("*.tools.jsonl"))
+    header, *lines = path.read_text(encoding="utf-8").split("\n")
+    unit = json.loads(lines[0])
+    cards = unit[[f.name for f in fields(cache.ToolUnit)].index("cards")]
+    name, entry = next(iter(cards.items()))
+    payload = f"__import__('os').system('touch {tmp_path / SENTINEL}') or {name!r}"
+    cards[name] = entry.replace(f'name="{name}"', f"name={payload}", 1)
+    assert cards[name] != entry
+    lines[0] = json.dumps(unit, ensure_ascii=False, separators=(",", ":"))
+    path.write_text("\n".join([header, *lines]), encoding="utf-8")
+    assert cache.BuildCache(tmp_path, "spec/shop").units() == {}
+    next((tmp_path / CACHE_DIR).glob("*.stamp.jsonl")).unlink()  # the pass runs
+    _build(folder, tmp_path)
+    assert _package(tmp_path) == expected
+    assert not (tmp_path / SENTINEL).exists()
+
+
+@pytest.fixture
+def own_key(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[Path], None]]:
+    """Sets the folder of the user's cache key (XDG_CACHE_HOME) for what follows."""
+
+    def use(folder: Path) -> None:
+        monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
+        cache._key.cache_clear()
+
+    yield use
+    monkeypatch.undo()
+    cache._key.cache_clear()
+
+
+def test_a_cache_is_read_only_with_the_key_it_was_signed_with(
+    tmp_path: Path, own_key: Callable[[Path], None]
+) -> None:
+    own_key(tmp_path / "alice")
+    folder = _project(tmp_path / "project")
+    _build(folder, tmp_path / "project")
+    kept = cache.BuildCache(tmp_path / "project", "spec/shop")
+    assert len(kept.units()) == len(TOOLS)
+    assert (tmp_path / "alice/toolgen/cache.key").stat().st_mode & 0o777 == 0o600
+    own_key(tmp_path / "bob")  # another user, or another machine
+    assert kept.units() == {} and kept.stamp() is None
+    own_key(tmp_path / "alice")
+    assert len(kept.units()) == len(TOOLS)
+    # no key can be made (the cache folder is a file): the build keeps no cache, and says so
+    (tmp_path / "nowhere").write_text("")
+    own_key(tmp_path / "nowhere")
+    note = kept.save(None, list(kept.units().values()), {})
+    assert note is not None and "no key to sign it with" in note, note
+
+
 def test_a_build_removes_its_cache_files_of_an_earlier_format(tmp_path: Path) -> None:
     folder = _project(tmp_path)
     _build(folder, tmp_path)
@@ -425,8 +484,8 @@ def test_a_build_removes_its_cache_files_of_an_earlier_format(tmp_path: Path) ->
 
 def test_check_and_build_check_read_no_cache(tmp_path: Path) -> None:
     # a cache that lies: the units kept for a file with a format error, under the keys of
-    # its broken text, say it has no finding. A build trusts its own cache (kept where
-    # only toolgen writes); what CI runs, check and build --check, never reads it
+    # its broken text, say it has no finding. A build trusts its own cache (signed with
+    # this user's key); what CI runs, check and build --check, never reads it
     folder = _project(tmp_path)
     _build(folder, tmp_path)
     kept = cache.BuildCache(tmp_path, "spec/shop")

@@ -19,7 +19,9 @@ another format).
   (`checks.implementations.Checked`).
 
 All are versioned by the code that made them and hold data only, read back by a reader that
-checks the type of every value: what that promises is docs/builds.md's (The build cache).
+checks the type of every value, and signed with this user's key (`_signature`): a file another
+user, machine or clone wrote is not read. What that promises is docs/builds.md's (The build
+cache).
 """
 
 from __future__ import annotations
@@ -27,9 +29,12 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import enum
+import errno
 import functools
+import hashlib
 import json
 import os
+import secrets
 import stat
 import types
 import typing
@@ -382,26 +387,59 @@ class BuildCache:
                 text = file.read(MAX_CACHE_BYTES + 1)
         except OSError:
             return None
-        if len(text) > MAX_CACHE_BYTES:
+        header, _, body = text.partition(b"\n")
+        mark = _signature(body)
+        if len(text) > MAX_CACHE_BYTES or mark is None:
             return None
-        header, *entries = text.split(b"\n")
         try:
-            if json_value(header) != self._header:
+            if json_value(header) != {**self._header, "signature": mark}:
                 return None
-            return reader(entries)
+            return reader(body.split(b"\n"))
         except (_Bad, KeyError, TypeError, ValueError):
             return None
 
     def _write(self, path: Path, entries: list[bytes]) -> None:
+        body = b"\n".join(entries)
+        mark = _signature(body)
+        if mark is None:
+            raise OSError(
+                errno.ENOENT, "no key to sign it with in the user's cache folder"
+            )
         path.parent.mkdir(parents=True, exist_ok=True)
         temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         try:
             with open(temp, "wb") as file:
-                file.write(b"\n".join([_line(self._header), *entries]))
+                file.write(_line({**self._header, "signature": mark}) + b"\n" + body)
             os.replace(temp, path)
         finally:
             with contextlib.suppress(OSError):
                 temp.unlink()
+
+
+def _signature(body: bytes) -> str | None:
+    """The entries' signature with this user's key, which a cache file written elsewhere (a
+    planted one, a copy from another machine) lacks; None when there is no key."""
+    key = _key()
+    return None if key is None else hashlib.blake2b(body, key=key).hexdigest()
+
+
+@functools.cache
+def _key() -> bytes | None:
+    """This user's key (`$XDG_CACHE_HOME/toolgen/cache.key`, else `~/.cache/...`), made at
+    first use; None when it can be neither read nor made: the build then keeps no cache."""
+    try:
+        home = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+        path = Path(home, "toolgen", "cache.key")
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            temp = path.with_name(f".cache.key.{os.getpid()}.tmp")
+            temp.touch(0o600)  # only this user may read it
+            temp.write_bytes(secrets.token_bytes(32))
+            os.replace(temp, path)  # two first builds: the last one's key stays
+        key = path.read_bytes()
+    except (OSError, RuntimeError):  # RuntimeError: no home folder
+        return None
+    return key if len(key) == 32 else None
 
 
 def unit_line(unit: ToolUnit) -> bytes:
