@@ -338,7 +338,7 @@ def test_other_schema_rules_use_jsonschema_words_and_the_key_description(
         7,
         17,
         "'min_length' of parameter 'sku': -1 is less than the minimum of 0",
-        "Fewest characters in a string.",
+        "Fewest characters in a string, at most 100,000.",
     )
 
 

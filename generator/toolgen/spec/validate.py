@@ -67,6 +67,8 @@ def check_document(document: Document, kind: SchemaKind) -> list[Diagnostic]:
     """The format's diagnostics of one document."""
     found: list[Diagnostic] = []
     for err in _validator(kind).iter_errors(document.data):
+        if err.validator in ("minimum", "maximum") and not math.isfinite(err.instance):
+            continue  # an infinite bound: _non_finite says what is wrong with it
         found.extend(_diagnose(document, err, kind))
     placed = {d.span for d in found}
     found.extend(d for d in _non_finite(document, kind) if d.span not in placed)
