@@ -92,3 +92,11 @@ def test_an_unexpected_layout_is_a_formatting_error(tmp_path: Path) -> None:
     joined = done.replace('    ),\n    "', '    ), "', 1)
     with pytest.raises(formatting.FormattingError, match="unexpected way"):
         modules.cards_entries(joined, [t.name for t in catalogue.tools])
+
+
+def test_a_source_ruff_cannot_read_is_a_formatting_error_that_says_why() -> None:
+    # a template's bug (a class name that starts with a digit was one): ruff's own words
+    # reach the user, where --quiet once left "ruff failed on generated code:" and nothing
+    with pytest.raises(formatting.FormattingError) as failure:
+        formatting.format_sources({"broken.py": "class 1ReadArgs:\n    pass\n"})
+    assert "Expected an identifier" in str(failure.value), failure.value

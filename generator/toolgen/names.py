@@ -21,7 +21,8 @@ RESERVED_MODULES = frozenset(
     {
         "context", "tests", "tools", "all_tools", "importlib", "json", "datetime", "copy",
         "pytest", "agents", "pydantic", "toolgen_runtime", "typing", "collections",
-        "dataclasses", "module", "builtins", "annotations", "tool_names",
+        "dataclasses", "module", "builtins", "annotations", "tool_names", "toolset",
+        "check_services", "lazy_tool", "require_services",
     }
 )  # fmt: skip
 

@@ -24,11 +24,13 @@ from toolgen.cli import main
 
 pytestmark = pytest.mark.slow
 
-# what generated modules import or define at their top level, and Python's own names
+# what generated modules import or define at their top level, Python's own names, and a
+# name no Python name may start with
 TOOL_NAMES = [
     "tools", "all_tools", "importlib", "json", "datetime", "copy", "pytest", "context",
     "tests", "agents", "pydantic", "toolgen_runtime", "typing", "collections",
     "dataclasses", "module", "builtins", "self", "final", "annotations", "tool_names",
+    "toolset", "check_services", "lazy_tool", "require_services", "1read",
 ]  # fmt: skip
 FIELD_NAMES = [
     "__dict__", "__init__", "__class__", "__doc__", "__module__", "__post_init__",

@@ -40,10 +40,9 @@ def _ruff() -> str:
     return str(find_ruff_bin())
 
 
-_COMMON = (
+_COMMON = (  # not --quiet, which would keep what ruff says of a failure to itself
     "--no-cache",
     "--isolated",
-    "--quiet",
     f"--line-length={LINE_LENGTH}",
     f"--target-version={TARGET_VERSION}",
 )

@@ -147,7 +147,8 @@ def items_of(name: str, path: PathKey) -> bool:
 
 
 def tool_names(name: str, stem: str) -> PyNames:
-    prefix = pascal(name) or "Tool"
+    prefix = pascal(name)  # a class name starts with a letter (1read: Tool1read)
+    prefix = prefix if prefix[:1].isalpha() else "Tool" + prefix
     return PyNames(
         module=module_name(name or stem),
         prefix=prefix,
