@@ -101,6 +101,21 @@ def test_no_catalogue_under_spec_is_a_usage_error(
     assert "no catalogue found" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("target", ["missing.yaml", "catalogue.yaml"])
+def test_a_catalogue_yaml_that_is_a_broken_link_is_reported_not_skipped(
+    project: Path, capsys: pytest.CaptureFixture[str], target: str
+) -> None:
+    # a link to nothing, or to itself: a check of the whole project (what CI runs) passed
+    # over that catalogue and its broken tool file, and exited 0
+    other = project / "spec" / "other"
+    (other / "tools").mkdir(parents=True)
+    (other / "tools" / "read_x.yaml").write_text("name: [unclosed\n")
+    (other / "catalogue.yaml").symlink_to(target)
+    assert main(["check"]) == 1
+    out = capsys.readouterr().out
+    assert "spec/other/catalogue.yaml:1:1: TG012" in out, out
+
+
 def test_schema_prints_the_format(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["schema"]) == 0
     assert (

@@ -32,11 +32,12 @@ def find_root(start: Path) -> Path | None:
 
 
 def catalogues_under(root: Path) -> list[Path]:
-    """The catalogue folders of a project: spec/<name>/ with a catalogue.yaml."""
+    """The catalogue folders of a project: spec/<name>/ with a catalogue.yaml (a link that
+    leads nowhere too: loading it says so, where a glob would pass over it)."""
     spec = root / SPEC_DIR
     if not spec.is_dir():
         return []
-    return sorted(p.parent for p in spec.glob("*/catalogue.yaml"))
+    return sorted(p for p in spec.iterdir() if os.path.lexists(p / "catalogue.yaml"))
 
 
 @dataclass(frozen=True, slots=True)
