@@ -1144,6 +1144,26 @@ case(
     files(_bad),
     {tool_file(_bad): tool(errors=block(f"unknown_sku:\n  how_to_fix: {_fix}"))},
 )
+# the way out is to tell the user, with a detail the error adds (named in its when)
+_out = "when: Every piece is sold; back_on says when the next delivery comes."
+_bad = tool(
+    errors=block(f"""
+    sold_out:
+      {_out}
+      how_to_fix: ▸Tell the user every piece is sold, and offer a reorder.""")
+)
+case(
+    "TG806",
+    files(_bad),
+    {
+        tool_file(_bad): tool(
+            errors=block(f"""
+            sold_out:
+              {_out}
+              how_to_fix: Tell the user every piece is sold until back_on.""")
+        )
+    },
+)
 _bad = tool(
     returns=block("""
     ▸result:
@@ -1151,6 +1171,40 @@ _bad = tool(
       description: The stock, in words.""")
 )
 case("TG807", files(_bad), {tool_file(_bad): tool()})
+# a tool that reads the file a path parameter names: its text is the data
+_policy = {
+    "name": "read_policy",
+    "intent": "Read one of the shop's policy files and return its text.",
+    "use_when": "The user asks what a shop rule says.",
+    "returns": block("""
+        text:
+          type: string
+          max_length: 4000
+          description: The policy's text."""),
+    "examples": "\n  - args: {file: returns.md}",
+}
+_bad = tool(
+    **_policy,
+    params=block("""
+        file:
+          type: string
+          description: The policy's file name."""),
+).replace("  text:", "  ▸text:")
+case(
+    "TG807",
+    files(_bad),
+    {
+        tool_file(_bad): tool(
+            **_policy,
+            params=block("""
+                file:
+                  type: path
+                  root: policies
+                  suffixes: [.md]
+                  description: The policy's file name."""),
+        )
+    },
+)
 
 _preview = catalogue("lint:\n  preview: true\n")
 _bad = tool(

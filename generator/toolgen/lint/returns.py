@@ -320,8 +320,8 @@ _TOKEN = re.compile(r"[A-Za-z0-9_.-]+")
 @rule(
     id="TG806",
     severity=Severity.WARNING,
-    fix="Name what to change: the parameter (sku), the value ('SKU-11') or the tool to call "
-    "(read_stock).",
+    fix="Name what to change or use: a parameter, a value, a detail the error adds (named in "
+    "its when) or the tool to call.",
     source=f"{LESSON}: a useful error names the field and the way out",
 )
 def how_to_fix_names_nothing(site: ErrorSite, ctx: LintContext) -> Iterator[Finding]:
@@ -329,7 +329,8 @@ def how_to_fix_names_nothing(site: ErrorSite, ctx: LintContext) -> Iterator[Find
 
     ## What it does
     Checks that an error's `how_to_fix` names at least one parameter of the tool, one tool of
-    the catalogue, or a value (quoted, or a number).
+    the catalogue, a value (quoted, or a number) or a detail the error adds (a snake_case
+    name its `when` names too: `next_free_on`).
 
     ## Why is this bad?
     "Try again with valid input" is the generic message that teaches the model nothing: it
@@ -355,11 +356,14 @@ def how_to_fix_names_nothing(site: ErrorSite, ctx: LintContext) -> Iterator[Find
     # what it may name: the catalogue's tools, the tool's parameters and their string values
     params = site.tool.all_params()
     values = {v for p in params for v in p.constraints.enum or () if isinstance(v, str)}
+    details = {t.strip(".-") for t in _TOKEN.findall(site.error.when) if "_" in t}
+    own = {p.name for p in params} | values | details
     # the catalogue's names are not copied into a union: that is a copy for each error
-    if not (tokens & ctx.names.known or tokens & ({p.name for p in params} | values)):
+    if not (tokens & ctx.names.known or tokens & own):
         yield Finding(
-            f"how_to_fix of {site.error.code!r} names no parameter, value or tool; expected "
-            f"what to change, such as a parameter of {site.tool.name!r} or a tool to call",
+            f"how_to_fix of {site.error.code!r} names no parameter, value, detail or tool; "
+            f"expected what to change, such as a parameter of {site.tool.name!r} or a tool "
+            "to call",
             span=site.error.origin.span("how_to_fix"),
         )
 
@@ -389,7 +393,8 @@ def free_text_result(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     ## What it does
     Reports a tool whose only return field is a string named `result`, `message`, `text`,
     `output`, `summary` or similar, unless the tool reads a text (`read_file`, `read_attachment`,
-    `fetch_page`): there the text is the data.
+    `fetch_page`, or a tool returning the `text` or `content` of what a `path` or `url`
+    parameter names): there the text is the data.
 
     ## Why is this bad?
     "I found three orders, the most recent is from Tuesday" forces the model to re-parse
@@ -410,10 +415,12 @@ def free_text_result(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     """
     if len(tool.returns) != 1:
         return
-    prof = ctx.profile_of(tool)
-    if prof.verb_class == "lookup" and prof.objects & TEXT_OBJECTS:
-        return  # reading a file or a page: the text is the data the tool exists for
     only = tool.returns[0]
+    prof = ctx.profile_of(tool)
+    # the text of the file or page a path or URL parameter names, as it is
+    read = tool.has_guards and words.stem(only.name.lower()) in TEXT_OBJECTS
+    if prof.verb_class == "lookup" and (prof.objects & TEXT_OBJECTS or read):
+        return  # reading a file or a page: the text is the data the tool exists for
     if (
         only.type == "string"
         and only.enum is None
