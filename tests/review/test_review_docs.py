@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from toolgen.cli import main
+from toolgen.interop.init import HOOKS_REPOSITORY
 from toolgen.review import diff
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -100,4 +101,6 @@ def test_the_pre_commit_example_names_the_hooks_that_exist() -> None:
     )
     named = [h["id"] for repo in config["repos"] for h in repo["hooks"]]
     assert named == [h["id"] for h in hooks]
+    # the repository `toolgen init` writes into a project's .pre-commit-config.yaml
+    assert [repo["repo"] for repo in config["repos"]] == [HOOKS_REPOSITORY]
     assert [h["entry"] for h in hooks] == ["toolgen check", "toolgen build --check"]
