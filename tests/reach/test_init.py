@@ -117,6 +117,19 @@ def test_a_keyword_is_no_catalogue_name(tmp_path: Path, name: str | None) -> Non
     assert not (tmp_path / "class").exists()
 
 
+@pytest.mark.parametrize(
+    ("name", "fitting"),
+    [("my-desk", "my_desk"), ("2nd desk", "tools_2nd_desk"), ("class", "tools_class")],
+)
+def test_a_name_refused_comes_with_one_that_fits(
+    tmp_path: Path, name: str, fitting: str
+) -> None:
+    # it said "pass --name" to a user who had passed --name my-desk
+    with pytest.raises(InitRefused) as refused:
+        scaffold(tmp_path / "desk", name)
+    assert str(refused.value).endswith(f"such as --name {fitting}"), refused.value
+
+
 def test_an_existing_project_keeps_its_files(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'mine'\n")
     (tmp_path / ".gitignore").write_text(".venv/\n.toolgen-cache/")

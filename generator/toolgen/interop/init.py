@@ -63,8 +63,11 @@ def scaffold(root: Path, name: str | None = None) -> Scaffold:
     if name is None:  # the folder's name as an identifier
         name = re.sub(r"[^A-Za-z0-9_]", "_", root.resolve().name).lower() or "tools"
     if not is_identifier(name):  # as TG140 judges it: `class` is a keyword
+        fitting = re.sub(r"\W+", "_", name.lower()).strip("_")
+        fitting = fitting if is_identifier(fitting) else f"tools_{fitting}".rstrip("_")
         raise InitRefused(
-            f"the catalogue name {name!r} must be a Python identifier; pass --name"
+            f"the catalogue name {name!r} must be a Python identifier: pass one with "
+            f"--name, such as --name {fitting}"
         )
     files = _files(root, name)
     pyproject = root / "pyproject.toml"

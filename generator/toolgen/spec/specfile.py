@@ -142,16 +142,16 @@ def read_text(
         return body.decode("utf-8"), []
     except UnicodeDecodeError as exc:
         line = body.count(b"\n", 0, exc.start) + 1
-        col = exc.start - (body.rfind(b"\n", 0, exc.start) + 1) + 1
+        start = body.rfind(b"\n", 0, exc.start) + 1  # of the line: UTF-8 up to the byte
         hint = "Save the file with UTF-8 encoding."
         if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
             hint = "The file looks like UTF-16; save it with UTF-8 encoding."
         return None, [
             error(
                 "TG005",
-                f"the file is not UTF-8 text: byte 0x{body[exc.start]:02x} at line "
-                f"{line}, byte {col} cannot be decoded",
-                Span(display, 1, 1),
+                f"the file is not UTF-8 text: byte 0x{body[exc.start]:02x} cannot be "
+                "decoded",
+                Span(display, line, len(body[start : exc.start].decode()) + 1),
                 hint,
             )
         ]
