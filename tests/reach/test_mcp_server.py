@@ -243,12 +243,16 @@ def test_the_context_is_read_from_the_environment() -> None:
         context_from_environment(
             InventoryContext, "INVENTORY_", {"INVENTORY_CUSTOMER_ID": "1"}
         )
-    with pytest.raises(MisconfiguredServer, match="INVENTORY_CUSTOMER_ID"):
+    with pytest.raises(MisconfiguredServer) as refused:
         context_from_environment(
             InventoryContext,
             "INVENTORY_",
             {"INVENTORY_CUSTOMER_ID": "seven", "INVENTORY_RUN_ID": "r"},
         )
+    # in the words of the setting, not Python's ("invalid literal for int() with base 10")
+    assert str(refused.value) == (
+        "- INVENTORY_CUSTOMER_ID: expected an integer, as 42, got 'seven'"
+    )
 
 
 def test_approval_cannot_be_served_unguarded() -> None:
@@ -424,7 +428,10 @@ def test_the_server_does_not_start_without_a_setting_its_tools_need(
     assert named == set(variables)
     # a root that is not a folder stops the start too, not the first call
     missing = _start(server_module, {**everything, "TOOLGEN_ROOT_ARCHIVE": "/nowhere"})
-    assert missing.returncode == 1 and "root 'archive' (/nowhere)" in missing.stderr
+    assert missing.returncode == 1 and missing.stderr.splitlines()[1:] == [
+        "- root 'archive' (/nowhere) cannot be resolved (no such file or directory): set "
+        "TOOLGEN_ROOT_ARCHIVE (or Boundaries(roots=...)) to a folder"
+    ]
 
 
 def test_help_lists_every_setting(server_module: Path, variables: list[str]) -> None:

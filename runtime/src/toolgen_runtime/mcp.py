@@ -129,22 +129,33 @@ class Contract:
         )
 
 
+# what a context field of each type is read with, and what its variable must hold
+_READERS: dict[object, tuple[Callable[[str], object], str]] = {
+    str: (str, "a text"),
+    int: (int, "an integer, as 42"),
+    float: (float, "a number, as 2.5"),
+    datetime.date: (datetime.date.fromisoformat, "a date, as 2026-12-31"),
+    datetime.datetime: (
+        datetime.datetime.fromisoformat,
+        "a date and time, as 2026-12-31T09:30:00+01:00",
+    ),
+}
+
+
 def _convert(kind: object, text: str) -> object:
-    if kind is str:
-        return text
-    if kind is int:
-        return int(text)
-    if kind is float:
-        return float(text)
     if kind is bool:
         if text.lower() not in ("true", "false"):
             raise ValueError(f"expected true or false, got {text!r}")
         return text.lower() == "true"
-    if kind is datetime.date:
-        return datetime.date.fromisoformat(text)
-    if kind is datetime.datetime:
-        return datetime.datetime.fromisoformat(text)
-    raise ValueError(f"a field of type {kind!r} cannot be read from the environment")
+    if kind not in _READERS:
+        raise ValueError(
+            f"a field of type {kind!r} cannot be read from the environment"
+        )
+    read, expected = _READERS[kind]
+    try:
+        return read(text)
+    except ValueError:  # Python's own words ("invalid literal for int()") name no fix
+        raise ValueError(f"expected {expected}, got {text!r}") from None
 
 
 def context_from_environment(

@@ -52,14 +52,16 @@ def _resolve_root(name: str, folder: Path | str) -> Path:
         raise BoundariesMissing(
             f"root name {name!r}: use lower-case letters, digits and _ (as in the contract)"
         )
+    fix = f"set {ROOT_ENV_PREFIX}{name.upper()} (or Boundaries(roots=...)) to a folder"
     try:
         resolved = Path(folder).resolve(strict=True)
     except (OSError, RuntimeError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
         raise BoundariesMissing(
-            f"root {name!r} ({folder}) cannot be resolved: {exc}"
+            f"root {name!r} ({folder}) cannot be resolved ({reason.lower()}): {fix}"
         ) from exc
     if not resolved.is_dir():
-        raise BoundariesMissing(f"root {name!r} ({folder}) is not a folder")
+        raise BoundariesMissing(f"root {name!r} ({folder}) is not a folder: {fix}")
     return resolved
 
 
