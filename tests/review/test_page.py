@@ -43,7 +43,7 @@ TRACK_PARCELS = """\
 name: track_parcels
 intent: List where the parcels of one of the current customer's orders are now.
 effect: read
-context: [customer_id]
+context: [customer_id, run_id]
 params:
   order_number:
     type: string
@@ -189,6 +189,8 @@ def test_the_markdown_reference(pages: dict[str, Path]) -> None:
     assert (
         "## create_reorder\n\nwrite · idempotent · context: run_id · 212 tokens" in text
     )
+    # a tool's context fields in one badge (it said "context: customer_id, context: run_id")
+    assert "## track_parcels\n\nread · context: customer_id, run_id · " in text
     assert (
         "- **breaking** [TD503](https://toolgen.dev/docs/diff-rules.md#TD503) " in text
     )

@@ -72,8 +72,8 @@ def _badges(tool: Mapping[str, Any]) -> list[dict[str, str]]:
     output = tool.get("output")
     if isinstance(output, Mapping) and output.get("sensitive"):
         badge("output", f"sensitive: {', '.join(output['sensitive'])}")
-    for name in tool.get("context", []):
-        badge("context", f"context: {name}", "info")
+    if tool.get("context"):
+        badge("context", f"context: {', '.join(tool['context'])}", "info")
     return found
 
 
