@@ -199,6 +199,8 @@ def _golden(case: str, tmp: Path) -> Project:
                 (tmp / root / name).parent.mkdir(parents=True, exist_ok=True)
                 (tmp / root / name).write_text(f"The {name}.\n", encoding="utf-8")
             values[f"TOOLGEN_ROOT_{root.upper()}"] = str(tmp / root)
+        # read_visit_page's URLs take their hosts from the deployment's list
+        values["TOOLGEN_HOSTS_CLINIC_SITES"] = "vet.example.com,copies.example.net"
     return _built(case, GOLDEN / case / "spec", tmp, values)
 
 
