@@ -186,10 +186,8 @@ def _boundary_data(tool: Tool) -> list[str]:
                 {root: tuple(names) for root, names in files.items()},
             )
         )
-    if tool.listed_hosts:  # what the deployment lists for each hosts_from
-        lines.append(
-            assignment("hosts: ClassVar[dict[str, tuple[str, ...]]]", tool.listed_hosts)
-        )
+    if listed := tool.listed_hosts:  # what the deployment lists for each hosts_from
+        lines.append(assignment("hosts: ClassVar[dict[str, tuple[str, ...]]]", listed))
     if tool.pagination is not None:
         lines.append("paginated = True")
         lines.append(

@@ -342,20 +342,19 @@ def check_url(text: str, policy: UrlPolicy) -> CheckedUrl:
         userinfo, _, authority = authority.rpartition("@")
         userinfo = _encoded(userinfo, _USERINFO_CHARS)
     raw_host, port_text = _split_authority(authority, policy)
+    host = _checked_host(raw_host, policy)
     port = _checked_port(port_text, scheme, policy)
     tail, hash_mark, fragment = tail.partition("#")
     path, question, query = tail.partition("?")
     return CheckedUrl(
         requested=text,
         scheme=scheme,
+        host=host,
         port=port,
         path=_encoded(path, _PATH_CHARS) or "/",
         query=_encoded(query, _QUERY_CHARS) if question else None,
         fragment=_encoded(fragment, _QUERY_CHARS) if hash_mark else None,
         userinfo=userinfo,
-        # last: the one check that depends on the list of hosts, which a deployment may
-        # extend (the compiler checks a contract's examples without that list)
-        host=_checked_host(raw_host, policy),
     )
 
 
