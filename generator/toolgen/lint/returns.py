@@ -40,7 +40,7 @@ def list_without_pagination(site: ReturnSite, ctx: LintContext) -> Iterator[Find
 
     ## What it does
     Reports a top-level list in the returns when its siblings have neither a total
-    (`total_available`) nor a truncation hint (`note`, `next_cursor`, `truncated`,
+    (`total_available`) nor a truncation hint (`note`, `next_cursor`, `next_page_token`,
     `has_more`): either one tells the model there may be more. A tool that takes a list
     (one answer per item asked for) is bounded by its own call and passes, and so does a
     list beside an `id`: the tags of the one record returned, not results.
@@ -75,7 +75,7 @@ def list_without_pagination(site: ReturnSite, ctx: LintContext) -> Iterator[Find
         return  # beside the record's id, a list is one of its attributes (a pet's tags)
     yield Finding(
         f"list {site.field.name!r} of {site.tool.name!r} comes without a total "
-        "(total_available) or a truncation hint (next_cursor, note, truncated); expected the "
+        "(total_available) or a truncation hint (next_cursor, note, has_more); expected the "
         "model to know when it sees only part of the results"
     )
 
@@ -160,8 +160,8 @@ def quantity_without_unit(site: ReturnSite, ctx: LintContext) -> Iterator[Findin
     if quantities and not set(parts) & UNIT_WORDS:
         unit = UNIT_FOR.get(quantities[0], "eur")
         yield Finding(
-            f"return field {site.dotted!r} is a {quantities[0]} without a unit; expected the "
-            f"unit in the name, such as '{field.name}_{unit}'",
+            f"return field {site.dotted!r} holds a quantity ({quantities[0]}) without a unit; "
+            f"expected the unit in the name, such as '{field.name}_{unit}'",
             hint=f"Rename the field to {field.name + '_' + unit!r} (or the unit it holds).",
         )
 
