@@ -9,15 +9,28 @@ may.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from importlib import resources
 
 import jinja2
 
 
+def markdown_text(value: object) -> str:
+    """Spec text in Markdown prose or a table cell: `<card>` or `<!-- -->` would be HTML a
+    viewer hides from the reviewer, and `|` would end the cell."""
+    text = str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace("|", "\\|")
+
+
+def markdown_fence(text: str) -> str:
+    """A code fence `text` cannot close: longer than any run of backticks in it."""
+    return "`" * max([3, *(len(run) + 1 for run in re.findall("`+", text))])
+
+
 @cache
 def environment() -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(resources.files("toolgen.templates"))),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -29,6 +42,8 @@ def environment() -> jinja2.Environment:
         # template file on every render
         auto_reload=False,
     )
+    env.filters.update(md=markdown_text, fence=markdown_fence)
+    return env
 
 
 def render(template: str, **values: object) -> str:

@@ -26,6 +26,7 @@ from toolgen.build import pipeline
 from toolgen.cli import main
 from toolgen.review import page as review_page
 from toolgen.spec import snapshot
+from toolgen.templating import markdown_fence, markdown_text
 
 from .browser import Browser, find_chromium
 
@@ -61,7 +62,7 @@ params:
     type: array
     optional: true
     description: Only parcels sent with these carriers; null for any carrier.
-    items: {type: string, enum: [post, courier], description: A carrier.}
+    items: {type: string, enum: [post, courier, "<van>"], description: A carrier.}
 returns:
   in_transit: {type: integer, description: How many parcels are on their way.}
 examples:
@@ -191,6 +192,11 @@ def test_the_markdown_reference(pages: dict[str, Path]) -> None:
     )
     # a tool's context fields in one badge (it said "context: customer_id, context: run_id")
     assert "## track_parcels\n\nread · context: customer_id, run_id · " in text
+    # spec text is text: an enum value like a tag is shown, not hidden as HTML would be
+    [row] = [line for line in text.splitlines() if line.startswith("| `carriers[]`")]
+    assert row.startswith(
+        '| `carriers[]` | string | one of "post", "courier", "&lt;van&gt;" |'
+    )
     assert (
         "- **breaking** [TD503](https://toolgen.dev/docs/diff-rules.md#TD503) " in text
     )
@@ -284,7 +290,7 @@ def test_optional_objects_and_arrays_show_their_type_and_fields(
         ["options.insured_only", "boolean", ""],
         ["options.max_weight_kg", "number", "minimum 0; maximum 100"],
         ["carriers", "array or null", ""],
-        ["carriers[]", "string", 'one of "post", "courier"'],
+        ["carriers[]", "string", 'one of "post", "courier", "<van>"'],
     ]
 
 
@@ -380,3 +386,10 @@ def test_spec_text_is_escaped_everywhere_on_the_page() -> None:
     )
     assert "<script>alert" not in html
     assert html.count("&lt;script&gt;alert(1)&lt;/script&gt;") >= 6
+
+
+def test_a_text_with_backticks_cannot_close_its_fence_in_the_markdown() -> None:
+    # a description holding ``` would end the block and show the rest as Markdown
+    assert markdown_fence("Read it. ```\n<!-- unseen -->") == "````"
+    assert markdown_fence("no backticks") == "```"
+    assert markdown_text("a <b> | c & d") == "a &lt;b&gt; \\| c &amp; d"
