@@ -840,3 +840,37 @@ def test_a_reference_chain_too_long_says_so() -> None:
             "a chain of more than 32 references is not followed",
         ),
     )
+
+
+def test_a_property_that_goes_one_way_is_left_out_where_it_never_goes() -> None:
+    """readOnly fields of a request body (an id the server sets) became parameters the
+    model had to fill; writeOnly fields of an answer (a password) became return fields."""
+    account = {
+        "type": "object",
+        "properties": {
+            "id": {"type": "string", "readOnly": True},
+            "name": {"type": "string"},
+            "password": {"type": "string", "writeOnly": True},
+        },
+    }
+    body = {"content": {"application/json": {"schema": account}}, "required": True}
+    ok = {"200": {"description": "ok", "content": body["content"]}}
+    document = {
+        "openapi": "3.0.3",
+        "paths": {
+            "/accounts": {
+                "post": {
+                    "operationId": "add_account",
+                    "requestBody": body,
+                    "responses": ok,
+                }
+            }
+        },
+    }
+    [tool] = read_source("openapi", json.dumps(document)).tools
+    d = draft(tool)
+    assert set(d.document["params"]) == {"name", "password"}  # type: ignore[arg-type]
+    assert set(d.document["returns"]) == {"id", "name"}  # type: ignore[arg-type]
+    reasons = {x.where: x.reason for x in d.losses}
+    assert "the server sets it" in reasons["parameter 'id'"]
+    assert "an answer does not hold it" in reasons["return field 'password'"]

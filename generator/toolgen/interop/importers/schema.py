@@ -37,6 +37,11 @@ _NAME_RULE = "a name is 1 to 64 letters, digits, '_' or '-'"
 # Keywords that say nothing the model or the validator acts on: dropping them loses nothing.
 _SILENT = frozenset({"$schema", "$id", "$comment", "$defs", "definitions"})
 _ANNOTATION_ONLY = frozenset({"title", "deprecated", "readOnly", "writeOnly"})
+# a property that goes one way only (OpenAPI): left out where it never goes
+_ONE_WAY = {
+    "parameter": ("readOnly", "the server sets it, a request does not send it"),
+    "return field": ("writeOnly", "a request sends it, an answer does not hold it"),
+}
 # what an object's schema says of its fields
 _OBJECT_KEYS = frozenset({"properties", "required", "additionalProperties"})
 # what every parameter and return field reads of its schema
@@ -220,8 +225,11 @@ class Converter:
             why = "" if MODEL_NAME_RE.fullmatch(str(name)) else _NAME_RULE
             if noun == "return field" and not prefix and name in ENVELOPE_KEYS:
                 why = "the envelope every answer comes in has a key of that name"
+            one_way, never = _ONE_WAY[noun]
             if why:
                 self.lose(where, "the name", why)
+            elif isinstance(sub, dict) and sub.get(one_way) is True:
+                self.lose(where, f"the {noun}", f"it is {one_way}: {never}")
             else:
                 yield str(name), sub, where
 
