@@ -87,5 +87,16 @@ def _workers() -> ThreadPoolExecutor:
 async def run_in_worker(function: Callable[..., _T], *args: object) -> _T:
     """`function(*args)` in a worker thread, with the caller's context variables."""
     loop = asyncio.get_running_loop()
-    call = functools.partial(contextvars.copy_context().run, function, *args)
+    call = functools.partial(contextvars.copy_context().run, _called, function, *args)
     return await loop.run_in_executor(_workers(), call)
+
+
+def _called(function: Callable[..., _T], *args: object) -> _T:
+    """`function(*args)`, a StopIteration it raises (`next()` of an empty search) made a
+    RuntimeError, as PEP 479 does in a generator: asyncio cannot set a StopIteration on
+    the future it waits on, which then never finishes."""
+    try:
+        return function(*args)
+    except StopIteration as exc:
+        name = getattr(function, "__qualname__", repr(function))
+        raise RuntimeError(f"{name} raised StopIteration") from exc
