@@ -18,6 +18,7 @@ from toolgen_runtime import (
     DeclaredError,
     Invoker,
     StrictArgs,
+    iso_date,
     make_tool,
     null_means,
     result_class,
@@ -61,7 +62,7 @@ class SearchOrdersArgs(StrictArgs):
     """The arguments of search_orders, validated before the implementation runs."""
 
     status: SearchOrdersStatus | None
-    since: datetime.date | None
+    since: Annotated[datetime.date | None, iso_date]
     cursor: Annotated[Cursor | None, PAGINATION.cursor_argument()]
     page_size: Annotated[int, Field(ge=1, le=50), null_means(10)]
 

@@ -18,6 +18,7 @@ from toolgen_runtime import (
     DeclaredError,
     Invoker,
     StrictArgs,
+    iso_date,
     make_tool,
     null_means,
     result_class,
@@ -41,7 +42,7 @@ SearchReturnsStatus = Literal[
 class SearchReturnsArgs(StrictArgs):
     """The arguments of search_returns, validated before the implementation runs."""
 
-    since: datetime.date
+    since: Annotated[datetime.date, iso_date]
     max_results: Annotated[int, Field(ge=1, le=50), null_means(10)]
 
 

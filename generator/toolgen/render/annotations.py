@@ -81,6 +81,9 @@ def param_annotation(
     if param.type == "integer" and c.enum is not None:
         imports.name("toolgen_runtime", "json_integer")
         metadata.append("json_integer")
+    if param.type in ("date", "datetime"):  # its ISO 8601 form only, not a Unix time
+        imports.name("toolgen_runtime", f"iso_{param.type}")
+        metadata.append(f"iso_{param.type}")
     if c.pattern is not None:
         kwargs.append(f"pattern={py_str(python_pattern(c.pattern))}")
     if c.minimum is not None:

@@ -14,6 +14,9 @@ stays small and fast to build however many problems an argument text has.
 
 from __future__ import annotations
 
+import contextlib
+import datetime
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
@@ -80,6 +83,33 @@ json_integer = BeforeValidator(_reject_bool_or_float)
 # For a number enum, where 1.0 is the choice 1: booleans only (toolgen 0.1 also gave it to
 # integer enums, which let 3.0 through).
 not_a_bool = BeforeValidator(_reject_bool)
+
+
+def _iso(error: str, shape: str, parse: Callable[[str], object]) -> BeforeValidator:
+    pattern = re.compile(shape)
+
+    def read(value: object) -> object:
+        if not isinstance(value, str):
+            return value
+        if pattern.fullmatch(value):
+            with contextlib.suppress(ValueError):  # 2026-02-30
+                return parse(value.upper())  # RFC 3339 allows t and z
+        raise PydanticCustomError(error, "Input should be in ISO 8601 form")
+
+    return BeforeValidator(read)
+
+
+# pydantic reads a date or a date-time from more texts than the schema's ISO 8601 forms,
+# even in strict mode: "0" is 1970-01-01 (a Unix time), "2026-01-02 10:00Z" a date-time.
+# These read the ISO forms themselves (after a validator, pydantic's strict mode takes a
+# date object, no longer text) and refuse the rest with its own error types, which
+# envelope.py words.
+iso_date = _iso("date_parsing", r"\d{4}-\d{2}-\d{2}", datetime.date.fromisoformat)
+iso_datetime = _iso(
+    "datetime_parsing",
+    r"\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})",
+    datetime.datetime.fromisoformat,
+)
 
 
 def null_means(default: object) -> BeforeValidator:

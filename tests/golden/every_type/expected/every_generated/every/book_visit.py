@@ -17,6 +17,8 @@ from toolgen_runtime import (
     DeclaredError,
     Invoker,
     StrictArgs,
+    iso_date,
+    iso_datetime,
     json_integer,
     make_tool,
     null_means,
@@ -46,7 +48,7 @@ class BookVisitPart(StrictArgs):
     count: Annotated[int, Field(ge=1, le=9)]
     weight_kg: Annotated[float, Field(ge=0, le=500)]
     spare: Annotated[bool, null_means(False)]
-    fitted_on: datetime.date | None
+    fitted_on: Annotated[datetime.date | None, iso_date]
 
 
 class BookVisitContactPhone(StrictArgs):
@@ -60,7 +62,7 @@ class BookVisitContact(StrictArgs):
     """Part of the book_visit arguments: the contact field."""
 
     name: str
-    reachable_from: AwareDatetime | None
+    reachable_from: Annotated[AwareDatetime | None, iso_datetime]
     phone: BookVisitContactPhone | None
 
 
@@ -91,10 +93,10 @@ class BookVisitArgs(StrictArgs):
     budget_eur: Annotated[float | None, Field(ge=0, le=10000)]
     paid: bool
     remind: Annotated[bool, null_means(True)]
-    visit_on: datetime.date
-    fallback_on: datetime.date | None
-    arrive_after: AwareDatetime
-    leave_before: AwareDatetime | None
+    visit_on: Annotated[datetime.date, iso_date]
+    fallback_on: Annotated[datetime.date | None, iso_date]
+    arrive_after: Annotated[AwareDatetime, iso_datetime]
+    leave_before: Annotated[AwareDatetime | None, iso_datetime]
     skills: Annotated[list[BookVisitSkills], Field(max_length=4)]
     floors: Annotated[
         list[Annotated[BookVisitFloors, json_integer]] | None, Field(max_length=5)
@@ -103,8 +105,12 @@ class BookVisitArgs(StrictArgs):
         list[Annotated[float, Field(ge=0, le=500)]], Field(max_length=3)
     ]
     flags: Annotated[list[bool], Field(max_length=3)]
-    other_days: Annotated[list[datetime.date] | None, Field(max_length=3)]
-    call_times: Annotated[list[AwareDatetime], Field(max_length=2)]
+    other_days: Annotated[
+        list[Annotated[datetime.date, iso_date]] | None, Field(max_length=3)
+    ]
+    call_times: Annotated[
+        list[Annotated[AwareDatetime, iso_datetime]], Field(max_length=2)
+    ]
     codes: Annotated[
         list[Annotated[str, Field(pattern="(?a)^[0-9]{4}\\Z")]], Field(max_length=3)
     ]

@@ -19,6 +19,8 @@ from toolgen_runtime import (
     Invoker,
     StrictArgs,
     ToolError,
+    iso_date,
+    iso_datetime,
     json_integer,
     make_tool,
     null_means,
@@ -56,8 +58,8 @@ class PlanShipmentArgs(StrictArgs):
 
     from_: Annotated[str, Field(pattern="(?a)^WH-[0-9]{2}\\Z", alias="from")]
     to: Annotated[str, Field(pattern="(?a)^WH-[0-9]{2}\\Z")]
-    ship_on: datetime.date | None
-    deliver_by: AwareDatetime | None
+    ship_on: Annotated[datetime.date | None, iso_date]
+    deliver_by: Annotated[AwareDatetime | None, iso_datetime]
     parcels: Annotated[list[PlanShipmentParcel], Field(min_length=1, max_length=5)]
     priority: Annotated[PlanShipmentPriority, json_integer, null_means(2)]
     reference: Annotated[str | None, Field(min_length=3, max_length=20)]
