@@ -42,6 +42,11 @@ def _tool(recorder: Recorder) -> Any:
     [
         ({"ship_day": "0", "left_at": []}, "ship_day", "a date as YYYY-MM-DD"),
         ({"ship_day": "86400", "left_at": []}, "ship_day", "a date as YYYY-MM-DD"),
+        (
+            {"ship_day": "\uff12\uff10\uff12\uff16-01-02", "left_at": []},
+            "ship_day",
+            "a date",
+        ),
         ({"ship_day": None, "left_at": ["0"]}, "left_at.0", "a date and time as"),
         (
             {"ship_day": None, "left_at": ["99999999999"]},

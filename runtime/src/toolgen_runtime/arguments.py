@@ -86,7 +86,7 @@ not_a_bool = BeforeValidator(_reject_bool)
 
 
 def _iso(error: str, shape: str, parse: Callable[[str], object]) -> BeforeValidator:
-    pattern = re.compile(shape)
+    pattern = re.compile(shape, re.ASCII)  # digits 0-9 only
 
     def read(value: object) -> object:
         if not isinstance(value, str):
