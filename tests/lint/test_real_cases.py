@@ -666,3 +666,28 @@ def test_mirror_actions_are_neither_twins_nor_neighbours(tmp_path: Path) -> None
             for d in _findings(tmp_path / str(index), files, rule)
         ]
         assert found == [], (first, second)
+
+
+def test_tg951_counts_what_a_toolset_loads_up_front(tmp_path: Path) -> None:
+    # a 30-tool catalogue split into toolsets of 20 and 11, its archive deferred, was told
+    # to "split the agent in two" on every check and every export
+    from lint_cases import _produce, catalogue
+
+    made = _produce(22)
+    names = [f.removeprefix("tools/").removesuffix(".yaml") for f in made if "/" in f]
+    assert _findings(tmp_path / "a", made, "TG951") != []  # 22 tools up front
+    # three tools a search loads: one search tool up front, 19 beside it
+    deferred = {**made, "catalogue.yaml": catalogue() + _ARCHIVE}
+    for name in names[:3]:
+        text = made[f"tools/{name}.yaml"]
+        deferred[f"tools/{name}.yaml"] = text.replace(
+            "effect: read", "effect: read\nnamespace: archive"
+        )
+    assert _findings(tmp_path / "b", deferred, "TG951") == []
+    # one toolset of them all: counted as the agent that gets it
+    split = catalogue() + f"toolsets:\n  all:\n    tools: [{', '.join(names)}]\n"
+    [found] = _findings(tmp_path / "c", {**made, "catalogue.yaml": split}, "TG951")
+    assert found.message.startswith("toolset 'all' has 22 tools up front")
+
+
+_ARCHIVE = "namespaces:\n  archive:\n    description: Old crates.\n    deferred: true\n"

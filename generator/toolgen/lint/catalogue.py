@@ -22,8 +22,9 @@ def too_many_tools(catalogue: Catalogue, ctx: CatalogueContext) -> Iterator[Find
     """More tools than a target handles well.
 
     ## What it does
-    Counts the catalogue's tools against the recommendation of every declared target
-    (OpenAI: fewer than 20).
+    Counts the tools each toolset loads up front (the catalogue's, when it declares none)
+    against the recommendation of every declared target (OpenAI: fewer than 20). Deferred
+    tools are no choice until a search loads them: they count as the one search tool.
 
     ## Why is this bad?
     Every tool is a choice the model makes on every turn and a description it pays for; past
@@ -39,14 +40,20 @@ def too_many_tools(catalogue: Catalogue, ctx: CatalogueContext) -> Iterator[Find
     # tools/: one tool per user intention; a second agent for the back office
     ```
     """
-    count = len(ctx.tools())
-    for target in ctx.targets:
-        limit, hard = target.tools_recommended, target.tools_max
-        if limit is not None and count > limit and (hard is None or count <= hard):
-            yield Finding(
-                f"catalogue {catalogue.name!r} has {count} tools; {target.label} recommends "
-                f"at most {limit}"
-            )
+    by_name = {t.name: t for t in ctx.tools()}
+    for toolset in catalogue.toolsets:
+        members = [by_name[n] for n in toolset.tools if n in by_name]
+        count = sum(not t.deferred for t in members) + any(t.deferred for t in members)
+        subject = f"toolset {toolset.name!r}"
+        if toolset.implicit:
+            subject = f"catalogue {catalogue.name!r}"
+        for target in ctx.targets:
+            limit, hard = target.tools_recommended, target.tools_max
+            if limit is not None and count > limit and (hard is None or count <= hard):
+                yield Finding(
+                    f"{subject} has {count} tools up front; {target.label} recommends at "
+                    f"most {limit}"
+                )
 
 
 @rule(
