@@ -463,6 +463,20 @@ def test_acceptance_entries_without_a_reason_are_refused() -> None:
     assert problems == ["entry 1: missing reason"]
 
 
+def test_an_acceptance_of_a_rule_that_does_not_exist_is_refused() -> None:
+    # it matched nothing, and was told to be removed "once its change has landed"
+    entries = [{"rule": r, "tool": "x", "reason": "y"} for r in ("XX1", "TD2O8")]
+    _, problems = diff.parse_acceptances({"accept": entries})
+    assert problems == [
+        "entry 1: 'XX1' is no diff rule. toolgen diff --rules lists them.",
+        "entry 2: 'TD2O8' is no diff rule. Did you mean 'TD208'?",
+    ]
+    found, problems = diff.parse_acceptances(
+        {"accept": [{"rule": "enum-value-removed", "tool": "x", "reason": "y"}]}
+    )
+    assert problems == [] and found[0].rule == "enum-value-removed"
+
+
 def _optional(schema: dict[str, Any]) -> dict[str, Any]:
     """An optional object or array as the strict schema spells it (toolschema.param_schema):
     the value and null as two branches, the description beside them."""

@@ -24,6 +24,7 @@ from toolgen.review.elements import (
     Where,
 )
 from toolgen.review.registry import DiffRule, Level, all_diff_rules
+from toolgen.text import suggestion
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +185,7 @@ def parse_acceptances(data: object) -> tuple[list[Acceptance], list[str]]:
         return [], ["expected a list of entries under 'accept'"]
     found: list[Acceptance] = []
     problems: list[str] = []
+    known = [name for r in all_diff_rules() for name in (r.id, r.name)]
     for index, entry in enumerate(entries):
         if not isinstance(entry, Mapping):
             problems.append(
@@ -191,13 +193,18 @@ def parse_acceptances(data: object) -> tuple[list[Acceptance], list[str]]:
             )
             continue
         missing = [k for k in ("rule", "tool", "reason") if not entry.get(k)]
+        rule = str(entry.get("rule"))
         if missing:
             problems.append(f"entry {index + 1}: missing {', '.join(missing)}")
+            continue
+        if rule not in known:  # else it would match nothing, said as a change landed
+            hint = suggestion(rule, known, "toolgen diff --rules lists them.")
+            problems.append(f"entry {index + 1}: {rule!r} is no diff rule. {hint}")
             continue
         field = entry.get("field")
         found.append(
             Acceptance(
-                str(entry["rule"]),
+                rule,
                 str(entry["tool"]),
                 str(field) if field else None,
                 str(entry["reason"]).strip(),
