@@ -226,6 +226,12 @@ def test_search_tools_answers_bad_arguments_and_no_match_without_loading() -> No
     bad, none = _outputs(_run(agent, "?"))
     assert bad["error"] == "invalid_arguments"
     assert {p["field"] for p in bad["problems"]} == {"query", "limit"}
+    # one character, and no example query (one of another catalogue's would mislead)
+    [query] = [p for p in bad["problems"] if p["field"] == "query"]
+    assert query == {
+        "field": "query",
+        "problem": 'must have at least 1 character, got ""',
+    }
     assert none == {
         "ok": True,
         "found": [],

@@ -232,15 +232,24 @@ def problem_text(issue: Issue, hint: FieldHint) -> str:
         word = "at most" if kind == "less_than_equal" else "less than"
         return f"must be {word} {ctx.get('le', ctx.get('lt'))}, got {got}"
     if kind == "string_too_short":
-        return f"must have at least {ctx.get('min_length')} characters, got {got}"
+        return (
+            f"must have at least {_many(ctx.get('min_length'), 'character')}, got {got}"
+        )
     if kind == "string_too_long":
-        return f"must have at most {ctx.get('max_length')} characters, got {got}"
+        return (
+            f"must have at most {_many(ctx.get('max_length'), 'character')}, got {got}"
+        )
     if kind == "too_short":
-        return f"must have at least {ctx.get('min_length')} items"
+        return f"must have at least {_many(ctx.get('min_length'), 'item')}"
     if kind == "too_long":
-        return f"must have at most {ctx.get('max_length')} items"
+        return f"must have at most {_many(ctx.get('max_length'), 'item')}"
     message = issue.message[: MAX_PROBLEM_CHARS + 1] or "is not valid"
     return message[:1].lower() + message[1:]
+
+
+def _many(count: object, word: str) -> str:
+    """1 character, 5 characters."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def _hint_key(loc: Loc) -> str:

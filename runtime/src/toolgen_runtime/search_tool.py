@@ -65,7 +65,8 @@ SEARCH_PARAMETERS: dict[str, Any] = {
     "required": ["query", "limit"],
     "additionalProperties": False,
 }
-_EXAMPLE = {"query": "read the returns policy", "limit": None}
+# no example query: one of another catalogue's would mislead the model
+_EXAMPLE = {"limit": None}
 
 
 def search_description(namespaces: Mapping[str, str]) -> str:
