@@ -691,3 +691,27 @@ def test_tg951_counts_what_a_toolset_loads_up_front(tmp_path: Path) -> None:
 
 
 _ARCHIVE = "namespaces:\n  archive:\n    description: Old crates.\n    deferred: true\n"
+
+
+SEND_EMAIL = """\
+name: send_email
+intent: Send an email to a customer of the clinic.
+use_when: The user asks to write to a customer.
+effect: write
+idempotency: natural
+params:
+  to: {type: string, pattern: '^[^@ ]+@[^@ ]+$', example: a@example.com, description: The address.}
+  body: {type: string, max_length: 4000, description: {body}}
+returns:
+  sent: {type: boolean, description: True once the email is sent.}
+examples:
+  - args: {to: a@example.com, body: Hello.}
+"""
+
+
+def test_tg403_leaves_the_body_of_an_email_alone(tmp_path: Path) -> None:
+    # an email's body is prose for people, not a payload of fields
+    said = SEND_EMAIL.replace("{body}", "The body of the email.")
+    assert _findings(tmp_path, _tool("send_email", said), "TG403") == []
+    payload = SEND_EMAIL.replace("{body}", "The request body.")
+    assert len(_findings(tmp_path / "b", _tool("send_email", payload), "TG403")) == 1

@@ -185,7 +185,8 @@ FREEFORM_PARAMS = words.wordset(
 
 # A "body" that is the text of a message is prose for people, not a payload of fields.
 _PROSE = re.compile(
-    r"\b(markdown|text|content|comment|message|description|prose)\b(?![^.]*\bjson\b)",
+    r"\b(markdown|text|content|comment|message|description|prose|e?mail|letter|note|reply)"
+    r"\b(?![^.]*\bjson\b)",
     re.I,
 )
 
