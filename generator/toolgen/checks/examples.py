@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping
 from toolgen.checks import check
 from toolgen.diagnostics import Diagnostic, error
 from toolgen.spec import toolschema
-from toolgen.spec.ir import Catalogue, Tool, guarded_values, named
+from toolgen.spec.ir import Catalogue, Param, Tool, guarded_values, innermost, named
 
 _MAX_TOLD = 8
 
@@ -37,7 +37,7 @@ def examples(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
             "optional ones): it is the base of the generated tests.",
         )
     schema = toolschema.parameters_schema(tool.params, full=True)
-    param_paths = {path for path, _ in named(tool.params)}
+    params = dict(named(tool.params))
     for example in tool.examples:
         args = dict(example.args)
         guarded = guard_problems(tool, example.args)
@@ -56,17 +56,19 @@ def examples(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
             continue
         target = example.rejected_on
         unindexed = ".".join(part for part in target.split(".") if not part.isdigit())
-        if unindexed not in param_paths and target not in example.args:
+        if unindexed not in params and target not in example.args:
             yield error(
                 "TG133",
                 f"rejected_on names {target!r}, which is neither a parameter nor a key of "
                 "the example",
                 example.origin.span("rejected_on"),
-                f"Name a parameter ({', '.join(sorted(param_paths)) or 'none'}), "
+                f"Name a parameter ({', '.join(sorted(params)) or 'none'}), "
                 "as a dotted path for nested fields.",
             )
             continue
         blamed = [toolschema.dotted(p) for p in fields]
+        if not fields and _pattern_refused(params.get(unindexed)):
+            continue  # TG122 or TG127 said why the contract has no pattern to break
         if not fields:
             yield error(
                 "TG132",
@@ -84,6 +86,14 @@ def examples(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
                 example.origin.span("rejected_on"),
                 f"Set rejected_on to the field that is wrong ({known}), or fix the others.",
             )
+
+
+def _pattern_refused(param: Param | None) -> bool:
+    """Whether the spec gave `param` (or its innermost items) a pattern the model refused."""
+    node = None if param is None else innermost(param)
+    return bool(
+        node and node.origin.has("pattern") and node.constraints.pattern is None
+    )
 
 
 def guard_problems(
