@@ -43,7 +43,9 @@ def list_without_pagination(site: ReturnSite, ctx: LintContext) -> Iterator[Find
     (`total_available`) nor a truncation hint (`note`, `next_cursor`, `next_page_token`,
     `has_more`): either one tells the model there may be more. A tool that takes a list
     (one answer per item asked for) is bounded by its own call and passes, and so does a
-    list beside an `id`: the tags of the one record returned, not results.
+    list beside an `id`: the tags of the one record returned, not results. A list bounded
+    by nature (the seven days of a week) has no count to give: suppress the rule on that
+    tool, with the bound as the reason.
 
     ## Why is this bad?
     If the tool returns ten results out of 428 and does not say so, the model concludes there
