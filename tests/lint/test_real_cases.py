@@ -715,3 +715,16 @@ def test_tg403_leaves_the_body_of_an_email_alone(tmp_path: Path) -> None:
     assert _findings(tmp_path, _tool("send_email", said), "TG403") == []
     payload = SEND_EMAIL.replace("{body}", "The request body.")
     assert len(_findings(tmp_path / "b", _tool("send_email", payload), "TG403")) == 1
+
+
+def test_tg952_counts_what_one_request_of_a_toolset_carries(tmp_path: Path) -> None:
+    # 129 tools in two toolsets: each agent's request carries its own, under 128
+    from lint_cases import _produce, catalogue
+
+    made = _produce(129)
+    names = [f.removeprefix("tools/").removesuffix(".yaml") for f in made if "/" in f]
+    assert len(_findings(tmp_path / "a", made, "TG952")) == 1
+    halves = f"toolsets:\n  front:\n    tools: [{', '.join(names[:65])}]\n"
+    halves += f"  back:\n    tools: [{', '.join(names[65:])}]\n"
+    split = {**made, "catalogue.yaml": catalogue() + halves}
+    assert _findings(tmp_path / "b", split, "TG952") == []

@@ -9,6 +9,7 @@ from toolgen.lint.context import CatalogueContext, LintContext
 from toolgen.lint.registry import TRADE_OFFS, Finding, rule
 from toolgen.spec import tokens
 from toolgen.spec.ir import Catalogue, Tool
+from toolgen.spec.summary import ToolSummary
 
 
 @rule(
@@ -40,13 +41,8 @@ def too_many_tools(catalogue: Catalogue, ctx: CatalogueContext) -> Iterator[Find
     # tools/: one tool per user intention; a second agent for the back office
     ```
     """
-    by_name = {t.name: t for t in ctx.tools()}
-    for toolset in catalogue.toolsets:
-        members = [by_name[n] for n in toolset.tools if n in by_name]
+    for subject, members in _agents(catalogue, ctx):
         count = sum(not t.deferred for t in members) + any(t.deferred for t in members)
-        subject = f"toolset {toolset.name!r}"
-        if toolset.implicit:
-            subject = f"catalogue {catalogue.name!r}"
         for target in ctx.targets:
             limit, hard = target.tools_recommended, target.tools_max
             if limit is not None and count > limit and (hard is None or count <= hard):
@@ -68,8 +64,8 @@ def tool_count_over_target_limit(
     """More tools than a target accepts.
 
     ## What it does
-    Counts the catalogue's tools against the hard limit of every declared target (OpenAI:
-    128 tools in one request).
+    Counts the tools of each toolset (the catalogue's, when it declares none), deferred ones
+    too, against the hard limit of every declared target (OpenAI: 128 tools in one request).
 
     ## Why is this bad?
     The provider rejects the request: the agent cannot start.
@@ -84,13 +80,26 @@ def tool_count_over_target_limit(
     # two catalogues of 70 tools, two agents and a handoff
     ```
     """
-    count = len(ctx.tools())
-    for target in ctx.targets:
-        if target.tools_max is not None and count > target.tools_max:
-            yield Finding(
-                f"catalogue {catalogue.name!r} has {count} tools; {target.label} accepts at "
-                f"most {target.tools_max} in one request"
-            )
+    for subject, members in _agents(catalogue, ctx):
+        for target in ctx.targets:
+            if target.tools_max is not None and len(members) > target.tools_max:
+                yield Finding(
+                    f"{subject} has {len(members)} tools; {target.label} accepts at most "
+                    f"{target.tools_max} in one request"
+                )
+
+
+def _agents(
+    catalogue: Catalogue, ctx: CatalogueContext
+) -> Iterator[tuple[str, list[ToolSummary]]]:
+    """Each toolset (the catalogue, when it declares none) and the tools an agent of it
+    gets: what one request carries."""
+    by_name = {t.name: t for t in ctx.tools()}
+    for toolset in catalogue.toolsets:
+        subject = f"toolset {toolset.name!r}"
+        if toolset.implicit:
+            subject = f"catalogue {catalogue.name!r}"
+        yield subject, [by_name[n] for n in toolset.tools if n in by_name]
 
 
 @rule(
