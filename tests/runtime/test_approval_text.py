@@ -16,7 +16,8 @@ import pytest
 from agents import Agent, RunConfig, ToolExecutionConfig
 from agents.items import ToolCallOutputItem
 from agents.testing import ScriptedModel, assistant_message, function_call
-from toolgen_runtime import Invoker, StrictArgs, make_tool, result_class
+from recording import recording_tool
+from toolgen_runtime import StrictArgs, result_class
 from toolgen_runtime.arguments import MAX_ARGUMENT_CHARS
 from toolgen_runtime.testing import Recorder
 from toolgen_runtime.testing.helpers import run_agent
@@ -118,18 +119,7 @@ class Stored:
 
 
 def readings_tool(recorder: Recorder) -> Any:
-    invoker: Invoker[Any, Any, Any] = Invoker(
-        tool_name="store_readings",
-        args_model=Readings,
-        result_type=Stored,
-        errors={},
-        load_implementation=lambda: recorder,
-        approval=True,
-    )
-    schema = {"type": "object", "properties": {}, "additionalProperties": False}
-    return make_tool(
-        name="store_readings", description="d", parameters=schema, invoker=invoker
-    )
+    return recording_tool("store_readings", Readings, Stored, recorder, approval=True)
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,8 @@ import pytest
 from agents import FunctionTool
 from agents.tool_context import ToolContext
 from pydantic import BaseModel, ConfigDict, Field
-from toolgen_runtime import FieldHint, Invoker, make_tool, null_means, result_class
+from recording import recording_tool
+from toolgen_runtime import FieldHint, null_means, result_class
 from toolgen_runtime.arguments import MAX_ARGUMENT_CHARS, Issue, Rejected
 from toolgen_runtime.envelope import (
     CUT,
@@ -57,16 +58,9 @@ class Done:
 
 
 def nested_tool(recorder: Recorder) -> FunctionTool:
-    invoker: Invoker[Order, None, Done] = Invoker(
-        tool_name="place_order",
-        args_model=Order,
-        result_type=Done,
-        errors={},
-        load_implementation=lambda: recorder,
-        hints={"lines.sku": FieldHint(example="SKU-11", pattern="^SKU-[0-9]{2,6}$")},
-    )
-    return make_tool(
-        name="place_order", description="d", parameters={}, invoker=invoker
+    hint = FieldHint(example="SKU-11", pattern="^SKU-[0-9]{2,6}$")
+    return recording_tool(
+        "place_order", Order, Done, recorder, hints={"lines.sku": hint}
     )
 
 

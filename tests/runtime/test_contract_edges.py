@@ -12,12 +12,11 @@ from typing import Annotated, Any
 
 import pytest
 from pydantic import Field, ValidationError
+from recording import recording_tool
 from test_guard_harness import guarded_tool
 from toolgen_runtime import (
     ContractViolation,
-    Invoker,
     StrictArgs,
-    make_tool,
     result_class,
 )
 from toolgen_runtime.guards import Boundaries
@@ -54,17 +53,7 @@ class Measured:
 
 
 def measure_tool(recorder: Recorder) -> Any:
-    invoker: Invoker[Any, Any, Any] = Invoker(
-        tool_name="measure",
-        args_model=Measure,
-        result_type=Measured,
-        errors={},
-        load_implementation=lambda: recorder,
-    )
-    schema = {"type": "object", "properties": {}, "additionalProperties": False}
-    return make_tool(
-        name="measure", description="Measure.", parameters=schema, invoker=invoker
-    )
+    return recording_tool("measure", Measure, Measured, recorder)
 
 
 def measure_text(**replaced: str) -> str:

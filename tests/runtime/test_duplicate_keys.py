@@ -8,8 +8,9 @@ from typing import Annotated, Any
 
 import pytest
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
-from toolgen_runtime import Invoker, make_tool, result_class
+from recording import recording_tool
 from toolgen_runtime import duplicates as duplicates_module
+from toolgen_runtime import result_class
 from toolgen_runtime.duplicates import (
     count_keys,
     duplicate_keys,
@@ -92,14 +93,7 @@ class Planned:
 
 def plan(raw: str) -> tuple[dict[str, Any], Recorder]:
     recorder = Recorder(Planned(stops=1))
-    invoker: Invoker[Route, None, Planned] = Invoker(
-        tool_name="plan_route",
-        args_model=Route,
-        result_type=Planned,
-        errors={},
-        load_implementation=lambda: recorder,
-    )
-    tool = make_tool(name="plan_route", description="d", parameters={}, invoker=invoker)
+    tool = recording_tool("plan_route", Route, Planned, recorder)
     return invoke_raw(tool, raw, CONTEXT), recorder
 
 

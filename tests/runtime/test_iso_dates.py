@@ -9,7 +9,8 @@ from typing import Annotated, Any
 
 import pytest
 from pydantic import AwareDatetime, BaseModel, ConfigDict
-from toolgen_runtime import Invoker, iso_date, iso_datetime, make_tool
+from recording import recording_tool
+from toolgen_runtime import iso_date, iso_datetime
 from toolgen_runtime.testing import Recorder, invoke
 
 
@@ -26,15 +27,7 @@ class Result:
 
 
 def _tool(recorder: Recorder) -> Any:
-    invoker: Invoker[Args, None, Result] = Invoker(
-        tool_name="ship",
-        args_model=Args,
-        result_type=Result,
-        errors={},
-        load_implementation=lambda: recorder,
-    )
-    schema = {"type": "object", "properties": {}, "additionalProperties": False}
-    return make_tool(name="ship", description="d", parameters=schema, invoker=invoker)
+    return recording_tool("ship", Args, Result, recorder)
 
 
 @pytest.mark.parametrize(
