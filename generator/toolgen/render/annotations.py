@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from toolgen_runtime.schema import python_pattern
+
 from toolgen.names import pascal
 from toolgen.render.imports import Imports
 from toolgen.render.source import py_literal, py_str
 from toolgen.spec.ir import JsonValue, N, Param, ReturnField, Tool, innermost
-from toolgen.spec.toolschema import python_pattern
 
 SCALAR = {
     "string": "str",

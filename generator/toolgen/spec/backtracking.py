@@ -25,7 +25,7 @@ import re
 import warnings
 from dataclasses import dataclass
 
-from toolgen.spec.toolschema import python_pattern
+from toolgen_runtime.schema import python_pattern
 
 # repeated more often than this, an ambiguous part costs more than a call can wait
 MANY = 20

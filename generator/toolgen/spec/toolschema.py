@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
 import regress
-from toolgen_runtime.schema import ecma_pattern, validator
+from toolgen_runtime.schema import ecma_pattern, python_pattern, validator
 
 from toolgen.spec.ir import Param, ReturnField
 from toolgen.text import listing, sentence, value_text
@@ -185,19 +185,6 @@ def returns_schema(fields: tuple[ReturnField, ...]) -> dict[str, Any]:
 # date-time needs an offset, and a pattern is ECMA-262, as the model's schema means it.
 
 FieldPath = tuple[str | int, ...]
-
-# the `$` python_pattern rewrites, and what it passes over whole: an escape (`\$`), and a
-# character class with its escapes (`[$]` matches the character $)
-_ANCHORS = re.compile(r"\\.|\[(?:\\.|[^\\\]])*\]?|\$", re.DOTALL)
-
-
-def python_pattern(pattern: str) -> str:
-    """A pattern as the model's schema means it (ECMA-262, which JSON Schema uses), for
-    Python's `re`: `\\d`, `\\w` and `\\s` match ASCII only (flag a), and `$` is the end of
-    the text, never a final newline (`\\Z`): `SKU-11\\n` does not match `^SKU-\\d+$`."""
-    return "(?a)" + _ANCHORS.sub(
-        lambda m: r"\Z" if m.group() == "$" else m.group(), pattern
-    )
 
 
 @functools.cache

@@ -7,6 +7,8 @@ The compiler checks a contract's own examples and defaults with it, and the fuzz
   finite (JSON has no NaN or Infinity);
 - a `pattern` is an ECMA-262 regular expression (what JSON Schema says), run by `regress`, a
   real ECMA engine, not by Python's `re`: `\\d` is ASCII, `$` is the end of the text;
+  `python_pattern` writes it for Python's `re` (the generated validator's engine) with the
+  same meaning;
 - `date` and `date-time` are RFC 3339 `full-date` and `date-time` (with an offset), less what
   Python's `datetime` cannot hold (year 0, leap second 60);
 - lengths count code points, as JSON Schema does.
@@ -28,7 +30,13 @@ import jsonschema
 import jsonschema.validators
 import regress
 
-__all__ = ["ecma_pattern", "is_date_time", "is_full_date", "validator"]
+__all__ = [
+    "ecma_pattern",
+    "is_date_time",
+    "is_full_date",
+    "python_pattern",
+    "validator",
+]
 
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})", re.ASCII)
 _DATETIME = re.compile(
@@ -81,6 +89,45 @@ def ecma_pattern(pattern: str) -> regress.Regex:
     cannot be."""
     # the "u" flag, as JSON Schema 2020-12 asks: a code point is one character
     return regress.Regex(pattern, "u")
+
+
+# ECMA-262's `\\s`: its white space and line terminators (Python's, even ASCII-only, is
+# another set); its `\\d`, `\\w` and `\\b` are Python's with flag a
+_SPACE = r"\t\n\x0b\x0c\r \xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_OUTSIDE = {
+    "$": r"\Z",
+    ".": r"[^\n\r\u2028\u2029]",  # `.` stops at every line terminator
+    r"\s": f"[{_SPACE}]",
+    r"\S": f"[^{_SPACE}]",
+}
+# what python_pattern rewrites: an escape, a character class (with its escapes), `.` and `$`
+_TOKENS = re.compile(r"\\.|\[(?:\\.|[^\\\]])*\]?|[.$]", re.DOTALL)
+_CLASS_ITEMS = re.compile(r"\\.|.", re.DOTALL)
+
+
+def python_pattern(pattern: str) -> str:
+    """`pattern` (ECMA-262) for Python's `re`, meaning the same: `\\s` is ECMA-262's set, `.`
+    stops at any line terminator (`\\r` and U+2028 too), `$` is the end of the text (`\\Z`:
+    `SKU-11\\n` does not match `^SKU-\\d+$`), and `\\d`, `\\w`, `\\b` are ASCII (flag a)."""
+    return "(?a)" + _TOKENS.sub(_python_token, pattern)
+
+
+def _python_token(found: re.Match[str]) -> str:
+    token = found.group()
+    if not token.startswith("["):
+        return _OUTSIDE.get(token, token)
+    if len(token) < 2 or not token.endswith("]"):
+        return token  # an unclosed class, which ECMA-262 refuses
+    negated = token.startswith("[^")
+    items = _CLASS_ITEMS.findall(token[2 if negated else 1 : -1])
+    kept = "".join(_SPACE if i == r"\s" else i for i in items if i != r"\S")
+    if r"\S" not in items:
+        return f"[^{kept}]" if negated else f"[{kept}]"
+    # `[\\s\\S]`, `[^\\S\\n]`: Python's re has no negated set within a class, so such a
+    # class is an alternative, or a white space character the rest does not match
+    if negated:
+        return f"(?:(?![{kept}])[{_SPACE}])" if kept else f"[{_SPACE}]"
+    return f"(?:[{kept}]|[^{_SPACE}])" if kept else f"[^{_SPACE}]"
 
 
 def _pattern(

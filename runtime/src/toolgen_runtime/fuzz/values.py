@@ -18,11 +18,12 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from toolgen_runtime.schema import python_pattern
+
 __all__ = [
     "ITEM",
     "KNOWN_KEYWORDS",
     "at_place",
-    "ecma_as_python",
     "values_for",
     "with_good",
 ]
@@ -53,34 +54,6 @@ KNOWN_KEYWORDS = frozenset(
 )
 _FORMATS = ("date", "date-time")
 _MOST_ITEMS = 6  # arrays with no maxItems: a few items show as much as many
-
-
-def ecma_as_python(pattern: str) -> str:
-    """An ECMA-262 pattern for Python's `re`, as far as generating matches needs: `\\d` and
-    `\\w` as ASCII classes, `$` as the end of the text."""
-    spelled = {"d": "0-9", "w": "A-Za-z0-9_"}
-    out: list[str] = []
-    in_class = False
-    index = 0
-    while index < len(pattern):
-        char = pattern[index]
-        if char == "\\" and index + 1 < len(pattern):
-            escaped = pattern[index + 1]
-            if escaped in spelled:
-                out.append(spelled[escaped] if in_class else f"[{spelled[escaped]}]")
-            else:
-                out.append(pattern[index : index + 2])
-            index += 2
-            continue
-        if in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-        elif char == "$":
-            char = r"\Z"
-        out.append(char)
-        index += 1
-    return "".join(out)
 
 
 def _offsets() -> st.SearchStrategy[datetime.timezone]:
@@ -193,7 +166,7 @@ class _Builder:
         elif fmt == "date-time":
             strings = _date_times()
         elif "pattern" in schema:
-            strings = st.from_regex(ecma_as_python(schema["pattern"]))
+            strings = st.from_regex(python_pattern(schema["pattern"]))
         else:
             return st.text(min_size=low, max_size=high)
         if low or high is not None:
