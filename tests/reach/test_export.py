@@ -316,8 +316,9 @@ def test_an_api_whose_limits_the_catalogue_breaks_gets_nothing(
     capsys.readouterr()
     assert cli.main(["export", "--to", "openai-chat", folder]) == 1
     captured = capsys.readouterr()
-    assert captured.out.startswith("spec/inventory/tools/next_batch.yaml:")
-    assert "TG306" in captured.out and "OpenAI accepts at most 1,024" in captured.out
+    assert captured.out == ""  # stdout is the export's, and there is none
+    assert captured.err.startswith("spec/inventory/tools/next_batch.yaml:")
+    assert "TG306" in captured.err and "OpenAI accepts at most 1,024" in captured.err
     assert "not exported: openai-chat refuses it" in captured.err
 
 
@@ -396,3 +397,69 @@ def test_what_a_target_refuses_is_found_inside_optional_parameters_too() -> None
     note = apis._gemini_note("t", schema)
     assert note is not None and "format 'email'" in note.text
     assert ids in apis._properties(schema)  # an optional object's own properties
+
+
+def _tables_project(root: Path) -> str:
+    """21 tools of reference tables and 2 of opening hours, in namespaces; toolset `big`
+    holds both (23 tools up front, past OpenAI's 20: TG951), `small` the tables (21)."""
+    folder = root / "spec" / "demo"
+    (folder / "tools").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("", encoding="utf-8")
+    catalogue = {
+        "format": 1,
+        "name": "demo",
+        "description": "A clinic's reference tables and its opening hours.",
+        "namespaces": {
+            "tables": {
+                "description": "The clinic's reference tables of codes, fees, "
+                "sites and services, to look a code up."
+            },
+            "hours": {
+                "description": "The opening hours of the clinic's sites on "
+                "weekdays, weekends and holidays."
+            },
+        },
+        "toolsets": {
+            "big": {"tools": ["tables", "hours"]},
+            "small": {"tools": ["tables"]},
+        },
+    }
+    (folder / "catalogue.yaml").write_text(yaml.safe_dump(catalogue), encoding="utf-8")
+    words = (
+        "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike"
+    )
+    words += " november oscar papa quebec romeo sierra tango uniform"
+    tools = [
+        (f"read_{w}_table", "tables", f"the {w} reference table") for w in words.split()
+    ]
+    tools += [
+        (f"read_{d}_hours", "hours", f"the {d} opening hours")
+        for d in ("weekday", "holiday")
+    ]
+    for name, namespace, what in tools:
+        tool = {
+            "name": name,
+            "intent": f"Read {what} of the clinic.",
+            "use_when": f"The user asks about {what}.",
+            "effect": "read",
+            "namespace": namespace,
+            "returns": {
+                "rows": {"type": "integer", "description": "How many rows it has."}
+            },
+            "examples": [{"args": {}}],
+        }
+        (folder / "tools" / f"{name}.yaml").write_text(yaml.safe_dump(tool))
+    return str(folder)
+
+
+def test_an_export_on_stdout_is_json_alone_and_counts_its_own_toolset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = _tables_project(tmp_path)
+    argv = ["export", "--to", "openai-chat", folder, "--toolset", "small"]
+    assert cli.main(argv) == 0
+    captured = capsys.readouterr()
+    assert len(json.loads(captured.out)["tools"]) == 21  # the warnings are not in it
+    # the toolset exported is judged, with its own tools; `big` is not counted from them
+    assert "TG951" in captured.err and "toolset 'small' has 21 tools" in captured.err
+    assert "'big'" not in captured.err

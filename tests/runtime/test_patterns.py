@@ -10,7 +10,6 @@ import re
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from toolgen_runtime.schema import ecma_pattern, python_pattern
 
 PATTERNS = [
@@ -32,7 +31,9 @@ PATTERNS = [
     r"\$\.",
 ]
 # where ECMA-262 and Python's `re` disagree, and a few where they agree
-CHARACTERS = "a_1 \t\n\r\x0b\x0c\x1c\x85\xa0\u1680\u2007\u2028\u2029\u202f\u3000\ufeffé٣$.@x"
+CHARACTERS = (
+    "a_1 \t\n\r\x0b\x0c\x1c\x85\xa0\u1680\u2007\u2028\u2029\u202f\u3000\ufeffé٣$.@x"
+)
 TEXTS = st.text(st.sampled_from(CHARACTERS), max_size=6)
 
 
@@ -49,7 +50,11 @@ def test_python_pattern_means_what_ecma_262_means(
 
 @pytest.mark.parametrize(
     ("text", "matches"),
-    [("ann@example.org", True), ("\ufeffann@example.org", False), ("a\xa0n@x.org", False)],
+    [
+        ("ann@example.org", True),
+        ("\ufeffann@example.org", False),
+        ("a\xa0n@x.org", False),
+    ],
 )
 def test_the_byte_order_mark_and_no_break_space_are_white_space(
     text: str, matches: bool

@@ -8,7 +8,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from toolgen import report
 from toolgen.build import project
@@ -25,8 +25,11 @@ class UsageError(Exception):
     pass
 
 
-def print_diagnostics(diagnostics: Sequence[Diagnostic], fmt: str) -> None:
-    sys.stdout.write(report.render(diagnostics, fmt))
+def print_diagnostics(
+    diagnostics: Sequence[Diagnostic], fmt: str, stream: TextIO | None = None
+) -> None:
+    """On stdout, unless the command's output is there (`stream`: stderr)."""
+    (stream or sys.stdout).write(report.render(diagnostics, fmt))
 
 
 def allowed_warnings(

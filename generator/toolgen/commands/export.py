@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import TextIO
 
 from toolgen.build import pipeline
 from toolgen.commands import (
@@ -23,16 +24,17 @@ from toolgen.text import json_document
 
 
 def _export_text(
-    result: pipeline.CheckResult, api: str, toolset: str | None
+    result: pipeline.CheckResult, api: str, toolset: str | None, shown: TextIO
 ) -> tuple[str | None, list[str]]:
-    """The exported text (None when the API refuses the catalogue) and the notes."""
+    """The exported text (None when the API refuses the catalogue) and the notes; the
+    findings of the API's limits are printed on `shown`."""
     from toolgen.interop import export
     from toolgen.lint import targets
 
     assert result.catalogue is not None
     if api == export.MCP:
         problems = export.target_findings(result.catalogue, targets.MCP, toolset)
-        print_diagnostics(problems, "text")
+        print_diagnostics(problems, "text", shown)
         if any(d.severity in (Severity.ERROR, Severity.WARNING) for d in problems):
             return None, []
         server = export.mcp_server_module(result.catalogue, toolset)
@@ -41,7 +43,7 @@ def _export_text(
             for name in server.left_out
         ]
     done = export.definitions(result.catalogue, api, toolset)
-    print_diagnostics(done.problems, "text")
+    print_diagnostics(done.problems, "text", shown)
     if done.definitions is None:
         return None, []
     notes = [
@@ -64,12 +66,14 @@ def run(args: argparse.Namespace) -> int:
     if args.check and args.out is None:
         raise UsageError("export --check compares with the --out file: give one")
     result = check_one(chosen[0], placements_by_root(chosen), implementations=False)
+    # without --out, stdout is the export's: what is found goes to stderr
+    shown = sys.stdout if args.out is not None else sys.stderr
     if not result.ok or result.catalogue is None:
-        print_diagnostics(result.diagnostics, args.format)
+        print_diagnostics(result.diagnostics, args.format, shown)
         say(f"{result.folder}: not exported, fix the errors above")
         return EXIT_FINDINGS
     try:
-        text, notes = _export_text(result, args.api, args.toolset)
+        text, notes = _export_text(result, args.api, args.toolset, shown)
     except export.UnknownToolset as exc:
         raise UsageError(str(exc)) from None
     except export.SearchNameTaken as exc:

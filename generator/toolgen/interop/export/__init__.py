@@ -71,6 +71,8 @@ def target_findings(
         targets=(target.key,),
         lint=LintConfig(select=TARGET_RULES),
         tools=tuple(t for t in catalogue.tools if t.name in chosen),
+        # the toolset exported: another would be counted without its other tools
+        toolsets=tuple(t for t in catalogue.toolsets if toolset in (None, t.name)),
     )
     return lint.lint(only)
 
