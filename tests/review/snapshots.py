@@ -109,7 +109,7 @@ def base() -> dict[str, Any]:
             "callback": {"type": "string", "description": "Where to report delivery."},
         },
         effect="write",
-        idempotency={"kind": "key", "args": ["order_ref"], "context": ["run_id"],
+        idempotency={"kind": "key", "arguments": ["order_ref"], "context": ["run_id"],
                      "retention_s": 86400},
         confirmation="approval",
         context=["run_id", "customer_id"],

@@ -229,6 +229,9 @@ CASES = [
          [("TD505", D, "search_orders", SEARCH, ("open_world",))]),
     Case("TD506", lambda s: tool(s, "send_order")["idempotency"].update(context=[]),
          [("TD506", B, "send_order", SEND, ("idempotency", "context"))]),
+    Case("TD506-arguments",
+         lambda s: tool(s, "send_order")["idempotency"].update(arguments=[]),
+         [("TD506", B, "send_order", SEND, ("idempotency", "key"))]),
     Case("TD506-removed", _set(_t("send_order"), idempotency={"kind": "none"}),
          [("TD506", B, "send_order", SEND, ("idempotency",))]),
     Case("TD506-natural-to-key", lambda s: None,
@@ -534,3 +537,25 @@ def test_a_description_key_removed_is_placed_on_one_that_is_written() -> None:
     (change,) = diff.compare(old, new).changes
     assert change.where == ("effect",)
     assert change.message.endswith("use_when changed; effect is write, was read")
+
+
+def test_the_hand_made_snapshot_has_the_shape_of_a_real_one() -> None:
+    """The fixtures' snapshot is written by hand: a key the real one spells otherwise (the
+    idempotency key's "args", where it is "arguments") makes the rules reading it pass here
+    and never fire on a catalogue."""
+    from pathlib import Path
+
+    from toolgen.build import pipeline
+    from toolgen.spec import snapshot
+
+    root = Path(__file__).resolve().parents[2]
+    result = pipeline.check_catalogue(
+        root / "spec/inventory", root, implementations=False
+    )
+    assert result.catalogue is not None
+    real = {
+        t["name"]: t for t in snapshot.catalogue_snapshot(result.catalogue)["tools"]
+    }
+    made = tool(base(), "send_order")
+    assert set(made) <= set(real["send_order"])  # a key left out reads as not declared
+    assert set(made["idempotency"]) == set(real["send_order"]["idempotency"])

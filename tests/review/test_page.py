@@ -190,6 +190,10 @@ def test_the_markdown_reference(pages: dict[str, Path]) -> None:
     assert (
         "## create_reorder\n\nwrite · idempotent · context: run_id · 212 tokens" in text
     )
+    # the key's arguments and context fields (the arguments were left out)
+    assert (
+        "## send_order\n\nwrite · idempotent by key (order_ref, ctx.run_id) · " in text
+    )
     # a tool's context fields in one badge (it said "context: customer_id, context: run_id")
     assert "## track_parcels\n\nread · context: customer_id, run_id · " in text
     # spec text is text: an enum value like a tag is shown, not hidden as HTML would be

@@ -14,7 +14,7 @@ command line turns that path into a line and column of the YAML file.
 The snapshot keys of the writes and boundaries features are read in this shape (missing keys
 read as "not declared"):
 
-- `idempotency`: `{"kind": "none" | "natural" | "key", "args": [...], "context": [...],
+- `idempotency`: `{"kind": "none" | "natural" | "key", "arguments": [...], "context": [...],
   "retention_s": N}`;
 - `confirmation`: `"none" | "approval" | "token"`, or `{"kind": ..., ...settings}`;
 - `guards`: `{"<param path>": {"kind": "path", "root", "suffixes", "must_exist"} |

@@ -45,7 +45,10 @@ def _badges(tool: Mapping[str, Any]) -> list[dict[str, str]]:
     idem = idempotency_of(tool)
     kind = idem.get("kind", "none")
     if kind == "key":
-        parts = [*idem.get("args", []), *(f"ctx.{c}" for c in idem.get("context", []))]
+        parts = [
+            *idem.get("arguments", []),
+            *(f"ctx.{c}" for c in idem.get("context", [])),
+        ]
         badge("idempotency", f"idempotent by key ({', '.join(parts)})")
     elif kind == "natural":
         badge("idempotency", "idempotent")

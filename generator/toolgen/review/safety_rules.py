@@ -154,12 +154,13 @@ def idempotency_key_changed(pair: ToolChange) -> Iterator[Found]:
             ("idempotency",),
         )
         return
-    for key in ("args", "context"):
-        if list(old.get(key, [])) != list(new.get(key, [])):
+    # each part of the key, and its key in the YAML
+    for part, written in (("arguments", "key"), ("context", "context")):
+        if list(old.get(part, [])) != list(new.get(part, [])):
             yield Found(
-                f"the idempotency key of {pair.name!r} is built from {key} "
-                f"{json_sorted(new.get(key, []))}, was {json_sorted(old.get(key, []))}",
-                ("idempotency", key),
+                f"the idempotency key of {pair.name!r} is built from {part} "
+                f"{json_sorted(new.get(part, []))}, was {json_sorted(old.get(part, []))}",
+                ("idempotency", written),
             )
 
 
