@@ -728,3 +728,53 @@ def test_tg952_counts_what_one_request_of_a_toolset_carries(tmp_path: Path) -> N
     halves += f"  back:\n    tools: [{', '.join(names[65:])}]\n"
     split = {**made, "catalogue.yaml": catalogue() + halves}
     assert _findings(tmp_path / "b", split, "TG952") == []
+
+
+PLANS = """\
+name: list_{kind}_plans
+intent: List the {words} plans of the current patient, newest first.
+use_when: The user asks about {topic}.
+effect: read
+namespace: {namespace}
+pagination: {{max_page_size: 50, noun: plan}}
+params:
+  recorded_since:
+    type: date
+    optional: true
+    description: Only plans recorded on or after this day; null for any day.
+returns:
+  plan_id: {{type: string, description: The plan's id.}}
+examples:
+  - args: {{recorded_since: null, cursor: null, page_size: null}}
+"""
+
+PLAN_CATALOGUE = """\
+format: 1
+name: shop
+description: A clinic's clinical documents and its billing office.
+namespaces:
+  documents: {description: Clinical documents such as care plans for long-term conditions.}
+  billing: {description: Invoices and payment plans to pay a bill in monthly instalments.}
+"""
+
+
+def test_tools_no_toolset_holds_together_are_no_pair(tmp_path: Path) -> None:
+    # a clinic met TG401 (merge them into one tool) on its care plans and its payment
+    # plans, which no agent is given together: the clinician's and the billing office's
+    tools = {
+        f"tools/list_{kind}_plans.yaml": PLANS.format(
+            kind=kind, words=kind, topic=topic, namespace=namespace
+        )
+        for kind, topic, namespace in (
+            ("care", "care plans for long-term conditions such as asthma", "documents"),
+            ("payment", "paying a bill in monthly instalments", "billing"),
+        )
+    }
+    apart = (
+        "toolsets:\n  clinician: {tools: [documents]}\n  office: {tools: [billing]}\n"
+    )
+    together = "toolsets:\n  front_desk: {tools: [documents, billing]}\n"
+    for folder, toolsets, found in (("a", apart, 0), ("b", together, 1), ("c", "", 1)):
+        files = {"catalogue.yaml": PLAN_CATALOGUE + toolsets, **tools}
+        diagnostics, _ = check(tmp_path / folder, files)
+        assert len([d for d in diagnostics if d.code == "TG401"]) == found, folder

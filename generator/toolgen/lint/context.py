@@ -319,16 +319,36 @@ class CatalogueContext(LintContext):
             tuple(ToolTokens(t.name, self.tool_tokens[t.name]) for t in self._tools),
         )
 
+    @functools.cached_property
+    def _toolsets_of(self) -> dict[str, set[str]]:
+        """The declared toolsets holding each tool (none declared: none)."""
+        found: dict[str, set[str]] = defaultdict(set)
+        for toolset in self.catalogue.toolsets:
+            if not toolset.implicit:
+                for name in toolset.tools:
+                    found[name].add(toolset.name)
+        return found
+
+    def meet(self, first: str, second: str) -> bool:
+        """Whether an agent may be given both tools: no toolset is declared, one of them is
+        in none (an export of every tool holds it), or a toolset holds both."""
+        ours, theirs = self._toolsets_of.get(first), self._toolsets_of.get(second)
+        return not ours or not theirs or not ours.isdisjoint(theirs)
+
     def pairs(self) -> Iterator[ToolPair]:
-        """Pairs of tools whose names share an object word, or differ only in case."""
+        """Pairs of tools an agent may be given together whose names share an object word,
+        and pairs whose names differ only in case, wherever they are."""
         buckets: dict[str, list[str]] = defaultdict(list)
         for name, objects in self.names.objects.items():
             for obj in objects:
                 buckets["object:" + obj].append(name)
             buckets["normalized:" + words.normalized_name(name)].append(name)
         seen: set[tuple[str, str]] = set()
-        for names in buckets.values():
+        for bucket, names in buckets.items():
+            anywhere = bucket.startswith("normalized:")
             for first, second in combinations(sorted(names), 2):
-                if (first, second) not in seen:
+                if (first, second) not in seen and (
+                    anywhere or self.meet(first, second)
+                ):
                     seen.add((first, second))
                     yield ToolPair(self._by_name[first], self._by_name[second])
