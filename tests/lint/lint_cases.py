@@ -1424,8 +1424,9 @@ case(
 _two = _in_namespace(_produce(2))
 case(
     "TG962",
-    {**_two, "catalogue.yaml": catalogue(_namespace("▸Crate tools."))},
-    {"catalogue.yaml": catalogue(_namespace())},
+    {**_two, "catalogue.yaml": catalogue(_namespace("▸Crate tools.", deferred="true"))},
+    # as thin, but loaded up front: not searched
+    {"catalogue.yaml": catalogue(_namespace("Crate tools."))},
 )
 _one = _in_namespace(_produce(1), asks=False)
 [(_path, _text)] = [(p, t) for p, t in _one.items() if p.startswith("tools/")]

@@ -169,8 +169,9 @@ def namespace_too_thin_to_find(
     """A namespace whose description is too thin for a search to find its tools.
 
     ## What it does
-    Counts the distinct content words (stemmed, without stop words) of each namespace's
-    description; fewer than 8 is too few.
+    Counts the distinct content words (stemmed, without stop words) of the description of
+    each namespace with deferred tools; fewer than 8 is too few. (A namespace whose tools
+    all load up front is not searched.)
 
     ## Why is this bad?
     Before a search, the model sees a namespace's name and description only: it looks
@@ -192,9 +193,10 @@ def namespace_too_thin_to_find(
         deferred: true
     ```
     """
+    searched = {t.namespace for t in ctx.tools() if t.deferred}
     for namespace in catalogue.namespaces:
         found = _content_words(namespace.description)
-        if found < MIN_TERMS:
+        if namespace.name in searched and found < MIN_TERMS:
             yield Finding(
                 f"namespace {namespace.name!r} is described in {found} content words; a "
                 f"search needs at least {MIN_TERMS} to find its tools",
