@@ -32,7 +32,9 @@ HINT_FIELDS = words.wordset(
     id="TG801",
     severity=Severity.WARNING,
     fix="Declare pagination: (max_page_size, total) and return the fields of one item: the "
-    "runtime builds the page with its counts, a signed cursor and a note.",
+    "runtime builds the page with its counts, a signed cursor and a note. A list bounded by "
+    "nature (a week's days, the fields one update changed) needs none: suppress the rule on "
+    "the tool, with the bound as the reason.",
     source=f"{_CONTEXT}: paginate, and declare that you are paginating",
 )
 def list_without_pagination(site: ReturnSite, ctx: LintContext) -> Iterator[Finding]:
