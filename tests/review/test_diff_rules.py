@@ -559,3 +559,10 @@ def test_the_hand_made_snapshot_has_the_shape_of_a_real_one() -> None:
     made = tool(base(), "send_order")
     assert set(made) <= set(real["send_order"])  # a key left out reads as not declared
     assert set(made["idempotency"]) == set(real["send_order"]["idempotency"])
+
+
+def test_a_shorter_retention_is_said_in_the_spec_s_units() -> None:
+    new = base()
+    tool(new, "send_order")["idempotency"].update(retention_s=3600)
+    [change] = diff.compare(base(), new).changes
+    assert change.message == "'send_order' remembers idempotency keys for 1h, was 1d"

@@ -13,6 +13,7 @@ from typing import Any
 
 from toolgen.review.elements import Json, ToolChange, parameters
 from toolgen.review.registry import Found, Group, Level, diff_rules
+from toolgen.spec.model.reading import duration_text
 from toolgen.text import json_sorted
 
 # how much protection each confirmation gives: a person approving each call (the SDK's
@@ -185,9 +186,10 @@ def idempotency_retention_shortened(pair: ToolChange) -> Iterator[Found]:
     again.
     """
     old, new = (idempotency_of(t).get("retention_s") for t in pair.both)
-    if isinstance(old, int | float) and isinstance(new, int | float) and new < old:
+    if isinstance(old, int) and isinstance(new, int) and new < old:
         yield Found(
-            f"{pair.name!r} remembers idempotency keys for {new} s, was {old} s",
+            f"{pair.name!r} remembers idempotency keys for {duration_text(new)}, was "
+            f"{duration_text(old)}",
             ("idempotency", "retention"),
         )
 

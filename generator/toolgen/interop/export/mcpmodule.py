@@ -57,7 +57,7 @@ def _contract(tool: dict[str, Any]) -> str:
 
 
 WHY_LEFT_OUT = (
-    "a person approves each of its calls (confirmation: approval), which an MCP server "
+    "a person approves every call (confirmation: approval), which an MCP server "
     "cannot require of its client"
 )
 LEFT_OUT_REASON = (

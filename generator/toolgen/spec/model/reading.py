@@ -64,6 +64,15 @@ def duration_s(text: str) -> int:
     return int(text[:-1]) * _DURATION_UNITS[text[-1]]
 
 
+def duration_text(seconds: int) -> str:
+    """`seconds` as the format writes a duration, in the largest unit that holds it whole:
+    172800 -> 2d, 5400 -> 90m."""
+    for unit in ("d", "h", "m"):
+        if seconds % _DURATION_UNITS[unit] == 0:
+            return f"{seconds // _DURATION_UNITS[unit]}{unit}"
+    return f"{seconds}s"
+
+
 def texts(document: Document) -> tuple[TextAt, ...]:
     """Every string of a document, keys included, with its path (iterative: documents of
     thousands of nodes make recursive generators slow), then the importer's TODO comments
