@@ -454,6 +454,28 @@ def test_a_cache_is_read_only_with_the_key_it_was_signed_with(
     assert note is not None and "no key to sign it with" in note, note
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_fifo_or_an_endless_file_in_place_of_the_cache_or_its_key_is_no_cache(
+    tmp_path: Path, own_key: Callable[[Path], None]
+) -> None:
+    own_key(tmp_path / "keys")
+    folder = _project(tmp_path / "project")
+    _build(folder, tmp_path / "project")
+    kept = cache.BuildCache(tmp_path / "project", "spec/shop")
+    files = sorted((tmp_path / "project" / CACHE_DIR).glob("*.jsonl"))
+    for path in files:  # a plain open of a FIFO waits for a writer forever
+        path.unlink()
+        os.mkfifo(path)
+    assert kept.units() == {} and kept.stamp() is None and kept.checked() == {}
+    key = tmp_path / "keys/toolgen/cache.key"
+    for planted in (os.mkfifo, lambda path: path.symlink_to("/dev/zero")):
+        key.unlink()
+        planted(key)
+        cache._key.cache_clear()
+        assert cache._key() is None  # no key: the build keeps no cache, and says so
+    assert sorted(p.name for p in key.parent.iterdir()) == ["cache.key"]
+
+
 def test_a_build_removes_its_cache_files_of_an_earlier_format(tmp_path: Path) -> None:
     folder = _project(tmp_path)
     _build(folder, tmp_path)

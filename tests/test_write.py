@@ -16,6 +16,7 @@ import pytest
 from toolgen.build import disk, recovery, write
 from toolgen.build.manifest import MANIFEST_NAME, read_package
 from toolgen.build.write import RenderedFiles, WriteError
+from toolgen.paths import CACHE_DIR
 
 OWNED = '"""The x tool."""\n'
 
@@ -509,3 +510,73 @@ def test_a_file_the_manifest_lists_with_other_text_is_written_without_being_read
     assert report.written == ("gen/a.py", "gen/c.py")
     assert (tmp_path / "gen/a.py").read_text() == changed
     assert (tmp_path / "gen/c.py").read_text() == OWNED
+
+
+def test_a_planted_journal_removes_and_moves_nothing_but_a_build_s_own_paths(
+    tmp_path: Path,
+) -> None:
+    # a journal in .toolgen-cache/ is no more trusted than the cache: one committed, restored
+    # or planted there named hand-written code, the spec, .git and a file through a link
+    write.write_outputs(files({"gen/a.py": OWNED}), tmp_path)
+    outside = tmp_path.parent / f"{tmp_path.name}-outside"
+    (outside / "secrets").mkdir(parents=True)
+    (outside / "precious").write_text("keep")
+    (tmp_path / "link_out").symlink_to(outside)
+    (tmp_path / "impl").mkdir()
+    (tmp_path / "impl/tool.py").write_text("mine")
+    (tmp_path / "spec").mkdir()
+    # a build's own name, but reached through the link: outside the project
+    (outside / ".gen.toolgen-new-1-ab").mkdir()
+    planted = {
+        "leftovers": [
+            "impl/tool.py",
+            "spec",
+            "link_out/precious",
+            "link_out/.gen.toolgen-new-1-ab",
+            ".git/HEAD",
+            7,
+        ],
+        "aside": ["moved_here", "link_out/secrets"],
+    }
+    (tmp_path / recovery.JOURNAL).write_text(json.dumps(planted))
+    assert recovery.recover(tmp_path) == []
+    assert (tmp_path / "impl/tool.py").read_text() == "mine"
+    assert (tmp_path / "spec").is_dir() and (outside / "precious").exists()
+    assert (outside / ".gen.toolgen-new-1-ab").is_dir() and (
+        outside / "secrets"
+    ).is_dir()
+    assert not (tmp_path / "moved_here").exists()
+    # an aside entry puts back only a build's replaced tree, under its own name
+    (tmp_path / recovery.JOURNAL).write_text(
+        json.dumps({"leftovers": [], "aside": ["impl", "link_out/secrets"]})
+    )
+    recovery.recover(tmp_path)
+    assert (outside / "secrets").is_dir()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_fifo_or_an_endless_file_as_the_journal_costs_nothing(tmp_path: Path) -> None:
+    journal = tmp_path / recovery.JOURNAL
+    journal.parent.mkdir()
+    os.mkfifo(journal)  # a plain open would wait for a writer forever
+    assert recovery.recover(tmp_path) == []
+    journal.unlink()
+    journal.symlink_to("/dev/zero")  # read without a bound, it fills the memory
+    assert recovery.recover(tmp_path) == []
+
+
+def test_a_cache_folder_that_is_a_link_is_neither_cleaned_nor_written(
+    tmp_path: Path,
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "format-results").mkdir(parents=True)
+    (elsewhere / "video.tmp").write_text("someone's")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / CACHE_DIR).symlink_to(elsewhere)
+    assert recovery.recover(project) == []
+    write.write_outputs(files({"gen/a.py": OWNED}), project)
+    assert sorted(p.name for p in elsewhere.iterdir()) == [
+        "format-results",
+        "video.tmp",
+    ]

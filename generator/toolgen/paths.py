@@ -21,6 +21,13 @@ CACHE_DIR = ".toolgen-cache"
 FORMAT_PREFIX = "format-"
 
 
+def cache_folder(root: Path) -> Path | None:
+    """The project's cache folder; None when it is a link (one a repository or an archive
+    carried in): what a build wrote or removed there would be elsewhere, so it uses none."""
+    folder = root / CACHE_DIR
+    return None if folder.is_symlink() else folder
+
+
 def file_digest(data: bytes) -> str:
     """The digest of a file's bytes (load's of a spec file's text: its bytes without a
     byte-order mark)."""

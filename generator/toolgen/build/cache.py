@@ -45,7 +45,7 @@ from typing import Any, Literal, TypeVar, Union
 
 from toolgen.build.manifest import walk
 from toolgen.diagnostics import Diagnostic, Hit
-from toolgen.paths import CACHE_DIR, cache_key, file_digest
+from toolgen.paths import CACHE_DIR, cache_folder, cache_key, file_digest, read_regular
 from toolgen.spec.summary import ToolSummary
 from toolgen.text import json_value
 
@@ -313,6 +313,8 @@ class BuildCache:
         # what kept data is made with: the code, and which catalogue folder (its places)
         self.code = cache_key("build", folder)
         self._name = name = digest([folder])[:16]
+        # a cache folder that is a link is none: the files would be read and written elsewhere
+        self._folder = cache_folder(root)
         self._stamp = root / CACHE_DIR / f"{name}.stamp.jsonl"
         self._units = root / CACHE_DIR / f"{name}.tools.jsonl"
         self._checked = root / CACHE_DIR / f"{name}.implementations.jsonl"
@@ -352,6 +354,8 @@ class BuildCache:
         """Keep this build's stamp (None: none, the next build checks everything), units
         and implementation checks; None, or the note that says they could not be written.
         A unit the cache gave is written as it was read."""
+        if self._folder is None:
+            return f"{CACHE_DIR} is a link: the build keeps no cache in another folder"
         lines = []
         for unit in units:
             kept, line = self._lines.get(unit.file, (None, b""))
@@ -382,14 +386,15 @@ class BuildCache:
         """What `reader` makes of the entries kept at `path` (a line of JSON each, after
         the header's); None when there are none, or they are too large, damaged, of another
         format or code, or of the wrong shape."""
-        try:
-            with open(path, "rb") as file:
-                text = file.read(MAX_CACHE_BYTES + 1)
+        if self._folder is None:
+            return None
+        try:  # a FIFO or a device in its place is no cache either
+            text = read_regular(path, limit=MAX_CACHE_BYTES)
         except OSError:
             return None
         header, _, body = text.partition(b"\n")
         mark = _signature(body)
-        if len(text) > MAX_CACHE_BYTES or mark is None:
+        if mark is None:
             return None
         try:
             if json_value(header) != {**self._header, "signature": mark}:
@@ -433,10 +438,13 @@ def _key() -> bytes | None:
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
             temp = path.with_name(f".cache.key.{os.getpid()}.tmp")
-            temp.touch(0o600)  # only this user may read it
-            temp.write_bytes(secrets.token_bytes(32))
-            os.replace(temp, path)  # two first builds: the last one's key stays
-        key = path.read_bytes()
+            try:
+                temp.touch(0o600)  # only this user may read it
+                temp.write_bytes(secrets.token_bytes(32))
+                os.replace(temp, path)  # two first builds: the last one's key stays
+            finally:
+                temp.unlink(missing_ok=True)
+        key = read_regular(path, limit=32)
     except (OSError, RuntimeError):  # RuntimeError: no home folder
         return None
     return key if len(key) == 32 else None

@@ -43,7 +43,7 @@ from toolgen.checks import implementations as implcheck
 from toolgen.diagnostics import Diagnostic, has_errors
 from toolgen.lint import enabled_rules, lint_catalogue
 from toolgen.lint.context import CatalogueContext
-from toolgen.paths import CACHE_DIR, display_path, package_dir
+from toolgen.paths import cache_folder, display_path, package_dir
 from toolgen.render.formatting import Formatter, FormattingError
 from toolgen.spec import load, tokens
 from toolgen.spec.groups import with_toolsets
@@ -287,8 +287,9 @@ def _build(
         return BuildResult(_result(run, None), None), []
     # a build formats in the project's cache folder (its disk, not the system's), and
     # deletes the formatter's copies only after the write: on some disks, files created
-    # just after thousands are deleted cost up to ten times as much
-    with Formatter(None if check_only else run.root / CACHE_DIR) as formatter:
+    # just after thousands are deleted cost up to ten times as much (the system's folder
+    # when the cache folder is a link)
+    with Formatter(None if check_only else cache_folder(run.root)) as formatter:
         run.formatter = formatter
         units, fresh, _ = run.units(full_ir=False)
         whole = _whole(run, units, others)

@@ -11,14 +11,36 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 from toolgen.build import disk
-from toolgen.paths import CACHE_DIR, FORMAT_PREFIX, safe_relative
+from toolgen.paths import (
+    CACHE_DIR,
+    FORMAT_PREFIX,
+    cache_folder,
+    read_regular,
+    safe_relative,
+)
 from toolgen.text import json_value
 
 JOURNAL = f"{CACHE_DIR}/journal.json"
+MAX_JOURNAL_BYTES = 1024 * 1024
+# the names of a build's temporary paths (`temporary`), the only ones recovery touches: a
+# planted or stale journal names nothing else
+_TEMPORARY = re.compile(
+    r"\.(?P<target>.+)\.toolgen-(?:(?P<role>new|old)-\d+-[0-9a-f]+|\d+-[0-9a-f]+\.tmp)"
+)
+
+
+def temporary(target: Path, role: str, nonce: str) -> Path:
+    """The temporary sibling of `target` a build makes: its package tree staged (`new`) or
+    replaced (`old`), or (`file`) a create-once file before its rename (`*.toolgen-*.tmp`,
+    which the .gitignore of `toolgen init` lists)."""
+    if role == "file":
+        return target.with_name(f".{target.name}.toolgen-{nonce}.tmp")
+    return target.with_name(f".{target.name}.toolgen-{role}-{nonce}")
 
 
 class Journal:
@@ -30,7 +52,7 @@ class Journal:
         self.paths: list[str] = []
         # (package, old) during a two-rename switch
         self.aside: tuple[str, str] | None = None
-        self.usable = True
+        self.usable = cache_folder(root) is not None
 
     def record(self, *paths: Path, aside: tuple[Path, Path] | None = None) -> None:
         self.paths.extend(p.relative_to(self.root).as_posix() for p in paths)
@@ -58,35 +80,44 @@ class Journal:
                 disk.FS.unlink(self.path)
 
 
-def _under(root: Path, rel: object) -> Path | None:
-    """A journal entry as a path inside the project, or None for anything else."""
-    return root / rel if isinstance(rel, str) and safe_relative(rel) else None
+def _temporary_path(root: Path, rel: object, role: str | None = None) -> Path | None:
+    """A journal entry as the temporary path of a build (of `role`, any when None) inside
+    the project with no link on the way to it, else None."""
+    if not isinstance(rel, str) or not safe_relative(rel):
+        return None
+    found = _TEMPORARY.fullmatch(rel.rsplit("/", 1)[-1])
+    if found is None or (role is not None and found["role"] != role):
+        return None
+    path = root / rel
+    real = Path(os.path.realpath(path.parent))
+    return path if real == Path(os.path.realpath(root), rel).parent else None
 
 
 def recover(root: Path) -> list[str]:
     """Undo what an interrupted build left; returns what was removed. Call it under the
     build lock: every temporary path then belongs to a build that is no longer running."""
     removed = _cache_leftovers(root)
+    if cache_folder(root) is None:
+        return removed
     path = root / JOURNAL
     try:
-        data = json_value(path.read_text(encoding="utf-8"))
+        data = json_value(read_regular(path, limit=MAX_JOURNAL_BYTES))
     except (OSError, ValueError):
         return removed
     if not isinstance(data, dict):
         return removed
-    aside = data.get("aside")
-    if isinstance(aside, list) and len(aside) == 2:
-        package, old = (_under(root, p) for p in aside)
-        if (
-            package is not None
-            and old is not None
-            and not os.path.lexists(package)
-            and old.is_dir()
-        ):
+    aside, leftovers = data.get("aside"), data.get("leftovers")
+    old = None
+    if isinstance(aside, list) and len(aside) == 2:  # [package, where it was put aside]
+        old = _temporary_path(root, aside[1], "old")
+    if old is not None:
+        found = _TEMPORARY.fullmatch(old.name)
+        package = old.with_name(found["target"]) if found else None
+        if package and not os.path.lexists(package) and old.is_dir():
             # killed between the two renames: the old tree back
             disk.FS.rename(old, package)
-    for rel in data.get("leftovers", []):
-        leftover = _under(root, rel)
+    for rel in leftovers if isinstance(leftovers, list) else []:
+        leftover = _temporary_path(root, rel)
         if leftover is None or not os.path.lexists(leftover):
             continue
         if leftover.is_dir() and not leftover.is_symlink():
@@ -102,8 +133,8 @@ def _cache_leftovers(root: Path) -> list[str]:
     """What a killed build left in toolgen's own cache folder: the folders ruff formats in
     (formatting.py) and half-written `*.tmp` files (the journal's, the caches'). Under the
     build lock no other build is running, so every one of them is a leftover."""
-    cache = root / CACHE_DIR
-    if not cache.is_dir():
+    cache = cache_folder(root)
+    if cache is None or not cache.is_dir():
         return []
     found = []
     for entry in sorted(cache.iterdir()):

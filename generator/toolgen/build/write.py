@@ -38,7 +38,7 @@ from toolgen.build.manifest import (
     read_package,
     walk,
 )
-from toolgen.build.recovery import Journal, clean_up
+from toolgen.build.recovery import Journal, clean_up, temporary
 from toolgen.paths import CACHE_DIR
 
 
@@ -231,10 +231,6 @@ def check_outputs(files: RenderedFiles, root: Path) -> WriteReport:
 # --- writing --------------------------------------------------------------------------------
 
 
-def _sibling(package: Path, role: str, nonce: str) -> Path:
-    return package.with_name(f".{package.name}.toolgen-{role}-{nonce}")
-
-
 def _stage(plan: _Plan, stage: Path, formatted: Mapping[str, Path]) -> None:
     """Stage the new package in the empty folder `stage`: a hard link to the package's file
     where it is unchanged, else the new text (its `formatted` copy, by path inside the
@@ -253,10 +249,6 @@ def _stage(plan: _Plan, stage: Path, formatted: Mapping[str, Path]) -> None:
             disk.FS.move_new(formatted.get(rel), target, text)
 
 
-def _temporary(target: Path, nonce: str) -> Path:
-    return target.with_name(f".{target.name}.toolgen-{nonce}.tmp")
-
-
 def _stage_create_once(
     plan: _Plan,
     root: Path,
@@ -267,7 +259,7 @@ def _stage_create_once(
     """Put each missing create-once file as a temporary sibling (the part that needs
     space); `_place_create_once` gives them their names after the switch. The journal
     lists them all before the first is made."""
-    temps = {rel: _temporary(root / rel, nonce) for rel in plan.create}
+    temps = {rel: temporary(root / rel, "file", nonce) for rel in plan.create}
     if temps:
         journal.record(*temps.values())
     made: set[Path] = set()
@@ -283,7 +275,7 @@ def _place_create_once(plan: _Plan, root: Path, nonce: str) -> tuple[str, ...]:
     created = []
     for rel in plan.create:
         target = root / rel
-        temp = _temporary(target, nonce)
+        temp = temporary(target, "file", nonce)
         # never over anything, even a file made meanwhile
         if disk.FS.link_new(temp, target):
             created.append(rel)
@@ -338,8 +330,8 @@ def write_outputs(files: RenderedFiles, root: Path) -> WriteReport:
         return _report(plan, created)
     journal = Journal(root)
     nonce = f"{os.getpid()}-{secrets.token_hex(4)}"
-    stage = _sibling(plan.package, "new", nonce)
-    old = _sibling(plan.package, "old", nonce)
+    stage = temporary(plan.package, "new", nonce)
+    old = temporary(plan.package, "old", nonce)
     try:
         disk.FS.mkdir(plan.package.parent)
         journal.record(stage, old)
