@@ -457,6 +457,27 @@ def test_a_sqlite_file_that_cannot_be_created_is_an_infrastructure_error(
         call(store, never)
 
 
+def test_a_store_that_fails_recording_the_outcome_says_the_effect_ran(
+    tmp_path: Path,
+) -> None:
+    # it said "Nothing was executed" of an order already sent
+    path = tmp_path / "state.db"
+    store = open_store(f"sqlite:///{path}")
+    effects = Effects()
+
+    async def send_then_lose_the_store(claim: Claimed) -> str:
+        with sqlite3.connect(path) as other:  # the disk fails, the file is replaced...
+            other.execute("DROP TABLE toolgen_idempotency")
+        return await effects(claim)
+
+    with pytest.raises(
+        StoreUnavailable, match="The effect ran, but its outcome was not"
+    ):
+        call(store, send_then_lose_the_store)
+    assert len(effects.claims) == 1
+    store.close()
+
+
 def test_a_file_that_is_not_a_database_is_an_infrastructure_error(
     tmp_path: Path,
 ) -> None:

@@ -144,6 +144,17 @@ def lost_message(claim: Claimed, url: str) -> str:
     )
 
 
+def what_ran(after_effect: bool) -> str:
+    """What a store that failed leaves done: nothing, when it failed before the effect; the
+    effect, when it failed recording the outcome."""
+    if not after_effect:
+        return "Nothing was executed."
+    return (
+        "The effect ran, but its outcome was not recorded: the claim stays until its lease "
+        "runs out, and a later call takes the operation over and runs it again."
+    )
+
+
 def check_durations(lease_s: float, retention_s: float) -> None:
     if not lease_s > 0:
         raise ValueError(f"lease_s must be positive, got {lease_s!r}")

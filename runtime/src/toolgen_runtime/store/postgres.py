@@ -13,7 +13,8 @@ the row (`SELECT ... FOR UPDATE`) and decides again.
 Each process keeps a few idle connections (`max_idle`); a connection that failed is closed, not
 reused, and one idle for more than 5 s is checked first (`SELECT 1`), so a server restart
 between two calls costs a reconnection, not a failed call. A server that is down or answers
-too slowly (`connect_timeout` in the URL, default 5 s; statements time out after 10 s) is a
+too slowly (`connect_timeout` in the URL, default 5 s; statements time out after 10 s, on the
+server: one that stops answering without closing the connection is waited for) is a
 `StoreUnavailable`.
 """
 
@@ -43,6 +44,7 @@ from toolgen_runtime.store.base import (
     decide,
     lost_message,
     new_token,
+    what_ran,
 )
 
 try:
@@ -265,14 +267,16 @@ class PostgresStore(Store):
                     conn.execute(statement)
         self._schema_ready = True
 
-    def _run(self, body: Callable[[Connection], _T]) -> _T:
+    def _run(
+        self, body: Callable[[Connection], _T], *, after_effect: bool = False
+    ) -> _T:
         try:
             with self._connection() as conn:
                 return body(conn)
         except psycopg.Error as exc:
             raise StoreUnavailable(
                 f"the idempotency store {self.url} cannot be used: "
-                f"{type(exc).__name__}: {str(exc).strip()}. Nothing was executed. Check "
+                f"{type(exc).__name__}: {str(exc).strip()}. {what_ran(after_effect)} Check "
                 "that the server is running and reachable, and that the URL's user may "
                 "create and write the toolgen_* tables."
             ) from exc
@@ -358,7 +362,7 @@ class PostgresStore(Store):
                 (outcome, claim.retention_s, claim.scope, claim.key, claim.token),
             ).rowcount
 
-        if self._run(body) != 1:
+        if self._run(body, after_effect=True) != 1:
             raise ClaimLost(lost_message(claim, self.url))
 
     def release(self, claim: Claimed) -> None:

@@ -40,6 +40,7 @@ from toolgen_runtime.store.base import (
     decide,
     lost_message,
     new_token,
+    what_ran,
 )
 
 __all__ = ["SQLiteStore"]
@@ -148,18 +149,21 @@ class SQLiteStore(Store):
                     raise
                 time.sleep(0.01)
 
-    def _run(self, body: Callable[[sqlite3.Connection], _T]) -> _T:
-        """Run `body` with this process's connection, every failure as StoreUnavailable."""
+    def _run(
+        self, body: Callable[[sqlite3.Connection], _T], *, after_effect: bool = False
+    ) -> _T:
+        """Run `body` with this process's connection, every failure as StoreUnavailable
+        (`after_effect`: `body` records what an effect did)."""
         self._forget_after_fork()
         try:
             with self._lock:
                 return body(self._connection())
         except (sqlite3.Error, OSError) as exc:
             raise StoreUnavailable(
-                f"the idempotency store {self.url} cannot be used: {exc}. Nothing was "
-                "executed. Check that the file's folder exists and is writable by this "
-                "process, that the file is a SQLite database, and that no other process "
-                f"holds its write lock for longer than {self.busy_timeout_s:g} s."
+                f"the idempotency store {self.url} cannot be used: {exc}. "
+                f"{what_ran(after_effect)} Check that the file's folder exists and is "
+                "writable by this process, that the file is a SQLite database, and that no "
+                f"other process holds its write lock for longer than {self.busy_timeout_s:g} s."
             ) from exc
 
     @staticmethod
@@ -262,7 +266,7 @@ class SQLiteStore(Store):
                     ),
                 ).rowcount
 
-        if self._run(body) != 1:
+        if self._run(body, after_effect=True) != 1:
             raise ClaimLost(lost_message(claim, self.url))
 
     def release(self, claim: Claimed) -> None:
