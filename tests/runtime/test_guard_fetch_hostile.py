@@ -98,6 +98,8 @@ BROKEN: list[tuple[str, list[Step], set[str]]] = [
     ("101 headers", [Send(OK_HEAD + b"X-A: 1\r\n" * 101 + b"\r\n")], {"bad_answer"}),
     ("header over 64 KiB", [Send(OK_HEAD + b"X-A: " + b"a" * 70_000)], {"bad_answer"}),
     ("bad chunk size", [Send(CHUNKED + b"zz\r\nabc\r\n0\r\n\r\n")], {"bad_answer"}),
+    # http.client reads the size with int(line, 16), sign and all: -5 was a ValueError
+    ("negative chunk size", [Send(CHUNKED + b"-5\r\nabc\r\n0\r\n\r\n")], {"bad_answer"}),
     ("chunk cut short", [Send(CHUNKED + b"10\r\nabc")], {"bad_answer"}),
     ("body under its length", [Send(OK_HEAD + b"Content-Length: 99\r\n\r\nab")], {"bad_answer"}),
     ("closed without an answer", [], {"unreachable"}),
@@ -120,6 +122,17 @@ def test_a_broken_answer_is_one_exception_with_its_reason(
     outcome, _ = within(10, lambda: fetched(server))
     assert isinstance(outcome, FetchFailed), repr(outcome)
     assert outcome.reason in reasons and outcome.reason in REASONS
+
+
+def test_a_chunk_of_size_minus_one_reads_no_more_than_max_bytes(
+    server: HostileServer,
+) -> None:
+    # read(n) took -1 as "to the end of the connection": 3 GB in 5 s of an endless body
+    server.script = [Send(CHUNKED + b"-1\r\n"), Repeat(b"x" * 65_536, 0.0)]
+    outcome, elapsed = within(10, lambda: fetched(server))
+    assert isinstance(outcome, Fetched), repr(outcome)
+    assert outcome.truncated and len(outcome.body) == 1_000_000
+    assert elapsed < 2 + SLACK_S
 
 
 def test_a_refused_connection_is_unreachable() -> None:

@@ -178,7 +178,7 @@ def _failure(host: str, exc: Exception, deadline: _Deadline) -> FetchFailed:
         )
     if isinstance(exc, ssl.SSLError):
         return FetchFailed(host, "tls", f"TLS failed: {exc}")
-    if isinstance(exc, http.client.HTTPException) and not isinstance(
+    if isinstance(exc, http.client.HTTPException | ValueError) and not isinstance(
         exc, ConnectionError
     ):
         return FetchFailed(host, "bad_answer", f"not an HTTP answer: {exc!r:.200}")
@@ -256,7 +256,7 @@ def _request(
     try:
         connection.request(method, url.target, body=body, headers=dict(headers or {}))
         response = connection.getresponse()
-        data = response.read(max_bytes + 1)
+        data = _body(response, max_bytes + 1)
         if deadline.expired:  # the read ended at the shutdown: what came is not all
             raise TimeoutError
         if len(data) <= max_bytes and response.length:
@@ -269,8 +269,24 @@ def _request(
             address=address,
         )
     except Exception as exc:
-        if deadline.expired or isinstance(exc, (OSError, http.client.HTTPException)):
+        # ValueError: what http.client makes of some broken answers (a chunk of size -5)
+        remote = (OSError, http.client.HTTPException, ValueError)
+        if deadline.expired or isinstance(exc, remote):
             raise _failure(url.host, exc, deadline) from exc
         raise
     finally:
         connection.close()
+
+
+def _body(response: http.client.HTTPResponse, limit: int) -> bytes:
+    """At most `limit` bytes of the body, a buffer at a time: `read(n)` trusts the chunk
+    sizes the server sends, and one of -1 read to the end of the connection whatever `n`."""
+    pieces: list[bytes] = []
+    size = 0
+    while size < limit:
+        piece = response.read1(limit - size)
+        if not piece:
+            break
+        pieces.append(piece)
+        size += len(piece)
+    return b"".join(pieces)[:limit]
