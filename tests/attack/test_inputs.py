@@ -296,3 +296,18 @@ def test_json_nested_too_deeply_is_answered_never_a_traceback(built: Path) -> No
     assert "TG164 the manifest of the generated package cannot be read" in done.stdout
     assert "nested too deeply" in done.stdout
     assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_a_tool_named_only_by_a_separator_is_an_error_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `toolgen import` writes what an MCP or OpenAI list names `_`; the lint's split of
+    # names into words met a name of none (IndexError)
+    folder = shop_project(tmp_path, TOOLS)
+    text = (folder / "tools/read_stock.yaml").read_text()
+    (folder / "tools/_.yaml").write_text(text.replace("name: read_stock", "name: _"))
+    assert main(["check", str(folder)]) == 1
+    assert (
+        "tools/_.yaml:2:7: TG117 the tool would generate the class"
+        in capsys.readouterr().out
+    )

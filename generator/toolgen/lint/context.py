@@ -168,7 +168,8 @@ class Names:
     def namespaces(self) -> frozenset[str]:
         """First words that most names of the catalogue share: a prefix, not an action."""
         names = self.tools
-        firsts = Counter(words.name_words(n)[0] for n in names if "_" in n or "-" in n)
+        split = (words.name_words(n) for n in names if "_" in n or "-" in n)
+        firsts = Counter(found[0] for found in split if found)  # `_` has no words
         return frozenset(
             w
             for w, n in firsts.items()

@@ -7,17 +7,27 @@ extra process costing about 0.3 s of CPU per 1,000 tools, against a few millisec
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterable
 
 from toolgen.spec.ir import Catalogue
 
 
-def _member_key(name: str) -> tuple[int, str]:
+def _natural(text: str) -> tuple[str | int, ...]:
+    """Ruff's isort order: case-insensitive, a run of digits by its value (`t_2` before
+    `t_10`)."""
+    return tuple(
+        int(part) if part.isdigit() else part
+        for part in re.split(r"(\d+)", text.lower())
+    )
+
+
+def _member_key(name: str) -> tuple[int, tuple[str | int, ...]]:
     # isort's order-by-type, as ruff applies it: CONSTANTS, then Classes, then functions
     if name.isupper() and len(name) > 1:
-        return (0, name)
-    return (1, name) if name[:1].isupper() else (2, name)
+        return (0, _natural(name))
+    return (1 if name[:1].isupper() else 2, _natural(name))
 
 
 class Imports:
@@ -52,11 +62,11 @@ class Imports:
         """Sections (stdlib, third party, first party, local) one blank line apart; in each,
         `import x` lines first, then `from x import ...`, modules in case-insensitive order."""
         sections: list[list[str]] = [[], [], [], []]
-        for module in sorted(self.modules, key=str.lower):
+        for module in sorted(self.modules, key=_natural):
             sections[self._section(module)].append(f"import {module}")
         for module in sorted(
             self.names,
-            key=lambda m: (m.count(".") if m.startswith(".") else 0, m.lower()),
+            key=lambda m: (m.count(".") if m.startswith(".") else 0, _natural(m)),
         ):
             # as ruff's isort does: a name imported under an alias gets a line of its own,
             # after the module's other names
