@@ -874,3 +874,60 @@ def test_a_property_that_goes_one_way_is_left_out_where_it_never_goes() -> None:
     reasons = {x.where: x.reason for x in d.losses}
     assert "the server sets it" in reasons["parameter 'id'"]
     assert "an answer does not hold it" in reasons["return field 'password'"]
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("a: 2026-02-30\n", "not YAML or JSON: day is out of range for month"),
+        ("a: " + "9" * 5000 + "\n", "not YAML or JSON: Exceeds the limit"),
+        ("schema: &s {type: array, items: *s}\n", "a value that holds itself"),
+        ("enum: &e [a, *e]\n", "a value that holds itself"),
+    ],
+)
+def test_a_yaml_source_python_cannot_hold_is_refused_in_a_line(
+    text: str, said: str
+) -> None:
+    # each was a traceback (ValueError from the YAML reader; RecursionError inlining)
+    with pytest.raises(SourceError, match=re.escape(said)):
+        read_source("openapi", "openapi: 3.1.0\n" + text)
+
+
+def test_a_source_past_the_limits_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import toolgen.interop.importers as importers
+
+    source = tmp_path / "tools.json"
+    tools = [{"name": f"get_time_{i}", "inputSchema": {}} for i in range(5)]
+    source.write_text(json.dumps(tools), encoding="utf-8")
+    monkeypatch.setattr(importers, "MAX_TOOLS", 4)
+    with pytest.raises(Refused, match="defines 5 tools, more than the 4 a catalogue"):
+        import_file("mcp", source, tmp_path / "spec" / "shop")
+    assert not (tmp_path / "spec").exists()  # 200,000 files were written, then refused
+    monkeypatch.setattr(importers, "MAX_SOURCE_BYTES", 100)
+    with pytest.raises(SourceError, match="larger than 100 bytes"):
+        import_file("mcp", source, tmp_path / "spec" / "shop")
+
+
+def test_openapi_keys_of_the_wrong_type_are_losses_not_tracebacks() -> None:
+    def document(**operation: object) -> str:
+        post = {"operationId": "make_a", "summary": "Make a.", **operation}
+        post["responses"] = {"200": {"description": "Made."}}
+        paths = {"/a": {"post": post}}
+        return json.dumps({"openapi": "3.1.0", "info": {}, "paths": paths})
+
+    for broken in (
+        {"security": 1},
+        {"requestBody": {"content": True}},
+        {"requestBody": {"content": [1]}},
+    ):
+        [tool] = read_source("openapi", document(**broken)).tools
+        assert tool.name == "make_a"
+    missing = {"$ref": "#/components/parameters/Missing"}
+    [tool] = read_source(
+        "openapi", document(parameters=[missing, {"$ref": "../p.json"}])
+    ).tools
+    lost = [(x.where, x.what) for x in tool.losses]
+    assert ("a parameter ($ref '#/components/parameters/Missing')", "no name") in lost
+    assert ("a parameter ($ref '../p.json')", "no name") in lost

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -222,3 +223,25 @@ def test_an_import_into_an_init_project_points_at_its_schemas(tmp_path: Path) ->
     cli.main(["import", "--from", "openai", str(source), "--out", str(elsewhere)])
     first = (elsewhere / "catalogue.yaml").read_text().splitlines()[0]
     assert first.endswith("toolgen/spec/schemas/catalogue.v1.json")
+
+
+def test_what_a_module_prints_or_leaves_running_costs_the_import_nothing(
+    tmp_path: Path,
+) -> None:
+    """Its prints were kept in toolgen's memory (1 GB printed: 2.9 GB), and a process it
+    started, holding the output open, made the import wait its 60 s and fail."""
+    busy = tmp_path / "busy.py"
+    busy.write_text(
+        "import subprocess, sys\n"
+        "sys.stdout.write('x' * 50_000_000)\n"
+        "helper = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(90)'])\n"
+        "from agents import function_tool\n\n"
+        "@function_tool\n"
+        "def get_time(city: str) -> str:\n"
+        '    """Get the time in a city."""\n'
+        "    return 'noon'\n"
+    )
+    started = time.monotonic()
+    [tool] = read_path("pyfunctions", busy).tools
+    assert tool.name == "get_time"
+    assert time.monotonic() - started < 30  # not the 60 s limit

@@ -30,6 +30,7 @@ from toolgen.interop.importers import emit, mcp, openai, openapi, pyfunctions
 from toolgen.interop.importers.draft import NAME_RULE, TODO, Draft, draft, legal_name
 from toolgen.interop.importers.source import Loss, SourceError, SourceFile, SourceTool
 from toolgen.names import MODEL_NAME_RE, is_identifier, module_name
+from toolgen.spec.limits import MAX_TOOLS, size_words
 from toolgen.spec.load import load_document
 from toolgen.text import json_text, json_value
 
@@ -51,6 +52,8 @@ SOURCES: Mapping[str, Callable[[object], SourceFile]] = {
 }
 TODO_CATALOGUE = f"{TODO}: what this catalogue is for, in a sentence."
 _SCHEMAS = Path(toolgen.__file__).resolve().parent / "spec" / "schemas"
+# the largest source read (GitHub's OpenAPI description, the largest met, is 13 MB)
+MAX_SOURCE_BYTES = 64 * 1024 * 1024
 
 
 class Refused(Exception):
@@ -91,10 +94,36 @@ def _yaml(text: str) -> object:
         with contextlib.suppress(SourceError):
             return _json(text)
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        return yaml.load(text, Loader=loader)
-    except yaml.YAMLError as exc:
+    try:  # ValueError: an integer of 5,000 digits, a date of February 30
+        data = yaml.load(text, Loader=loader)
+    except (yaml.YAMLError, ValueError) as exc:
         raise SourceError(f"not YAML or JSON: {exc}") from exc
+    if _holds_itself(data):  # as `&a [*a]` makes: reading it would never end
+        raise SourceError(
+            "a YAML alias inside its own anchor makes a value that holds itself"
+        )
+    return data
+
+
+def _holds_itself(data: object) -> bool:
+    """Whether a list or mapping holds itself. Each is looked at once, however many aliases
+    share it (walking it as a tree costs what an alias bomb multiplies)."""
+    inside: set[int] = set()  # the path from the top to the value looked at
+    done: set[int] = set()
+    stack: list[tuple[object, bool]] = [(data, False)]
+    while stack:
+        node, leaving = stack.pop()
+        if leaving:
+            inside.discard(id(node))
+            done.add(id(node))
+        elif isinstance(node, dict | list) and id(node) not in done:
+            if id(node) in inside:
+                return True
+            inside.add(id(node))
+            stack.append((node, True))
+            values = node.values() if isinstance(node, dict) else node
+            stack.extend((value, False) for value in values)
+    return False
 
 
 def read_source(kind: str, text: str) -> SourceFile:
@@ -106,7 +135,18 @@ def read_path(kind: str, path: Path) -> SourceFile:
     if kind == pyfunctions.KIND:
         # not data: the module is run (in a subprocess) to be read
         return pyfunctions.read(pyfunctions.run_module(path))
-    return read_source(kind, path.read_text(encoding="utf-8"))
+    # as the user named it (a pipe too), but no more than a source can be
+    with open(path, "rb") as file:
+        data = file.read(MAX_SOURCE_BYTES + 1)
+    if len(data) > MAX_SOURCE_BYTES:
+        raise SourceError(f"it is larger than {size_words(MAX_SOURCE_BYTES)}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SourceError(
+            f"not UTF-8 text: {exc.reason} at byte {exc.start:,}"
+        ) from exc
+    return read_source(kind, text)
 
 
 def _head(folder: Path, schema: str, origin: str, kind: str) -> list[str]:
@@ -180,6 +220,11 @@ def import_file(kind: str, source: Path, out: Path) -> ImportReport:
             "(it names the catalogue)"
         )
     read = read_path(kind, source)
+    if len(read.tools) > MAX_TOOLS:  # a catalogue cannot hold them: nothing is written
+        raise Refused(
+            f"it defines {len(read.tools):,} tools, more than the {MAX_TOOLS:,} a "
+            "catalogue may have; import a part of it"
+        )
     skipped: list[tuple[str, str]] = list(read.skipped)
     drafts: list[Draft] = []
     modules: dict[str, str] = {}

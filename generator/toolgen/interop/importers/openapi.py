@@ -28,6 +28,7 @@ from toolgen.interop.importers.source import (
     SourceFile,
     SourceTool,
 )
+from toolgen.text import clipped
 
 KIND = "openapi"
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
@@ -165,7 +166,9 @@ def _merged_parameters(
         for raw in group if isinstance(group, list) else []:
             param = doc.resolve(raw)
             if isinstance(param, dict):
-                found[(str(param.get("name")), str(param.get("in")))] = param
+                name = param.get("name")  # one without a name is kept, and reported
+                key = str(name) if isinstance(name, str) else f"#{len(found)}"
+                found[(key, str(param.get("in")))] = param
     return list(found.values())
 
 
@@ -214,10 +217,15 @@ def _body(
     body = doc.resolve(operation.get("requestBody"))
     if not isinstance(body, dict):
         return
-    raw = _json_schema(body.get("content"))
+    content = body.get("content")
+    raw = _json_schema(content)
     if raw is None:
-        media = ", ".join(sorted(body.get("content") or {})) or "none"
-        losses.add("the request body", f"content {media}", "only a JSON body is read")
+        media = (
+            ", ".join(sorted(map(str, content))) if isinstance(content, dict) else ""
+        )
+        losses.add(
+            "the request body", f"content {media or 'none'}", "only a JSON body is read"
+        )
         return
     schema = doc.schema(raw)
     body_required = body.get("required") is True
@@ -307,6 +315,15 @@ def _tool(
     for param in _merged_parameters(
         doc, item.get("parameters"), operation.get("parameters")
     ):
+        if not isinstance(param.get("name"), str):
+            ref = param.get("$ref")
+            losses.add(
+                "a parameter" + (f" ($ref {clipped(repr(ref))})" if ref else ""),
+                "no name",
+                "a parameter without a name, or a $ref that leads nowhere in the "
+                "document, cannot be read",
+            )
+            continue
         name, place = str(param.get("name")), str(param.get("in"))
         where = f"parameter {name!r}"
         if name in properties:
@@ -334,7 +351,8 @@ def _tool(
     )
     security = operation.get("security", doc.data.get("security"))
     if security:
-        schemes = sorted({k for s in security if isinstance(s, dict) for k in s})
+        listed = security if isinstance(security, list) else [security]
+        schemes = sorted({str(k) for s in listed if isinstance(s, dict) for k in s})
         losses.add(
             "the tool",
             f"security {', '.join(schemes)}",

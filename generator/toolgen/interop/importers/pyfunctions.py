@@ -16,8 +16,9 @@ non-strict schema are reported per tool: the draft holds none of them.
 
 from __future__ import annotations
 
-import json
+import contextlib
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -26,9 +27,13 @@ from pathlib import Path
 from typing import Any
 
 from toolgen.interop.importers.source import Loss, SourceError, SourceFile, SourceTool
+from toolgen.paths import read_regular
+from toolgen.text import json_value
 
 KIND = "pyfunctions"
 TIMEOUT_SECONDS = 60
+# what the subprocess lists: the tools' definitions, read back as JSON
+MAX_DEFINITIONS_BYTES = 64 * 1024 * 1024
 
 # Runs in the subprocess: import the file as a module, list its FunctionTools as JSON.
 _READER = r"""
@@ -65,32 +70,48 @@ with open(out, "w", encoding="utf-8") as handle:
 
 
 def run_module(path: Path) -> object:
-    """Import `path` in a subprocess and return what it defines, as JSON data."""
+    """Import `path` in a subprocess and return what it defines, as JSON data. What the
+    module prints is dropped, but the last line of its error output; a process it starts is
+    ended with it."""
     with tempfile.TemporaryDirectory() as scratch:
-        out = Path(scratch) / "tools.json"
+        out, errors = Path(scratch) / "tools.json", Path(scratch) / "stderr"
         env = dict(os.environ)
         # the module's folder and the current folder, as `python -m` would see them
         env["PYTHONPATH"] = os.pathsep.join(
             [str(path.resolve().parent), os.getcwd(), env.get("PYTHONPATH", "")]
         )
-        try:
-            done = subprocess.run(
+        with open(errors, "wb") as error_file:
+            child = subprocess.Popen(
                 [sys.executable, "-c", _READER, str(path), str(out)],
-                capture_output=True,
-                text=True,
-                errors="replace",  # what the module prints is its own, in any encoding
-                timeout=TIMEOUT_SECONDS,
+                stdout=subprocess.DEVNULL,
+                stderr=error_file,
                 env=env,
-                check=False,
+                start_new_session=True,  # its own process group, ended below
             )
-        except subprocess.TimeoutExpired as exc:
-            raise SourceError(
-                f"importing {path} took more than {TIMEOUT_SECONDS} s"
-            ) from exc
-        if done.returncode != 0 or not out.is_file():
-            last = (done.stderr.strip().splitlines() or ["no error output"])[-1]
-            raise SourceError(f"importing {path} failed: {last}")
-        return json.loads(out.read_text(encoding="utf-8"))
+            try:
+                returncode = child.wait(TIMEOUT_SECONDS)
+            except subprocess.TimeoutExpired as exc:
+                raise SourceError(
+                    f"importing {path} took more than {TIMEOUT_SECONDS} s"
+                ) from exc
+            finally:
+                with contextlib.suppress(OSError):
+                    os.killpg(child.pid, signal.SIGKILL)
+                child.wait()
+        if returncode != 0 or not out.is_file():
+            raise SourceError(f"importing {path} failed: {_last_line(errors)}")
+        try:
+            return json_value(read_regular(out, limit=MAX_DEFINITIONS_BYTES))
+        except (OSError, ValueError) as exc:  # larger than the limit; a number too long
+            raise SourceError(f"cannot read the tools of {path}: {exc}") from exc
+
+
+def _last_line(errors: Path) -> str:
+    """The last line of what the module wrote on stderr, read from its end."""
+    with open(errors, "rb") as file:
+        file.seek(max(0, file.seek(0, os.SEEK_END) - 4096))
+        tail = file.read().decode("utf-8", "replace")
+    return (tail.strip().splitlines() or ["no error output"])[-1]
 
 
 def _without_derived_titles(node: object, name: str | None = None) -> object:
