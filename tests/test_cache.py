@@ -434,13 +434,17 @@ def own_key(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[Path], None]]
     cache._key.cache_clear()
 
 
+def _built(root: Path) -> cache.BuildCache:
+    """The cache of a project built at `root`, with the key of the user set last."""
+    _build(_project(root), root)
+    return cache.BuildCache(root, "spec/shop")
+
+
 def test_a_cache_is_read_only_with_the_key_it_was_signed_with(
     tmp_path: Path, own_key: Callable[[Path], None]
 ) -> None:
     own_key(tmp_path / "alice")
-    folder = _project(tmp_path / "project")
-    _build(folder, tmp_path / "project")
-    kept = cache.BuildCache(tmp_path / "project", "spec/shop")
+    kept = _built(tmp_path / "project")
     assert len(kept.units()) == len(TOOLS)
     assert (tmp_path / "alice/toolgen/cache.key").stat().st_mode & 0o777 == 0o600
     own_key(tmp_path / "bob")  # another user, or another machine
@@ -459,9 +463,7 @@ def test_a_fifo_or_an_endless_file_in_place_of_the_cache_or_its_key_is_no_cache(
     tmp_path: Path, own_key: Callable[[Path], None]
 ) -> None:
     own_key(tmp_path / "keys")
-    folder = _project(tmp_path / "project")
-    _build(folder, tmp_path / "project")
-    kept = cache.BuildCache(tmp_path / "project", "spec/shop")
+    kept = _built(tmp_path / "project")
     files = sorted((tmp_path / "project" / CACHE_DIR).glob("*.jsonl"))
     for path in files:  # a plain open of a FIFO waits for a writer forever
         path.unlink()
