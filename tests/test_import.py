@@ -931,3 +931,15 @@ def test_openapi_keys_of_the_wrong_type_are_losses_not_tracebacks() -> None:
     lost = [(x.where, x.what) for x in tool.losses]
     assert ("a parameter ($ref '#/components/parameters/Missing')", "no name") in lost
     assert ("a parameter ($ref '../p.json')", "no name") in lost
+
+
+def test_a_source_file_name_with_a_line_break_is_written_escaped(
+    tmp_path: Path,
+) -> None:
+    # the name went raw into the header comment: a line break in it made a YAML key, and
+    # the read-back check ended the import on a RuntimeError traceback
+    source = tmp_path / "a\nname: injected.json"
+    source.write_text('[{"name": "get_time", "inputSchema": {}}]', encoding="utf-8")
+    import_file("mcp", source, tmp_path / "spec" / "shop")
+    header = (tmp_path / "spec/shop/catalogue.yaml").read_text().splitlines()[1]
+    assert header.endswith("from a\\nname: injected.json.")

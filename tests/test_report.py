@@ -254,3 +254,16 @@ def test_no_diagnostics(fmt: str) -> None:
         assert json.loads(out) == []
     else:
         assert json.loads(out)["runs"][0]["results"] == []
+
+
+def test_what_a_terminal_acts_on_is_shown_as_an_escape() -> None:
+    # an example's key, an accepted change's reason or a file name erased the line above
+    # and printed "0 errors" in its place, and set the window title
+    spoof = "z\r\x1b[2K\x1b[1Aspec/evil: 0 errors\x1b]0;pwned\x07\u202e"
+    found = Diagnostic("TD208", Severity.INFO, spoof, Span("a\x1b.yaml", 1, 1), spoof)
+    text = report.format_text([found])
+    assert "\x1b" not in text and "\r" not in text and "\u202e" not in text
+    assert "z\\r\\x1b[2K\\x1b[1Aspec/evil: 0 errors\\x1b]0;pwned\\x07\\u202e" in text
+    assert text.startswith("a\\x1b.yaml:1:1: TD208 [info] z\\r")
+    annotation = report.format_github([found])
+    assert "\x1b" not in annotation and annotation.count("\n") == 1

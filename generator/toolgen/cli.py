@@ -20,6 +20,7 @@ from typing import NoReturn, TypeAlias
 
 from toolgen import __version__, report
 from toolgen.commands import EXIT_CLEAN, EXIT_USAGE, UsageError
+from toolgen.text import printable
 
 # what `export --to` takes, without importing the export stage for a help text
 # (tests/reach/test_export.py checks it against toolgen.interop.export)
@@ -378,7 +379,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         return command(args)
     except UsageError as exc:
         named = f"{args.command}: " if args.command in _NAMED else ""
-        print(f"toolgen: {named}{exc}", file=sys.stderr)
+        print(printable(f"toolgen: {named}{exc}"), file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
         # the reader went away (`toolgen rules | head`): stop quietly, as Unix tools do

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from toolgen.codes import Severity, known
+from toolgen.text import LINE_BREAK, printable
 
 __all__ = ["Diagnostic", "Hit", "Severity", "Span", "error", "has_errors", "make"]
 
@@ -39,8 +40,11 @@ class Diagnostic:
 
     def format_text(self) -> str:
         level = "" if self.severity is Severity.ERROR else f"[{self.severity.value}] "
-        help_ = f"\n  help: {self.hint}" if self.hint else ""
-        return f"{self.span}: {self.code} {level}{self.message}{help_}"
+        message = printable(self.message, keep=LINE_BREAK)
+        help_ = (
+            f"\n  help: {printable(self.hint, keep=LINE_BREAK)}" if self.hint else ""
+        )
+        return f"{printable(str(self.span))}: {self.code} {level}{message}{help_}"
 
 
 @dataclass(frozen=True, slots=True)

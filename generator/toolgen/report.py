@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from toolgen import __version__
 from toolgen.codes import CODES, Code
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.text import json_document
+from toolgen.text import json_document, printable
 
 FORMATS = ("text", "json", "github", "sarif")
 DOCS_URL = "https://toolgen.dev/docs"
@@ -47,7 +47,13 @@ def format_json(diagnostics: Sequence[Diagnostic]) -> str:
 
 
 def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """A workflow command's value: its line breaks encoded, and nothing a log shows raw."""
+    return (
+        printable(text, keep="\r\n")
+        .replace("%", "%25")
+        .replace("\r", "%0D")
+        .replace("\n", "%0A")
+    )
 
 
 def format_github(diagnostics: Sequence[Diagnostic]) -> str:

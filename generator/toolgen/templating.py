@@ -15,12 +15,29 @@ from importlib import resources
 
 import jinja2
 
+from toolgen.text import LINE_BREAK, printable
+
 
 def markdown_text(value: object) -> str:
-    """Spec text in Markdown prose or a table cell: `<card>` or `<!-- -->` would be HTML a
-    viewer hides from the reviewer, and `|` would end the cell."""
-    text = str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return text.replace("|", "\\|")
+    """Spec text in Markdown prose or a table cell, as text: `<card>` or `<!-- -->` would be
+    HTML a viewer hides from the reviewer, `|` would end the cell, a line break would end
+    the cell or the item (and start a heading of its own), and `[...](...)` would be a link,
+    or an image loaded from anywhere. Its line breaks are written `<br>`."""
+    text = printable(
+        str(value), keep=LINE_BREAK
+    )  # and no control character, as anywhere
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    for mark in "\\|[]":
+        text = text.replace(mark, "\\" + mark)
+    return "<br>".join(text.splitlines())
+
+
+def markdown_code(value: object) -> str:
+    """Spec text as inline code, on one line, between more backticks than any run of them in
+    it (a file name or an example's value may hold some)."""
+    text = " ".join(printable(str(value), keep=LINE_BREAK).splitlines())
+    ticks = "`" * max([1, *(len(run) + 1 for run in re.findall("`+", text))])
+    return f"{ticks} {text} {ticks}" if len(ticks) > 1 else f"`{text}`"
 
 
 def markdown_fence(text: str) -> str:
@@ -42,7 +59,7 @@ def environment() -> jinja2.Environment:
         # template file on every render
         auto_reload=False,
     )
-    env.filters.update(md=markdown_text, fence=markdown_fence)
+    env.filters.update(md=markdown_text, code=markdown_code, fence=markdown_fence)
     return env
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -22,6 +23,26 @@ def listing(words: Sequence[str], conjunction: str = "and") -> str:
     if len(words) < 3:
         return f" {conjunction} ".join(words)
     return f"{', '.join(words[:-1])} {conjunction} {words[-1]}"
+
+
+# what a terminal acts on instead of showing: control characters (C0 but the tab, DEL, C1),
+# the line and paragraph separators and the bidirectional controls
+_UNPRINTABLE = re.compile(
+    "[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]"
+)
+
+
+LINE_BREAK = "\n"
+
+
+def printable(text: str, keep: str = "") -> str:
+    """`text` for a terminal or a log: what would move the cursor, erase a line, set a title
+    or turn the text around written as an escape (`\\x1b`), so spec text, a file name or a
+    reason can never fake a line of toolgen's; the characters of `keep` are left as they
+    are (a line break toolgen itself writes)."""
+    return _UNPRINTABLE.sub(
+        lambda m: m.group() if m.group() in keep else repr(m.group())[1:-1], text
+    )
 
 
 def article(word: str) -> str:

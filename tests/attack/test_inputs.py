@@ -311,3 +311,23 @@ def test_a_tool_named_only_by_a_separator_is_an_error_not_a_traceback(
         "tools/_.yaml:2:7: TG117 the tool would generate the class"
         in capsys.readouterr().out
     )
+
+
+def test_an_example_s_odd_key_is_quoted_and_no_escape_reaches_the_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = shop_project(tmp_path, TOOLS)
+    path = folder / "tools/read_stock.yaml"
+    text = path.read_text()
+    key = '"z\\rspec/shop: 0 errors\\n\\e]0;pwned\\a"'  # YAML escapes: CR, LF, ESC, BEL
+    assert "examples:\n  - args: {" in text
+    text = text.replace(
+        "examples:\n  - args: {", f"examples:\n  - args: {{{key}: 1, ", 1
+    )
+    path.write_text(text)
+    assert main(["check", str(folder)]) == 1
+    out = capsys.readouterr().out
+    assert (
+        "TG131 accepted example is rejected: 'z\\rspec/shop: 0 errors\\n\\x1b]0;" in out
+    )
+    assert "\x1b" not in out

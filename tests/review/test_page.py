@@ -26,7 +26,7 @@ from toolgen.build import pipeline
 from toolgen.cli import main
 from toolgen.review import page as review_page
 from toolgen.spec import snapshot
-from toolgen.templating import markdown_fence, markdown_text
+from toolgen.templating import markdown_code, markdown_fence, markdown_text
 
 from .browser import Browser, find_chromium
 
@@ -397,3 +397,32 @@ def test_a_text_with_backticks_cannot_close_its_fence_in_the_markdown() -> None:
     assert markdown_fence("Read it. ```\n<!-- unseen -->") == "````"
     assert markdown_fence("no backticks") == "```"
     assert markdown_text("a <b> | c & d") == "a &lt;b&gt; \\| c &amp; d"
+
+
+def test_spec_text_stays_text_in_its_cell_or_item_of_the_markdown() -> None:
+    # a line break ended the table row and began a heading; [..](..) was an image loaded
+    # from anywhere; a terminal showed an escape sequence of a note raw
+    text = "Fine.\n\n# INJECTED\n\n![i](http://evil.example/t.png) \x1b]0;t\x07 a\\b"
+    assert markdown_text(text) == (
+        "Fine.<br><br># INJECTED<br><br>!\\[i\\](http://evil.example/t.png) "
+        "\\\\x1b\\]0;t\\\\x07 a\\\\b"
+    )
+    # as inline code: one line, between more backticks than it holds
+    assert markdown_code("a\nb") == "`a b`"
+    assert markdown_code("x ``y`` z") == "``` x ``y`` z ```"
+    shot = {
+        "catalogue": "c", "description": "d", "tokens": 1,
+        "tools": [{
+            "name": "t", "file": "tools/t.yaml", "digest": "d", "tokens": 1,
+            "effect": "read", "guards": {}, "context": [], "errors": {},
+            "returns": {"type": "object", "properties": {}},
+            "model": {"description": "t", "parameters": {"type": "object", "properties": {
+                "p": {"type": "string", "description": "one\n# two"}}}},
+            "examples": [{"args": {"p": "`x`"}, "rejected_on": None, "note": "n\n# m"}],
+        }],
+    }  # fmt: skip
+    sim = {"tools": ["t"], "pairs": [], "not_when": []}
+    written = templating.render(
+        "review/reference.md.jinja", **review_page.page_model(shot, [], sim)
+    )
+    assert "\n#" not in written.split("## t", 1)[1]  # no heading but the tool's own

@@ -5,6 +5,7 @@ They are the base of the generated tests, so a wrong example would make a wrong 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 
 from toolgen.checks import check
@@ -13,11 +14,20 @@ from toolgen.spec import toolschema
 from toolgen.spec.ir import Catalogue, Param, Tool, guarded_values, innermost, named
 
 _MAX_TOLD = 8
+_PLAIN = re.compile(r"[\w.$-]+", re.ASCII)
+
+
+def _name(text: str) -> str:
+    """A field's name as spec text: quoted when it is more than letters, digits, `_`, `.`
+    and `-` (an example's key may be any text, line breaks included)."""
+    return text if _PLAIN.fullmatch(text) else repr(text)
 
 
 def _told(found: list[tuple[toolschema.FieldPath, str]]) -> str:
     """The problems of an example as the model would read them, field by field."""
-    said = [f"{toolschema.dotted(path)} {text}" for path, text in found[:_MAX_TOLD]]
+    said = [
+        f"{_name(toolschema.dotted(path))} {text}" for path, text in found[:_MAX_TOLD]
+    ]
     more = len(found) - len(said)
     return "; ".join(said) + (f"; and {more} more" if more else "")
 
@@ -62,7 +72,7 @@ def examples(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
                 f"rejected_on names {target!r}, which is neither a parameter nor a key of "
                 "the example",
                 example.origin.span("rejected_on"),
-                f"Name a parameter ({', '.join(sorted(params)) or 'none'}), "
+                f"Name a parameter ({', '.join(map(_name, sorted(params))) or 'none'}), "
                 "as a dotted path for nested fields.",
             )
             continue

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, TextIO
 from toolgen import report
 from toolgen.build import project
 from toolgen.diagnostics import Diagnostic, Severity
-from toolgen.text import counted
+from toolgen.text import counted, printable
 
 if TYPE_CHECKING:
     from toolgen.build import pipeline
@@ -76,7 +76,7 @@ def placements_by_root(
 
 def say(message: str) -> None:
     """A line for the person at the terminal (stderr): stdout holds only the output."""
-    print(message, file=sys.stderr)
+    print(printable(message, keep="\n"), file=sys.stderr)
 
 
 def warn(message: str) -> None:

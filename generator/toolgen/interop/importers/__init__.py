@@ -32,7 +32,7 @@ from toolgen.interop.importers.source import Loss, SourceError, SourceFile, Sour
 from toolgen.names import MODEL_NAME_RE, is_identifier, module_name
 from toolgen.spec.limits import MAX_TOOLS, size_words
 from toolgen.spec.load import load_document
-from toolgen.text import json_text, json_value
+from toolgen.text import json_text, json_value, printable
 
 __all__ = [
     "SOURCES",
@@ -157,7 +157,8 @@ def _head(folder: Path, schema: str, origin: str, kind: str) -> list[str]:
     relative = os.path.relpath(found, folder.resolve()).replace(os.sep, "/")
     return [
         f"# yaml-language-server: $schema={relative}",
-        f"# Imported by `toolgen import --from {kind}` from {origin}.",
+        # a file name may hold a line break, which would end the comment
+        f"# Imported by `toolgen import --from {kind}` from {printable(origin)}.",
     ]
 
 
