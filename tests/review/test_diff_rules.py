@@ -480,6 +480,22 @@ def test_an_acceptance_of_a_rule_that_does_not_exist_is_refused() -> None:
     assert problems == [] and found[0].rule == "enum-value-removed"
 
 
+def test_an_acceptance_with_a_key_it_does_not_know_is_refused() -> None:
+    # `feild: quantity` was left out, and the entry accepted every TD208 of the tool
+    base_entry = {"rule": "TD208", "tool": "create_reorder", "reason": "Agreed."}
+    entries = [
+        {**base_entry, "feild": "quantity"},
+        {**base_entry, "field": 5},
+        {**base_entry, "rule": ["TD208"]},
+    ]
+    _, problems = diff.parse_acceptances({"accept": entries})
+    assert problems == [
+        "entry 1: 'feild' is no key. Did you mean 'field'?",
+        "entry 2: field is 5, not text",
+        "entry 3: rule is ['TD208'], not text",
+    ]
+
+
 def _optional(schema: dict[str, Any]) -> dict[str, Any]:
     """An optional object or array as the strict schema spells it (toolschema.param_schema):
     the value and null as two branches, the description beside them."""

@@ -176,6 +176,9 @@ class Acceptance:
         return field.startswith(self.field) and after[:1] in ("", ".", "[")
 
 
+_ENTRY_KEYS = ("rule", "tool", "field", "reason")
+
+
 def parse_acceptances(data: object) -> tuple[list[Acceptance], list[str]]:
     """The entries of an accepted-changes.yaml, and what is wrong with it (one line each)."""
     entries = data.get("accept") if isinstance(data, Mapping) else data
@@ -196,6 +199,19 @@ def parse_acceptances(data: object) -> tuple[list[Acceptance], list[str]]:
         rule = str(entry.get("rule"))
         if missing:
             problems.append(f"entry {index + 1}: missing {', '.join(missing)}")
+            continue
+        # a key misspelled would be left out, and the entry accept more than it says
+        unknown = [str(k) for k in entry if k not in _ENTRY_KEYS]
+        if unknown:
+            hint = suggestion(
+                unknown[0], _ENTRY_KEYS, "Its keys: rule, tool, field, reason."
+            )
+            problems.append(f"entry {index + 1}: {unknown[0]!r} is no key. {hint}")
+            continue
+        not_text = [k for k in _ENTRY_KEYS if not isinstance(entry.get(k, ""), str)]
+        if not_text:
+            said = repr(entry[not_text[0]])
+            problems.append(f"entry {index + 1}: {not_text[0]} is {said}, not text")
             continue
         if rule not in known:  # else it would match nothing, said as a change landed
             hint = suggestion(rule, known, "toolgen diff --rules lists them.")
