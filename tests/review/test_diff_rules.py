@@ -70,6 +70,12 @@ def _rename_tool(shot: Snapshot) -> None:
     t["model"]["name"] = "dispatch_order"
 
 
+def _rename_tool_and_its_hint(shot: Snapshot) -> None:
+    _rename_tool(shot)
+    error = tool(shot, "dispatch_order")["errors"]["out_of_stock"]
+    error["how_to_fix"] = "Call dispatch_order again with fewer pieces."
+
+
 def _add_tool(shot: Snapshot) -> None:
     new = copied(tool(shot, "send_order"))
     new.update(name="cancel_order", file="spec/shop/tools/cancel_order.yaml")
@@ -122,6 +128,11 @@ CASES = [
          [("TD101", B, "read_document", "spec/shop/catalogue.yaml", ("name",))]),
     Case("TD102", _rename_tool,
          [("TD102", B, "dispatch_order", "spec/shop/tools/dispatch_order.yaml", ("name",))]),
+    # the hint that names the tool follows the rename: still one rename, and the new hint
+    Case("TD102-hint", _rename_tool_and_its_hint,
+         [("TD102", B, "dispatch_order", "spec/shop/tools/dispatch_order.yaml", ("name",)),
+          ("TD404", S, "dispatch_order", "spec/shop/tools/dispatch_order.yaml",
+           ("errors", "out_of_stock", "how_to_fix"))]),
     Case("TD103", _add_tool,
          [("TD103", S, "cancel_order", "spec/shop/tools/cancel_order.yaml", ("name",))]),
     Case("TD104", _describe("search_orders", intent="Other."),

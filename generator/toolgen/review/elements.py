@@ -342,14 +342,22 @@ def _under_any(where: Where, others: Sequence[Field]) -> bool:
 def _tool_signature(tool: Json) -> str:
     from toolgen.spec.snapshot import canonical_json
 
+    # an error by its code and whether it is retryable: its how_to_fix names the tool,
+    # and follows a rename (TD404 says so)
+    errors = tool.get("errors")
+    codes = (
+        {code: e.get("retryable") for code, e in errors.items() if isinstance(e, dict)}
+        if isinstance(errors, dict)
+        else errors
+    )
     return canonical_json(
-        [parameters(tool), tool.get("returns"), tool.get("effect"), tool.get("errors")]
+        [parameters(tool), tool.get("returns"), tool.get("effect"), codes]
     )
 
 
 def tool_pairs(old: Json, new: Json, committed: Json | None = None) -> list[ToolPair]:
     """The tools of both versions by name; a tool removed and one added with the same
-    parameters, returns, effect and errors are one rename."""
+    parameters, returns, effect and error codes are one rename."""
     before = {t["name"]: t for t in old.get("tools", ())}
     after = {t["name"]: t for t in new.get("tools", ())}
     locked = committed.get("tools", {}) if committed else {}

@@ -33,7 +33,8 @@ def tool_removed(pair: ToolPair) -> Iterator[Found]:
 @tool_rule("TD102", "tool-renamed", Level.BREAKING)
 def tool_renamed(pair: ToolPair) -> Iterator[Found]:
     """A tool was renamed (removed, and added under another name with the same parameters,
-    returns, effect and errors).
+    returns, effect and error codes; a how_to_fix that follows the new name is a change of
+    its own).
 
     ## Why breaking
     Calls under the old name fail as for a removed tool; the rename is reported once, not as
