@@ -459,9 +459,12 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
 
     def _success_text(self, outcome: object) -> str:
         if type(outcome) is not self.result_type:
+            got, expected = type(outcome).__name__, self.result_type.__name__
+            if got == expected:  # one name, two classes: another package's, imported
+                got = f"{type(outcome).__module__}.{got}"
+                expected = f"{self.result_type.__module__}.{expected}"
             raise ContractViolation(
-                f"{self.tool_name} returned {type(outcome).__name__}, expected "
-                f"{self.result_type.__name__}"
+                f"{self.tool_name} returned {got}, expected {expected}"
             )
         serialize = self._serialize
         if serialize is None:
