@@ -6,7 +6,6 @@ from __future__ import annotations
 import datetime
 import importlib
 import sys
-import types
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
@@ -304,9 +303,8 @@ def test_a_naive_date_time_in_a_result_is_the_implementation_breaking_its_contra
 def test_a_result_class_of_another_package_is_named_with_its_module() -> None:
     # an implementation left importing the package before `package:` moved: the message said
     # "returned Measured, expected Measured"
-    other = types.ModuleType("generated_before.shop")
-    exec("class Measured:\n    done = True\n", other.__dict__)
-    tool = measure_tool(Recorder(other.Measured()))
+    other = type("Measured", (), {"__module__": "generated_before.shop"})
+    tool = measure_tool(Recorder(other()))
     with pytest.raises(ContractViolation) as caught:
         invoke_raw(tool, measure_text(), None)
     assert str(caught.value) == (
