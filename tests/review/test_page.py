@@ -10,6 +10,8 @@ Without Chromium the browser tests skip with a message; under CI (CI=true) they 
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import re
 import shutil
@@ -127,9 +129,13 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         encoding="utf-8",
     )
     out = base / "out"
-    status = main(["docs", "--root", str(repo), "--out", str(out), "--against", "HEAD",
-                   str(repo / "spec/inventory")])  # fmt: skip
+    said = io.StringIO()
+    with contextlib.redirect_stderr(said):
+        status = main(["docs", "--root", str(repo), "--out", str(out), "--against", "HEAD",
+                       str(repo / "spec/inventory")])  # fmt: skip
     assert status == 1  # read_stock now writes: a breaking change
+    # and the run says why it fails (it printed only what it wrote)
+    assert "spec/inventory: failed: 3 breaking changes against HEAD" in said.getvalue()
     sys.path.insert(0, str(ROOT / "tests" / "lint"))
     from synthetic import write_catalogue
 

@@ -17,6 +17,7 @@ from toolgen.review import diff as diffing
 from toolgen.review import diff_report
 from toolgen.review.registry import all_diff_rules
 from toolgen.spec.load import load_document
+from toolgen.text import counted
 
 # what `toolgen docs` writes for each catalogue: <catalogue><suffix>, from its template
 _PAGES = ((".md", "review/reference.md.jinja"), (".html", "review/page.html.jinja"))
@@ -133,4 +134,10 @@ def run_docs(args: argparse.Namespace) -> int:
             path = out_dir / f"{new.snapshot['catalogue']}{suffix}"
             path.write_text(templating.render(template, **model), encoding="utf-8")
             say(f"{target.shown}: wrote {path}")
+        if comparison is not None and comparison.breaking:
+            say(
+                f"{target.shown}: failed: "
+                f"{counted(len(comparison.breaking), 'breaking change')} against "
+                f"{against}, not accepted (toolgen diff lists them)"
+            )
     return status
