@@ -44,9 +44,10 @@ def test_a_new_project_checks_clean(tmp_path: Path) -> None:
     workflow = yaml.safe_load((root / ".github/workflows/toolgen.yml").read_text())
     runs = [s["run"] for s in workflow["jobs"]["toolgen"]["steps"] if "run" in s]
     assert runs[1:] == [
-        "toolgen check",
+        "toolgen check --format github",
         "toolgen build --check",
         "toolgen diff --against origin/main --format github",
+        "toolgen docs --against origin/main --out build/review",
         "python -m pytest generated",
     ]
     assert "pythonpath" in (root / "pyproject.toml").read_text()

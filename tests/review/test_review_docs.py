@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+import toolgen
+from toolgen import templating
 from toolgen.cli import main
 from toolgen.interop.init import HOOKS_REPOSITORY
 from toolgen.review import diff
@@ -84,9 +86,13 @@ def test_the_acceptance_example_accepts_that_change(
     assert "accepted: The supplier takes at most 500 pieces per order" in out
 
 
-def test_the_workflow_runs_the_three_checks() -> None:
-    workflow = yaml.safe_load(_block("ci.md", "yaml workflow"))
-    steps = workflow["jobs"]["catalogue"]["steps"]
+def test_the_workflow_runs_the_three_checks_and_is_the_one_init_writes() -> None:
+    text = _block("ci.md", "yaml workflow")
+    # one workflow: the page showed another than init wrote (no annotations of the lint)
+    written = templating.render("init/workflow.yml.jinja", version=toolgen.__version__)
+    assert text.split("\n", 1)[1] == written
+    workflow = yaml.safe_load(text)
+    steps = workflow["jobs"]["toolgen"]["steps"]
     runs = [s["run"] for s in steps if "run" in s]
     assert "toolgen build --check" in runs
     assert "toolgen diff --against origin/main --format github" in runs

@@ -21,7 +21,8 @@ def run(args: argparse.Namespace) -> int:
     if made.pyproject_kept:
         say(
             f"kept {args.path / 'pyproject.toml'}: for the generated tests, add "
-            'pythonpath = ["."] under [tool.pytest.ini_options]'
+            'pythonpath = ["."] under [tool.pytest.ini_options], and "generated" to its '
+            "testpaths if it sets them"
         )
     say(f"{args.path}: next, `toolgen build` there, then fill in the stub under impl/")
     return EXIT_CLEAN
