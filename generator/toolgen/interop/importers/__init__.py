@@ -28,7 +28,13 @@ import yaml
 import toolgen
 from toolgen.interop.importers import emit, mcp, openai, openapi, pyfunctions
 from toolgen.interop.importers.draft import NAME_RULE, TODO, Draft, draft, legal_name
-from toolgen.interop.importers.source import Loss, SourceError, SourceFile, SourceTool
+from toolgen.interop.importers.source import (
+    MAX_SOURCE_BYTES,
+    Loss,
+    SourceError,
+    SourceFile,
+    SourceTool,
+)
 from toolgen.names import MODEL_NAME_RE, is_identifier, module_name
 from toolgen.spec.limits import MAX_TOOLS, size_words
 from toolgen.spec.load import load_document
@@ -52,8 +58,6 @@ SOURCES: Mapping[str, Callable[[object], SourceFile]] = {
 }
 TODO_CATALOGUE = f"{TODO}: what this catalogue is for, in a sentence."
 _SCHEMAS = Path(toolgen.__file__).resolve().parent / "spec" / "schemas"
-# the largest source read (GitHub's OpenAPI description, the largest met, is 13 MB)
-MAX_SOURCE_BYTES = 64 * 1024 * 1024
 
 
 class Refused(Exception):

@@ -26,14 +26,18 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from toolgen.interop.importers.source import Loss, SourceError, SourceFile, SourceTool
+from toolgen.interop.importers.source import (
+    MAX_SOURCE_BYTES,
+    Loss,
+    SourceError,
+    SourceFile,
+    SourceTool,
+)
 from toolgen.paths import read_regular
 from toolgen.text import json_value
 
 KIND = "pyfunctions"
 TIMEOUT_SECONDS = 60
-# what the subprocess lists: the tools' definitions, read back as JSON
-MAX_DEFINITIONS_BYTES = 64 * 1024 * 1024
 
 # Runs in the subprocess: import the file as a module, list its FunctionTools as JSON.
 _READER = r"""
@@ -101,7 +105,7 @@ def run_module(path: Path) -> object:
         if returncode != 0 or not out.is_file():
             raise SourceError(f"importing {path} failed: {_last_line(errors)}")
         try:
-            return json_value(read_regular(out, limit=MAX_DEFINITIONS_BYTES))
+            return json_value(read_regular(out, limit=MAX_SOURCE_BYTES))
         except (OSError, ValueError) as exc:  # larger than the limit; a number too long
             raise SourceError(f"cannot read the tools of {path}: {exc}") from exc
 

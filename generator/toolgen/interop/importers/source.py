@@ -19,6 +19,11 @@ from toolgen.text import clipped
 Effect = Literal["read", "write", "destructive"]
 
 
+# the most a source may hold (GitHub's OpenAPI description, the largest met, is 13 MB), and
+# the definitions a Python module's subprocess lists
+MAX_SOURCE_BYTES = 64 * 1024 * 1024
+
+
 class SourceError(Exception):
     """The file is not in the format its reader expects (the import stops, nothing is
     written)."""
