@@ -478,6 +478,34 @@ def test_a_store_that_fails_recording_the_outcome_says_the_effect_ran(
     store.close()
 
 
+@pytest.mark.parametrize(
+    "row",
+    [
+        ("f", "done", 1, None, "not a time", '{"ok": true}'),  # a time as text
+        ("f", "done", 1, None, 9e18, None),  # done, with no outcome
+    ],
+)
+def test_a_record_toolgen_did_not_write_is_an_infrastructure_error(
+    tmp_path: Path, row: tuple[object, ...]
+) -> None:
+    # SQLite keeps any type in any column: a table made by hand or by another program
+    # raised a bare TypeError or AssertionError
+    path = tmp_path / "state.db"
+    store = open_store(f"sqlite:///{path}")
+    call(store, Effects())  # toolgen's tables, and one record to overwrite
+    with sqlite3.connect(path) as other:
+        other.execute(
+            "UPDATE toolgen_idempotency SET fingerprint = ?, state = ?, attempt = ?,"
+            " lease_until = ?, expires_at = ?, outcome = ?",
+            row,
+        )
+    with pytest.raises(
+        StoreUnavailable, match=r"is not toolgen's\. Nothing was executed"
+    ):
+        call(store, never)
+    store.close()
+
+
 def test_a_file_that_is_not_a_database_is_an_infrastructure_error(
     tmp_path: Path,
 ) -> None:

@@ -335,6 +335,27 @@ class SQLiteStore(Store):
             self._conn = None
 
 
+# a record's columns as toolgen writes them (SQLite keeps any type in any column)
+_TYPES: tuple[type | tuple[type, ...], ...] = (
+    str,
+    str,
+    int,
+    (int, float, type(None)),
+    (int, float),
+    (str, type(None)),
+)
+
+
 def _read(conn: sqlite3.Connection, scope: str, key: str) -> Record | None:
     row = conn.execute(_SELECT, (scope, key)).fetchone()
-    return None if row is None else Record(*row)
+    if row is None:
+        return None
+    record = Record(*row)
+    typed = all(isinstance(v, t) for v, t in zip(row, _TYPES, strict=True))
+    if (
+        not typed
+        or record.state not in ("running", "done")
+        or (record.state == "done" and record.outcome is None)
+    ):  # a table of another program's, or edited by hand: no record toolgen can read
+        raise sqlite3.DatabaseError(f"the record of {scope} {key!r} is not toolgen's")
+    return record
