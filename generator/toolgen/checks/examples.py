@@ -48,9 +48,10 @@ def examples(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
         )
     schema = toolschema.parameters_schema(tool.params, full=True)
     params = dict(named(tool.params))
+    listed = tool.listed_hosts  # of every accepted example: once, not per example
     for example in tool.examples:
         args = dict(example.args)
-        guarded = guard_problems(tool, example.args)
+        guarded = guard_problems(tool, example.args, listed)
         # the fields first: wording them imports the runtime, which only a finding needs
         fields = [*toolschema.problem_fields(schema, args), *(p for p, _ in guarded)]
         where = example.origin.span("args")
@@ -107,12 +108,12 @@ def _pattern_refused(param: Param | None) -> bool:
 
 
 def guard_problems(
-    tool: Tool, args: Mapping[str, object]
+    tool: Tool, args: Mapping[str, object], listed: Mapping[str, tuple[str, ...]]
 ) -> list[tuple[toolschema.FieldPath, str]]:
     """What the guards of the `path` and `url` parameters, in arrays and objects too, refuse
     in `args`, as far as the build can tell: the text of a path (not the files under its
-    root, which only the deployment has) and a URL as the generated tests' deployment would
-    (`Tool.listed_hosts`)."""
+    root, which only the deployment has) and a URL as the generated tests' deployment would,
+    with the hosts it lists for each `hosts_from` (`listed`: `Tool.listed_hosts`)."""
     found: list[tuple[toolschema.FieldPath, str]] = []
     if not tool.has_guards:
         return found
@@ -121,7 +122,6 @@ def guard_problems(
     from toolgen_runtime.guards import GuardFailure, UrlPolicy, check_url
     from toolgen_runtime.guards.paths import check_path_text
 
-    listed = tool.listed_hosts
     for at, param, value in guarded_values(tool.params, args):
         if not isinstance(value, str):
             continue
