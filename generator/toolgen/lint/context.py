@@ -300,12 +300,6 @@ class CatalogueContext(LintContext):
         return frozenset(name for name, n in counts.items() if n >= floor)
 
     @functools.cached_property
-    def in_toolsets(self) -> frozenset[str] | None:
-        """The tools the toolsets catalogue.yaml declares hold; None when it declares none."""
-        declared = [t for t in self.catalogue.toolsets if not t.implicit]
-        return frozenset(n for t in declared for n in t.tools) if declared else None
-
-    @functools.cached_property
     def misrouted(self) -> dict[str, tuple[Misrouted, ...]]:
         """The asks the catalogue's search sends to another tool, by tool, searched once
         per lint run (`toolsets.misrouted`)."""
@@ -321,20 +315,21 @@ class CatalogueContext(LintContext):
         )
 
     @functools.cached_property
-    def _toolsets_of(self) -> dict[str, set[str]]:
-        """The declared toolsets holding each tool (none declared: none)."""
-        found: dict[str, set[str]] = defaultdict(set)
+    def toolsets_of(self) -> dict[str, list[str]]:
+        """The toolsets holding each tool, in catalogue.yaml's order; with none declared, the
+        one of every tool (a tool in none has no entry)."""
+        found: dict[str, list[str]] = {}
         for toolset in self.catalogue.toolsets:
-            if not toolset.implicit:
-                for name in toolset.tools:
-                    found[name].add(toolset.name)
+            for name in toolset.tools:
+                found.setdefault(name, []).append(toolset.name)
         return found
 
     def meet(self, first: str, second: str) -> bool:
-        """Whether an agent may be given both tools: no toolset is declared, one of them is
-        in none (an export of every tool holds it), or a toolset holds both."""
-        ours, theirs = self._toolsets_of.get(first), self._toolsets_of.get(second)
-        return not ours or not theirs or not ours.isdisjoint(theirs)
+        """Whether an agent may be given both tools: one of them is in no toolset (an export
+        of every tool holds it), or a toolset holds both (with none declared, the one of
+        every tool does)."""
+        ours, theirs = self.toolsets_of.get(first), self.toolsets_of.get(second)
+        return not ours or not theirs or any(t in theirs for t in ours)
 
     def pairs(self) -> Iterator[ToolPair]:
         """Pairs of tools an agent may be given together whose names share an object word,

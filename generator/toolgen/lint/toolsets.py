@@ -358,8 +358,8 @@ def tool_in_no_toolset(tool: ToolSummary, ctx: CatalogueContext) -> Iterator[Fin
       support: {tools: [orders, read_stock]}
     ```
     """
-    held = ctx.in_toolsets
-    if held is not None and tool.name not in held:
+    declared = any(not t.implicit for t in ctx.catalogue.toolsets)
+    if declared and tool.name not in ctx.toolsets_of:
         yield Finding(f"tool {tool.name!r} is in no toolset")
 
 
@@ -400,12 +400,8 @@ def required_tool_deferred(
         other = ctx.tool(required.name)
         if other is None or not other.deferred:
             continue
-        shared = [
-            t.name
-            for t in ctx.catalogue.toolsets
-            if tool.name in t.tools and other.name in t.tools
-        ]
-        if shared:
+        theirs = ctx.toolsets_of.get(other.name, [])
+        if shared := [t for t in ctx.toolsets_of.get(tool.name, []) if t in theirs]:
             yield Finding(
                 f"tool {tool.name!r} requires {other.name!r} first, which is deferred in "
                 f"toolset {shared[0]!r}",
