@@ -255,7 +255,7 @@ def generic_tool_name(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
         yield Finding(
             f"tool name {tool.name!r} is generic in a catalogue of "
             f"{len(ctx.names.tools)} tools; expected the object it acts on, such as "
-            f"'{words.name_words(tool.name)[0]}_orders'"
+            f"'{parts[0]}_orders'"
         )
 
 

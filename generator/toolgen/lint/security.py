@@ -380,7 +380,7 @@ def sensitive_file_reference(text: SpecText, ctx: LintContext) -> Iterator[Findi
         return
     if found := SENSITIVE_FILES.first(text.text):
         yield Finding(
-            f"the spec refers to a sensitive file ({found.strip()!r}); expected no reference "
+            f"the spec refers to a sensitive file ({found!r}); expected no reference "
             "to credentials or keys"
         )
 
