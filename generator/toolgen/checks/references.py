@@ -81,13 +81,12 @@ def tool_references(
 def context_fields(tool: Tool, catalogue: Catalogue) -> Iterator[Diagnostic]:
     """The context fields a tool lists are declared by the catalogue, listed once, and
     never also parameters (the model could then send what only the run may set)."""
-    declared = {f.name: f for f in catalogue.context}
+    declared = {f.name for f in catalogue.context}
     params = {p.name for p in tool.params}
     listed: set[str] = set()
     for index, name in enumerate(tool.context_names):
         span = tool.origin.span("context", index)
-        field = declared.get(name)
-        if field is None:
+        if name not in declared:
             known = ", ".join(sorted(n for n in declared if is_identifier(n))) or "none"
             yield error(
                 "TG115",
