@@ -12,6 +12,7 @@ Two schemas come from one set of parameters:
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 import warnings
@@ -345,12 +346,10 @@ def _issues(
 def _naive_datetime(value: object) -> bool:
     import datetime
 
-    if not isinstance(value, str):
-        return False
-    try:
-        return datetime.datetime.fromisoformat(value).tzinfo is None
-    except ValueError:
-        return False
+    if isinstance(value, str):
+        with contextlib.suppress(ValueError):
+            return datetime.datetime.fromisoformat(value).tzinfo is None
+    return False
 
 
 def worded_problems(
