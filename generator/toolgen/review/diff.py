@@ -190,43 +190,44 @@ def parse_acceptances(data: object) -> tuple[list[Acceptance], list[str]]:
     problems: list[str] = []
     known = [name for r in all_diff_rules() for name in (r.id, r.name)]
     for index, entry in enumerate(entries):
-        if not isinstance(entry, Mapping):
-            problems.append(
-                f"entry {index + 1}: expected a mapping with rule, tool, reason"
-            )
-            continue
-        missing = [k for k in ("rule", "tool", "reason") if not entry.get(k)]
-        rule = str(entry.get("rule"))
-        if missing:
-            problems.append(f"entry {index + 1}: missing {', '.join(missing)}")
-            continue
-        # a key misspelled would be left out, and the entry accept more than it says
-        unknown = [str(k) for k in entry if k not in _ENTRY_KEYS]
-        if unknown:
-            hint = suggestion(
-                unknown[0], _ENTRY_KEYS, "Its keys: rule, tool, field, reason."
-            )
-            problems.append(f"entry {index + 1}: {unknown[0]!r} is no key. {hint}")
-            continue
-        not_text = [k for k in _ENTRY_KEYS if not isinstance(entry.get(k, ""), str)]
-        if not_text:
-            said = repr(entry[not_text[0]])
-            problems.append(f"entry {index + 1}: {not_text[0]} is {said}, not text")
-            continue
-        if rule not in known:  # else it would match nothing, said as a change landed
-            hint = suggestion(rule, known, "toolgen diff --rules lists them.")
-            problems.append(f"entry {index + 1}: {rule!r} is no diff rule. {hint}")
+        problem = _entry_problem(entry, known)
+        if problem is not None:
+            problems.append(f"entry {index + 1}: {problem}")
             continue
         field = entry.get("field")
         found.append(
             Acceptance(
-                rule,
+                str(entry["rule"]),
                 str(entry["tool"]),
                 str(field) if field else None,
                 str(entry["reason"]).strip(),
             )
         )
     return found, problems
+
+
+def _entry_problem(entry: object, known: list[str]) -> str | None:
+    """What is wrong with one entry of an accepted-changes.yaml, or None."""
+    if not isinstance(entry, Mapping):
+        return "expected a mapping with rule, tool, reason"
+    missing = [k for k in ("rule", "tool", "reason") if not entry.get(k)]
+    if missing:
+        return f"missing {', '.join(missing)}"
+    # a key misspelled would be left out, and the entry accept more than it says
+    unknown = [str(k) for k in entry if k not in _ENTRY_KEYS]
+    if unknown:
+        hint = suggestion(
+            unknown[0], _ENTRY_KEYS, "Its keys: rule, tool, field, reason."
+        )
+        return f"{unknown[0]!r} is no key. {hint}"
+    not_text = [k for k in _ENTRY_KEYS if not isinstance(entry.get(k, ""), str)]
+    if not_text:
+        return f"{not_text[0]} is {entry[not_text[0]]!r}, not text"
+    rule = str(entry["rule"])
+    if rule not in known:  # else it would match nothing, said as a change landed
+        hint = suggestion(rule, known, "toolgen diff --rules lists them.")
+        return f"{rule!r} is no diff rule. {hint}"
+    return None
 
 
 def accept(
