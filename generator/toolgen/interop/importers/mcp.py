@@ -20,6 +20,7 @@ from toolgen.interop.importers.source import (
     SourceError,
     SourceFile,
     SourceTool,
+    if_type,
 )
 
 KIND = "mcp"
@@ -47,14 +48,9 @@ def _tools(data: object) -> list[object]:
     )
 
 
-def _flag(annotations: Mapping[str, object], key: str) -> bool | None:
-    value = annotations.get(key)
-    return value if isinstance(value, bool) else None
-
-
 def _effect(annotations: Mapping[str, object]) -> tuple[Effect | None, str]:
-    read_only = _flag(annotations, "readOnlyHint")
-    destructive = _flag(annotations, "destructiveHint")
+    read_only = if_type(annotations.get("readOnlyHint"), bool)
+    destructive = if_type(annotations.get("destructiveHint"), bool)
     if read_only is None and destructive is None:
         return None, ""
     if read_only:
@@ -75,10 +71,7 @@ def _tool(entry: object, index: int) -> SourceTool:
     name = entry.get("name")
     if not isinstance(name, str) or not name:
         raise SourceError(f"tool {index} has no name")
-    raw_annotations = entry.get("annotations")
-    annotations: Mapping[str, object] = (
-        raw_annotations if isinstance(raw_annotations, dict) else {}
-    )
+    annotations: Mapping[str, object] = if_type(entry.get("annotations"), dict) or {}
     losses = Losses()
     titles = [entry.get("title"), annotations.get("title")]
     for title in dict.fromkeys(t for t in titles if isinstance(t, str) and t):
@@ -90,22 +83,19 @@ def _tool(entry: object, index: int) -> SourceTool:
             "the tool", f"annotation {key!r}", "the format has no such annotation"
         )
     effect, basis = _effect(annotations)
-    open_world = _flag(annotations, "openWorldHint")
+    open_world = if_type(annotations.get("openWorldHint"), bool)
     if open_world is None and effect is not None:
         open_world = True  # MCP's default, for a tool that states its hints
         basis += "; openWorldHint absent (MCP's default is true)"
-    idempotent = _flag(annotations, "idempotentHint")
+    idempotent = if_type(annotations.get("idempotentHint"), bool)
     if idempotent and effect == "read":
         # a read repeats nothing: the hint adds nothing to the contract
         idempotent = None
-    schema = entry.get("inputSchema")
-    output = entry.get("outputSchema")
-    description = entry.get("description")
     return SourceTool(
         name=name,
-        description=description if isinstance(description, str) else None,
-        input_schema=schema if isinstance(schema, dict) else None,
-        output_schema=output if isinstance(output, dict) else None,
+        description=if_type(entry.get("description"), str),
+        input_schema=if_type(entry.get("inputSchema"), dict),
+        output_schema=if_type(entry.get("outputSchema"), dict),
         effect=effect,
         effect_basis=basis,
         idempotent=idempotent,

@@ -32,6 +32,7 @@ from toolgen.interop.importers.source import (
     SourceError,
     SourceFile,
     SourceTool,
+    if_type,
 )
 from toolgen.paths import read_regular
 from toolgen.text import json_value
@@ -210,14 +211,12 @@ def read(data: object) -> SourceFile:
     for entry in data["tools"]:
         if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
             raise SourceError("a tool of the module has no name")
-        description = entry.get("description")
-        output = entry.get("output_schema")
         tools.append(
             SourceTool(
                 name=entry["name"],
-                description=description if isinstance(description, str) else None,
+                description=if_type(entry.get("description"), str),
                 input_schema=_parameters(entry),
-                output_schema=output if isinstance(output, dict) else None,
+                output_schema=if_type(entry.get("output_schema"), dict),
                 losses=tuple(_losses(entry)),
             )
         )

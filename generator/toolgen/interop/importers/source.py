@@ -12,16 +12,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeVar
 
 from toolgen.text import clipped
 
 Effect = Literal["read", "write", "destructive"]
+T = TypeVar("T")
 
 
 # the most a source may hold (GitHub's OpenAPI description, the largest met, is 13 MB), and
 # the definitions a Python module's subprocess lists
 MAX_SOURCE_BYTES = 64 * 1024 * 1024
+
+
+def if_type(value: object, kind: type[T]) -> T | None:
+    """`value` when it is a `kind`, else None: a key of another type says nothing."""
+    return value if isinstance(value, kind) else None
 
 
 class SourceError(Exception):
