@@ -373,18 +373,12 @@ class Converter:
     def _bounds(self, node: Node, kind: str, doc: ParamDoc, where: str) -> set[str]:
         for key, name in (("minimum", "min"), ("maximum", "max")):
             value = node.get(key)
+            fractional = isinstance(value, float) and not value.is_integer()
             if key in node and not _finite(value):
                 self.lose(where, f"{key} {value!r}", _INFINITE)
+            elif kind == "integer" and fractional:
+                self.lose(where, f"{key} {value}", "an integer bound is a whole number")
             elif is_number(value):
-                if (
-                    kind == "integer"
-                    and isinstance(value, float)
-                    and not value.is_integer()
-                ):
-                    self.lose(
-                        where, f"{key} {value}", "an integer bound is a whole number"
-                    )
-                    continue
                 doc[name] = int(cast(float, value)) if kind == "integer" else value
         for key, name, step in (
             ("exclusiveMinimum", "min", 1),
