@@ -63,15 +63,8 @@ def diagnostics(comparison: diffing.Comparison, root: Path) -> list[Diagnostic]:
                 f"if this is on purpose, accept it in {diffing.ACCEPT_NAME} with rule "
                 f"{change.rule.id}, tool {change.tool} and the reason"
             )
-        found.append(
-            Diagnostic(
-                change.rule.id,
-                severity,
-                f"[{level}] {change.message}",
-                place,
-                hint,
-            )
-        )
+        message = f"[{level}] {change.message}"
+        found.append(Diagnostic(change.rule.id, severity, message, place, hint))
     return found
 
 
