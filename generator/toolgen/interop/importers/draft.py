@@ -119,9 +119,7 @@ def _grouped(losses: list[Loss]) -> list[Loss]:
     ]
     if len(titled) < 2:
         return losses
-    names = ", ".join(
-        x.where.split(" ", 1)[1] if " " in x.where else x.where for x in titled
-    )
+    names = ", ".join(x.where.split(" ", 1)[-1] for x in titled)
     return [
         *(x for x in losses if x not in titled),
         Loss(names, f"{len(titled)} titles", "the format has no such annotation"),
