@@ -32,6 +32,8 @@ from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
+from toolgen.spec.snapshot import canonical_json
+
 Where = tuple[str | int, ...]
 Json = Mapping[str, Any]
 T = TypeVar("T")
@@ -275,8 +277,6 @@ def _without_descriptions(value: object) -> object:
 def _field_key(field_: Field) -> tuple[Where, str]:
     """What a renamed field keeps: its parent, and the values it accepts, nested fields
     included (descriptions aside)."""
-    from toolgen.spec.snapshot import canonical_json
-
     return field_.parent, canonical_json(_without_descriptions(field_.schema))
 
 
@@ -340,8 +340,6 @@ def _under_any(where: Where, others: Sequence[Field]) -> bool:
 
 
 def _tool_signature(tool: Json) -> str:
-    from toolgen.spec.snapshot import canonical_json
-
     # an error by its code and whether it is retryable: its how_to_fix names the tool,
     # and follows a rename (TD404 says so)
     errors = tool.get("errors")
