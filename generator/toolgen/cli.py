@@ -49,10 +49,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"toolgen {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    _check_parser(commands)
-    _build_parser(commands)
-    _schema_parser(commands)
-    _rules_parser(commands)
+    _checking_parsers(commands)
+    _rules_parsers(commands)
     _import_parser(commands)
     _review_parsers(commands)
     _export_parser(commands)
@@ -101,7 +99,8 @@ def _catalogues(sub: argparse.ArgumentParser) -> None:
     )
 
 
-def _check_parser(commands: _Commands) -> None:
+def _checking_parsers(commands: _Commands) -> None:
+    """`toolgen check` and `toolgen build`: the commands that exit by `_EXIT_POLICY`."""
     check = commands.add_parser(
         "check",
         help="validate and lint catalogues, write nothing",
@@ -109,9 +108,6 @@ def _check_parser(commands: _Commands) -> None:
         epilog=_EXIT_POLICY,
     )
     _with_paths(check)
-
-
-def _build_parser(commands: _Commands) -> None:
     build = commands.add_parser(
         "build",
         help="check, then write the generated code",
@@ -131,7 +127,8 @@ def _build_parser(commands: _Commands) -> None:
     )
 
 
-def _schema_parser(commands: _Commands) -> None:
+def _rules_parsers(commands: _Commands) -> None:
+    """`toolgen schema` and `toolgen rules` (toolgen.commands.rules)."""
     schema = commands.add_parser(
         "schema", help="print the JSON Schema of the spec format"
     )
@@ -142,9 +139,6 @@ def _schema_parser(commands: _Commands) -> None:
         help="which file's schema: tool (tools/*.yaml) or catalogue (catalogue.yaml); "
         "default: tool",
     )
-
-
-def _rules_parser(commands: _Commands) -> None:
     rules = commands.add_parser(
         "rules", help="list the lint rules, or print their reference"
     )
