@@ -413,8 +413,7 @@ class BuildCache:
         path.parent.mkdir(parents=True, exist_ok=True)
         temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         try:
-            with open(temp, "wb") as file:
-                file.write(_line({**self._header, "signature": mark}) + b"\n" + body)
+            temp.write_bytes(_line({**self._header, "signature": mark}) + b"\n" + body)
             os.replace(temp, path)
         finally:
             with contextlib.suppress(OSError):

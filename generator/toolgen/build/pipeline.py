@@ -393,7 +393,6 @@ def _stamp(run: Run, built: BuildResult, specs: Read | None) -> Stamp | None:
     if catalogue is None or report is None or built.failure or report.warnings:
         return None
     package = package_dir(catalogue.package)
-    implementation = package_dir(catalogue.implementation)
     listed = write.manifest_files(run.root / package)
     outputs = {}
     # joined as text: a Path made for each of 2,000 files costs as much as its status
@@ -406,7 +405,7 @@ def _stamp(run: Run, built: BuildResult, specs: Read | None) -> Stamp | None:
     read = stamped_status(run.root, package, specs, run.implementations)
     return Stamp(
         package=package,
-        implementation=implementation,
+        implementation=package_dir(catalogue.implementation),
         outputs=outputs,
         diagnostics=built.check.diagnostics,
         unchanged=len(listed) - 1,  # the manifest is not an output
