@@ -140,12 +140,11 @@ def docstring(*paragraphs: str, indent: int = 0, by_sentence: bool = False) -> s
     width = LINE_LENGTH - indent
     wrapped = []
     for index, paragraph in enumerate(p for p in paragraphs if p):
-        # the first line shares its row with the opening quotes
-        first = 3 if index == 0 else 0
         text = " ".join(paragraph.split())
         lines: list[str] = []
         for number, part in enumerate(_sentences(text) if by_sentence else [text]):
-            opening = " " * (first if number == 0 else 0)
+            # the first line shares its row with the opening quotes
+            opening = "   " if index == number == 0 else ""
             found = textwrap.wrap(
                 escape_docstring(part),
                 width,

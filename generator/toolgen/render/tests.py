@@ -52,9 +52,9 @@ def boundary_literal(found: list[boundary.Case], examples: list[Case]) -> str:
 
 def contract_bases(tool: Tool) -> list[str]:
     """The suites of toolgen_runtime.testing a tool's test class subclasses."""
-    bases = []
     if tool.role == "prepare":
         return ["PrepareToolContract"]
+    bases = []
     if tool.idempotency.kind == "key":
         bases.append("IdempotentToolContract")
     if tool.role == "confirm":
@@ -189,10 +189,8 @@ def _boundary_data(tool: Tool) -> list[str]:
     if listed := tool.listed_hosts:  # what the deployment lists for each hosts_from
         lines.append(assignment("hosts: ClassVar[dict[str, tuple[str, ...]]]", listed))
     if tool.pagination is not None:
-        lines.append("paginated = True")
-        lines.append(
-            assignment("sample_note", f"Showing the only {tool.pagination.noun}.")
-        )
+        note = f"Showing the only {tool.pagination.noun}."
+        lines += ["paginated = True", assignment("sample_note", note)]
     return lines
 
 
