@@ -23,9 +23,8 @@ def markdown_text(value: object) -> str:
     HTML a viewer hides from the reviewer, `|` would end the cell, a line break would end
     the cell or the item (and start a heading of its own), and `[...](...)` would be a link,
     or an image loaded from anywhere. Its line breaks are written `<br>`."""
-    text = printable(
-        str(value), keep=LINE_BREAK
-    )  # and no control character, as anywhere
+    # and no control character, as anywhere
+    text = printable(str(value), keep=LINE_BREAK)
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     for mark in "\\|[]":
         text = text.replace(mark, "\\" + mark)
