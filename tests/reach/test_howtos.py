@@ -165,20 +165,3 @@ def test_the_export_table_describes_the_files(
         )
         written = json.loads(out.read_text(encoding="utf-8"))
         assert f"{{{_described([written])}}}" == described, api
-
-
-def test_the_files_go_into_an_openai_sdk_call_as_they_are() -> None:
-    """What the page says a user of the OpenAI SDK writes: `**definitions` into the call.
-    (The Anthropic and Gemini SDKs are not installed here.)"""
-    import inspect
-
-    from openai.resources.chat.completions import Completions
-    from openai.resources.responses import Responses
-
-    for create in (Responses.create, Completions.create):
-        assert "tools" in inspect.signature(create).parameters
-    text = (ROOT / "docs/howto-raw-apis.md").read_text(encoding="utf-8")
-    assert "client.responses.create(model=..., input=..., **definitions)" in text
-    assert (
-        "client.chat.completions.create(model=..., messages=..., **definitions)" in text
-    )

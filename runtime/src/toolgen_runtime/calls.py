@@ -21,6 +21,7 @@ from typing import Any
 from agents import FunctionTool
 from agents.tool_context import ToolContext
 
+from toolgen_runtime.arguments import MAX_NESTING
 from toolgen_runtime.search import ToolIndex
 from toolgen_runtime.search_tool import (
     SEARCH_DESCRIPTION,
@@ -34,20 +35,36 @@ __all__ = ["ToolSearch", "run_call"]
 
 async def run_call(
     tool: FunctionTool,
-    arguments: str | Mapping[str, object],
+    arguments: str | Mapping[str, object] | None,
     context: object,
     *,
     call_id: str = "call",
 ) -> str:
     """The answer to one call of `tool`: `arguments` as the API returned them (JSON text,
-    as OpenAI sends them, or an object, as Anthropic and Gemini do); `context` the
-    catalogue's run context, which the application builds, never the model."""
-    raw = arguments if isinstance(arguments, str) else json.dumps(arguments)
+    as OpenAI sends them, an object, as Anthropic and Gemini do, or None, as Gemini leaves
+    them out of a call without arguments); `context` the catalogue's run context, which the
+    application builds, never the model."""
+    raw = _text(arguments)
     call = ToolContext(
         context=context, tool_name=tool.name, tool_call_id=call_id, tool_arguments=raw
     )
     answer: str = await tool.on_invoke_tool(call, raw)
     return answer
+
+
+def _text(arguments: str | Mapping[str, object] | None) -> str:
+    """The arguments as the JSON text the tool reads, answered as the same text would be."""
+    if arguments is None:
+        return "{}"
+    if isinstance(arguments, str):
+        return arguments
+    try:
+        # not escaped to ASCII: a lone surrogate stays one, and is answered as in text
+        return json.dumps(arguments, ensure_ascii=False)
+    except RecursionError:
+        # nested deeper than Python can encode here, which is far deeper than the tool
+        # reads: a text the parser stops reading at that depth, answered as the object's
+        return "[" * (MAX_NESTING + 1)
 
 
 class ToolSearch:

@@ -489,11 +489,12 @@ class Invoker(Generic[ArgsT, ContextT, ResultT]):
     def _check_run_context(self, run_context: object) -> None:
         expected = self._catalogue_context
         if expected is not None and not isinstance(run_context, expected):
+            name = expected.__qualname__
             raise MissingContext(
                 f"{self.tool_name} reads its context from the run context, which must be a "
-                f"{expected.__module__}.{expected.__qualname__}: pass "
-                f"Runner.run(..., context={expected.__qualname__}(...)); got "
-                f"{type(run_context).__name__}"
+                f"{expected.__module__}.{name}: pass one, as "
+                f"Runner.run(..., context={name}(...)) or run_call(tool, arguments, "
+                f"{name}(...)); got {type(run_context).__name__}"
             )
 
     def _error_envelope(self, err: ToolError) -> dict[str, object]:
