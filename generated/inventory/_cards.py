@@ -497,6 +497,7 @@ CARDS: Final[dict[str, Card]] = {
             "required": ["status", "since", "cursor", "page_size"],
             "additionalProperties": False,
         },
+        needs_cursor_signer=True,
         namespace="orders",
         output_schema={
             "type": "object",

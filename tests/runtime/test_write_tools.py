@@ -310,6 +310,26 @@ def test_a_missing_secret_or_store_is_an_error_at_start_up_or_the_first_call(
         call(send_order.build_tool(), json.loads(RAW_SEND_ORDER))
 
 
+def test_check_services_says_a_paginated_tool_needs_the_secret_of_its_cursors(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from toolgen_runtime.guards import BoundariesMissing, configure_boundaries
+
+    from generated.inventory import check_services
+
+    secret = os.environ["TOOLGEN_SECRET"]
+    monkeypatch.delenv("TOOLGEN_SECRET")
+    configure_boundaries(None)  # read again from this environment, at the check
+    try:
+        with pytest.raises(BoundariesMissing, match="set TOOLGEN_SECRET"):
+            check_services("search_orders")
+        configure_boundaries(None)
+        monkeypatch.setenv("TOOLGEN_SECRET", secret)
+        check_services("search_orders")
+    finally:
+        configure_boundaries(None)
+
+
 # --- cancel_order: approval through the Runner ------------------------------------------
 
 

@@ -148,6 +148,8 @@ def card_flags(tool: Tool) -> list[str]:
         flags.append("needs_store=True")
     if tool.token_pair is not None:
         flags.append("needs_secret=True")
+    if tool.pagination is not None:
+        flags.append("needs_cursor_signer=True")
     if tool.namespace is not None:
         flags.append(f"namespace={py_str(tool.namespace)}")
     if tool.deferred:

@@ -37,10 +37,12 @@ class Card:
     description: str
     parameters: dict[str, Any] = field(hash=False)
     # writes (issue 9): a person approves each valid call; the tool needs a store (a key or
-    # a token) and a signing secret (a token), which `require_services` checks
+    # a token), a signing secret (a token) and the cursor signer (pagination), which
+    # `require_services` checks
     approval: bool = False
     needs_store: bool = False
     needs_secret: bool = False
+    needs_cursor_signer: bool = False
     # issue 36: where it is grouped, whether it loads only when searched for, how long a
     # call may take (and what the model is told then), and the JSON of its answer
     namespace: str | None = None
@@ -126,10 +128,11 @@ class _FirstGuardrail:
 
 
 def require_services(cards: Iterable[Card]) -> None:
-    """Raise now when a tool of `cards` needs a store (TOOLGEN_STORE_URL) or a signing secret
-    (TOOLGEN_SECRET) that the environment does not configure: `StoreNotConfigured` or
-    `MissingSecret`, saying what to set. What an application calls at start-up (a generated
-    package's `check_services()`); without it, such a tool raises at its first call."""
+    """Raise now when a tool of `cards` needs a store (TOOLGEN_STORE_URL), a signing secret
+    (TOOLGEN_SECRET) or a cursor signer that the process does not configure:
+    `StoreNotConfigured`, `MissingSecret` or `BoundariesMissing`, saying what to set. What an
+    application calls at start-up (a generated package's `check_services()`); without it,
+    such a tool raises at its first call."""
     for card in cards:
         if card.needs_store:
             from toolgen_runtime.store import default_store
@@ -139,6 +142,10 @@ def require_services(cards: Iterable[Card]) -> None:
             from toolgen_runtime.signing import secret_from_environment
 
             secret_from_environment()
+        if card.needs_cursor_signer:
+            from toolgen_runtime.guards import configured_boundaries
+
+            configured_boundaries().signer()
 
 
 class _FirstCall:

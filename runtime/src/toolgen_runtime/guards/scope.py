@@ -131,7 +131,8 @@ class Boundaries:
     def signer(self) -> Signer:
         if self.cursor_signer is None:
             raise BoundariesMissing(
-                "a paginated tool needs the cursor signer: pass Boundaries(cursor_signer="
+                f"a paginated tool needs the cursor signer: set {SECRET_ENV} (read at "
+                "the first call), or pass Boundaries(cursor_signer="
                 "Signer.from_environment('cursor')) or from_environment(cursors=True)"
             )
         return self.cursor_signer

@@ -87,10 +87,11 @@ def toolset(name: str, *, search: Literal["hosted", "client"] = "hosted") -> lis
 
 
 def check_services(*names: str) -> None:
-    """Raise now when a tool (the named ones; without names, every tool) needs a store or
-    a signing secret that the environment does not set (`StoreNotConfigured`,
-    `MissingSecret`, saying what to set): call it at start-up, or such a tool raises at
-    its first call. Importing the package and making its tools need neither.
+    """Raise now when a tool (the named ones; without names, every tool) needs a store, a
+    signing secret or a cursor signer that the process does not configure
+    (`StoreNotConfigured`, `MissingSecret`, `BoundariesMissing`, saying what to set): call
+    it at start-up, or such a tool raises at its first call. Importing the package and
+    making its tools need none of them.
     """
     require_services(CARDS[name] for name in _known(names) or TOOL_NAMES)
 
