@@ -10,13 +10,16 @@ keys get one, and why `not_when` cannot: docs/import.md.
 
 from __future__ import annotations
 
+import itertools
 import re
+import reprlib
 from dataclasses import dataclass, field
 
 from toolgen.interop.importers.schema import Converter, ParamDoc
 from toolgen.interop.importers.source import Loss, Losses, SourceTool
 from toolgen.names import MODEL_NAME_RE
 from toolgen.spec.comments import IMPORT_TODO
+from toolgen.text import clipped, listing
 
 TODO = IMPORT_TODO.removesuffix(":")
 TODO_INTENT = f"{TODO}: what the tool does for the user, in one sentence."
@@ -28,6 +31,11 @@ TODO_EXAMPLE = (
 PLACEHOLDER_EFFECT = "write"
 # beside the placeholder effect: only a person's edit of that line removes it (comments.py)
 TODO_EFFECT = f"{TODO}: the source does not say; write read, write or destructive"
+
+
+# a source's schema quoted in a TODO: a few levels and items of it, however large it is
+_QUOTE = reprlib.Repr()
+_QUOTE.maxlevel, _QUOTE.maxdict, _QUOTE.maxlist, _QUOTE.maxstring = 3, 3, 3, 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +159,48 @@ def _drop_clashing_returns(
             )
 
 
+def _required_left_out(
+    tool: SourceTool, params: dict[str, ParamDoc]
+) -> dict[str, object]:
+    """The parameters the source requires and the draft leaves out, with their schemas in
+    the source (a readOnly one is the server's to set): no call of the draft can succeed."""
+    schema = tool.input_schema or {}
+    props, listed = schema.get("properties"), schema.get("required")
+    if not isinstance(props, dict):
+        return {}
+    return {
+        name: props[name]
+        for name in [*(listed if isinstance(listed, list) else ()), *tool.needed]
+        if isinstance(name, str)
+        and name in props
+        and name not in params
+        and not (isinstance(props[name], dict) and props[name].get("readOnly") is True)
+    }
+
+
+def _quoted(left_out: dict[str, object], *, schemas: bool) -> str:
+    """ "'a' and 'b'", each with its source schema when asked: three, then how many more."""
+    words = []
+    for name, schema in itertools.islice(left_out.items(), 3):
+        if isinstance(schema, dict):
+            schema = {k: v for k, v in schema.items() if k != "description"}
+        quote = f" {clipped(_QUOTE.repr(schema), 100)}" if schemas else ""
+        words.append(clipped(repr(name), 60) + quote)
+    more = [f"{len(left_out) - 3:,} more"] if len(left_out) > 3 else []
+    return listing([*words, *more])
+
+
+def _todo_required(left_out: dict[str, object]) -> str:
+    """The TODO that opens the intent of a tool that lost a required parameter."""
+    one = len(left_out) == 1
+    return (
+        f"{TODO}: the source requires {'parameter' if one else 'parameters'} "
+        f"{_quoted(left_out, schemas=True)}, which the draft leaves out (its header says "
+        f"why), so no call can succeed: write {'it' if one else 'them'} under params, or "
+        "delete the tool; then delete this TODO."
+    )
+
+
 def draft(tool: SourceTool) -> Draft:
     convert = Converter()
     params = convert.params(tool.input_schema)
@@ -163,6 +213,11 @@ def draft(tool: SourceTool) -> Draft:
     else:
         doc["intent"] = TODO_INTENT
         todos.append("intent")
+    if left_out := _required_left_out(tool, params):
+        intent = str(doc["intent"])  # on a line of its own when it has several
+        joint = "\n" if "\n" in intent else " "
+        doc["intent"] = _todo_required(left_out) + joint + intent
+        todos.insert(0, f"required {_quoted(left_out, schemas=False)} (in the intent)")
     doc["use_when"] = TODO_USE_WHEN
     todos.append("use_when")
     comments: dict[str, str] = {}

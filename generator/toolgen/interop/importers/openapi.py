@@ -213,10 +213,11 @@ def _body(
     properties: dict[str, Any],
     required: list[str],
     losses: Losses,
-) -> None:
+) -> tuple[str, ...]:
+    """Adds the body's parameters; returns those it requires when it may be left out."""
     body = doc.resolve(operation.get("requestBody"))
     if not isinstance(body, dict):
-        return
+        return ()
     content = body.get("content")
     raw = _json_schema(content)
     if raw is None:
@@ -226,7 +227,7 @@ def _body(
         losses.add(
             "the request body", f"content {media or 'none'}", "only a JSON body is read"
         )
-        return
+        return ()
     schema = doc.schema(raw)
     body_required = body.get("required") is True
     props = schema.get("properties")
@@ -259,10 +260,11 @@ def _body(
             losses.add(
                 "the request body", f"key {key!r}", "the format cannot express it"
             )
-        return
+        return () if body_required or not isinstance(listed, list) else tuple(listed)
     properties["body"] = schema
     if body_required:
         required.append("body")
+    return ()
 
 
 def _result(doc: _Document, operation: Mapping[str, Any], losses: Losses) -> object:
@@ -336,7 +338,7 @@ def _tool(
         places.setdefault(place, []).append(name)
         if param.get("required") is True or place == "path":
             required.append(name)
-    _body(doc, operation, properties, required, losses)
+    needed = _body(doc, operation, properties, required, losses)
     binding = "; ".join(
         f"{place}: {', '.join(names)}" for place, names in places.items()
     )
@@ -376,6 +378,7 @@ def _tool(
         effect=effect,
         effect_basis=basis,
         idempotent=idempotent,
+        needed=needed,
         losses=tuple(losses),
     )
 

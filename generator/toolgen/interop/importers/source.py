@@ -67,6 +67,9 @@ class SourceTool:
     effect_basis: str = ""
     idempotent: bool | None = None
     open_world: bool | None = None
+    # required by the source where input_schema cannot say so (an OpenAPI body's, when the
+    # body may be left out): a draft that cannot carry one says so (draft.py)
+    needed: tuple[str, ...] = ()
     losses: tuple[Loss, ...] = ()  # tool-level features not carried
 
 
