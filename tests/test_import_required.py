@@ -77,6 +77,35 @@ def test_a_required_parameter_left_out_is_a_todo_check_reports(tmp_path: Path) -
     assert _tg313_lines(out) == []
 
 
+def test_arguments_of_another_type_name_each_parameter_lost() -> None:
+    function = {
+        "name": "get_rate",
+        "description": "Compute the exchange rate between two currencies.",
+        "parameters": {
+            "type": "dict",  # BFCL's; not JSON Schema
+            "properties": {
+                "base_currency": {"type": "string"},
+                "value": {"type": "float"},
+                "rounded": {"type": "boolean"},
+            },
+            "required": ["base_currency", "value"],
+        },
+    }
+    d = draft(read_source("openai", json.dumps([function])).tools[0])
+    assert "params" not in d.document
+    [lost] = d.losses
+    assert (lost.where, lost.what, lost.reason) == (
+        "the arguments",
+        "type 'dict'",
+        "arguments are an object, so none of the parameters is read: "
+        "'base_currency' (required), 'value' (required), 'rounded'",
+    )
+    assert str(d.document["intent"]).startswith(
+        "TODO(toolgen import): the source requires parameters 'base_currency' "
+        "{'type': 'string'} and 'value' {'type': 'float'}, which the draft leaves out"
+    )
+
+
 def _send_email(header: str) -> dict[str, object]:
     body = {
         "type": "object",

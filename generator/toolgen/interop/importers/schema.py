@@ -11,6 +11,7 @@ reports it rather than write a contract that says something else.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Iterator, Mapping
@@ -200,9 +201,15 @@ class Converter:
         if root is None:
             return {}
         if root.get("type", "object") != "object":
-            self.lose(
-                "the arguments", f"type {root.get('type')!r}", "arguments are an object"
-            )
+            props = root.get("properties")
+            lost = [  # named, not read: a few hundred characters of them at most
+                repr(n) + (" (required)" if _required(root, n) else "")
+                for n in itertools.islice(props if isinstance(props, dict) else (), 60)
+            ]
+            why = "arguments are an object"
+            if lost:
+                why += f", so none of the parameters is read: {', '.join(lost)}"
+            self.lose("the arguments", f"type {root.get('type')!r}", clipped(why, 500))
             return {}
         self._leftovers(root, {"type", *_OBJECT_KEYS}, "the arguments")
         extra = root.get("additionalProperties")
