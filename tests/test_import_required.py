@@ -143,3 +143,16 @@ def test_an_openapi_body_property_required_and_left_out_is_a_todo() -> None:
         "TODO(toolgen import): the source requires parameter 'to' {'oneOf': "
         "[{'type': 'string'}, {'items': {...}, 'type': 'array'}]}, which"
     )
+
+
+def test_an_idempotency_key_header_is_the_implementations_not_the_models() -> None:
+    [tool] = read_source("openapi", json.dumps(_send_email("idempotency-key"))).tools
+    d = draft(tool)
+    params = d.document["params"]
+    assert isinstance(params, dict) and "idempotency-key" not in params
+    assert "X-Trace" in params
+    [lost] = [x for x in d.losses if x.where == "parameter 'idempotency-key'"]
+    assert lost.what == "the header"
+    assert lost.reason.startswith("a key per operation is the implementation's to send")
+    [call] = [x for x in d.losses if x.what.startswith("the HTTP call")]
+    assert call.what == "the HTTP call POST /emails (header: X-Trace)"

@@ -49,6 +49,11 @@ _BINDING_KEYS = frozenset({"style", "explode", "allowReserved", "allowEmptyValue
 _OPERATION_CARRIED = frozenset(
     {"operationId", "summary", "description", "parameters", "requestBody", "responses"}
 )
+# the model cannot tell a retry from a new request; the runtime can (docs/writes.md)
+_IDEMPOTENCY_KEY = (
+    "a key per operation is the implementation's to send, not a value the model makes "
+    "up; declare idempotency in the draft (by key, the runtime runs a repeated call once)"
+)
 _JSON = re.compile(r"^application/(.+\+)?json(;.*)?$")
 
 
@@ -328,6 +333,9 @@ def _tool(
             continue
         name, place = str(param.get("name")), str(param.get("in"))
         where = f"parameter {name!r}"
+        if place == "header" and name.lower() == "idempotency-key":
+            losses.add(where, "the header", _IDEMPOTENCY_KEY)
+            continue
         if name in properties:
             losses.add(where, f"in {place}", "another parameter has this name")
             continue
