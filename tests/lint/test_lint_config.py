@@ -42,16 +42,32 @@ def test_preview_true_adds_the_preview_rules() -> None:
     assert set(enabled) == {r.id for r in all_rules()}
 
 
+# the rules over the lint section and the suppressions, which run whatever select says
+CONFIG_RULES = {"TG990", "TG991", "TG992"}
+
+
 def test_select_by_category_prefix_and_id() -> None:
     by_category = config.resolve(LintConfig(select=("names",)), all_rules())
-    assert set(by_category) == {
-        r.id for r in all_rules() if r.category.value == "names"
-    }
+    assert (
+        set(by_category)
+        == {r.id for r in all_rules() if r.category.value == "names"} | CONFIG_RULES
+    )
     by_prefix = config.resolve(LintConfig(select=("TG30",)), all_rules())
-    assert set(by_prefix) == {f"TG30{i}" for i in range(1, 10)}
+    assert set(by_prefix) == {f"TG30{i}" for i in range(1, 10)} | CONFIG_RULES
     # an exact id selects a preview rule even without preview: true; a prefix does not
-    assert set(config.resolve(LintConfig(select=("TG808",)), all_rules())) == {"TG808"}
+    by_id = config.resolve(LintConfig(select=("TG808",)), all_rules())
+    assert set(by_id) == {"TG808"} | CONFIG_RULES
     assert "TG808" not in config.resolve(LintConfig(select=("TG8",)), all_rules())
+
+
+def test_a_misspelt_select_is_reported_not_a_silent_end_of_every_rule(
+    tmp_path: Path,
+) -> None:
+    """A selector that names no rule selected no rule, TG990 included: `check` said
+    0 errors, and no suppression was judged either."""
+    found = _codes(tmp_path, catalogue("lint:\n  select: [nmaes]\n"), VAGUE)
+    assert found == {"TG990": Severity.ERROR}
+    assert {r.id for r in all_rules() if r.category.value == "config"} == CONFIG_RULES
 
 
 def test_ignore_wins_over_select() -> None:

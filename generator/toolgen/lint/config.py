@@ -1,7 +1,8 @@
 """Which rules run and how loud: the catalogue's `lint:` section (`select`, `ignore`,
 `severity`, `preview`, as docs/rules.md shows it), and its own rules.
 
-A preview rule runs when `preview` is true, or when `select` names it by its exact id.
+A preview rule runs when `preview` is true, or when `select` names it by its exact id. The
+rules over this section and the suppressions (TG99x) run whatever `select` says.
 Tools silence one rule with `suppress: [{rule: TG205, reason: ...}]`; a suppression that
 matches nothing, or names no lint rule, is itself reported.
 """
@@ -49,7 +50,9 @@ def resolve(config: LintConfig, rules: Iterable[Rule]) -> dict[str, Severity]:
     enabled: dict[str, Severity] = {}
     for candidate in rules:
         preview_ok = candidate.lifecycle is Lifecycle.STABLE or config.preview
-        if config.select:
+        # the rules over this section run whatever it selects: a selector misspelt would
+        # otherwise turn off the rule that reports it, and every other with it
+        if config.select and candidate.category is not Category.CONFIG:
             chosen = [s for s in config.select if matches(s, candidate)]
             exact = any(s.strip().upper() == candidate.id for s in chosen)
             if not chosen or not (preview_ok or exact):
@@ -99,7 +102,9 @@ def unknown_lint_selector(
 
     ## Why is this bad?
     A misspelt selector silently does nothing: the rule the reviewer meant to silence still
-    runs, or the one they meant to enforce never does.
+    runs, or the one they meant to enforce never does. This rule and the others over the
+    lint section and the suppressions (TG99x) run whatever `select` says, so a misspelt
+    `select` is reported too.
 
     ## Example
     ```yaml
