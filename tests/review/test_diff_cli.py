@@ -193,6 +193,35 @@ def test_a_breaking_change_accepted_on_purpose_passes(
     ) in err
 
 
+def test_an_entry_whose_change_has_landed_accepts_no_other(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An entry committed with its change stays in the file: what it accepted has landed,
+    and the next change of the same field is one nobody reviewed."""
+    _edit(repo, REORDER, "max: 1000", "max: 500")
+    (repo / "spec/inventory/accepted-changes.yaml").write_text(
+        "accept:\n"
+        "  - rule: constraint-tightened\n"
+        "    tool: create_reorder\n"
+        "    field: quantity\n"
+        "    reason: The supplier takes at most 500 pieces per order from now on.\n",
+        encoding="utf-8",
+    )
+    assert _diff(repo, capsys, "--against", "HEAD")[0] == 0
+    _git(repo, "commit", "-q", "-am", "at most 500", "--no-verify")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "the entry", "--no-verify")
+    _edit(repo, REORDER, "max: 500", "max: 400")
+    status, out, err = _diff(repo, capsys, "--against", "HEAD")
+    assert status == 1
+    assert "TD208 [breaking] parameter 'quantity'" in out
+    assert (
+        "spec/inventory/accepted-changes.yaml:2: was there in HEAD too, where its change "
+        "(constraint-tightened in create_reorder) has landed, so it accepts no other; "
+        "remove it"
+    ) in err
+
+
 def test_json_github_and_sarif(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _edit(repo, REORDER, "max: 1000", "max: 500")
     status, out, _ = _diff(repo, capsys, "--against", "HEAD", "--format", "json")

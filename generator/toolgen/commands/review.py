@@ -4,7 +4,9 @@ ref or a folder), and write its reference and review page."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -28,7 +30,8 @@ class Compared:
     new: sources.Version
     old: sources.Version | None
     comparison: diffing.Comparison
-    stale: list[diffing.Acceptance]
+    stale: list[diffing.Acceptance]  # entries that accept no change
+    landed: list[diffing.Acceptance]  # entries of the old version too
 
 
 def acceptances(folder: Path, root: Path) -> list[diffing.Acceptance]:
@@ -59,10 +62,27 @@ def compare_target(target: project.Target, against: str) -> Compared:
             new.snapshot,
             old.committed if old else None,
         )
+        landed = set(_entries_at(old))
+    entries = acceptances(target.folder, target.root)
+    # an entry the old version has already accepted a change that landed there: it
+    # accepts no other (of the same field, say), which nobody has reviewed
     comparison, stale = diffing.accept(
-        comparison, acceptances(target.folder, target.root)
+        comparison, [e for e in entries if _entry(e) not in landed]
     )
-    return Compared(new, old, comparison, stale)
+    return Compared(
+        new, old, comparison, stale, [e for e in entries if _entry(e) in landed]
+    )
+
+
+def _entry(acceptance: diffing.Acceptance) -> tuple[str, ...]:
+    return acceptance.rule, acceptance.tool, acceptance.field or "", acceptance.reason
+
+
+def _entries_at(version: sources.Version | None) -> Iterator[tuple[str, ...]]:
+    """The entries of accepted-changes.yaml in the old version (one it cannot read, none)."""
+    if version is not None:
+        with contextlib.suppress(UsageError):
+            yield from map(_entry, acceptances(version.folder, version.root))
 
 
 def run_diff(args: argparse.Namespace) -> int:
@@ -86,6 +106,12 @@ def run_diff(args: argparse.Namespace) -> int:
             say(
                 f"{target.shown}/{diffing.ACCEPT_NAME}:{entry.line}: accepts no change "
                 f"({entry.rule} in {entry.tool}); remove it once its change has landed"
+            )
+        for entry in compared.landed:
+            say(
+                f"{target.shown}/{diffing.ACCEPT_NAME}:{entry.line}: was there in "
+                f"{args.against} too, where its change ({entry.rule} in {entry.tool}) "
+                "has landed, so it accepts no other; remove it"
             )
         for line in summary:
             say(line)

@@ -36,6 +36,8 @@ class Version:
     snapshot: dict[str, Any]
     result: pipeline.CheckResult
     committed: dict[str, Any] | None  # the lockfile of the generated package, if any
+    folder: Path  # the catalogue's, and the project's it is read in
+    root: Path
 
 
 def build(folder: Path, root: Path, label: str) -> Version:
@@ -52,7 +54,7 @@ def build(folder: Path, root: Path, label: str) -> Version:
     committed = None
     if lock_path.is_file():
         committed = lockfile.read(lock_path.read_text(encoding="utf-8"))
-    return Version(shot, result, committed)
+    return Version(shot, result, committed, folder, root)
 
 
 def _git(root: Path, *args: str) -> bytes:
