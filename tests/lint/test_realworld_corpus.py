@@ -77,5 +77,5 @@ def test_the_corpus_has_no_format_errors_and_every_tool_has_todos(
         for f in found
         if f.rule == "TG313" and "/tools/" in f.location
     }
-    assert len(tools) == 187
+    assert len(tools) == 385
     assert with_todo == tools
