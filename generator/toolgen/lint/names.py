@@ -270,8 +270,9 @@ def vague_parameter_name(site: ParamSite, ctx: LintContext) -> Iterator[Finding]
 
     ## What it does
     Reports parameters named `val`, `value`, `data`, `x`, `input`, `obj`, `item`, `id` (but
-    the `id` of an object parameter, `category.id`) or `user`, and similar names that say
-    nothing about the value.
+    the `id` of an object parameter, `category.id`, and an `id` that is the tool's only
+    parameter, `get_template(id)`) or `user`, and similar names that say nothing about the
+    value.
 
     ## Why is this bad?
     The model fills a parameter from its name first and its description second; `id` next to
@@ -302,6 +303,8 @@ def vague_parameter_name(site: ParamSite, ctx: LintContext) -> Iterator[Finding]
     }
     if name == "value" and siblings & PAIR_KEYS:
         return  # {field, value}: the sibling says what the value is
+    if name == "id" and not siblings:
+        return  # the only parameter: the tool's name says whose id it is
     yield Finding(
         f"parameter {site.dotted!r} has a vague name; expected a name that says what the "
         "value is, such as 'order_number' or 'quantity'"
