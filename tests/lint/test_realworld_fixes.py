@@ -39,3 +39,13 @@ def test_tg205_leaves_a_tool_s_only_parameter_id_alone() -> None:
     # an id beside other fields still says nothing of whose it is
     assert len(found("resend", "TG205", "templates_update")) == 1
     assert len(found("resend", "TG205", "contacts_update")) == 1
+
+
+def test_tg503_reads_email_id_as_the_id_of_a_message() -> None:
+    # 10 of 17 findings on Resend were email_id ("The ID of the email."), an address
+    # to the rule
+    assert found("resend", "TG503", "emails_get") == []
+    assert found("resend", "TG503", "emails_metrics") == []
+    # the addresses themselves are still reported
+    assert len(found("resend", "TG503", "contacts_create")) == 1
+    assert len(found("stripe_mcp", "TG503", "create_customer")) == 1

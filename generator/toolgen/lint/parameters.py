@@ -136,6 +136,9 @@ def date_as_free_string(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
 
 
 CONTACT_WORDS = words.wordset("email mail phone telephone mobile msisdn fax")
+# after a contact word, a word that makes the name something else than the address:
+# email_id is the id of an email message, phone_type a kind of phone
+NOT_AN_ADDRESS = words.wordset("id ids uuid key count counts type types kind status")
 
 
 @rule(
@@ -149,7 +152,9 @@ def contact_as_free_string(site: ParamSite, ctx: LintContext) -> Iterator[Findin
     """An email address or phone number as a free string.
 
     ## What it does
-    Reports a string parameter without a pattern named `email`, `phone`, `mobile` or similar.
+    Reports a string parameter without a pattern named `email`, `phone`, `mobile` or similar
+    (`customer_email`, `phone_number`); not `email_id`, the id of an email message, nor
+    `phone_type`.
 
     ## Why is this bad?
     Addresses are where a model's small slips do real harm: a missing character sends the
@@ -168,7 +173,13 @@ def contact_as_free_string(site: ParamSite, ctx: LintContext) -> Iterator[Findin
       description: Where to send the receipt.
     ```
     """
-    if is_free_string(site.scalar) and CONTACT_WORDS & set(site.name_words):
+    if not is_free_string(site.scalar):
+        return
+    parts = site.name_words
+    if any(
+        w in CONTACT_WORDS and (i + 1 == len(parts) or parts[i + 1] not in NOT_AN_ADDRESS)
+        for i, w in enumerate(parts)
+    ):
         yield Finding(
             f"parameter {site.dotted!r} is a contact address as a free string; expected a "
             "pattern the address must match"
