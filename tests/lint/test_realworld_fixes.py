@@ -49,3 +49,24 @@ def test_tg503_reads_email_id_as_the_id_of_a_message() -> None:
     # the addresses themselves are still reported
     assert len(found("resend", "TG503", "contacts_create")) == 1
     assert len(found("stripe_mcp", "TG503", "create_customer")) == 1
+
+
+def test_tg606_leaves_a_hosted_path_and_an_attachment_s_name_alone() -> None:
+    # 6 of 6 findings on Resend: an attachment's path "where the attachment file is
+    # hosted" (a URL), its filename ("Name of attached file."), and custom_return_path,
+    # "a subdomain for the Return-Path address"
+    assert found("resend", "TG606", "emails_send") == []
+    assert found("resend", "TG606", "emails_send_batch") == []
+    assert found("resend", "TG606", "domains_create") == []
+    # local paths are still reported
+    assert len(found("server_filesystem", "TG606", "read_text_file")) == 1
+    assert len(found("mcp_server_git", "TG606", "git_status")) == 1
+
+
+def test_tg607_leaves_a_redirect_url_alone() -> None:
+    # met on Stripe's create_payment_link: "The URL to redirect to after the payment is
+    # completed" is where the payer's browser goes, not a host the tool reaches
+    assert found("stripe_mcp", "TG607", "create_payment_link") == []
+    # a URL the tool loads, or one events are sent to, is still reported
+    assert len(found("playwright_mcp", "TG607", "browser_navigate")) == 1
+    assert len(found("resend", "TG607", "webhooks_create")) == 1

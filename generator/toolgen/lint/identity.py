@@ -317,6 +317,22 @@ PATH_WORDS = words.wordset(
 )
 
 
+# a description that places the "path" on the web, and none that places it on a disk:
+# Resend's attachments.path ("Path where the attachment file is hosted"), its
+# custom_return_path ("a subdomain for the Return-Path address")
+_WEB_WORDS = words.wordset("url uri http https hosted domain subdomain")
+_DISK_WORDS = words.wordset("directory folder local disk")
+# a file name that labels an attached file (its content given beside it), not a file read
+_ATTACHED_WORDS = words.wordset("attached attachment")
+
+
+def _not_on_disk(site: ParamSite, named: bool) -> bool:
+    said = words.content_words(site.param.description)
+    if said & _DISK_WORDS:
+        return False
+    return bool(said & _WEB_WORDS) or (named and bool(said & _ATTACHED_WORDS))
+
+
 def _head(name: str) -> str:
     """What a parameter is, by its name: the last word before a preposition (the url of
     url_to_fetch, the colour of link_color, the size of file_size)."""
@@ -339,7 +355,9 @@ def path_parameter_as_string(site: ParamSite, ctx: LintContext) -> Iterator[Find
     `source_file`, `dir`, `folder` or similar, or `file_name`), in a tool that is not
     `open_world` (a path in a remote system, such as a file of a hosted repository, is
     resolved by that system's API, not on your disk). `file_size` and `file_urls` are not
-    paths.
+    paths, nor is one whose description places it on the web and not on a disk ("where the
+    file is hosted", "a subdomain for the Return-Path address"), nor the file name of an
+    attachment ("Name of attached file.").
 
     ## Why is this bad?
     `../../etc/passwd`, an absolute path or a symbolic link is enough to read outside the
@@ -368,9 +386,14 @@ def path_parameter_as_string(site: ParamSite, ctx: LintContext) -> Iterator[Find
     if site.tool.open_world:
         return  # a path in a remote system (a repository, a bucket), resolved by its API
     head = _head(site.param.name)
+    named = head in ("name", "names") or head == "filename"
     if head in ("name", "names"):  # file_name, folder_names
         head = next((w for w in site.name_words if w in PATH_WORDS), "")
-    if is_free_string(site.scalar) and head in PATH_WORDS:
+    if (
+        is_free_string(site.scalar)
+        and head in PATH_WORDS
+        and not _not_on_disk(site, named)
+    ):
         yield Finding(
             f"parameter {site.dotted!r} is a file path as a plain string; expected a pattern "
             "that rules out '..' and absolute paths"
@@ -394,7 +417,8 @@ def url_parameter_as_string(site: ParamSite, ctx: LintContext) -> Iterator[Findi
     ## What it does
     Reports a string parameter without a pattern named for a URL by its last word (`url`,
     `callback_url`, `uri`, `link`, `href`, `endpoint`, `webhook` or `callback`); not
-    `link_color` or `webhook_secret`.
+    `link_color` or `webhook_secret`, nor `redirect_url`, where a browser is sent after a
+    step, not a host the tool reaches.
 
     ## Why is this bad?
     A model can be induced to ask for `http://169.254.169.254/` or an address on your
@@ -418,7 +442,11 @@ def url_parameter_as_string(site: ParamSite, ctx: LintContext) -> Iterator[Findi
     A string with a pattern anchored to the allowed hosts also passes; the `url` type checks
     what a pattern cannot (look-alike hosts, every form of IP address, user-info).
     """
-    if is_free_string(site.scalar) and _head(site.param.name) in URL_WORDS:
+    if (
+        is_free_string(site.scalar)
+        and _head(site.param.name) in URL_WORDS
+        and "redirect" not in site.name_words
+    ):
         yield Finding(
             f"parameter {site.dotted!r} is a URL as a plain string; expected a pattern that "
             "allows only the hosts the tool may reach"
