@@ -70,3 +70,17 @@ def test_tg607_leaves_a_redirect_url_alone() -> None:
     # a URL the tool loads, or one events are sent to, is still reported
     assert len(found("playwright_mcp", "TG607", "browser_navigate")) == 1
     assert len(found("resend", "TG607", "webhooks_create")) == 1
+
+
+def test_tg312_reads_no_options_in_a_rule_across_parameters_a_case_or_a_bound() -> None:
+    # 4 of 6 findings were wrong: Resend's events_send ("Exactly one of `contact_id` or
+    # `email` must be provided."), emails_metrics.start_date ("Must be on or before
+    # `end_date`"), Playwright's browser_fill_form ("If the field is a checkbox, the
+    # value should be `true` or `false`. ...")
+    assert found("resend", "TG312", "events_send") == []
+    assert found("resend", "TG312", "emails_metrics") == []
+    assert found("playwright_mcp", "TG312", "browser_fill_form") == []
+    # options a parameter takes are still reported
+    [tls] = found("resend", "TG312", "domains_update")
+    assert "'enforced | opportunistic'" in tls
+    assert len(found("bfcl_travel_booking", "TG312", "get_flight_cost")) == 1

@@ -429,7 +429,12 @@ OPTIONS = Scanner(
     ("one of", r"\bone of\b"),
     ("values", r"\b(possible|allowed|valid|accepted) values\b"),
     ("options are", r"\boptions are\b"),
-    (" or ", r"\b(must|can|may|should) be (either )?['\"`]?\w+['\"`]?,? or ['\"`]?\w+"),
+    # not a bound ("must be on or before `end_date`")
+    (
+        " or ",
+        r"\b(must|can|may|should) be (either )?(?!(on|at) or )['\"`]?\w+['\"`]?,? or "
+        r"['\"`]?\w+",
+    ),
     (", ", r"['\"`][\w-]+['\"`](, ['\"`][\w-]+['\"`])+,? (or|and) ['\"`][\w-]+['\"`]"),
     # not in a link, nor a date's format (MM/DD/YYYY: each part one letter, repeated)
     ("/", r"(?<![\w./:#-])(?!(?:(\w)\1*/)+(\w)\2*\b)[a-z]+(/[a-z]+){2,}(?![\w/-])"),
@@ -450,7 +455,10 @@ def options_listed_without_enum(site: ParamSite, ctx: LintContext) -> Iterator[F
     ## What it does
     Reports a string parameter without `enum` whose description lists values it takes ("one
     of open, shipped or cancelled"), not the values of another parameter's enum it refers to
-    or those another parameter takes ("when `operator` is one of ...").
+    or those another parameter takes ("when `operator` is one of ..."), not the names of
+    parameters ("exactly one of `contact_id` or `email` must be provided"), not values for
+    one case among others ("If the field is a checkbox, the value should be `true` or
+    `false`"), and not a bound ("must be on or before `end_date`").
 
     ## Why is this bad?
     Prose is a suggestion: the model will send "Open", "in progress" or "open?". An enum closes
@@ -484,6 +492,13 @@ def options_listed_without_enum(site: ParamSite, ctx: LintContext) -> Iterator[F
     before = text[max(0, match.start() - 80) : match.start()]
     subject = re.search(r"(\w+)\W*\s+(?:is|are)\s+$", before)
     if subject and subject[1] in {p.name for p in site.siblings if p is not site.param}:
+        return
+    # "If the field is a checkbox, the value should be ...": the values of one case
+    if re.match(r"\s*(?:if|when)\b", re.split(r"[.!?]\s", before)[-1], re.IGNORECASE):
+        return
+    # "exactly one of `contact_id` or `email`": a rule across parameters, not values
+    listed = re.findall(r"['\"`]([\w-]+)['\"`]", text[match.start() : match.end() + 80])
+    if listed and set(listed) <= {p.name for p in site.siblings}:
         return
     # values of a sibling's enum ("required for 'add' and 'reply' methods") are not its own
     named = set(re.findall(r"['\"`]([\w-]+)['\"`]", found))
