@@ -84,3 +84,32 @@ def test_tg312_reads_no_options_in_a_rule_across_parameters_a_case_or_a_bound() 
     [tls] = found("resend", "TG312", "domains_update")
     assert "'enforced | opportunistic'" in tls
     assert len(found("bfcl_travel_booking", "TG312", "get_flight_cost")) == 1
+
+
+def _pairs(catalogue: str, rule: str, tool: str) -> list[str]:
+    return [
+        m.split(" both act")[0].split(" are near")[0]
+        for m in found(catalogue, rule, tool)
+    ]
+
+
+def test_tg303_and_tg401_read_the_verb_after_a_resource_and_know_more_verbs() -> None:
+    # 10 of 46 findings were wrong: Resend's resource-first names (contacts_add_segment,
+    # oauth_revoke_grant) took the resource for an unknown verb; Stripe's finalize and
+    # BFCL's press and release were unknown
+    assert _pairs("resend", "TG303", "contacts_list_segments") == []
+    assert _pairs("resend", "TG303", "contacts_remove_segment") == []
+    assert _pairs("resend", "TG401", "contacts_remove_segment") == []
+    assert _pairs("resend", "TG303", "oauth_revoke_grant") == []
+    assert _pairs("stripe_mcp", "TG303", "finalize_invoice") == []
+    assert _pairs("stripe_mcp", "TG303", "list_invoices") == []
+    assert _pairs("bfcl_vehicle_control", "TG303", "releaseBrakePedal") == []
+    # two reads of one object, and variants of one action, are still reported
+    assert _pairs("resend", "TG303", "emails_list_attachments") == [
+        "tools 'emails_get_attachment' and 'emails_list_attachments'",
+        "tools 'emails_get_receiving_attachment' and 'emails_list_attachments'",
+    ]
+    assert _pairs("resend", "TG401", "emails_list_receiving_attachments") == [
+        "tools 'emails_list_attachments' and 'emails_list_receiving_attachments'"
+    ]
+    assert len(_pairs("stripe_mcp", "TG303", "create_invoice_item")) == 1

@@ -39,7 +39,9 @@ class ToolProfile:
     """The words of one tool, as the pair rules compare them."""
 
     normalized: str  # the name without case and separators
-    verb: str  # the action word: the first word after a namespace, or a trailing verb
+    # the action word: the first word after a namespace, or a trailing verb, or a known
+    # verb second after a resource (contacts_add_segment)
+    verb: str
     verb_class: str
     objects: frozenset[str]  # stemmed name words besides the verb, fillers removed
     head: str  # the object the name is about: its last word before a preposition
@@ -71,6 +73,8 @@ def _split_name(
     others = list(rest[1:])
     if len(rest) > 1 and verb not in words.VERB_CLASS and rest[-1] in words.VERB_CLASS:
         verb, others = rest[-1], list(rest[:-1])  # issue_read, stock_level_get
+    elif len(rest) > 2 and verb not in words.VERB_CLASS and rest[1] in words.VERB_CLASS:
+        verb, others = rest[1], [rest[0], *rest[2:]]  # contacts_add_segment: the resource first
     return parts, namespace, verb, others
 
 

@@ -35,7 +35,9 @@ def neighbour_without_not_when(
     under synonymous verbs (`add_sub_issue`, `create_issue`), or, for a verb the vocabulary
     does not know, whose intents say mostly the same. Tools that
     only share a word are not neighbours: `read_order` and `cancel_order` are told apart by
-    their verbs, `add_issue_comment` and `create_issue` by their objects. Twins and
+    their verbs, `add_issue_comment` and `create_issue` by their objects. A name that puts
+    its resource first reads its verb second: `contacts_list_segments` lists and
+    `contacts_remove_segment` removes. Twins and
     overlapping names are reported by their own rules.
 
     ## Why is this bad?

@@ -83,8 +83,9 @@ def near_twin_tools(pair: ToolPair, ctx: CatalogueContext) -> Iterator[Finding]:
     are mostly the same. Tools that change different parts of one object
     (`update_reservation_flights`, `update_reservation_passengers`) are not twins, nor are
     tools that do opposite things (`deposit_savings` and `withdraw_savings`; `un`-, `dis`-
-    and `de`- verbs too), nor tools under two verbs whose intents share less than a quarter
-    of their words (`MakePayment` pays, `RequestPayment` asks to be paid).
+    and `de`- verbs too; `contacts_add_segment` and `contacts_remove_segment`, whose verb
+    follows their resource), nor tools under two verbs whose intents share less than a
+    quarter of their words (`MakePayment` pays, `RequestPayment` asks to be paid).
 
     ## Why is this bad?
     Each twin takes up context on every turn, and the model has to make a choice that adds no

@@ -42,7 +42,7 @@ VERB_CLASSES: Mapping[str, frozenset[str]] = {
     "update": wordset(
         """update edit modify change set patch rename adjust amend replace assign move mark
         approve reject confirm accept decline enable disable activate deactivate restore
-        reset reorder merge link unlink tag label sync upgrade downgrade"""
+        reset reorder merge link unlink tag label sync upgrade downgrade finalize finalise"""
     ),
     "delete": wordset(
         """delete remove drop destroy erase purge cancel revoke archive close clear wipe
@@ -194,6 +194,7 @@ ANTONYMS: frozenset[frozenset[str]] = frozenset(
         "start stop", "attach detach", "upgrade downgrade", "increase decrease",
         "show hide", "lock unlock", "follow unfollow", "publish unpublish", "enable disable",
         "login logout", "signin signout", "encrypt decrypt", "pause resume", "join leave",
+        "press release",
     )
 )  # fmt: skip
 
