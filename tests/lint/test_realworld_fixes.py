@@ -113,3 +113,13 @@ def test_tg303_and_tg401_read_the_verb_after_a_resource_and_know_more_verbs() ->
         "tools 'emails_list_attachments' and 'emails_list_receiving_attachments'"
     ]
     assert len(_pairs("stripe_mcp", "TG303", "create_invoice_item")) == 1
+
+
+def test_tg602_leaves_a_lookup_of_one_of_the_users_a_catalogue_lists_alone() -> None:
+    # met on Slack's slack_get_user_profile and Notion's API-get-user, beside
+    # slack_get_users and API-get-users: any member of the workspace, not the caller
+    assert found("server_slack", "TG602", "slack_get_user_profile") == []
+    assert found("notion_mcp", "TG602", "API-get-user") == []
+    # where no tool lists the users, the user looked up is the one served
+    assert len(found("tau_bench_retail", "TG602", "get_user_details")) == 1
+    assert len(found("swagger_petstore", "TG602", "getUserByName")) == 1

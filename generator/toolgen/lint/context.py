@@ -181,6 +181,12 @@ class Names:
         )
 
     @functools.cached_property
+    def listed(self) -> frozenset[str]:
+        """Last name words in the plural: what the catalogue's tools list (get_users)."""
+        lasts = (words.name_words(n) for n in self.tools)
+        return frozenset(p[-1] for p in lasts if p and p[-1].endswith("s"))
+
+    @functools.cached_property
     def objects(self) -> dict[str, frozenset[str]]:
         """Each tool's profile objects, of its name alone."""
         return {n: _objects(_split_name(n, self.namespaces)[3]) for n in self.tools}

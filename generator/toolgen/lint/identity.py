@@ -79,7 +79,9 @@ def identity_parameter(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     Reports a parameter named like an identity (`customer_id`, `user_id`, `tenant`,
     `account_id`, `session_id`, ...) that is not a context field (TG601 covers those),
     unless its description says it names another party ("omit for the authenticated user",
-    "any user") or the tool creates that party (`create_user`'s `username`).
+    "any user"), the tool creates that party (`create_user`'s `username`), or the tool looks
+    one up in a catalogue that lists them (`get_user_profile`'s `user_id` beside
+    `get_users`: a member of a workspace, not the caller).
 
     ## Why is this bad?
     Whoever fills the field decides whose data the call touches, and here the model fills it,
@@ -107,6 +109,9 @@ def identity_parameter(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     prof = ctx.profile_of(site.tool)
     if prof.verb_class == "create" and prof.head and name.startswith(prof.head):
         return  # create_user's username: the new account's, which no session holds yet
+    party = words.name_words(name)[0] + "s"
+    if prof.verb_class == "lookup" and party in ctx.names.listed:
+        return  # get_user_profile beside get_users: one of the users the catalogue lists
     if name in IDENTITY_NAMES and site.param.name not in ctx.context_names:
         yield Finding(
             f"parameter {site.dotted!r} names the caller's identity; expected it in the run "
