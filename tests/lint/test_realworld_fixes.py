@@ -123,3 +123,10 @@ def test_tg602_leaves_a_lookup_of_one_of_the_users_a_catalogue_lists_alone() -> 
     # where no tool lists the users, the user looked up is the one served
     assert len(found("tau_bench_retail", "TG602", "get_user_details")) == 1
     assert len(found("swagger_petstore", "TG602", "getUserByName")) == 1
+
+
+def test_tg307_hears_the_best_first_step_as_advice() -> None:
+    # met on Stripe's update_dispute: "contacting your customer is always the best first
+    # step" advises the user; it does not praise the tool
+    assert found("stripe_mcp", "TG307", "update_dispute") == []
+    assert len(found("chrome_devtools_mcp", "TG307", "take_snapshot")) == 1

@@ -140,7 +140,8 @@ PROMOTIONAL = Scanner(
         "this",
         r"\b(use|call|choose|prefer) (this|me)( tool)? (first|instead|always|over)\b",
     ),
-    ("the best", r"\bthe best\b"),
+    # not advice ("contacting your customer is always the best first step")
+    ("the best", r"\bthe best\b(?! (first |next )?(step|practice))"),
     (
         "most ",
         r"\bmost (effective|powerful|reliable|accurate|advanced|comprehensive|popular"
@@ -174,7 +175,8 @@ def promotional_language(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     ## What it does
     Reports assertive and promotional phrases ("always use this", "the most effective",
     "preferred tool", "trusted by", "actively maintained", numerical claims) in the intent,
-    use_when, not_when, parameter descriptions and how-to-fix texts.
+    use_when, not_when, parameter descriptions and how-to-fix texts; not advice to the user
+    ("the best first step").
 
     ## Why is this bad?
     Models follow such cues: descriptions edited this way have been shown to win over ten
