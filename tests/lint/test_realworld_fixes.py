@@ -130,3 +130,11 @@ def test_tg307_hears_the_best_first_step_as_advice() -> None:
     # step" advises the user; it does not praise the tool
     assert found("stripe_mcp", "TG307", "update_dispute") == []
     assert len(found("chrome_devtools_mcp", "TG307", "take_snapshot")) == 1
+
+
+def test_tg703_reads_the_verb_after_a_resource_before_a_trailing_one() -> None:
+    # met on Resend's contacts_get_import (GET /contacts/imports/{id}): 'import' is the
+    # object, the import job got; the verb is 'get'
+    assert found("resend", "TG703", "contacts_get_import") == []
+    # and the two reads of imports are neighbours
+    assert len(found("resend", "TG303", "contacts_list_imports")) == 1

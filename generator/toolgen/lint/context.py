@@ -71,10 +71,13 @@ def _split_name(
     rest = parts[1:] if namespace else parts
     verb = rest[0] if rest else ""
     others = list(rest[1:])
-    if len(rest) > 1 and verb not in words.VERB_CLASS and rest[-1] in words.VERB_CLASS:
+    if verb in words.VERB_CLASS or len(rest) < 2:
+        pass
+    elif len(rest) > 2 and rest[1] in words.VERB_CLASS:
+        # contacts_add_segment, contacts_get_import: the resource first, then the verb
+        verb, others = rest[1], [rest[0], *rest[2:]]
+    elif rest[-1] in words.VERB_CLASS:
         verb, others = rest[-1], list(rest[:-1])  # issue_read, stock_level_get
-    elif len(rest) > 2 and verb not in words.VERB_CLASS and rest[1] in words.VERB_CLASS:
-        verb, others = rest[1], [rest[0], *rest[2:]]  # contacts_add_segment: the resource first
     return parts, namespace, verb, others
 
 

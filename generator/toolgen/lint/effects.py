@@ -133,7 +133,8 @@ def read_tool_with_write_name(tool: Tool, ctx: LintContext) -> Iterator[Finding]
     Reports a tool with `effect: read` whose name starts with a write verb or contains
     delete, remove, send, pay, transfer or revoke as a word of its own. A word inside a
     proper noun (`OpenWeatherMap`, `SendGrid`) is not a verb, and neither is a verb whose
-    effect depends on its object (`open`, `issue`, `record`, `check`).
+    effect depends on its object (`open`, `issue`, `record`, `check`), nor the object after
+    a resource's verb (`contacts_get_import` gets an import).
 
     ## Why is this bad?
     Either the effect is wrong, and the tool gets no idempotency check, no confirmation and a
