@@ -138,3 +138,12 @@ def test_tg703_reads_the_verb_after_a_resource_before_a_trailing_one() -> None:
     assert found("resend", "TG703", "contacts_get_import") == []
     # and the two reads of imports are neighbours
     assert len(found("resend", "TG303", "contacts_list_imports")) == 1
+
+
+def test_tg802_counts_a_total_of_things_and_a_history_s_length() -> None:
+    # met on sequentialthinking's returns: totalThoughts (a number) and
+    # thoughtHistoryLength were "without a unit", suggesting _eur and _m
+    assert found("server_sequential_thinking", "TG802", "sequentialthinking") == []
+    # sizes in bytes and temperatures still need their unit
+    assert len(found("resend", "TG802", "emails_get_attachment")) == 1
+    assert len(found("server_everything", "TG802", "get-structured-content")) == 1

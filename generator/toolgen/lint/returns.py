@@ -85,7 +85,9 @@ def list_without_pagination(site: ReturnSite, ctx: LintContext) -> Iterator[Find
 
 
 # whose size is how many members: page_size, batch_size, party_size
-GROUPS = words.wordset("page batch chunk party team group sample household crew")
+GROUPS = words.wordset(
+    "page batch chunk party team group sample household crew history queue list"
+)
 QUANTITY_WORDS = words.wordset(
     """weight mass amount price cost fee total balance duration timeout delay interval age
     distance length width height depth size volume temperature speed capacity tax discount
@@ -120,6 +122,11 @@ UNIT_FOR = {
 }
 
 
+def _plural(word: str) -> bool:
+    """totalThoughts: a total of things counted, not an amount."""
+    return len(word) > 3 and word.endswith("s") and word not in UNIT_WORDS
+
+
 @rule(
     id="TG802",
     severity=Severity.WARNING,
@@ -132,7 +139,8 @@ def quantity_without_unit(site: ReturnSite, ctx: LintContext) -> Iterator[Findin
 
     ## What it does
     Reports a number or integer return field named like a quantity (`weight`, `amount`,
-    `price`, `duration`, `distance`, ...) with no unit word in its name.
+    `price`, `duration`, `distance`, ...) with no unit word in its name; not a count
+    (`total_thoughts`, an integer `total`, `page_size`, `thought_history_length`).
 
     ## Why is this bad?
     The model reads `weight: 12` and tells the user twelve of whatever it guesses: kilograms,
@@ -156,10 +164,11 @@ def quantity_without_unit(site: ReturnSite, ctx: LintContext) -> Iterator[Findin
     parts = words.name_words(field.name)
     quantities = [
         p
-        for before, p in pairwise(("", *parts))
+        for (before, p), after in zip(pairwise(("", *parts)), (*parts[1:], ""), strict=True)
         if p in QUANTITY_WORDS
-        and not (p == "total" and field.type == "integer")
-        and not (p == "size" and before in GROUPS)  # page_size counts items, not bytes
+        and not (p == "total" and (field.type == "integer" or _plural(after)))
+        # page_size, history_length count items, not bytes or metres
+        and not (p in ("size", "length") and before in GROUPS)
     ]
     if quantities and not set(parts) & UNIT_WORDS:
         unit = UNIT_FOR.get(quantities[0], "eur")
