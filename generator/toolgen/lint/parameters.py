@@ -177,7 +177,8 @@ def contact_as_free_string(site: ParamSite, ctx: LintContext) -> Iterator[Findin
         return
     parts = site.name_words
     if any(
-        w in CONTACT_WORDS and (i + 1 == len(parts) or parts[i + 1] not in NOT_AN_ADDRESS)
+        w in CONTACT_WORDS
+        and (i + 1 == len(parts) or parts[i + 1] not in NOT_AN_ADDRESS)
         for i, w in enumerate(parts)
     ):
         yield Finding(

@@ -164,7 +164,9 @@ def quantity_without_unit(site: ReturnSite, ctx: LintContext) -> Iterator[Findin
     parts = words.name_words(field.name)
     quantities = [
         p
-        for (before, p), after in zip(pairwise(("", *parts)), (*parts[1:], ""), strict=True)
+        for (before, p), after in zip(
+            pairwise(("", *parts)), (*parts[1:], ""), strict=True
+        )
         if p in QUANTITY_WORDS
         and not (p == "total" and (field.type == "integer" or _plural(after)))
         # page_size, history_length count items, not bytes or metres
