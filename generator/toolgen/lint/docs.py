@@ -45,7 +45,8 @@ suppress:
 ```
 
 A suppression that silences nothing is reported (TG992), and so is one that names no rule
-(TG991). An `info` finding never fails a run; a warning or an error does.
+(TG991). An error fails a run; a warning fails it only past `--max-warnings N` or the
+catalogue's `lint.max_warnings`; an `info` finding never does.
 """
 
 
