@@ -32,10 +32,15 @@ def test_a_new_project_checks_clean(tmp_path: Path) -> None:
         first = path.read_text().splitlines()[0]
         referenced = (path.parent / first.split("$schema=")[1]).resolve()
         assert referenced.read_text() == validate.schema_text(kind)
-    assert (root / ".gitignore").read_text().splitlines()[2:] == [
+    assert [
+        line
+        for line in (root / ".gitignore").read_text().splitlines()
+        if not line.startswith("#")
+    ] == [
         ".toolgen-cache/",
         "*.toolgen-*.tmp",
         "build/review/",
+        "__pycache__/",  # else `git add -A` commits the bytecode of generated/ and impl/
     ]
     hooks = yaml.safe_load((root / ".pre-commit-config.yaml").read_text())
     [repo] = hooks["repos"]
@@ -137,9 +142,9 @@ def test_an_existing_project_keeps_its_files(tmp_path: Path) -> None:
     made = scaffold(tmp_path, "desk")
     assert made.pyproject_kept
     assert (tmp_path / "pyproject.toml").read_text() == "[project]\nname = 'mine'\n"
-    assert made.gitignore_added == ("*.toolgen-*.tmp", "build/review/")
+    assert made.gitignore_added == ("*.toolgen-*.tmp", "build/review/", "__pycache__/")
     assert (tmp_path / ".gitignore").read_text() == (
-        ".venv/\n.toolgen-cache/\n# toolgen\n*.toolgen-*.tmp\nbuild/review/\n"
+        ".venv/\n.toolgen-cache/\n# toolgen\n*.toolgen-*.tmp\nbuild/review/\n__pycache__/\n"
     )
 
 
