@@ -6,6 +6,7 @@ import asyncio
 import importlib
 import inspect
 import json
+import shlex
 import shutil
 from pathlib import Path
 from typing import Any
@@ -327,14 +328,19 @@ def test_out_is_never_replaced_unasked_and_check_finds_drift(
 ) -> None:
     out = tmp_path / "tools.json"
     args = ["export", "--to", "gemini", str(CATALOGUE), "--out", str(out)]
+    args += ["--toolset", "support"]
     assert cli.main(args) == 0
     written = out.read_text()
     assert cli.main([*args, "--check"]) == 0
     out.write_text("{}")
+    capsys.readouterr()
     assert cli.main([*args, "--check"]) == 1
+    # the command it gives is one that works: export again would stop at the existing file
+    again = shlex.split(capsys.readouterr().err.split("is stale; run: ")[1])
+    assert again[:2] == ["toolgen", "export"] and "--replace" in again
     assert cli.main(args) == 2  # an existing, different file stops the export
     assert out.read_text() == "{}"
-    assert cli.main([*args, "--replace"]) == 0
+    assert cli.main(again[1:]) == 0
     assert out.read_text() == written
     capsys.readouterr()
     assert cli.main(["export", "--to", "mcp", str(CATALOGUE)]) == 2

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from typing import TextIO
 
@@ -92,7 +93,10 @@ def run(args: argparse.Namespace) -> int:
         if current == text:
             say(f"{args.out} is up to date")
             return EXIT_CLEAN
-        say(f"{args.out} is stale; run toolgen export again")
+        again = ["toolgen", "export", "--to", args.api, *args.paths, "--out", args.out]
+        again += ["--toolset", args.toolset] if args.toolset else []
+        again += ["--root", args.root] if args.root else []
+        say(f"{args.out} is stale; run: {shlex.join(map(str, [*again, '--replace']))}")
         return EXIT_FINDINGS
     if args.out.exists() and not args.replace and current != text:
         raise UsageError(f"{args.out} exists; pass --replace to replace it")
