@@ -217,6 +217,29 @@ def test_a_catalogue_without_deferred_tools_exports_no_search(
         assert "tool_search" not in text, api
 
 
+@pytest.mark.parametrize(
+    ("toolset", "said"),
+    [
+        (
+            "support",
+            "read_document, read_supplier_notice load only when search_tools "
+            "finds them: their definitions are",
+        ),
+        (
+            "warehouse",
+            "read_supplier_notice loads only when search_tools finds it: "
+            "its definition is",
+        ),
+    ],
+)
+def test_the_note_on_deferred_tools_agrees_with_their_number(
+    toolset: str, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["export", "--to", "gemini", str(CATALOGUE), "--toolset", toolset]
+    assert cli.main(argv) == 0
+    assert f"note: {said} under deferred_tools" in capsys.readouterr().err
+
+
 def test_an_unknown_toolset_is_a_usage_error(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -120,11 +120,13 @@ def _client_search(
         "search_index": copy.deepcopy(dict(index)),
     }
     names = ", ".join(t["name"] for t in selection.deferred)
+    one = len(selection.deferred) == 1
     note = Note(
         None,
-        f"{names} load only when {SEARCH_TOOL} finds them: their definitions are under "
-        "deferred_tools and their search under search_index, which are no part of a "
-        "request; toolgen_runtime.ToolSearch runs the search and gives the tools of the "
+        f"{names} load{'s' * one} only when {SEARCH_TOOL} finds {'it' if one else 'them'}: "
+        f"{'its definition is' if one else 'their definitions are'} under deferred_tools "
+        f"and {'its' if one else 'their'} search under search_index, which are no part of "
+        "a request; toolgen_runtime.ToolSearch runs the search and gives the tools of the "
         "next request",
     )
     return loaded, more, [note]
