@@ -398,6 +398,27 @@ def test_spec_text_is_escaped_everywhere_on_the_page() -> None:
     assert html.count("&lt;script&gt;alert(1)&lt;/script&gt;") >= 6
 
 
+def test_one_tool_is_counted_as_one_tool_not_1_tools() -> None:
+    tool = {
+        "name": "t", "file": "tools/t.yaml", "digest": "d", "tokens": 1, "effect": "read",
+        "model": {"description": "Read t.", "parameters": {"type": "object",
+                                                           "properties": {}}},
+        "errors": {}, "examples": [], "returns": {"type": "object", "properties": {}},
+        "guards": {}, "context": [], "namespace": "n", "deferred": True,
+    }  # fmt: skip
+    shot = {"catalogue": "c", "description": "d", "tools": [tool], "tokens": 1}
+    sim = {"tools": ["t"], "pairs": [], "not_when": []}
+    groups = {"namespaces": [{"name": "n", "description": "N.", "deferred": True,
+                              "tools": ["t"]}],
+              "toolsets": [], "declared": False, "misrouted": {}}  # fmt: skip
+    model = review_page.page_model(shot, [], sim, groups=groups)
+    html = templating.render("review/page.html.jinja", **model)
+    assert "· 1 tool</span>" in html and '"muted">1 tool: <a' in html
+    assert "1 tools" not in html
+    reference = templating.render("review/reference.md.jinja", **model)
+    assert "1 tool, " in reference and "1 tools" not in reference
+
+
 def test_a_text_with_backticks_cannot_close_its_fence_in_the_markdown() -> None:
     # a description holding ``` would end the block and show the rest as Markdown
     assert markdown_fence("Read it. ```\n<!-- unseen -->") == "````"
