@@ -398,7 +398,7 @@ def test_spec_text_is_escaped_everywhere_on_the_page() -> None:
     assert html.count("&lt;script&gt;alert(1)&lt;/script&gt;") >= 6
 
 
-def test_one_tool_is_counted_as_one_tool_not_1_tools() -> None:
+def test_one_deferred_tool_is_counted_as_one_tool_and_as_deferred() -> None:
     tool = {
         "name": "t", "file": "tools/t.yaml", "digest": "d", "tokens": 1, "effect": "read",
         "model": {"description": "Read t.", "parameters": {"type": "object",
@@ -417,6 +417,12 @@ def test_one_tool_is_counted_as_one_tool_not_1_tools() -> None:
     assert "1 tools" not in html
     reference = templating.render("review/reference.md.jinja", **model)
     assert "1 tool, " in reference and "1 tools" not in reference
+    # the total counts the deferred tool, which the toolset table leaves to search
+    said = (
+        "tokens per turn (o200k_base, with every tool loaded, the 1 deferred one too)"
+    )
+    assert said in reference
+    assert "tokens (o200k_base, with every tool loaded, the 1 deferred one too)" in html
 
 
 def test_a_text_with_backticks_cannot_close_its_fence_in_the_markdown() -> None:

@@ -53,6 +53,12 @@ def token_summary(result: pipeline.CheckResult, top: int = 5) -> str:
     broken = result.catalogue.broken_tools
     if broken:
         limit += f"; {counted(len(broken), 'broken tool')} not counted"
+    # deferred tools are counted too: what a toolset loads up front is in toolgen docs
+    deferred = sum(t.deferred for t in result.catalogue.tools)
+    if deferred:
+        limit += (
+            f"; with every tool loaded, the {counted(deferred, 'deferred one')} too"
+        )
     lines = [
         f"{result.folder}: {measured.total:,} tokens per turn ({measured.encoding}{limit})"
     ]
