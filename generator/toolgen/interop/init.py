@@ -8,6 +8,7 @@ and the summary says what to add to it): docs/howto-init.md.
 
 from __future__ import annotations
 
+import keyword
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,9 +66,10 @@ def scaffold(root: Path, name: str | None = None) -> Scaffold:
     if not is_identifier(name):  # as TG140 judges it: `class` is a keyword
         fitting = re.sub(r"\W+", "_", name.lower()).strip("_")
         fitting = fitting if is_identifier(fitting) else f"tools_{fitting}".rstrip("_")
+        kind = "a Python keyword" if keyword.iskeyword(name) else "no Python identifier"
         raise InitRefused(
-            f"the catalogue name {name!r} must be a Python identifier: pass one with "
-            f"--name, such as --name {fitting}"
+            f"the catalogue name {name!r} is {kind}: pass an identifier with --name, "
+            f"such as --name {fitting}"
         )
     files = _files(root, name)
     pyproject = root / "pyproject.toml"
