@@ -320,6 +320,10 @@ def test_a_new_project_with_write_tools_is_green_out_of_the_box(
     assert " passed" in done.stdout and "failed" not in done.stdout
     untested = "is untested: tests.implementation is off"
     assert done.stdout.count(untested) >= 3, done.stdout
+    # how to turn it on, in words found in the project (not a path in toolgen's repository)
+    assert (
+        "turn it on with tests: {implementation: true} in catalogue.yaml" in done.stdout
+    )
     assert list((tmp_path / "system-tmp").iterdir()) == []
 
 

@@ -233,7 +233,8 @@ class ToolContract:
             skip(
                 f"{self.module.NAME} is untested: tests.implementation is off, so no "
                 "generated test runs its implementation, written or still the stub; turn "
-                "it on in the spec (docs/spec.md#generated-tests)"
+                "it on with tests: {implementation: true} in catalogue.yaml or the tool's "
+                "file (Generated tests in toolgen's docs/spec.md)"
             )
         for name in self.fixtures:
             request.getfixturevalue(name)
