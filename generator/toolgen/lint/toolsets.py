@@ -335,7 +335,8 @@ def toolset_over_budget(
     severity=Severity.WARNING,
     fix="Add the tool (or its namespace) to the toolset of the agent that uses it, or "
     "delete it.",
-    source="issue 36: toolsets name the tools one agent gets",
+    source="toolgen toolsets: a toolset names the tools one agent gets, so a tool in none "
+    "reaches no agent",
 )
 def tool_in_no_toolset(tool: ToolSummary, ctx: CatalogueContext) -> Iterator[Finding]:
     """A tool no toolset holds, when catalogue.yaml declares toolsets.
@@ -414,8 +415,9 @@ def required_tool_deferred(
     severity=Severity.WARNING,
     fix="Give the tool an idempotency key (idempotency: {key: [...]}), or declare "
     "idempotency: natural if a repeat is harmless, or drop the timeout.",
-    source="issue 36: the timeout answer is retryable; Agents SDK: a sync implementation "
-    "keeps running in its worker thread after the timeout",
+    source="toolgen runtime: a tool's timeout answer is retryable, so the model calls "
+    "again; Agents SDK: a sync implementation keeps running in its worker thread after the "
+    "timeout",
 )
 def timeout_retries_a_write(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     """A tool with effects, a timeout and nothing that makes a repeat harmless.
