@@ -104,6 +104,8 @@ def identity_parameter(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     ```
     """
     name = site.param.name.lower()
+    if name not in IDENTITY_NAMES or site.param.name in ctx.context_names:
+        return
     if _OTHER_PARTY.search(site.param.description):
         return  # the description says the value names someone else (or defaults to the caller)
     prof = ctx.profile_of(site.tool)
@@ -112,11 +114,10 @@ def identity_parameter(site: ParamSite, ctx: LintContext) -> Iterator[Finding]:
     party = words.name_words(name)[0] + "s"
     if prof.verb_class == "lookup" and party in ctx.names.listed:
         return  # get_user_profile beside get_users: one of the users the catalogue lists
-    if name in IDENTITY_NAMES and site.param.name not in ctx.context_names:
-        yield Finding(
-            f"parameter {site.dotted!r} names the caller's identity; expected it in the run "
-            "context, never filled in by the model"
-        )
+    yield Finding(
+        f"parameter {site.dotted!r} names the caller's identity; expected it in the run "
+        "context, never filled in by the model"
+    )
 
 
 _SECRET_WORDS = words.wordset(
