@@ -69,7 +69,8 @@ def target_findings(
     only = dataclasses.replace(
         catalogue,
         targets=(target.key,),
-        lint=LintConfig(select=TARGET_RULES),
+        # the target's rules alone (the rules over suppressions would find each unused)
+        lint=LintConfig(select=TARGET_RULES, ignore=("config",)),
         tools=tuple(t for t in catalogue.tools if t.name in chosen),
         # the toolset exported: another would be counted without its other tools
         toolsets=tuple(t for t in catalogue.toolsets if toolset in (None, t.name)),
