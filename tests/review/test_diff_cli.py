@@ -167,19 +167,22 @@ def test_a_tool_file_that_cannot_be_read_is_a_usage_error_not_a_removal(
     assert f"{STOCK}:" in err and "TG001 YAML syntax error" in err
 
 
+# accepted-changes.yaml for create_reorder's quantity at most 500 pieces
+ACCEPT_500 = (
+    "accept:\n"
+    "  - rule: constraint-tightened\n"
+    "    tool: create_reorder\n"
+    "    field: quantity\n"
+    "    reason: The supplier takes at most 500 pieces per order from now on.\n"
+)
+
+
 def test_a_breaking_change_accepted_on_purpose_passes(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _edit(repo, REORDER, "max: 1000", "max: 500")
     (repo / "spec/inventory/accepted-changes.yaml").write_text(
-        "accept:\n"
-        "  - rule: constraint-tightened\n"
-        "    tool: create_reorder\n"
-        "    field: quantity\n"
-        "    reason: The supplier takes at most 500 pieces per order from now on.\n"
-        "  - rule: TD101\n"
-        "    tool: read_stock\n"
-        "    reason: Left over.\n",
+        ACCEPT_500 + "  - rule: TD101\n    tool: read_stock\n    reason: Left over.\n",
         encoding="utf-8",
     )
     status, out, err = _diff(repo, capsys, "--against", "HEAD")
@@ -200,12 +203,7 @@ def test_an_entry_whose_change_has_landed_accepts_no_other(
     and the next change of the same field is one nobody reviewed."""
     _edit(repo, REORDER, "max: 1000", "max: 500")
     (repo / "spec/inventory/accepted-changes.yaml").write_text(
-        "accept:\n"
-        "  - rule: constraint-tightened\n"
-        "    tool: create_reorder\n"
-        "    field: quantity\n"
-        "    reason: The supplier takes at most 500 pieces per order from now on.\n",
-        encoding="utf-8",
+        ACCEPT_500, encoding="utf-8"
     )
     assert _diff(repo, capsys, "--against", "HEAD")[0] == 0
     _git(repo, "commit", "-q", "-am", "at most 500", "--no-verify")
