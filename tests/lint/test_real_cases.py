@@ -105,6 +105,22 @@ def test_tg203_never_offers_a_name_made_by_moving_the_names_words(
     assert "get_no_show_fee" not in found.message + (found.hint or "")
 
 
+def test_tg203_offers_no_second_verb_before_a_name_that_holds_one(
+    tmp_path: Path,
+) -> None:
+    """Resend's emails_get_attachment was offered 'get_emails_get_attachment'."""
+    text = (
+        WAIVE.format(intent="The fee a patient owes for a missed appointment.")
+        .replace("waive_no_show_fee", "fees_get_total")
+        .replace("effect: write\nidempotency: natural\n", "effect: read\n")
+    )
+    [found] = _findings(tmp_path, _tool("fees_get_total", text), "TG203")
+    assert found.message == (
+        "tool name 'fees_get_total' does not start with a verb ('fees'); expected "
+        "verb_noun, the action first; 'get' comes after 'fees'"
+    )
+
+
 def test_tg905_leaves_the_rejected_example_of_a_path_guard_alone(
     tmp_path: Path,
 ) -> None:

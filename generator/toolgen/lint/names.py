@@ -174,7 +174,7 @@ def tool_name_not_verb_noun(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
     `list_directory`). A known verb inside the name is part of its object (`no_show` in
     `waive_no_show_fee`), never evidence. The message offers a name only where it adds a
     verb (`get_` before a read tool's name that has none), never one made by moving the
-    name's own words about.
+    name's own words about, nor one that would hold two verbs (`emails_get_attachment`).
 
     ## Why is this bad?
     The name is the first thing the model matches against the user's request. A name that
@@ -207,8 +207,11 @@ def tool_name_not_verb_noun(tool: Tool, ctx: LintContext) -> Iterator[Finding]:
         return
     # an example only where it adds a word (a read's verb before a name with none): a name
     # made by moving the name's own words about reads as nonsense as often as not
-    if len(rest) > 1 and rest[-1] in words.VERB_CLASS:
+    inside = [w for w in rest[1:] if w in words.VERB_CLASS]
+    if inside and rest[-1] == inside[-1]:
         such = f"; {rest[-1]!r} ends the name"
+    elif inside:  # emails_get_attachment: a get_ before it would read get twice
+        such = f"; {inside[0]!r} comes after {rest[0]!r}"
     elif tool.effect == "read":
         such = f", such as {'get_' + tool.name!r}"
     else:
