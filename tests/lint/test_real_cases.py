@@ -794,3 +794,17 @@ def test_tools_no_toolset_holds_together_are_no_pair(tmp_path: Path) -> None:
         files = {"catalogue.yaml": PLAN_CATALOGUE + toolsets, **tools}
         diagnostics, _ = check(tmp_path / folder, files)
         assert len([d for d in diagnostics if d.code == "TG401"]) == found, folder
+
+
+def test_tg312_leaves_the_values_of_one_case_among_others(tmp_path: Path) -> None:
+    # met on Playwright's browser_fill_form: each kind of field takes its own values
+    said = (
+        "If the field is a checkbox, the value should be 'true' or 'false'. If it is a "
+        "combobox, the value is the text of the option to select."
+    )
+    files = _tool("write_discussion_comment", COMMENT.format(said=said))
+    assert _findings(tmp_path, files, "TG312") == []
+    # one case alone is the values the parameter takes when it is given
+    own = "When given, the tone should be 'formal' or 'friendly'."
+    files = _tool("write_discussion_comment", COMMENT.format(said=own))
+    assert len(_findings(tmp_path / "own", files, "TG312")) == 1

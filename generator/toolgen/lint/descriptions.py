@@ -427,6 +427,8 @@ def return_field_without_description(
         )
 
 
+# a sentence that states a case: "If the field is a checkbox, ..."
+_CASE = re.compile(r"(?:^|(?<=[.!?] ))\s*(?:if|when)\b[^.!?]*", re.IGNORECASE)
 OPTIONS = Scanner(
     ("one of", r"\bone of\b"),
     ("values", r"\b(possible|allowed|valid|accepted) values\b"),
@@ -495,8 +497,10 @@ def options_listed_without_enum(site: ParamSite, ctx: LintContext) -> Iterator[F
     subject = re.search(r"(\w+)\W*\s+(?:is|are)\s+$", before)
     if subject and subject[1] in {p.name for p in site.siblings if p is not site.param}:
         return
-    # "If the field is a checkbox, the value should be ...": the values of one case
-    if re.match(r"\s*(?:if|when)\b", re.split(r"[.!?]\s", before)[-1], re.IGNORECASE):
+    # "If the field is a checkbox, the value should be ... If it is a combobox, ...": the
+    # values of one case among others ("When set, one of a, b or c" stays a finding)
+    cases = [m.span() for m in _CASE.finditer(text)]
+    if len(cases) > 1 and any(a <= match.start() < b for a, b in cases):
         return
     # "exactly one of `contact_id` or `email`": a rule across parameters, not values
     listed = re.findall(r"['\"`]([\w-]+)['\"`]", text[match.start() : match.end() + 80])
