@@ -165,3 +165,21 @@ def test_the_sweep_reaches_the_fields_inside_array_items() -> None:
     assert Contract(schema).allows(base)
     fields = {case.field for case in sweep(schema, base)}
     assert ("lines", 0, "qty") in fields
+
+
+def test_one_value_enums_and_whole_numbers_are_drawn_as_a_tool_holds_them() -> None:
+    """pydantic writes an enum of one value as `const` (met on Resend's record.type), and a
+    `number` is a float: the fuzzer drew 2**53 + 1 for chrome-devtools-mcp's pageId, which
+    came back as 2**53, a promise broken that the contract never made."""
+    from hypothesis import given, settings
+    from toolgen_runtime.fuzz.outcomes import simplest
+    from toolgen_runtime.fuzz.values import values_for
+
+    assert simplest(values_for({"const": "TXT", "type": "string"})) == "TXT"
+
+    @settings(max_examples=300, database=None)
+    @given(values_for({"type": "number"}))
+    def held_exactly(value: float) -> None:
+        assert float(value) == value
+
+    held_exactly()

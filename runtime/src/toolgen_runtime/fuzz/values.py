@@ -32,6 +32,7 @@ KNOWN_KEYWORDS = frozenset(
     {
         "type",
         "enum",
+        "const",  # pydantic's enum of one value
         "pattern",
         "format",
         "minimum",
@@ -53,6 +54,7 @@ KNOWN_KEYWORDS = frozenset(
     }
 )
 _FORMATS = ("date", "date-time")
+_EXACT = 2**53  # the largest whole number from which every smaller one is a float
 _MOST_ITEMS = 6  # arrays with no maxItems: a few items show as much as many
 
 
@@ -99,6 +101,8 @@ class _Builder:
             return st.one_of([self.build(option) for option in schema["anyOf"]])
         if "enum" in schema:
             return st.sampled_from(list(schema["enum"]))
+        if "const" in schema:
+            return st.just(schema["const"])
         kind = schema.get("type")
         if kind is None and "properties" in schema:
             kind = "object"
@@ -148,9 +152,11 @@ class _Builder:
         floats = _with_bounds(
             st.floats(low, high, allow_nan=False, allow_infinity=False), low, high
         )
-        whole_low = None if low is None else math.ceil(low)
-        whole_high = None if high is None else math.floor(high)
-        if whole_low is not None and whole_high is not None and whole_low > whole_high:
+        # a number is a float: a whole number past 2**53 is not held exactly (nor by a
+        # JSON reader in JavaScript), and would come back as another
+        whole_low = max(-_EXACT, -_EXACT if low is None else math.ceil(low))
+        whole_high = min(_EXACT, _EXACT if high is None else math.floor(high))
+        if whole_low > whole_high:
             return floats
         return floats | st.integers(whole_low, whole_high)
 
