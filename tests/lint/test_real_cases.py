@@ -89,15 +89,21 @@ def test_tg203_hears_waive_as_the_verb_of_waive_no_show_fee(tmp_path: Path) -> N
     assert _findings(tmp_path / "b", _tool("waive_no_show_fee", other), "TG203") == []
 
 
+def _tg203_of_a_read_named(name: str, tmp_path: Path) -> Diagnostic:
+    """The one TG203 finding of the fee tool as a read named `name`."""
+    text = (
+        WAIVE.format(intent="The fee a patient owes for a missed appointment.")
+        .replace("waive_no_show_fee", name)
+        .replace("effect: write\nidempotency: natural\n", "effect: read\n")
+    )
+    [found] = _findings(tmp_path, _tool(name, text), "TG203")
+    return found
+
+
 def test_tg203_never_offers_a_name_made_by_moving_the_names_words(
     tmp_path: Path,
 ) -> None:
-    text = (
-        WAIVE.format(intent="The fee a patient owes for a missed appointment.")
-        .replace("waive_no_show_fee", "no_show_fee_get")
-        .replace("effect: write\nidempotency: natural\n", "effect: read\n")
-    )
-    [found] = _findings(tmp_path, _tool("no_show_fee_get", text), "TG203")
+    found = _tg203_of_a_read_named("no_show_fee_get", tmp_path)
     assert found.message == (
         "tool name 'no_show_fee_get' does not start with a verb ('no'); expected "
         "verb_noun, the action first; 'get' ends the name"
@@ -109,12 +115,7 @@ def test_tg203_offers_no_second_verb_before_a_name_that_holds_one(
     tmp_path: Path,
 ) -> None:
     """Resend's emails_get_attachment was offered 'get_emails_get_attachment'."""
-    text = (
-        WAIVE.format(intent="The fee a patient owes for a missed appointment.")
-        .replace("waive_no_show_fee", "fees_get_total")
-        .replace("effect: write\nidempotency: natural\n", "effect: read\n")
-    )
-    [found] = _findings(tmp_path, _tool("fees_get_total", text), "TG203")
+    found = _tg203_of_a_read_named("fees_get_total", tmp_path)
     assert found.message == (
         "tool name 'fees_get_total' does not start with a verb ('fees'); expected "
         "verb_noun, the action first; 'get' comes after 'fees'"
