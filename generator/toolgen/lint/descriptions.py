@@ -427,6 +427,8 @@ def return_field_without_description(
         )
 
 
+# a word in quotes or backticks: a value, or a parameter's name
+_QUOTED = re.compile(r"['\"`]([\w-]+)['\"`]")
 # a sentence that states a case: "If the field is a checkbox, ..."
 _CASE = re.compile(r"(?:^|(?<=[.!?] ))\s*(?:if|when)\b[^.!?]*", re.IGNORECASE)
 OPTIONS = Scanner(
@@ -503,11 +505,11 @@ def options_listed_without_enum(site: ParamSite, ctx: LintContext) -> Iterator[F
     if len(cases) > 1 and any(a <= match.start() < b for a, b in cases):
         return
     # "exactly one of `contact_id` or `email`": a rule across parameters, not values
-    listed = re.findall(r"['\"`]([\w-]+)['\"`]", text[match.start() : match.end() + 80])
+    listed = _QUOTED.findall(text[match.start() : match.end() + 80])
     if listed and set(listed) <= {p.name for p in site.siblings}:
         return
     # values of a sibling's enum ("required for 'add' and 'reply' methods") are not its own
-    named = set(re.findall(r"['\"`]([\w-]+)['\"`]", found))
+    named = set(_QUOTED.findall(found))
     theirs = {
         str(v) for p in site.siblings for v in innermost(p).constraints.enum or ()
     }

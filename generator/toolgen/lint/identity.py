@@ -392,7 +392,7 @@ def path_parameter_as_string(site: ParamSite, ctx: LintContext) -> Iterator[Find
     if site.tool.open_world:
         return  # a path in a remote system (a repository, a bucket), resolved by its API
     head = _head(site.param.name)
-    named = head in ("name", "names") or head == "filename"
+    named = head in ("name", "names", "filename")
     if head in ("name", "names"):  # file_name, folder_names
         head = next((w for w in site.name_words if w in PATH_WORDS), "")
     if (

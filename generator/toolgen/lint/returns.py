@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from itertools import pairwise
 
 from toolgen.diagnostics import Severity
 from toolgen.lint import words
@@ -164,9 +163,7 @@ def quantity_without_unit(site: ReturnSite, ctx: LintContext) -> Iterator[Findin
     parts = words.name_words(field.name)
     quantities = [
         p
-        for (before, p), after in zip(
-            pairwise(("", *parts)), (*parts[1:], ""), strict=True
-        )
+        for before, p, after in zip(("", *parts), parts, (*parts[1:], ""), strict=False)
         if p in QUANTITY_WORDS
         and not (p == "total" and (field.type == "integer" or _plural(after)))
         # page_size, history_length count items, not bytes or metres
